@@ -1,0 +1,6 @@
+export type { AuthKind } from "./auth/types.js";
+export { MusicClient, type MusicClientOptions, type OAuthCredentials, type OAuthToken } from "./client.js";
+export * from "./errors.js";
+export type { Logger } from "./logger.js";
+export { LANGUAGES, LOCATIONS } from "./transport/constants.js";
+export type { RetryPolicy } from "./transport/retry.js";

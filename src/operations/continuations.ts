@@ -1,0 +1,128 @@
+import { get, isObject, type JsonObject, list, type Path, str } from "../parsers/nav.js";
+import type { OperationContext } from "./context.js";
+
+/**
+ * Following the service's continuations (PROTOCOL §3). Two families exist and a page may use
+ * either: the classic token on a container (shape A/A'/B), re-sent as query parameters with the
+ * first request's body; and the 2025 trailing `continuationItemRenderer` (shape C/C'), sent as the
+ * body `{continuation}`.
+ */
+
+const NEXT: Path = ["continuations", 0, "nextContinuationData", "continuation"];
+const RADIO: Path = ["continuations", 0, "nextRadioContinuationData", "continuation"];
+const RELOAD: Path = ["continuations", 0, "reloadContinuationData", "continuation"];
+
+export type ClassicKind = "next" | "radio" | "reload";
+
+/** The classic continuation token of a container (`musicShelfRenderer`, `gridRenderer`, …). */
+export function classicToken(container: unknown, kind: ClassicKind = "next"): string | null {
+  return str(container, kind === "next" ? NEXT : kind === "radio" ? RADIO : RELOAD);
+}
+
+/** The query string that carries a classic token: both names, as the web client sends them. */
+export function ctokenParams(token: string): string {
+  return `&ctoken=${token}&continuation=${token}`;
+}
+
+const CONTINUATION_COMMAND: Path = [
+  "continuationItemRenderer",
+  "continuationEndpoint",
+  "continuationCommand",
+  "token",
+];
+const NESTED_COMMANDS: Path = [
+  "continuationItemRenderer",
+  "continuationEndpoint",
+  "commandExecutorCommand",
+  "commands",
+];
+
+/**
+ * The token of a trailing `continuationItemRenderer` (shape C), or of the browse command nested in a
+ * `commandExecutorCommand` (shape C', "Top voted" collaborative playlists).
+ */
+export function itemToken(items: readonly unknown[]): string | null {
+  const last = items[items.length - 1];
+  if (!isObject(last) || !("continuationItemRenderer" in last)) return null;
+  const direct = str(last, CONTINUATION_COMMAND);
+  if (direct !== null) return direct;
+  for (const command of list(last, NESTED_COMMANDS)) {
+    if (str(command, ["continuationCommand", "request"]) === "CONTINUATION_REQUEST_TYPE_BROWSE") {
+      const token = str(command, ["continuationCommand", "token"]);
+      if (token !== null) return token;
+    }
+  }
+  return null;
+}
+
+const APPENDED: Path = ["onResponseReceivedActions", 0, "appendContinuationItemsAction", "continuationItems"];
+
+export interface ClassicLoop<T> {
+  operation: string;
+  endpoint: string;
+  /** The first request's body, re-sent unchanged with every continuation. */
+  body: JsonObject;
+  /** Token taken from the first page, or null when it had none. */
+  token: string | null;
+  /** Key under `continuationContents` (`musicShelfContinuation`, `gridContinuation`, …). */
+  type: string;
+  /** How many more items to collect; `null` collects everything the service has. */
+  limit: number | null;
+  kind?: ClassicKind;
+  /** Items of one continuation page (the object at `continuationContents.<type>`). */
+  parse(page: JsonObject): readonly T[];
+}
+
+/**
+ * Fetches classic continuation pages until `limit` items are collected (whole pages, so possibly
+ * more) or the service has no more: no token, no `continuationContents`, or an empty page.
+ */
+export async function followClassic<T>(ctx: OperationContext, loop: ClassicLoop<T>): Promise<T[]> {
+  const out: T[] = [];
+  let token = loop.token;
+  while (token !== null && (loop.limit === null || out.length < loop.limit)) {
+    const response = await ctx.send({
+      operation: loop.operation,
+      endpoint: loop.endpoint,
+      body: loop.body,
+      additionalParams: ctokenParams(token),
+    });
+    const page = get(response, ["continuationContents", loop.type]);
+    if (!isObject(page)) break;
+    const items = loop.parse(page);
+    if (items.length === 0) break;
+    for (const item of items) out.push(item);
+    token = classicToken(page, loop.kind);
+  }
+  return out;
+}
+
+export interface ItemLoop<T> {
+  operation: string;
+  endpoint: string;
+  /** Token from the first page's trailing `continuationItemRenderer`. */
+  token: string | null;
+  limit: number | null;
+  /** Items of one page: the appended array, trailing continuation item included. */
+  parse(items: readonly unknown[]): readonly T[];
+}
+
+/** Fetches shape-C pages (`{continuation}` bodies) until `limit` or the end, as `followClassic`. */
+export async function followItems<T>(ctx: OperationContext, loop: ItemLoop<T>): Promise<T[]> {
+  const out: T[] = [];
+  let token = loop.token;
+  while (token !== null && (loop.limit === null || out.length < loop.limit)) {
+    const response = await ctx.send({
+      operation: loop.operation,
+      endpoint: loop.endpoint,
+      body: { continuation: token },
+    });
+    const items = get(response, APPENDED);
+    if (!Array.isArray(items)) break;
+    const parsed = loop.parse(items);
+    if (parsed.length === 0) break;
+    for (const item of parsed) out.push(item);
+    token = itemToken(items);
+  }
+  return out;
+}
