@@ -74,8 +74,11 @@ export class MusicClient {
   // ── search: search, getSearchSuggestions ─────────────────────────────────────────────────────
   // ── end search ──
 
-  // ── browsing: home, artist, album, user, song, lyrics, taste profile ───────────────────────────
+  // ── browsing: home, artist, artist albums, album, user, song related ──────────────────────────
   // ── end browsing ──
+
+  // ── song: getSong, getLyrics, getTasteProfile, setTasteProfile ───────────────────────────────
+  // ── end song ──
 
   // ── explore: moods, charts, explore ──────────────────────────────────────────────────────────
   // ── end explore ──
