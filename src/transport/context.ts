@@ -338,27 +338,29 @@ class Transport implements OperationContext {
   ): Promise<RawResponse> {
     const { dispatcher, release } = this.conns.acquire();
     try {
+      const { origin } = new URL(url);
       const response = await dispatcher.request({
-        origin: new URL(url).origin,
-        path: url.slice(new URL(url).origin.length),
+        origin,
+        path: url.slice(origin.length),
         method,
         headers,
         body: body as Dispatcher.DispatchOptions["body"],
         headersTimeout: this.settings.timeoutMs,
         bodyTimeout: this.settings.timeoutMs,
       });
-      const bytes = Buffer.from(await response.body.arrayBuffer());
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined)
+        if (value !== undefined) {
           responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+        }
       }
-      const decoded = decodeBody(bytes, responseHeaders["content-encoding"]);
-      return {
-        status: response.statusCode,
-        headers: responseHeaders,
-        text: async () => decoded.toString("utf8"),
-      };
+      const encoding = responseHeaders["content-encoding"];
+      // Read the whole body inside the time-out handling; decode only what came compressed.
+      const text =
+        encoding === undefined || encoding === "identity"
+          ? await response.body.text()
+          : decodeBody(Buffer.from(await response.body.arrayBuffer()), encoding).toString("utf8");
+      return { status: response.statusCode, headers: responseHeaders, text: async () => text };
     } catch (error) {
       throw toTransportError(error, operation, this.settings.timeoutMs, this.redactor);
     } finally {

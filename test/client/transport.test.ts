@@ -82,6 +82,14 @@ describe("the request every operation sends", () => {
     expect(sent?.headers.authorization).toBeUndefined();
   });
 
+  it("reads a gzip-compressed response", async () => {
+    const server = await serve(() => ({ headers: { "content-encoding": "gzip" }, body: { packed: "yes" } }));
+    const ctx = createContext({ baseUrl: server.url });
+    expect(await ctx.send({ operation: "get_home", endpoint: "browse", body: {} })).toEqual({
+      packed: "yes",
+    });
+  });
+
   it("dates the client version by the UTC day", () => {
     expect(clientVersion(new Date("2026-03-04T23:59:00Z"))).toBe("1.20260304.01.00");
   });

@@ -86,8 +86,13 @@ export interface CaseRun {
  * Serves `c.pages` in order to the client's InnerTube requests (then `{}`), makes `c.call` through a
  * MusicClient pointed at the server, and returns the result and the requests.
  */
-export async function runCase(c: FixtureCase, client: Partial<MusicClientOptions> = {}): Promise<CaseRun> {
-  const pages = c.pages.map((page) => readFileSync(responsePath(page), "utf8"));
+export async function runCase(
+  c: FixtureCase,
+  client: Partial<MusicClientOptions> = {},
+  /** Page bodies to serve instead of the captured ones (robustness tests mutate them). */
+  pageBodies?: readonly string[],
+): Promise<CaseRun> {
+  const pages = pageBodies ?? c.pages.map((page) => readFileSync(responsePath(page), "utf8"));
   let next = 0;
   const server = await startServer((request) => {
     if (endpointOf(request.path) === null) return { body: START_PAGE };

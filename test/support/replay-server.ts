@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 
 /** One request as the server saw it. */
 export interface SeenRequest {
@@ -93,7 +93,8 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     const type =
       typeof reply.body === "string" ? "text/html; charset=utf-8" : "application/json; charset=utf-8";
     res.writeHead(reply.status ?? 200, { "content-type": type, ...reply.headers });
-    res.end(body);
+    // A reply that declares gzip gets its body compressed, as the real service compresses.
+    res.end(reply.headers?.["content-encoding"] === "gzip" ? gzipSync(body) : body);
   });
   server.on("connection", (socket) => {
     sockets.add(socket);

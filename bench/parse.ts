@@ -1,0 +1,131 @@
+/**
+ * bench/parse — how fast real captures become results, against JSON.parse alone on the same bytes.
+ *
+ *   npx tsx bench/parse.ts [--rounds N]
+ *
+ * Every case of ../shared/fixtures/cases.json whose reference result exists is replayed through a
+ * real MusicClient whose dispatcher is an in-memory undici MockAgent (no sockets), so the figure is
+ * JSON.parse + parsing + the client's own per-request work. The floor is JSON.parse of the same
+ * bytes: no parser can go below it. Prints MB/s of both and their ratio (target ≤ 1.3), and the
+ * slowest operations.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { MockAgent } from "undici";
+import { MusicClient } from "../src/index.js";
+
+const FIXTURES = fileURLToPath(new URL("../../shared/fixtures/", import.meta.url));
+const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 20;
+
+interface Case {
+  id: string;
+  operation: string;
+  call: { method: string; args: unknown[]; options: Record<string, unknown> };
+  auth: boolean;
+  requests: Array<{ served: string }>;
+  expected: string | null;
+}
+
+const AUTH = JSON.stringify({
+  cookie: "__Secure-3PAPISID=bench-sapisid-0000; SAPISID=bench-sapisid-0000",
+  "x-goog-authuser": "0",
+  authorization: "SAPISIDHASH 0_0",
+  "x-origin": "https://music.youtube.com",
+  "x-goog-visitor-id": "bench-visitor",
+});
+
+const cases = (JSON.parse(readFileSync(`${FIXTURES}cases.json`, "utf8")) as Case[]).filter((c) => c.expected);
+const served = new Map<string, Buffer[]>();
+for (const c of cases) {
+  const pages = c.requests
+    .map((r) => r.served)
+    .filter((page) => !page.startsWith("{}"))
+    .map((page) => readFileSync(`${FIXTURES}responses/${page}.json`));
+  served.set(c.id, pages);
+}
+
+/** A client whose requests are answered from memory, in order, then `{}`. */
+function clientFor(c: Case): MusicClient {
+  const pages = served.get(c.id) ?? [];
+  let next = 0;
+  const agent = new MockAgent({ connections: 1 });
+  agent.disableNetConnect();
+  const pool = agent.get("http://bench.invalid");
+  pool
+    .intercept({ path: () => true, method: "POST" })
+    .reply(() => ({ statusCode: 200, data: pages[next++] ?? "{}" }))
+    .persist();
+  pool
+    .intercept({ path: "/", method: "GET" })
+    .reply(200, '<script>ytcfg.set({"VISITOR_DATA":"bench"});</script>')
+    .persist();
+  return new MusicClient({
+    baseUrl: "http://bench.invalid",
+    dispatcher: agent,
+    auth: c.auth ? AUTH : undefined,
+    retry: false,
+  });
+}
+
+async function run(c: Case): Promise<void> {
+  const client = clientFor(c);
+  const method = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[
+    c.call.method
+  ];
+  if (typeof method !== "function") throw new Error(`MusicClient has no method ${c.call.method}`);
+  await method.call(client, ...c.call.args, c.call.options);
+}
+
+const runnable: Case[] = [];
+for (const c of cases) {
+  try {
+    await run(c);
+    runnable.push(c);
+  } catch (error) {
+    console.log(`skipped ${c.id}: ${(error as Error).message}`);
+  }
+}
+
+let bytes = 0;
+for (const c of runnable) for (const page of served.get(c.id) ?? []) bytes += page.length;
+
+// Warm both paths so the JIT has seen them, then time whole rounds.
+for (let i = 0; i < 3; i++) {
+  for (const c of runnable) {
+    for (const page of served.get(c.id) ?? []) JSON.parse(page.toString("utf8"));
+    await run(c);
+  }
+}
+
+const perOperation = new Map<string, { parse: number; total: number }>();
+let floor = 0;
+let total = 0;
+for (let round = 0; round < rounds; round++) {
+  for (const c of runnable) {
+    const pages = served.get(c.id) ?? [];
+    let t = performance.now();
+    for (const page of pages) JSON.parse(page.toString("utf8"));
+    const parseOnly = performance.now() - t;
+    t = performance.now();
+    await run(c);
+    const whole = performance.now() - t;
+    floor += parseOnly;
+    total += whole;
+    const entry = perOperation.get(c.operation) ?? { parse: 0, total: 0 };
+    entry.parse += parseOnly;
+    entry.total += whole;
+    perOperation.set(c.operation, entry);
+  }
+}
+
+const mb = (bytes * rounds) / 1e6;
+console.log(
+  `corpus: ${runnable.length}/${cases.length} cases, ${(bytes / 1e6).toFixed(1)} MB served per round, ${rounds} rounds`,
+);
+console.log(`JSON.parse alone:   ${(mb / (floor / 1000)).toFixed(1)} MB/s`);
+console.log(`bytes -> results:   ${(mb / (total / 1000)).toFixed(1)} MB/s`);
+console.log(`ratio to JSON.parse: ${(total / floor).toFixed(3)} (target <= 1.3)`);
+const slowest = [...perOperation.entries()].sort((a, b) => b[1].total / b[1].parse - a[1].total / a[1].parse);
+console.log("per operation (ratio):");
+for (const [operation, { parse, total: t }] of slowest)
+  console.log(`  ${operation.padEnd(28)} ${(t / parse).toFixed(2)}`);
