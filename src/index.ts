@@ -1,3 +1,4 @@
+export { type SetupOAuthOptions, type SetupOptions, sapisidHash, setup, setupOAuth } from "./auth/index.js";
 export type { AuthKind } from "./auth/types.js";
 export { MusicClient, type MusicClientOptions, type OAuthCredentials, type OAuthToken } from "./client.js";
 export * from "./errors.js";
