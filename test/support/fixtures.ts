@@ -115,10 +115,15 @@ export async function runCase(
   }
 }
 
-/** Where what the client sent differs from what the reference implementation sent. */
+/**
+ * Where what the client sent differs from what the reference implementation sent. Where the
+ * reference failed part-way (`expected` is null), only the requests it got to send are compared:
+ * a client that parses further may go on asking for more pages.
+ */
 export function requestDifferences(c: FixtureCase, sent: readonly SeenRequest[]): string[] {
   const out: string[] = [];
-  if (sent.length !== c.requests.length) {
+  const referenceStopped = c.expected === null && sent.length > c.requests.length;
+  if (sent.length !== c.requests.length && !referenceStopped) {
     out.push(`sent ${sent.length} requests, the reference sent ${c.requests.length}`);
   }
   const count = Math.min(sent.length, c.requests.length);

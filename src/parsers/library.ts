@@ -1,0 +1,169 @@
+import type { LibraryAlbum, LibraryArtist, LibraryPlaylist, LibraryPodcast } from "../types/library.js";
+import { MTRIR, parsePlaylistCard, parsePodcastCard } from "./cards.js";
+import { MENU_ITEMS, parseMenuPlaylists } from "./menu.js";
+import { get, isObject, type JsonObject, list, type Path, str } from "./nav.js";
+import type { ParseNotes } from "./notes.js";
+import { flexText, MRLIR, PAGE_TYPE } from "./song-row.js";
+import { firstWord, NAV_BROWSE_ID, parseSongRuns } from "./text.js";
+import { THUMBS_TR, thumbnailsAt } from "./thumbnails.js";
+
+/**
+ * The library lists (PROTOCOL §4.5) and the upload lists that share their page layout (§4.8).
+ */
+
+export type LibraryContainer = "gridRenderer" | "musicShelfRenderer";
+
+const TABS: Path = ["contents", "singleColumnBrowseResultsRenderer", "tabs"];
+const TAB_SECTIONS: Path = ["tabRenderer", "content", "sectionListRenderer", "contents"];
+
+/**
+ * The grid or shelf holding a library page's items, found in the order the service's layouts call
+ * for: inside an `itemSectionRenderer` of the first tab's sections; else the first tab's first
+ * section; else — empty libraries and the upload pages, whose first tab has no sections — the
+ * first section of tab 1, or of tab 2 when a third ("Downloads") tab exists. Undefined when there is
+ * none: the list is empty.
+ */
+export function libraryContents(response: unknown, container: LibraryContainer): JsonObject | undefined {
+  const tabs = list(response, TABS);
+  const sections = get(tabs[0], TAB_SECTIONS);
+  if (Array.isArray(sections)) {
+    for (const section of sections) {
+      const inner = get(section, ["itemSectionRenderer", "contents", 0, container]);
+      if (isObject(inner)) return inner;
+    }
+    const first = get(sections[0], [container]);
+    return isObject(first) ? first : undefined;
+  }
+  const tab = tabs[tabs.length < 3 ? 1 : 2];
+  const fallback = get(tab, [...TAB_SECTIONS, 0, container]);
+  return isObject(fallback) ? fallback : undefined;
+}
+
+/** The items of a grid (`items`) or shelf (`contents`). */
+export function containerItems(container: JsonObject | undefined): readonly unknown[] {
+  if (container === undefined) return [];
+  return list(container, [container["items"] !== undefined ? "items" : "contents"]);
+}
+
+/** The renderer inside one list entry, reporting (and skipping) entries of another kind. */
+function rendererIn(entry: unknown, key: string, notes: ParseNotes | undefined, where: string): unknown {
+  if (!isObject(entry)) return undefined;
+  const value = entry[key];
+  if (value !== undefined) return value;
+  if (notes !== undefined) {
+    for (const other in entry) {
+      if (other !== "continuationItemRenderer") notes.unknownRenderer(other, where);
+      break;
+    }
+  }
+  return undefined;
+}
+
+const TITLE_BROWSE_ID: Path = ["title", "runs", 0, ...NAV_BROWSE_ID];
+
+/**
+ * Whether a card leads somewhere. The grids open with an action card ("New playlist", "Add
+ * podcast") whose title has no browse link; such cards are not library items.
+ */
+function isLinkCard(card: unknown): boolean {
+  return str(card, TITLE_BROWSE_ID) !== null;
+}
+
+/** `get_library_playlists` cards (the "New playlist" button skipped). */
+export function parseLibraryPlaylists(items: readonly unknown[], notes?: ParseNotes): LibraryPlaylist[] {
+  const out: LibraryPlaylist[] = [];
+  for (const entry of items) {
+    const card = rendererIn(entry, MTRIR, notes, "library playlists");
+    if (card === undefined || !isLinkCard(card)) continue;
+    out.push(parsePlaylistCard(card) as LibraryPlaylist);
+  }
+  return out;
+}
+
+/**
+ * `get_library_podcasts` cards. The "Add podcast" card that opens the grid (on continuation pages
+ * too) is skipped: it has no link, and the reference implementation crashes on it.
+ */
+export function parseLibraryPodcasts(items: readonly unknown[], notes?: ParseNotes): LibraryPodcast[] {
+  const out: LibraryPodcast[] = [];
+  for (const entry of items) {
+    const card = rendererIn(entry, MTRIR, notes, "library podcasts");
+    if (card === undefined || !isLinkCard(card)) continue;
+    out.push(parsePodcastCard(card) as LibraryPodcast);
+  }
+  return out;
+}
+
+const MENU0_WATCH_PLAYLIST_ID: Path = [
+  ...MENU_ITEMS,
+  0,
+  "menuNavigationItemRenderer",
+  "navigationEndpoint",
+  "watchPlaylistEndpoint",
+  "playlistId",
+];
+
+/** An album card of the library (and upload) album grids: type word first, then artists and year. */
+export function parseLibraryAlbum(card: unknown): LibraryAlbum {
+  const runs = list(card, ["subtitle", "runs"]);
+  const album: LibraryAlbum = {
+    browseId: str(card, TITLE_BROWSE_ID),
+    playlistId: str(card, MENU0_WATCH_PLAYLIST_ID),
+    title: str(card, ["title", "runs", 0, "text"]) ?? "",
+    thumbnails: thumbnailsAt(card, THUMBS_TR) ?? [],
+    type: str(runs[0], ["text"]),
+  };
+  const info = parseSongRuns(runs, false, 2);
+  if (info.artists !== undefined) album.artists = info.artists;
+  if (info.year !== undefined) album.year = info.year;
+  return album;
+}
+
+export function parseLibraryAlbums(items: readonly unknown[], notes?: ParseNotes): LibraryAlbum[] {
+  const out: LibraryAlbum[] = [];
+  for (const entry of items) {
+    const card = rendererIn(entry, MTRIR, notes, "library albums");
+    if (card === undefined || !isLinkCard(card)) continue;
+    out.push(parseLibraryAlbum(card));
+  }
+  return out;
+}
+
+const ROW_PAGE_TYPE: Path = ["navigationEndpoint", ...PAGE_TYPE];
+
+/**
+ * An artist row of the library artists, subscriptions, channels and upload artists. `type` comes
+ * from the link's page type and is left out for other page types (the library-artist pages of
+ * 2023 captures).
+ */
+export function parseLibraryArtist(row: unknown): LibraryArtist {
+  const artist: LibraryArtist = {
+    browseId: str(row, NAV_BROWSE_ID),
+    artist: flexText(row, 0),
+  } as LibraryArtist;
+  const pageType = str(row, ROW_PAGE_TYPE);
+  if (pageType === "MUSIC_PAGE_TYPE_USER_CHANNEL") artist.type = "channel";
+  else if (pageType === "MUSIC_PAGE_TYPE_ARTIST") artist.type = "artist";
+  Object.assign(artist, parseMenuPlaylists(row));
+  artist.subscribers = firstWord(flexText(row, 1));
+  artist.thumbnails = thumbnailsAt(row);
+  return artist;
+}
+
+export function parseLibraryArtists(items: readonly unknown[], notes?: ParseNotes): LibraryArtist[] {
+  const out: LibraryArtist[] = [];
+  for (const entry of items) {
+    const row = rendererIn(entry, MRLIR, notes, "library artists");
+    if (row === undefined) continue;
+    out.push(parseLibraryArtist(row));
+  }
+  return out;
+}
+
+/**
+ * The rows of a first library-song or upload page: the service puts a "Shuffle all" row first, which
+ * is dropped when the shelf has other rows.
+ */
+export function withoutShuffleRow(items: readonly unknown[]): readonly unknown[] {
+  return items.length > 1 ? items.slice(1) : items;
+}

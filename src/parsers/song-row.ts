@@ -1,0 +1,326 @@
+import type {
+  AlbumRef,
+  ArtistRef,
+  CommunityVoteStatus,
+  FeedbackTokens,
+  LikeStatus,
+  ListenAgainFeedbackTokens,
+  Thumbnail,
+} from "../types/common.js";
+import { MENU_ITEMS, menuBrowseId, parseMenuData, trackLikeStatus } from "./menu.js";
+import { get, isObject, num, type Path, str } from "./nav.js";
+import type { ParseNotes } from "./notes.js";
+import { NAV_BROWSE_ID, parseArtistRuns, parseDuration, parseSongRuns, type SongRunInfo } from "./text.js";
+import { thumbnailsAt } from "./thumbnails.js";
+
+/**
+ * Rows (`musicResponsiveListItemRenderer`, MRLIR) of track lists: the generic playlist-item parse used
+ * by playlists, albums, library songs, history and artist songs, and the "flat song" of home quick
+ * picks (PROTOCOL §4.2 "Generic playlist-item (MRLIR) parse").
+ */
+
+export const MRLIR = "musicResponsiveListItemRenderer";
+
+const FLEX_COLUMNS: Path = ["flexColumns"];
+const FLEX_RUNS: Path = ["musicResponsiveListItemFlexColumnRenderer", "text", "runs"];
+const FIXED0_TEXT: Path = ["fixedColumns", 0, "musicResponsiveListItemFixedColumnRenderer", "text"];
+export const PLAY_NAV: Path = [
+  "overlay",
+  "musicItemThumbnailOverlayRenderer",
+  "content",
+  "musicPlayButtonRenderer",
+  "playNavigationEndpoint",
+];
+const PLAY_BUTTON: Path = PLAY_NAV.slice(0, -1);
+export const PLAY_VIDEO_ID: Path = [...PLAY_NAV, "watchEndpoint", "videoId"];
+export const PLAY_PLAYLIST_ID: Path = [...PLAY_NAV, "watchEndpoint", "playlistId"];
+export const VIDEO_TYPE: Path = [
+  "watchEndpoint",
+  "watchEndpointMusicSupportedConfigs",
+  "watchEndpointMusicConfig",
+  "musicVideoType",
+];
+export const PLAY_VIDEO_TYPE: Path = [...PLAY_NAV, ...VIDEO_TYPE];
+export const PAGE_TYPE: Path = [
+  "browseEndpoint",
+  "browseEndpointContextSupportedConfigs",
+  "browseEndpointContextMusicConfig",
+  "pageType",
+];
+export const BADGE_LABEL: Path = [
+  "badges",
+  0,
+  "musicInlineBadgeRenderer",
+  "accessibilityData",
+  "accessibilityData",
+  "label",
+];
+const MENU_VIDEO_TYPE: Path = [
+  ...MENU_ITEMS,
+  0,
+  "menuNavigationItemRenderer",
+  "navigationEndpoint",
+  ...VIDEO_TYPE,
+];
+const EDIT_ACTION: Path = [
+  "menuServiceItemRenderer",
+  "serviceEndpoint",
+  "playlistEditEndpoint",
+  "actions",
+  0,
+];
+const INDEX_TEXT: Path = ["index", "runs", 0, "text"];
+const VOTE_STATE: Path = [
+  "engagementBar",
+  "engagementBarViewModel",
+  "actions",
+  0,
+  "votingViewModel",
+  "initialState",
+];
+const RUN_VIDEO_ID: Path = ["navigationEndpoint", "watchEndpoint", "videoId"];
+const GREY_OUT = "MUSIC_ITEM_RENDERER_DISPLAY_POLICY_GREY_OUT";
+const DURATION_TEXT = /^(\d+:)*\d+:\d+$/;
+
+/** The runs of flex column `index` of a row, or undefined when the column or its runs are absent. */
+export function flexRuns(row: unknown, index: number): readonly unknown[] | undefined {
+  const columns = get(row, FLEX_COLUMNS);
+  if (!Array.isArray(columns)) return undefined;
+  const runs = get(columns[index], FLEX_RUNS);
+  return Array.isArray(runs) ? runs : undefined;
+}
+
+/** `FLEX(index)[run].text`, or null. */
+export function flexText(row: unknown, index: number, run = 0): string | null {
+  const runs = flexRuns(row, index);
+  return runs === undefined ? null : str(runs[run], ["text"]);
+}
+
+/** `FIXED(0)` text: `simpleText`, else `runs[0].text`; null when absent. */
+export function fixedText(row: unknown): string | null {
+  const text = get(row, FIXED0_TEXT);
+  if (!isObject(text)) return null;
+  return str(text, ["simpleText"]) ?? str(text, ["runs", 0, "text"]);
+}
+
+/** One track of a playlist, album, library or history list. */
+export interface PlaylistItem {
+  videoId: string | null;
+  title: string | null;
+  artists: ArtistRef[] | null;
+  /** `{name, id}`; album pages replace it with the album title (a string). */
+  album: AlbumRef | string | null;
+  likeStatus: LikeStatus | null;
+  inLibrary: boolean | null;
+  pinnedToListenAgain: boolean | null;
+  feedbackTokens?: FeedbackTokens;
+  listenAgainFeedbackTokens?: ListenAgainFeedbackTokens;
+  feedbackToken?: string | null;
+  thumbnails: Thumbnail[] | null;
+  isAvailable: boolean;
+  isExplicit: boolean;
+  videoType: string | null;
+  views: string | null;
+  communityVoteStatus: CommunityVoteStatus | null;
+  /** Album pages only. */
+  trackNumber?: number | null;
+  duration?: string;
+  duration_seconds?: number | null;
+  creditsBrowseId?: string;
+  setVideoId?: string;
+}
+
+export interface PlaylistItemOptions {
+  /** Album track list: columns are fixed (title 0, artists 1, plays 2) and the track number is read. */
+  album?: boolean;
+  /** Collaborative playlist: the album sits in column 3 and the duration in a flex column. */
+  collaborative?: boolean;
+}
+
+function communityVote(row: unknown): CommunityVoteStatus | null {
+  const state = get(row, VOTE_STATE);
+  if (!isObject(state)) return null;
+  return { netVoteValue: num(state, ["votes"]), status: str(state, ["voteStatus"]) };
+}
+
+/**
+ * Parses one playlist-item row; null for a `Song deleted` row, which the service still lists.
+ * Column meaning is found from each column's first-run endpoint, except on album pages and on
+ * greyed-out rows whose columns have no endpoints: there the columns are preset.
+ */
+export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {}): PlaylistItem | null {
+  let videoId: string | null = null;
+  let setVideoId: string | null = null;
+  let likeStatus: LikeStatus | null = null;
+  const menuItems = get(row, MENU_ITEMS);
+  const hasMenu = Array.isArray(menuItems);
+  if (hasMenu) {
+    for (const entry of menuItems) {
+      const action = get(entry, EDIT_ACTION);
+      if (action === undefined) continue;
+      setVideoId = str(action, ["setVideoId"]) ?? setVideoId;
+      videoId = str(action, ["removedVideoId"]) ?? videoId;
+    }
+  }
+  const playButton = get(row, PLAY_BUTTON);
+  if (isObject(playButton) && playButton["playNavigationEndpoint"] !== undefined) {
+    videoId = str(playButton, ["playNavigationEndpoint", "watchEndpoint", "videoId"]) ?? videoId;
+    if (hasMenu) likeStatus = trackLikeStatus(row);
+  }
+
+  const policy = str(row, ["musicItemRendererDisplayPolicy"]);
+  const isAvailable = policy !== GREY_OUT;
+  const preset = !isAvailable || options.album === true;
+
+  let titleIndex: number | null = preset ? 0 : null;
+  let artistIndex: number | null = preset ? 1 : null;
+  let albumIndex: number | null = preset ? 2 : null;
+  if (options.collaborative === true) albumIndex = 3;
+  let userChannelIndex: number | null = null;
+  let unrecognisedIndex: number | null = null;
+  let durationIndex: number | null = null;
+
+  const columns = get(row, FLEX_COLUMNS);
+  const columnCount = Array.isArray(columns) ? columns.length : 0;
+  for (let i = 0; i < columnCount; i++) {
+    const runs = get((columns as unknown[])[i], FLEX_RUNS);
+    if (!Array.isArray(runs)) continue;
+    const first = runs[0];
+    const endpoint = get(first, ["navigationEndpoint"]);
+    if (!isObject(endpoint)) {
+      const text = str(first, ["text"]);
+      if (text === null) continue;
+      if (DURATION_TEXT.test(text)) {
+        if (durationIndex === null) durationIndex = i;
+      } else if (unrecognisedIndex === null) {
+        unrecognisedIndex = i;
+      }
+      continue;
+    }
+    if (endpoint["watchEndpoint"] !== undefined) {
+      titleIndex = i;
+    } else if (endpoint["browseEndpoint"] !== undefined) {
+      const pageType = str(endpoint, PAGE_TYPE);
+      if (pageType === "MUSIC_PAGE_TYPE_ARTIST" || pageType === "MUSIC_PAGE_TYPE_UNKNOWN") artistIndex = i;
+      else if (pageType === "MUSIC_PAGE_TYPE_ALBUM" || pageType === "MUSIC_PAGE_TYPE_AUDIOBOOK")
+        albumIndex = i;
+      else if (pageType === "MUSIC_PAGE_TYPE_USER_CHANNEL") userChannelIndex = i;
+      else if (pageType === "MUSIC_PAGE_TYPE_NON_MUSIC_AUDIO_TRACK_PAGE") titleIndex = i;
+    }
+  }
+  // Rare songs show the artist without a link; non-song videos name the uploading channel.
+  if (artistIndex === null && unrecognisedIndex !== null) artistIndex = unrecognisedIndex;
+  if (artistIndex === null && userChannelIndex !== null) artistIndex = userChannelIndex;
+
+  const title = titleIndex === null ? null : flexText(row, titleIndex);
+  if (title === "Song deleted") return null;
+
+  let artists: ArtistRef[] | null = null;
+  if (artistIndex !== null) {
+    const runs = flexRuns(row, artistIndex);
+    artists = runs === undefined ? [] : parseArtistRuns(runs);
+  }
+  let album: AlbumRef | null = null;
+  if (albumIndex !== null) {
+    const runs = flexRuns(row, albumIndex);
+    if (runs !== undefined) album = { name: str(runs[0], ["text"]) ?? "", id: str(runs[0], NAV_BROWSE_ID) };
+  }
+
+  let duration = fixedText(row);
+  if ((duration === null || duration === "") && durationIndex !== null)
+    duration = flexText(row, durationIndex);
+
+  const item: PlaylistItem = {
+    videoId,
+    title,
+    artists,
+    album,
+    likeStatus,
+    inLibrary: null,
+    pinnedToListenAgain: null,
+    thumbnails: thumbnailsAt(row),
+    isAvailable,
+    isExplicit: get(row, BADGE_LABEL) !== undefined,
+    videoType: str(row, MENU_VIDEO_TYPE),
+    views: options.album === true ? flexText(row, 2) : null,
+    communityVoteStatus: communityVote(row),
+  };
+  if (hasMenu) Object.assign(item, parseMenuData(row));
+  if (options.album === true) {
+    const index = isAvailable ? str(row, INDEX_TEXT) : null;
+    item.trackNumber = index === null ? null : Number.parseInt(index, 10);
+  }
+  if (duration !== null && duration !== "") {
+    item.duration = duration;
+    item.duration_seconds = parseDuration(duration);
+  }
+  if (hasMenu) {
+    const credits = menuBrowseId(row, "MPTC");
+    if (credits !== null) item.creditsBrowseId = credits;
+  }
+  if (setVideoId !== null) item.setVideoId = setVideoId;
+  return item;
+}
+
+/**
+ * Parses the MRLIR rows of a list. Other renderers (a trailing `continuationItemRenderer`, dividers)
+ * are not tracks: the continuation item is expected and skipped silently, anything else is reported.
+ */
+export function parsePlaylistItems(
+  contents: readonly unknown[],
+  options: PlaylistItemOptions = {},
+  notes?: ParseNotes,
+  where = "tracks",
+): PlaylistItem[] {
+  const out: PlaylistItem[] = [];
+  for (const entry of contents) {
+    const row = isObject(entry) ? entry[MRLIR] : undefined;
+    if (row === undefined) {
+      if (notes !== undefined && isObject(entry)) {
+        for (const key in entry) {
+          if (key !== "continuationItemRenderer") notes.unknownRenderer(key, where);
+          break;
+        }
+      }
+      continue;
+    }
+    const item = parsePlaylistItem(row, options);
+    if (item !== null) out.push(item);
+  }
+  return out;
+}
+
+/** A song row of home "Quick picks" (and similar flat lists). */
+export interface FlatSong extends SongRunInfo {
+  title: string | null;
+  videoId: string | null;
+  videoType: string | null;
+  thumbnails: Thumbnail[] | null;
+  isExplicit: boolean;
+  playlistId?: string | null;
+}
+
+/**
+ * The flat-song MRLIR: title and video from column 0, metadata runs from column 1 (type word
+ * skipped), the album from column 2 when it is a link.
+ */
+export function parseSongFlat(row: unknown, withPlaylistId = false): FlatSong {
+  const runs0 = flexRuns(row, 0);
+  const first = runs0?.[0];
+  const song: FlatSong = {
+    title: str(first, ["text"]),
+    videoId: str(first, RUN_VIDEO_ID),
+    videoType: str(row, PLAY_VIDEO_TYPE),
+    thumbnails: thumbnailsAt(row),
+    isExplicit: get(row, BADGE_LABEL) !== undefined,
+  };
+  if (withPlaylistId) song.playlistId = str(row, PLAY_PLAYLIST_ID);
+  const runs1 = flexRuns(row, 1);
+  if (runs1 !== undefined) Object.assign(song, parseSongRuns(runs1, true));
+  const runs2 = flexRuns(row, 2);
+  const albumRun = runs2?.[0];
+  if (isObject(albumRun) && albumRun["navigationEndpoint"] !== undefined) {
+    song.album = { name: str(albumRun, ["text"]) ?? "", id: str(albumRun, NAV_BROWSE_ID) };
+  }
+  return song;
+}

@@ -1,0 +1,19 @@
+import type { Thumbnail } from "../types/common.js";
+import { get, type Path } from "./nav.js";
+
+/** Row and header thumbnails (`THUMBS`). */
+export const THUMBS: Path = ["thumbnail", "musicThumbnailRenderer", "thumbnail", "thumbnails"];
+/** Card thumbnails (`THUMBS_TR`). */
+export const THUMBS_TR: Path = ["thumbnailRenderer", "musicThumbnailRenderer", "thumbnail", "thumbnails"];
+/** Legacy header thumbnails (`THUMBS_CROP`). */
+export const THUMBS_CROP: Path = ["thumbnail", "croppedSquareThumbnailRenderer", "thumbnail", "thumbnails"];
+
+/**
+ * The thumbnail list at `path`, or null when absent (2025 playlist rows may have none). The
+ * service's array is returned as is: copying every `{url, width, height}` would cost time for
+ * nothing, the objects already have exactly that shape.
+ */
+export function thumbnailsAt(node: unknown, path: Path = THUMBS): Thumbnail[] | null {
+  const value = get(node, path);
+  return Array.isArray(value) ? (value as Thumbnail[]) : null;
+}

@@ -1,0 +1,48 @@
+import type { PlaylistCard, VideoCard } from "../types/browsing.js";
+import { MTRIR, parsePlaylistCard, parseVideoCard } from "./cards.js";
+import { get, isObject, list, type Path } from "./nav.js";
+import type { ParseNotes } from "./notes.js";
+
+/** The full lists behind a user page's carousels (PROTOCOL §4.2 get_user_playlists / get_user_videos). */
+
+const GRID_ITEMS: Path = [
+  "contents",
+  "singleColumnBrowseResultsRenderer",
+  "tabs",
+  0,
+  "tabRenderer",
+  "content",
+  "sectionListRenderer",
+  "contents",
+  0,
+  "gridRenderer",
+  "items",
+];
+
+function gridCards<T>(response: unknown, parse: (card: unknown) => T, notes: ParseNotes, where: string): T[] {
+  const out: T[] = [];
+  for (const item of list(response, GRID_ITEMS)) {
+    const card = get(item, [MTRIR]);
+    if (card === undefined) {
+      if (isObject(item)) {
+        for (const key in item) {
+          notes.unknownRenderer(key, where);
+          break;
+        }
+      }
+      continue;
+    }
+    out.push(parse(card));
+  }
+  return out;
+}
+
+/** A user's playlists; `[]` when the page has no grid. */
+export function parseUserPlaylists(response: unknown, notes: ParseNotes): PlaylistCard[] {
+  return gridCards(response, parsePlaylistCard, notes, "get_user_playlists.gridRenderer");
+}
+
+/** A user's videos; `[]` when the page has no grid. */
+export function parseUserVideos(response: unknown, notes: ParseNotes): VideoCard[] {
+  return gridCards(response, parseVideoCard, notes, "get_user_videos.gridRenderer");
+}

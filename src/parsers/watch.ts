@@ -1,0 +1,163 @@
+import type { WatchTrack } from "../types/watch.js";
+import { likeStatusOfService, MENU_ITEMS, parseMenuData } from "./menu.js";
+import {
+  formatPath,
+  get,
+  isObject,
+  type JsonObject,
+  list,
+  mustList,
+  mustStr,
+  type Path,
+  rendererName,
+  str,
+} from "./nav.js";
+import type { ParseNotes } from "./notes.js";
+import { PAGE_TYPE, VIDEO_TYPE } from "./song-row.js";
+import { parseSongRuns } from "./text.js";
+import { thumbnailsAt } from "./thumbnails.js";
+
+/**
+ * The `next` response (PROTOCOL §4.4): tabs (queue, lyrics, related, maybe comments) and the queue,
+ * `playlistPanelRenderer`, whose items are tracks, song/video pairs, or other renderers to skip.
+ */
+
+const TABS: Path = [
+  "contents",
+  "singleColumnMusicWatchNextResultsRenderer",
+  "tabbedRenderer",
+  "watchNextTabbedResultsRenderer",
+  "tabs",
+];
+const TABS_AT = formatPath(TABS);
+const TAB_PAGE_TYPE: Path = ["tabRenderer", "endpoint", ...PAGE_TYPE];
+const TAB_BROWSE_ID: Path = ["tabRenderer", "endpoint", "browseEndpoint", "browseId"];
+const QUEUE: Path = ["tabRenderer", "content", "musicQueueRenderer", "content", "playlistPanelRenderer"];
+const QUEUE_AT = `${formatPath(QUEUE)}.contents`;
+
+const PPVR = "playlistPanelVideoRenderer";
+const PPVWR = "playlistPanelVideoWrapperRenderer";
+const PRIMARY: Path = ["primaryRenderer", PPVR];
+const COUNTERPART: Path = ["counterpart", 0, "counterpartRenderer", PPVR];
+/** Queue items that are not tracks and carry nothing for the result (the automix preview). */
+const IGNORED = new Set(["automixPreviewVideoRenderer"]);
+
+const TITLE: Path = ["title", "runs", 0, "text"];
+const LENGTH: Path = ["lengthText", "runs", 0, "text"];
+/** Queue items keep their thumbnails directly under `thumbnail` (no music thumbnail renderer). */
+const THUMBNAILS: Path = ["thumbnail", "thumbnails"];
+const BYLINE: Path = ["longBylineText", "runs"];
+const NAV_VIDEO_TYPE: Path = ["navigationEndpoint", ...VIDEO_TYPE];
+const NAV_PLAYLIST_ID: Path = ["navigationEndpoint", "watchEndpoint", "playlistId"];
+const LIKE_SERVICE: Path = ["toggleMenuServiceItemRenderer", "defaultServiceEndpoint"];
+
+/** The first page of a watch playlist. */
+export interface WatchPage {
+  /** The queue, or null when the service sent none (a private or unavailable playlist). */
+  queue: JsonObject | null;
+  tracks: WatchTrack[];
+  playlistId: string | null;
+  lyrics: string | null;
+  related: string | null;
+}
+
+/**
+ * Tabs are found by what they hold and the page type of their endpoint, not by position (a Comments
+ * tab may appear); tabs marked `unselectable` (a song without lyrics) give nothing.
+ */
+export function parseWatchPage(response: unknown, notes: ParseNotes): WatchPage {
+  const tabs = mustList(response, TABS);
+  const page: WatchPage = { queue: null, tracks: [], playlistId: null, lyrics: null, related: null };
+  for (let i = 0; i < tabs.length; i++) {
+    const tab = tabs[i];
+    const queue = get(tab, QUEUE);
+    if (page.queue === null && isObject(queue)) {
+      page.queue = queue;
+      page.tracks = parseQueueItems(list(queue, ["contents"]), `${TABS_AT}[${i}].${QUEUE_AT}`, notes);
+      page.playlistId = queuePlaylistId(queue);
+      continue;
+    }
+    if (get(tab, ["tabRenderer", "unselectable"]) !== undefined) continue;
+    const type = str(tab, TAB_PAGE_TYPE);
+    if (type === "MUSIC_PAGE_TYPE_TRACK_LYRICS") page.lyrics ??= str(tab, TAB_BROWSE_ID);
+    else if (type === "MUSIC_PAGE_TYPE_TRACK_RELATED") page.related ??= str(tab, TAB_BROWSE_ID);
+  }
+  return page;
+}
+
+const CONTINUATION_AT = "continuationContents.playlistPanelContinuation.contents";
+
+/** The tracks of a continuation page (the object at `continuationContents.playlistPanelContinuation`). */
+export function parseQueueContinuation(panel: JsonObject, notes: ParseNotes): WatchTrack[] {
+  return parseQueueItems(list(panel, ["contents"]), CONTINUATION_AT, notes);
+}
+
+/** The queue's playlist id: that of its first track, else the panel's own. */
+export function queuePlaylistId(queue: JsonObject): string | null {
+  for (const item of list(queue, ["contents"])) {
+    const track = get(item, [PPVR]) ?? get(item, [PPVWR, ...PRIMARY]);
+    const id = str(track, NAV_PLAYLIST_ID);
+    if (id !== null) return id;
+  }
+  return str(queue, ["playlistId"]);
+}
+
+/** The tracks of a queue or continuation page (`contents`); unplayable ones are left out. */
+export function parseQueueItems(items: readonly unknown[], at: string, notes: ParseNotes): WatchTrack[] {
+  const tracks: WatchTrack[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const name = rendererName(item);
+    if (name === PPVR) {
+      const data = (item as JsonObject)[PPVR];
+      if (isObject(data) && data["unplayableText"] === undefined) {
+        tracks.push(parseWatchTrack(data, `${at}[${i}].${PPVR}`));
+      }
+    } else if (name === PPVWR) {
+      const wrapper = (item as JsonObject)[PPVWR];
+      const primary = get(wrapper, PRIMARY);
+      if (!isObject(primary) || primary["unplayableText"] !== undefined) continue;
+      const track = parseWatchTrack(primary, `${at}[${i}].${PPVWR}.primaryRenderer.${PPVR}`);
+      const counterpart = get(wrapper, COUNTERPART);
+      if (isObject(counterpart)) {
+        track.counterpart = parseWatchTrack(
+          counterpart,
+          `${at}[${i}].${PPVWR}.counterpart[0].counterpartRenderer.${PPVR}`,
+        );
+      }
+      tracks.push(track);
+    } else if (name === undefined || !IGNORED.has(name)) {
+      notes.unknownRenderer(name ?? typeof item, `${at}[${i}]`);
+    }
+  }
+  return tracks;
+}
+
+/** One `playlistPanelVideoRenderer`; `at` names it in a ParseError. */
+export function parseWatchTrack(data: JsonObject, at: string): WatchTrack {
+  const menu = parseMenuData(data);
+  const track: WatchTrack = {
+    videoId: mustStr(data, ["videoId"], at),
+    title: str(data, TITLE),
+    length: str(data, LENGTH),
+    thumbnail: thumbnailsAt(data, THUMBNAILS),
+    likeStatus: likeStatus(data),
+    videoType: str(data, NAV_VIDEO_TYPE),
+    inLibrary: menu.inLibrary ?? null,
+    feedbackTokens: menu.feedbackTokens ?? null,
+    pinnedToListenAgain: menu.pinnedToListenAgain ?? null,
+    listenAgainFeedbackTokens: menu.listenAgainFeedbackTokens ?? null,
+    artists: [],
+  };
+  // `Artist • Album • 2019` for songs, `Artist • 1.2M views • 3.4K likes` for videos.
+  return Object.assign(track, parseSongRuns(list(data, BYLINE)));
+}
+
+/** The like toggle of the queue item's menu says what pressing it would do (inverted, PROTOCOL §4.0). */
+function likeStatus(data: JsonObject): WatchTrack["likeStatus"] {
+  for (const entry of list(data, MENU_ITEMS)) {
+    const service = get(entry, LIKE_SERVICE);
+    if (isObject(service) && service["likeEndpoint"] !== undefined) return likeStatusOfService(service);
+  }
+  return null;
+}

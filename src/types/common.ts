@@ -1,0 +1,66 @@
+/**
+ * Result types shared by every operation group. Field names follow the reference interface exactly
+ * (`videoId`, `duration_seconds`, `feedbackTokens`…) so results compare field for field.
+ */
+
+/** One image size as the service lists it. */
+export interface Thumbnail {
+  url: string;
+  width: number;
+  height: number;
+}
+
+/** An artist (or author / channel) link: `id` is null for artists shown without a link. */
+export interface ArtistRef {
+  name: string;
+  id: string | null;
+}
+
+/** An album link (`MPRE…`, or an upload's `…release_detail…` id). */
+export interface AlbumRef {
+  name: string;
+  id: string | null;
+}
+
+/** A `{name, id}` pair of anything else (podcast, channel) taken from one text run. */
+export interface IdName {
+  id: string | null;
+  name: string | null;
+}
+
+/** The user's rating of a song or a collection. */
+export type LikeStatus = "LIKE" | "DISLIKE" | "INDIFFERENT";
+
+/** Tokens for `edit_song_library_status`: save to / remove from the library. */
+export interface FeedbackTokens {
+  add: string | null;
+  remove: string | null;
+}
+
+/** Tokens for `edit_song_library_status`: pin to / unpin from "Listen again". */
+export interface ListenAgainFeedbackTokens {
+  pin: string | null;
+  unpin: string | null;
+}
+
+/** `musicVideoType` values (PROTOCOL §7.9); kept open because the service adds new ones. */
+export type VideoType =
+  | "MUSIC_VIDEO_TYPE_ATV"
+  | "MUSIC_VIDEO_TYPE_OMV"
+  | "MUSIC_VIDEO_TYPE_UGC"
+  | "MUSIC_VIDEO_TYPE_OFFICIAL_SOURCE_MUSIC"
+  | "MUSIC_VIDEO_TYPE_PODCAST_EPISODE"
+  | "MUSIC_VIDEO_TYPE_PRIVATELY_OWNED_TRACK"
+  | (string & {});
+
+/** Vote state of an item in a collaborative playlist. */
+export interface CommunityVoteStatus {
+  netVoteValue: number | null;
+  status: string | null;
+}
+
+/** A piece of a description: plain text (`{text}`), or a link run kept with its URL. */
+export interface DescriptionRun {
+  text: string;
+  url?: string;
+}
