@@ -71,8 +71,8 @@ export async function uploadSong(
   filepath: string,
 ): Promise<typeof SUCCEEDED | UploadFailure> {
   const operation = "upload_song";
-  const plan = await planUpload(filepath);
   ctx.requireAuth(operation);
+  const plan = await planUpload(filepath);
   if (ctx.authKind !== "browser") {
     throw new AuthError(ErrorCodes.AUTH_INVALID, "uploads need browser-header auth; OAuth cannot upload", {
       operation,
