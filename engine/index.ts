@@ -1,0 +1,51 @@
+export { combine } from "./pipeline/combine.js";
+export { isoWeek, parseServiceDate } from "./pipeline/dates.js";
+export { filterItems } from "./pipeline/filter.js";
+export { type PipelineResult, runPipeline } from "./pipeline/run.js";
+export { dedupe, exclude, limit, normaliseTitle, shuffle, since, sortItems } from "./pipeline/steps.js";
+export type { PipelineContext, SkippedItem, StepResult } from "./pipeline/types.js";
+export { buildDesired, type DesiredContext, planPolicy } from "./plan/desired.js";
+export { targetFingerprint } from "./plan/fingerprint.js";
+export { longestIncreasingSubsequence } from "./plan/lis.js";
+export { describeOwned, markerRecipe, ownershipMarker } from "./plan/ownership.js";
+export { plan, targetKey } from "./plan/plan.js";
+export * from "./plan/types.js";
+export { DEFAULT_POLICY, DEFAULT_RADIO_LIMIT } from "./recipe/defaults.js";
+export { type Environment, expandReferences } from "./recipe/env.js";
+export { formatIssue, type RecipeIssue, sortIssues } from "./recipe/errors.js";
+export {
+  loadProjectFile,
+  loadProjectText,
+  loadRecipePaths,
+  loadRecipeText,
+  loadRecipeTexts,
+  type ProjectLoadResult,
+  type RecipeLoadOptions,
+  type RecipeLoadResult,
+  recipeHash,
+} from "./recipe/load.js";
+export { exportedRecipeSchema, projectSchema, recipeSchema } from "./recipe/schema.js";
+export * from "./recipe/types.js";
+export {
+  PLAN_FORMAT,
+  type PlanDocument,
+  PlanFormatError,
+  parsePlansJson,
+  renderPlansJson,
+} from "./render/json.js";
+export { renderPlansMarkdown } from "./render/markdown.js";
+export { renderPlansText, renderPlanText, summaryLine } from "./render/text.js";
+export { type Item, type ItemKind, itemLabel, makeItem } from "./sources/item.js";
+export {
+  chartPlaylist,
+  type ReadContext,
+  readSource,
+  readSources,
+  SourceError,
+  type SourceRead,
+} from "./sources/read.js";
+export type * from "./sources/reader.js";
+export { ownedFor, stateTargetKey } from "./state/owned.js";
+export { engineMigrationsFolder, openSqliteState, SqliteState } from "./state/sqlite.js";
+export type * from "./state/types.js";
+export { readTarget, type TargetRead, type TargetReadContext } from "./targets/read.js";

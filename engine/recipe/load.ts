@@ -1,0 +1,263 @@
+/**
+ * YAML → schema (ajv) → semantic checks → normalise → freeze. Every problem of a file is reported
+ * at once as a positioned issue; nothing here throws on a bad recipe.
+ */
+import { createHash } from "node:crypto";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { type Environment, substituteEnvironment } from "./env.js";
+import { type RecipeIssue, sortIssues } from "./errors.js";
+import { canonicalJson, deepFreeze } from "./freeze.js";
+import type { ProjectInput, RecipeInput } from "./input.js";
+import { BUILT_IN_DEFAULTS, normaliseProject, normaliseRecipe, type RecipeDefaults } from "./normalise.js";
+import { checkRecipe, type PathIssue, recipeTargetKey } from "./semantic.js";
+import type { LoadedRecipe, Project, Recipe } from "./types.js";
+import { checkProjectSchema, checkRecipeSchema, pathText } from "./validate-schema.js";
+import { parseYamlFile, type SourceDocument } from "./yaml-source.js";
+
+export interface RecipeLoadOptions {
+  /** The project file: its defaults fill recipes, and accounts are checked against it. */
+  project?: Project | null;
+}
+
+export interface RecipeLoadResult {
+  /** Recipes that passed every check, frozen. Empty for a file with any issue. */
+  recipes: LoadedRecipe[];
+  issues: RecipeIssue[];
+}
+
+export interface RecipeFileText {
+  file: string;
+  text: string;
+}
+
+interface Candidate {
+  input: RecipeInput;
+  source: SourceDocument;
+}
+
+function positioned(source: SourceDocument, issues: readonly PathIssue[]): RecipeIssue[] {
+  return issues.map((i) => {
+    const where = pathText(i.path);
+    return {
+      file: source.file,
+      ...source.at(i.path, i.key ?? false),
+      message: where ? `${where}: ${i.message}` : i.message,
+    };
+  });
+}
+
+export function recipeHash(recipe: Recipe): string {
+  return createHash("sha256").update(canonicalJson(recipe)).digest("hex");
+}
+
+function defaultsOf(options: RecipeLoadOptions): RecipeDefaults {
+  return options.project ? options.project.defaults : BUILT_IN_DEFAULTS;
+}
+
+function checkFile(
+  input: RecipeFileText,
+  options: RecipeLoadOptions,
+): { candidates: Candidate[]; issues: RecipeIssue[] } {
+  const parsed = parseYamlFile(input.file, input.text);
+  const issues = [...parsed.issues];
+  const candidates: Candidate[] = [];
+  const accounts = options.project ? new Set(Object.keys(options.project.accounts)) : undefined;
+  if (parsed.documents.length === 0 && parsed.issues.length === 0) {
+    issues.push({ file: input.file, line: 1, col: 1, message: "the file holds no recipe" });
+  }
+  for (const source of parsed.documents) {
+    const schemaIssues = checkRecipeSchema(source);
+    if (schemaIssues.length > 0) {
+      issues.push(...schemaIssues);
+      continue;
+    }
+    const recipe = source.value as RecipeInput;
+    const semantic = checkRecipe(recipe, {
+      ...(accounts ? { accounts } : {}),
+      defaultAccount: defaultsOf(options).account,
+    });
+    if (semantic.length > 0) {
+      issues.push(...positioned(source, semantic));
+      continue;
+    }
+    candidates.push({ input: recipe, source });
+  }
+  return { candidates, issues };
+}
+
+/** Rules between recipes: ids are unique, and no two recipes write one target. */
+function checkAcross(candidates: readonly Candidate[], defaults: RecipeDefaults): RecipeIssue[] {
+  const issues: RecipeIssue[] = [];
+  const ids = new Map<string, Candidate>();
+  const targets = new Map<string, Candidate>();
+  for (const c of candidates) {
+    const where = (other: Candidate) => {
+      const pos = other.source.at(["id"]);
+      return `${other.source.file}:${pos.line}:${pos.col}`;
+    };
+    const sameId = ids.get(c.input.id);
+    if (sameId) {
+      issues.push({
+        file: c.source.file,
+        ...c.source.at(["id"]),
+        message: `duplicate recipe id "${c.input.id}" (also at ${where(sameId)})`,
+      });
+    } else ids.set(c.input.id, c);
+    const key = recipeTargetKey(c.input.account ?? defaults.account, c.input);
+    const sameTarget = targets.get(key);
+    if (sameTarget) {
+      issues.push({
+        file: c.source.file,
+        ...c.source.at(["target"], true),
+        message: `target is already written by recipe "${sameTarget.input.id}" (${where(sameTarget)})`,
+      });
+    } else targets.set(key, c);
+  }
+  return issues;
+}
+
+/** Loads recipe files given as text (all of them together, so cross-file rules apply). */
+export function loadRecipeTexts(
+  files: readonly RecipeFileText[],
+  options: RecipeLoadOptions = {},
+): RecipeLoadResult {
+  const issues: RecipeIssue[] = [];
+  const perFile: Candidate[][] = [];
+  const badFiles = new Set<string>();
+  for (const f of files) {
+    const r = checkFile(f, options);
+    issues.push(...r.issues);
+    if (r.issues.length > 0) badFiles.add(f.file);
+    perFile.push(r.candidates);
+  }
+  const all = perFile.flat();
+  const across = checkAcross(all, defaultsOf(options));
+  issues.push(...across);
+  for (const i of across) badFiles.add(i.file);
+  const recipes: LoadedRecipe[] = [];
+  for (const c of all) {
+    if (badFiles.has(c.source.file)) continue;
+    const recipe = deepFreeze(normaliseRecipe(c.input, defaultsOf(options)));
+    const pos = c.source.at([]);
+    recipes.push(Object.freeze({ recipe, file: c.source.file, ...pos, hash: recipeHash(recipe) }));
+  }
+  return { recipes, issues: sortIssues(issues) };
+}
+
+export function loadRecipeText(
+  file: string,
+  text: string,
+  options: RecipeLoadOptions = {},
+): RecipeLoadResult {
+  return loadRecipeTexts([{ file, text }], options);
+}
+
+async function collect(path: string, out: string[]): Promise<void> {
+  const info = await stat(path);
+  if (!info.isDirectory()) {
+    out.push(path);
+    return;
+  }
+  const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    const full = join(path, e.name);
+    if (e.isDirectory()) await collect(full, out);
+    else if (/\.ya?ml$/.test(e.name) && e.name !== "musicsync.yaml" && e.name !== "musicsync.yml")
+      out.push(full);
+  }
+}
+
+/** Reads files and folders (every `.yaml`/`.yml` below a folder, the project file excepted). */
+export async function loadRecipePaths(
+  paths: readonly string[],
+  options: RecipeLoadOptions = {},
+): Promise<RecipeLoadResult> {
+  const files: string[] = [];
+  const unreadable: RecipeIssue[] = [];
+  const cannot = (file: string, err: unknown) =>
+    unreadable.push({ file, line: 1, col: 1, message: `cannot read: ${describeFsError(err)}` });
+  for (const p of paths) await collect(p, files).catch((err: unknown) => cannot(p, err));
+  const texts: RecipeFileText[] = [];
+  for (const file of files) {
+    await readFile(file, "utf8").then(
+      (text) => texts.push({ file, text }),
+      (err: unknown) => cannot(file, err),
+    );
+  }
+  const result = loadRecipeTexts(texts, options);
+  return { recipes: result.recipes, issues: sortIssues([...unreadable, ...result.issues]) };
+}
+
+/** `no such file or directory` rather than a stack trace. */
+function describeFsError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === "ENOENT") return "no such file or directory";
+  if (code === "EACCES") return "permission denied";
+  if (code === "EISDIR") return "is a directory";
+  return code ?? (err instanceof Error ? err.message.split("\n")[0]! : String(err));
+}
+
+export interface ProjectLoadResult {
+  project: Project | null;
+  issues: RecipeIssue[];
+}
+
+export function loadProjectText(file: string, text: string, env: Environment = {}): ProjectLoadResult {
+  const parsed = parseYamlFile(file, text);
+  const issues = [...parsed.issues];
+  if (parsed.documents.length !== 1) {
+    if (parsed.issues.length === 0) {
+      issues.push({ file, line: 1, col: 1, message: "the project file must hold exactly one document" });
+    }
+    return { project: null, issues: sortIssues(issues) };
+  }
+  const source = parsed.documents[0]!;
+  issues.push(...substituteEnvironment(source, env));
+  issues.push(...checkProjectSchema(source));
+  if (issues.length > 0) return { project: null, issues: sortIssues(issues) };
+  const input = source.value as ProjectInput;
+  const project = normaliseProject(input);
+  if (!(project.defaults.account in project.accounts)) {
+    const path = input.defaults?.account !== undefined ? ["defaults", "account"] : ["accounts"];
+    issues.push({
+      file,
+      ...source.at(path),
+      message: `default account "${project.defaults.account}" is not among the accounts (${Object.keys(project.accounts).join(", ")})`,
+    });
+  }
+  for (const [name, account] of Object.entries(project.accounts)) {
+    if (account.auth && account.token) {
+      issues.push({
+        file,
+        ...source.at(["accounts", name, "token"], true),
+        message: "give either auth or token, not both",
+      });
+    }
+    if (account.token && !account.oauth_client) {
+      issues.push({
+        file,
+        ...source.at(["accounts", name]),
+        message: "an OAuth token needs oauth_client (id and secret)",
+      });
+    }
+  }
+  if (issues.length > 0) return { project: null, issues: sortIssues(issues) };
+  return { project: deepFreeze(project), issues: [] };
+}
+
+export async function loadProjectFile(
+  path: string,
+  env: Environment = process.env,
+): Promise<ProjectLoadResult> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    return {
+      project: null,
+      issues: [{ file: path, line: 1, col: 1, message: `cannot read: ${describeFsError(err)}` }],
+    };
+  }
+  return loadProjectText(path, text, env);
+}

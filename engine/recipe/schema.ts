@@ -1,0 +1,317 @@
+/**
+ * The JSON Schema of recipe files and of `musicsync.yaml`: the single source, from which
+ * `recipes/recipe.schema.json` is written (`npx tsx engine/recipe/export-schema.ts`) so editors can
+ * complete and check recipes. A test keeps the file in step with this object.
+ *
+ * Sources and targets are `oneOf` branches chosen by their `type` (ajv's `discriminator`), so a
+ * mistake inside one branch is reported once, against that branch only.
+ */
+import {
+  ARTIST_SECTIONS,
+  CHART_SECTIONS,
+  COMBINE_OPS,
+  DEDUPE_KEYS,
+  LIBRARY_KINDS,
+  LIBRARY_TARGET_KINDS,
+  MODES,
+  PRIVACY,
+  SEARCH_FILTERS,
+  SHUFFLE_PERIODS,
+  SORT_KEYS,
+} from "./types.js";
+
+const sourceName = { type: "string", pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]*$", maxLength: 64 } as const;
+const nonEmpty = { type: "string", minLength: 1 } as const;
+const limit = { type: "integer", minimum: 1, description: "Read at most this many items." } as const;
+const videoIdPattern = { type: "string", pattern: "^[A-Za-z0-9_-]{11}$" } as const;
+
+function source(type: string, properties: Record<string, unknown>, required: string[] = []) {
+  return {
+    type: "object",
+    properties: { id: sourceName, type: { const: type }, limit, ...properties },
+    required: ["id", "type", ...required],
+    additionalProperties: false,
+  };
+}
+
+const policyProperties = {
+  max_removals: { type: "integer", minimum: 0, description: "Removals above this number are all blocked." },
+  min_source_items: {
+    type: "integer",
+    minimum: 0,
+    description: "A source total below this looks truncated and blocks removals.",
+  },
+  allow_empty: { type: "boolean", description: "Whether an empty desired list may empty the target." },
+  order: { enum: ["source", "keep"] },
+  on_drift: { enum: ["adopt", "revert"] },
+  overflow: { enum: ["truncate", "error"] },
+  batch_size: { type: "integer", minimum: 1, maximum: 1000 },
+} as const;
+
+const policy = { type: "object", properties: policyProperties, additionalProperties: false } as const;
+
+const stringList = { type: "array", items: nonEmpty } as const;
+
+const pipelineStep = {
+  type: "object",
+  description: "One step, written as an object with exactly one key.",
+  minProperties: 1,
+  maxProperties: 1,
+  additionalProperties: false,
+  properties: {
+    combine: {
+      type: "object",
+      properties: {
+        op: { enum: [...COMBINE_OPS] },
+        sources: { type: "array", items: sourceName, minItems: 1 },
+      },
+      required: ["op", "sources"],
+      additionalProperties: false,
+    },
+    filter: {
+      type: "object",
+      minProperties: 1,
+      properties: {
+        available: { type: "boolean" },
+        explicit: { type: "boolean" },
+        videoType: { type: "array", items: nonEmpty, minItems: 1 },
+        duration: {
+          type: "object",
+          properties: { min: { type: "integer", minimum: 0 }, max: { type: "integer", minimum: 0 } },
+          minProperties: 1,
+          additionalProperties: false,
+        },
+        artists: {
+          type: "object",
+          properties: { include: stringList, exclude: stringList },
+          minProperties: 1,
+          additionalProperties: false,
+        },
+        title: {
+          type: "object",
+          properties: { include: nonEmpty, exclude: nonEmpty },
+          minProperties: 1,
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
+    since: {
+      type: "object",
+      properties: { days: { type: "integer", minimum: 1 } },
+      required: ["days"],
+      additionalProperties: false,
+    },
+    dedupe: {
+      type: "object",
+      properties: { by: { enum: [...DEDUPE_KEYS] } },
+      additionalProperties: false,
+    },
+    exclude: {
+      type: "object",
+      minProperties: 1,
+      properties: {
+        sources: { type: "array", items: sourceName, minItems: 1 },
+        liked: { type: "boolean" },
+        tombstones: { type: "boolean" },
+      },
+      additionalProperties: false,
+    },
+    sort: {
+      type: "object",
+      properties: { by: { enum: [...SORT_KEYS] }, order: { enum: ["asc", "desc"] } },
+      required: ["by"],
+      additionalProperties: false,
+    },
+    shuffle: {
+      type: "object",
+      properties: { period: { enum: [...SHUFFLE_PERIODS] }, seed: { type: "string" } },
+      additionalProperties: false,
+    },
+    limit: { type: "integer", minimum: 1 },
+  },
+} as const;
+
+const playlistTitle = { type: "string", minLength: 1, maxLength: 150, pattern: "^[^<>]*$" } as const;
+// The service takes 5,000 characters; 100 are kept for the ownership marker the engine appends.
+const playlistDescription = {
+  type: "string",
+  maxLength: 4900,
+  pattern: "^[^<>]*$",
+  description: "At most 4,900 characters: the engine appends its ownership marker.",
+} as const;
+
+const target = {
+  type: "object",
+  required: ["type"],
+  discriminator: { propertyName: "type" },
+  oneOf: [
+    {
+      type: "object",
+      properties: {
+        type: { const: "playlist" },
+        playlist: {
+          type: "object",
+          properties: {
+            id: nonEmpty,
+            title: playlistTitle,
+            description: playlistDescription,
+            privacy: { enum: [...PRIVACY] },
+          },
+          minProperties: 1,
+          additionalProperties: false,
+        },
+        allow_delete: { type: "boolean" },
+      },
+      required: ["type", "playlist"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      properties: { type: { const: "likes" }, rating: { enum: ["LIKE", "DISLIKE"] } },
+      required: ["type"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      properties: { type: { const: "library" }, kind: { enum: [...LIBRARY_TARGET_KINDS] } },
+      required: ["type", "kind"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      properties: { type: { const: "subscriptions" } },
+      required: ["type"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      properties: { type: { const: "saved_episodes" } },
+      required: ["type"],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+
+const sourceSchema = {
+  type: "object",
+  required: ["id", "type"],
+  discriminator: { propertyName: "type" },
+  oneOf: [
+    source("playlist", { playlistId: nonEmpty }, ["playlistId"]),
+    source("album", { browseId: { type: "string", pattern: "^MPRE" }, audioPlaylistId: nonEmpty }),
+    source("artist", { channelId: nonEmpty, section: { enum: [...ARTIST_SECTIONS] } }, ["channelId"]),
+    source("search", { query: nonEmpty, filter: { enum: [...SEARCH_FILTERS] } }, ["query"]),
+    source("chart", {
+      country: { type: "string", pattern: "^[A-Z]{2}$" },
+      section: { enum: [...CHART_SECTIONS] },
+    }),
+    source("mood", { category: nonEmpty, playlist: nonEmpty }, ["category"]),
+    source("radio", { videoId: videoIdPattern, playlistId: nonEmpty, from: sourceName }),
+    source("liked", {}),
+    source("library", { kind: { enum: [...LIBRARY_KINDS] } }, ["kind"]),
+    source("history", {}),
+    source("podcast", { playlistId: nonEmpty }, ["playlistId"]),
+    source("new_episodes", {}),
+    source("saved_episodes", {}),
+    source("static", { videoIds: { type: "array", items: videoIdPattern, minItems: 1 } }, ["videoIds"]),
+    source("self", {}),
+  ],
+} as const;
+
+/** The schema of one recipe document. */
+export const recipeSchema = {
+  $id: "https://musicapi.dev/schemas/recipe.schema.json",
+  title: "musicsync recipe",
+  type: "object",
+  properties: {
+    apiVersion: { const: "musicsync/v1" },
+    kind: { const: "Recipe" },
+    id: {
+      type: "string",
+      pattern: "^[a-z0-9][a-z0-9-]*$",
+      maxLength: 64,
+      description: "Stable id; the engine's state is keyed on it.",
+    },
+    description: { type: "string" },
+    account: { ...nonEmpty, description: "An account of musicsync.yaml (default: `default`)." },
+    schedule: {
+      type: "object",
+      properties: {
+        cron: { type: "string", pattern: "^\\S+( +\\S+){4,5}$" },
+        timezone: nonEmpty,
+      },
+      required: ["cron"],
+      additionalProperties: false,
+    },
+    sources: { type: "array", items: sourceSchema, minItems: 1 },
+    pipeline: { type: "array", items: pipelineStep },
+    target,
+    mode: { enum: [...MODES] },
+    policy,
+  },
+  required: ["apiVersion", "kind", "id", "sources", "target"],
+  additionalProperties: false,
+} as const;
+
+/** The schema of `musicsync.yaml`. */
+export const projectSchema = {
+  $id: "https://musicapi.dev/schemas/project.schema.json",
+  title: "musicsync project",
+  type: "object",
+  properties: {
+    apiVersion: { const: "musicsync/v1" },
+    kind: { const: "Project" },
+    accounts: {
+      type: "object",
+      minProperties: 1,
+      propertyNames: sourceName,
+      additionalProperties: {
+        type: "object",
+        properties: {
+          auth: { ...nonEmpty, description: "Browser-headers file or OAuth token file." },
+          token: { ...nonEmpty, description: "OAuth token file." },
+          oauth_client: {
+            type: "object",
+            properties: { id: nonEmpty, secret: nonEmpty },
+            required: ["id", "secret"],
+            additionalProperties: false,
+          },
+          brand_account: { type: "string", pattern: "^[0-9]{21}$" },
+          language: nonEmpty,
+          location: { type: "string", pattern: "^[A-Z]{2}$" },
+          base_url: { type: "string", pattern: "^https?://" },
+        },
+        additionalProperties: false,
+      },
+    },
+    defaults: {
+      type: "object",
+      properties: {
+        account: nonEmpty,
+        mode: { enum: [...MODES] },
+        timezone: nonEmpty,
+        policy,
+      },
+      additionalProperties: false,
+    },
+    pacing: {
+      type: "object",
+      properties: {
+        min_interval_ms: { type: "integer", minimum: 0 },
+        max_writes_per_minute: { type: "integer", minimum: 1 },
+        suspend_after_failures: { type: "integer", minimum: 1 },
+      },
+      additionalProperties: false,
+    },
+    recipes: { type: "array", items: nonEmpty },
+    state: nonEmpty,
+  },
+  required: ["apiVersion", "kind", "accounts"],
+  additionalProperties: false,
+} as const;
+
+/** What `recipes/recipe.schema.json` holds: a recipe document (editors match it on recipe files). */
+export function exportedRecipeSchema(): Record<string, unknown> {
+  return { $schema: "http://json-schema.org/draft-07/schema#", ...recipeSchema };
+}

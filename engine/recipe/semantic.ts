@@ -1,0 +1,236 @@
+/**
+ * Rules a schema cannot say: names that must refer to something, combinations that make no sense,
+ * and the service's limits. Each issue carries the path of the node to point at.
+ */
+import type { RecipeInput, SourceInput } from "./input.js";
+import { PLAYLIST_CAP } from "./types.js";
+import type { Path } from "./yaml-source.js";
+
+export interface PathIssue {
+  path: Path;
+  key?: boolean;
+  message: string;
+}
+
+/** Modes each target accepts: `clean` rewrites a list of rows, which only playlists have. */
+const CLEAN_TARGETS = new Set(["playlist", "saved_episodes"]);
+
+function validRegex(pattern: string): string | null {
+  try {
+    new RegExp(pattern, "iu");
+    return null;
+  } catch (err) {
+    return (err as Error).message.replace(/^Invalid regular expression: (\/.*\/[a-z]*: )?/, "");
+  }
+}
+
+function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function exactlyOne(source: SourceInput, keys: readonly (keyof SourceInput)[]): number {
+  return keys.filter((k) => source[k] !== undefined).length;
+}
+
+export interface SemanticContext {
+  /** Accounts of the project file; unknown accounts are only reported when this is given. */
+  accounts?: ReadonlySet<string>;
+  /** The project's default account, used when the recipe names none. */
+  defaultAccount?: string;
+}
+
+export function checkRecipe(recipe: RecipeInput, ctx: SemanticContext = {}): PathIssue[] {
+  const issues: PathIssue[] = [];
+  const ids = new Map<string, number>();
+  recipe.sources.forEach((s, i) => {
+    if (ids.has(s.id)) {
+      issues.push({ path: ["sources", i, "id"], message: `duplicate source id "${s.id}"` });
+    } else ids.set(s.id, i);
+  });
+  const used = new Set<string>();
+  const refer = (name: string, path: Path) => {
+    used.add(name);
+    if (!ids.has(name))
+      issues.push({ path, message: `unknown source "${name}" (sources: ${[...ids.keys()].join(", ")})` });
+  };
+
+  recipe.sources.forEach((s, i) => {
+    if (s.type === "album" && exactlyOne(s, ["browseId", "audioPlaylistId"]) !== 1) {
+      issues.push({
+        path: ["sources", i],
+        message: "an album source needs exactly one of browseId, audioPlaylistId",
+      });
+    }
+    if (s.type === "radio") {
+      if (exactlyOne(s, ["videoId", "playlistId", "from"]) !== 1) {
+        issues.push({
+          path: ["sources", i],
+          message: "a radio source needs exactly one of videoId, playlistId, from",
+        });
+      }
+      if (s.from !== undefined) {
+        if (s.from === s.id)
+          issues.push({ path: ["sources", i, "from"], message: "a radio cannot start from itself" });
+        else refer(s.from, ["sources", i, "from"]);
+      }
+    }
+    if (s.type === "self" && recipe.mode !== "clean") {
+      issues.push({
+        path: ["sources", i, "type"],
+        message: 'a "self" source is only meaningful with mode: clean',
+      });
+    }
+  });
+  // Radios seeded from other radios must not loop.
+  const radioFrom = new Map<string, string>();
+  for (const s of recipe.sources)
+    if (s.type === "radio" && s.from && s.from !== s.id) radioFrom.set(s.id, s.from);
+  for (const start of radioFrom.keys()) {
+    const seen = new Set<string>([start]);
+    let cur = radioFrom.get(start);
+    while (cur !== undefined && !seen.has(cur)) {
+      seen.add(cur);
+      cur = radioFrom.get(cur);
+    }
+    if (cur === start) {
+      const i = recipe.sources.findIndex((s) => s.id === start);
+      issues.push({ path: ["sources", i, "from"], message: `radio sources form a loop through "${start}"` });
+    }
+  }
+
+  const steps = recipe.pipeline ?? [];
+  let combined = false;
+  steps.forEach((step, i) => {
+    if (step.combine) {
+      if (i !== 0)
+        issues.push({
+          path: ["pipeline", i],
+          key: false,
+          message: "combine must be the first pipeline step",
+        });
+      combined = true;
+      step.combine.sources.forEach((name, j) => {
+        refer(name, ["pipeline", i, "combine", "sources", j]);
+      });
+      if (
+        (step.combine.op === "intersect" || step.combine.op === "difference") &&
+        step.combine.sources.length < 2
+      ) {
+        issues.push({
+          path: ["pipeline", i, "combine", "sources"],
+          message: `combine "${step.combine.op}" needs at least two sources`,
+        });
+      }
+    }
+    if (step.exclude?.sources) {
+      step.exclude.sources.forEach((name, j) => {
+        refer(name, ["pipeline", i, "exclude", "sources", j]);
+      });
+    }
+    if (step.limit !== undefined && step.limit > PLAYLIST_CAP) {
+      issues.push({
+        path: ["pipeline", i, "limit"],
+        message: `limit ${step.limit} is above the 5,000 items a playlist can hold`,
+      });
+    }
+    const title = step.filter?.title;
+    for (const which of ["include", "exclude"] as const) {
+      const pattern = title?.[which];
+      if (pattern === undefined) continue;
+      const problem = validRegex(pattern);
+      if (problem) {
+        issues.push({
+          path: ["pipeline", i, "filter", "title", which],
+          message: `invalid regular expression: ${problem}`,
+        });
+      }
+    }
+    const d = step.filter?.duration;
+    if (d?.min !== undefined && d.max !== undefined && d.min > d.max) {
+      issues.push({
+        path: ["pipeline", i, "filter", "duration"],
+        message: `duration min ${d.min} is above max ${d.max}`,
+      });
+    }
+  });
+  if (combined) {
+    // With a combine the stream is what it names; a source nothing refers to is most likely a typo.
+    recipe.sources.forEach((s, i) => {
+      if (!used.has(s.id))
+        issues.push({ path: ["sources", i, "id"], message: `source "${s.id}" is never used` });
+    });
+  }
+
+  const mode = recipe.mode;
+  const target = recipe.target;
+  if (mode === "clean") {
+    if (!CLEAN_TARGETS.has(target.type)) {
+      issues.push({
+        path: ["mode"],
+        message: `"clean" does not fit target type "${target.type}" (use it with playlist or saved_episodes)`,
+      });
+    }
+    if (!recipe.sources.some((s) => s.type === "self")) {
+      issues.push({ path: ["sources"], message: 'mode "clean" needs a source of type "self"' });
+    }
+  }
+  if (target.type === "playlist") {
+    const p = target.playlist ?? {};
+    if (p.id === undefined && p.title === undefined) {
+      issues.push({
+        path: ["target", "playlist"],
+        message: "needs an id (to adopt a playlist) or a title (to create one)",
+      });
+    }
+    if (mode === "clean" && p.id === undefined) {
+      issues.push({
+        path: ["target", "playlist"],
+        message: 'mode "clean" needs an existing playlist: give its id',
+      });
+    }
+  } else if (target.type !== "saved_episodes" && recipe.policy?.order !== undefined) {
+    issues.push({
+      path: ["policy", "order"],
+      key: true,
+      message: `has no meaning for target type "${target.type}" (it has no order)`,
+    });
+  }
+  if (recipe.schedule?.timezone !== undefined && !validTimeZone(recipe.schedule.timezone)) {
+    issues.push({
+      path: ["schedule", "timezone"],
+      message: `unknown time zone "${recipe.schedule.timezone}"`,
+    });
+  }
+  if (ctx.accounts) {
+    const account = recipe.account ?? ctx.defaultAccount ?? "default";
+    if (!ctx.accounts.has(account)) {
+      issues.push({
+        path: recipe.account !== undefined ? ["account"] : ["id"],
+        message: `unknown account "${account}" (accounts: ${[...ctx.accounts].join(", ")})`,
+      });
+    }
+  }
+  return issues;
+}
+
+/** Two recipes writing one target would undo each other's work on every run. */
+export function recipeTargetKey(account: string, recipe: RecipeInput): string {
+  const t = recipe.target;
+  switch (t.type) {
+    case "playlist":
+      return t.playlist?.id !== undefined
+        ? `${account}/playlist/${t.playlist.id.replace(/^VL/, "")}`
+        : `${account}/playlist-title/${t.playlist?.title ?? ""}`;
+    case "library":
+      return `${account}/library/${t.kind}`;
+    case "likes":
+      return `${account}/likes`;
+    default:
+      return `${account}/${t.type}`;
+  }
+}

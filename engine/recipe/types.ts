@@ -1,0 +1,323 @@
+/**
+ * Recipes and the project file, after loading: every default filled in, every object frozen.
+ * Keys the engine defines are snake_case (`max_removals`); ids the service defines keep its
+ * camelCase (`videoId`, `browseId`, `channelId`, `playlistId`).
+ */
+
+export const API_VERSION = "musicsync/v1";
+/** The service refuses to grow a playlist past this many items. */
+export const PLAYLIST_CAP = 5000;
+
+export const SEARCH_FILTERS = [
+  "songs",
+  "videos",
+  "albums",
+  "artists",
+  "playlists",
+  "community_playlists",
+  "featured_playlists",
+  "profiles",
+  "podcasts",
+  "episodes",
+] as const;
+export type SearchFilter = (typeof SEARCH_FILTERS)[number];
+
+export const LIBRARY_KINDS = [
+  "songs",
+  "albums",
+  "artists",
+  "playlists",
+  "podcasts",
+  "subscriptions",
+] as const;
+export type LibraryKind = (typeof LIBRARY_KINDS)[number];
+
+export const CHART_SECTIONS = ["songs", "videos", "artists", "trending"] as const;
+export type ChartSection = (typeof CHART_SECTIONS)[number];
+
+export const ARTIST_SECTIONS = ["songs", "albums", "singles", "videos"] as const;
+export type ArtistSection = (typeof ARTIST_SECTIONS)[number];
+
+export const SOURCE_TYPES = [
+  "playlist",
+  "album",
+  "artist",
+  "search",
+  "chart",
+  "mood",
+  "radio",
+  "liked",
+  "library",
+  "history",
+  "podcast",
+  "new_episodes",
+  "saved_episodes",
+  "static",
+  "self",
+] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+interface SourceBase {
+  /** The name pipeline steps use to refer to this source. */
+  id: string;
+  /** Read at most this many items (null = all). */
+  limit: number | null;
+}
+
+export interface PlaylistSource extends SourceBase {
+  type: "playlist";
+  playlistId: string;
+}
+export interface AlbumSource extends SourceBase {
+  type: "album";
+  browseId: string | null;
+  audioPlaylistId: string | null;
+}
+export interface ArtistSource extends SourceBase {
+  type: "artist";
+  channelId: string;
+  section: ArtistSection;
+}
+export interface SearchSource extends SourceBase {
+  type: "search";
+  query: string;
+  filter: SearchFilter;
+}
+export interface ChartSource extends SourceBase {
+  type: "chart";
+  /** ISO 3166-1 alpha-2, or `ZZ` for the global charts. */
+  country: string;
+  section: ChartSection;
+}
+export interface MoodSource extends SourceBase {
+  type: "mood";
+  /** The mood or genre button's title, e.g. `Chill`. */
+  category: string;
+  /** `first`, `all`, or the title of one of the category's playlists. */
+  playlist: string;
+}
+export interface RadioSource extends SourceBase {
+  type: "radio";
+  videoId: string | null;
+  playlistId: string | null;
+  /** Seed the radio from the first item of another source. */
+  from: string | null;
+}
+export interface LikedSource extends SourceBase {
+  type: "liked";
+}
+export interface LibrarySource extends SourceBase {
+  type: "library";
+  kind: LibraryKind;
+}
+export interface HistorySource extends SourceBase {
+  type: "history";
+}
+export interface PodcastSource extends SourceBase {
+  type: "podcast";
+  playlistId: string;
+}
+export interface NewEpisodesSource extends SourceBase {
+  type: "new_episodes";
+}
+export interface SavedEpisodesSource extends SourceBase {
+  type: "saved_episodes";
+}
+export interface StaticSource extends SourceBase {
+  type: "static";
+  videoIds: readonly string[];
+}
+export interface SelfSource extends SourceBase {
+  type: "self";
+}
+
+export type SourceSpec =
+  | PlaylistSource
+  | AlbumSource
+  | ArtistSource
+  | SearchSource
+  | ChartSource
+  | MoodSource
+  | RadioSource
+  | LikedSource
+  | LibrarySource
+  | HistorySource
+  | PodcastSource
+  | NewEpisodesSource
+  | SavedEpisodesSource
+  | StaticSource
+  | SelfSource;
+
+export const COMBINE_OPS = ["concat", "interleave", "union", "intersect", "difference"] as const;
+export type CombineOp = (typeof COMBINE_OPS)[number];
+
+export interface CombineStep {
+  combine: { op: CombineOp; sources: readonly string[] };
+}
+export interface FilterStep {
+  filter: {
+    available: boolean | null;
+    explicit: boolean | null;
+    videoType: readonly string[] | null;
+    duration: { min: number | null; max: number | null } | null;
+    artists: { include: readonly string[] | null; exclude: readonly string[] | null } | null;
+    title: { include: string | null; exclude: string | null } | null;
+  };
+}
+export interface SinceStep {
+  /** Keep items dated within this many days before the planning time. */
+  since: { days: number };
+}
+export const DEDUPE_KEYS = ["videoId", "title_artist"] as const;
+export type DedupeKey = (typeof DEDUPE_KEYS)[number];
+export interface DedupeStep {
+  dedupe: { by: DedupeKey };
+}
+export interface ExcludeStep {
+  exclude: { sources: readonly string[]; liked: boolean; tombstones: boolean };
+}
+export const SORT_KEYS = ["title", "artist", "album", "duration", "date", "rank"] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export interface SortStep {
+  sort: { by: SortKey; order: "asc" | "desc" };
+}
+export const SHUFFLE_PERIODS = ["run", "day", "week", "month"] as const;
+export type ShufflePeriod = (typeof SHUFFLE_PERIODS)[number];
+export interface ShuffleStep {
+  shuffle: { period: ShufflePeriod; seed: string };
+}
+export interface LimitStep {
+  limit: number;
+}
+
+export type PipelineStep =
+  | CombineStep
+  | FilterStep
+  | SinceStep
+  | DedupeStep
+  | ExcludeStep
+  | SortStep
+  | ShuffleStep
+  | LimitStep;
+
+export const PRIVACY = ["PUBLIC", "PRIVATE", "UNLISTED"] as const;
+export type Privacy = (typeof PRIVACY)[number];
+
+export interface PlaylistTarget {
+  type: "playlist";
+  /** Adopt an existing playlist by id, or own one created (and found again) by title. */
+  playlist: {
+    id: string | null;
+    title: string | null;
+    description: string | null;
+    privacy: Privacy | null;
+  };
+  /** The recipe may delete the playlist it owns when the recipe is removed. */
+  allow_delete: boolean;
+}
+export interface LikesTarget {
+  type: "likes";
+  rating: "LIKE" | "DISLIKE";
+}
+export const LIBRARY_TARGET_KINDS = ["songs", "albums", "playlists", "podcasts"] as const;
+export type LibraryTargetKind = (typeof LIBRARY_TARGET_KINDS)[number];
+export interface LibraryTarget {
+  type: "library";
+  kind: LibraryTargetKind;
+}
+export interface SubscriptionsTarget {
+  type: "subscriptions";
+}
+export interface SavedEpisodesTarget {
+  type: "saved_episodes";
+}
+export type TargetSpec =
+  | PlaylistTarget
+  | LikesTarget
+  | LibraryTarget
+  | SubscriptionsTarget
+  | SavedEpisodesTarget;
+export type TargetType = TargetSpec["type"];
+
+export const MODES = ["mirror", "sync", "append", "clean"] as const;
+export type Mode = (typeof MODES)[number];
+
+export interface Policy {
+  /** Removals above this number are all blocked (adds still go ahead). */
+  max_removals: number;
+  /** A source total below this looks truncated: removals are blocked. */
+  min_source_items: number;
+  /** Whether an empty desired list may empty the target. */
+  allow_empty: boolean;
+  /** `source` enforces the desired order with the fewest moves; `keep` never moves rows. */
+  order: "source" | "keep";
+  /** What `sync` does with a row it added that the person removed. */
+  on_drift: "adopt" | "revert";
+  /** What happens when the target would pass 5,000 items. */
+  overflow: "truncate" | "error";
+  /** Most adds, removes or moves sent in one edit request. */
+  batch_size: number;
+}
+
+export interface Schedule {
+  cron: string;
+  timezone: string | null;
+}
+
+export interface Recipe {
+  apiVersion: typeof API_VERSION;
+  kind: "Recipe";
+  id: string;
+  description: string | null;
+  account: string;
+  schedule: Schedule | null;
+  sources: readonly SourceSpec[];
+  pipeline: readonly PipelineStep[];
+  target: TargetSpec;
+  mode: Mode;
+  policy: Policy;
+}
+
+/** Where a loaded recipe came from, for messages and for the recipe hash. */
+export interface LoadedRecipe {
+  recipe: Recipe;
+  file: string;
+  line: number;
+  col: number;
+  /** sha256 of the normalised recipe, so a saved plan can tell it was made from this version. */
+  hash: string;
+}
+
+export interface Account {
+  /** Browser-headers file or OAuth token file. */
+  auth: string | null;
+  /** An OAuth token file (alternative to `auth`). */
+  token: string | null;
+  oauth_client: { id: string; secret: string } | null;
+  brand_account: string | null;
+  language: string;
+  location: string | null;
+  /** Point the account at the emulator or a replay server. */
+  base_url: string | null;
+}
+
+export interface Pacing {
+  /** Least time between two writes of one account. */
+  min_interval_ms: number;
+  /** Most writes per minute per account. */
+  max_writes_per_minute: number;
+  /** After this many consecutive failed runs the account is suspended. */
+  suspend_after_failures: number;
+}
+
+export interface Project {
+  apiVersion: typeof API_VERSION;
+  kind: "Project";
+  accounts: Readonly<Record<string, Account>>;
+  defaults: { account: string; mode: Mode; timezone: string | null; policy: Policy };
+  pacing: Pacing;
+  /** Recipe files or folders, relative to the project file. */
+  recipes: readonly string[];
+  /** The SQLite state file, relative to the project file. */
+  state: string;
+}

@@ -1,0 +1,131 @@
+/**
+ * YAML text → documents that remember where each node came from, so every later check (the schema,
+ * the semantic rules) can point at the offending node as `line:col`.
+ */
+import {
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseAllDocuments,
+  visit,
+} from "yaml";
+import type { RecipeIssue } from "./errors.js";
+
+export type Path = readonly (string | number)[];
+
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/** One document of a file with a way back from a value's path to its position. */
+export interface SourceDocument {
+  file: string;
+  doc: Document.Parsed;
+  /** Plain data (`toJS`); replaced after environment references are substituted. */
+  value: unknown;
+  /** Position of the node at `path`; with `key`, of the mapping key that names it. */
+  at(path: Path, key?: boolean): Position;
+  /** Position of a character offset in the file. */
+  positionOf(offset: number): Position;
+}
+
+export interface ParsedFile {
+  documents: SourceDocument[];
+  issues: RecipeIssue[];
+}
+
+/** yaml's messages end with " at line L, column C:" and a code excerpt; the position is ours to add. */
+function shortMessage(message: string): string {
+  const first = message.split("\n")[0] ?? message;
+  return first.replace(/ at line \d+, column \d+:?$/, "").trim();
+}
+
+function lookup(root: unknown, path: Path, key: boolean): { node: Node | null; fallback: Node | null } {
+  let node: unknown = root;
+  let fallback: Node | null = isScalar(root) || isMap(root) || isSeq(root) ? (root as Node) : null;
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i];
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find(
+        (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg),
+      );
+      if (!pair) return { node: null, fallback };
+      const keyNode = pair.key as Node;
+      if (last && key) return { node: keyNode, fallback };
+      // `key:` with nothing after it has no value node: point at the key instead.
+      if (pair.value === null || pair.value === undefined) return { node: keyNode, fallback };
+      node = pair.value;
+      fallback = keyNode;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(seg)];
+      if (item === undefined || item === null) return { node: null, fallback };
+      node = item;
+    } else {
+      return { node: null, fallback };
+    }
+    if (isScalar(node) || isMap(node) || isSeq(node)) fallback = node as Node;
+  }
+  return { node: (node as Node | null) ?? null, fallback };
+}
+
+function firstUnresolvedAlias(doc: Document.Parsed): number | null {
+  let found: number | null = null;
+  visit(doc, {
+    Alias(_key, node) {
+      if (found === null && node.resolve(doc) === undefined) found = node.range?.[0] ?? null;
+    },
+  });
+  return found;
+}
+
+export function parseYamlFile(file: string, text: string): ParsedFile {
+  const lineCounter = new LineCounter();
+  const issues: RecipeIssue[] = [];
+  const documents: SourceDocument[] = [];
+  const all = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: true, merge: true });
+  // A file of only comments parses to an empty list; one with a stray `---` may too.
+  const docs = Array.isArray(all) ? all : [all];
+  const posAt = (offset: number): Position => {
+    const p = lineCounter.linePos(offset);
+    return { line: p.line, col: p.col };
+  };
+  for (const doc of docs) {
+    if (doc.errors.length > 0) {
+      for (const err of doc.errors) {
+        const pos = err.linePos?.[0] ?? posAt(err.pos[0]);
+        issues.push({ file, line: pos.line, col: pos.col, message: `YAML: ${shortMessage(err.message)}` });
+      }
+      continue;
+    }
+    const contents = doc.contents;
+    if (contents === null || (isScalar(contents) && contents.value === null)) continue;
+    const start = (contents as Node).range?.[0] ?? 0;
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch (err) {
+      // Unknown aliases, alias bombs and bad merge keys surface only when the document becomes data.
+      const pos = posAt(firstUnresolvedAlias(doc) ?? start);
+      issues.push({ file, ...pos, message: `YAML: ${shortMessage((err as Error).message)}` });
+      continue;
+    }
+    documents.push({
+      file,
+      doc,
+      value,
+      positionOf: posAt,
+      at(path, key = false) {
+        const { node, fallback } = lookup(doc.contents, path, key);
+        const found = node ?? fallback;
+        return posAt(found?.range?.[0] ?? start);
+      },
+    });
+  }
+  return { documents, issues };
+}

@@ -1,0 +1,113 @@
+/**
+ * The plan for a terminal: one line per change with a one-character symbol (`+` add, `-` remove,
+ * `~` move, `*` rate, `!` skip), guards, then a summary line, or an explicit "No changes.".
+ * Kept rows are counted, not listed, unless `verbose`.
+ */
+import type { Plan, PlanAction, PlanLine } from "../plan/types.js";
+import type { TargetSpec } from "../recipe/types.js";
+
+export interface TextOptions {
+  /** Also list kept rows. */
+  verbose?: boolean;
+  /** Wrap symbols in ANSI colours (only for a terminal). */
+  color?: boolean;
+}
+
+const SYMBOL: Record<PlanLine["op"], string> = {
+  add: "+ add",
+  remove: "- remove",
+  move: "~ move",
+  rate: "* rate",
+  skip: "! skip",
+  keep: "  keep",
+};
+
+const COLOR: Record<PlanLine["op"], string> = {
+  add: "\u001b[32m",
+  remove: "\u001b[31m",
+  move: "\u001b[33m",
+  rate: "\u001b[36m",
+  skip: "\u001b[35m",
+  keep: "\u001b[2m",
+};
+
+export function describeTarget(spec: TargetSpec, playlistId: string | null): string {
+  switch (spec.type) {
+    case "playlist": {
+      const name = spec.playlist.title ? `"${spec.playlist.title}"` : "";
+      const id = playlistId ?? spec.playlist.id;
+      return `playlist ${[name, id ? `(${id})` : "(new)"].filter(Boolean).join(" ")}`;
+    }
+    case "library":
+      return `library ${spec.kind}`;
+    case "likes":
+      return spec.rating === "LIKE" ? "liked songs" : "disliked songs";
+    case "subscriptions":
+      return "subscriptions";
+    case "saved_episodes":
+      return "saved episodes";
+  }
+}
+
+export function formatLine(line: PlanLine): string {
+  const where = line.source !== null && line.op !== "skip" ? ` [${line.source} #${line.rank}]` : "";
+  const id = line.videoId && !line.label.includes(line.videoId) ? ` <${line.videoId}>` : "";
+  const reason = line.reason ? ` (${line.reason})` : "";
+  return `${SYMBOL[line.op]} ${line.label}${id}${where}${reason}`;
+}
+
+function describeAction(action: PlanAction): string | null {
+  if (action.kind === "create_playlist") {
+    return `+ create playlist "${action.title}" (${action.privacy}, ${action.videoIds.length} items at once)`;
+  }
+  if (action.kind === "edit_playlist") {
+    const parts: string[] = [];
+    if (action.title !== undefined) parts.push(`title → "${action.title}"`);
+    if (action.description !== undefined) parts.push("description");
+    if (action.privacy !== undefined) parts.push(`privacy → ${action.privacy}`);
+    return `~ edit playlist ${parts.join(", ")}`;
+  }
+  return null;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}`;
+}
+
+/** `Plan: 3 to add, 1 to remove, 2 to move, 0 to rate.` (skips and kept rows after it). */
+export function summaryLine(plan: Plan): string {
+  const s = plan.summary;
+  if (plan.errors.length > 0) return `Plan refused: ${plan.errors.join("; ")}`;
+  if (plan.actions.length === 0) {
+    return `No changes. ${plural(s.keep, "unchanged")}, ${plural(s.skip, "skipped")}.`;
+  }
+  const extra = [s.create ? "1 playlist to create" : "", s.edit ? "1 playlist to edit" : ""].filter(Boolean);
+  return (
+    `Plan: ${s.add} to add, ${s.remove} to remove, ${s.move} to move, ${s.rate} to rate` +
+    (extra.length ? `, ${extra.join(", ")}` : "") +
+    `; ${s.skip} skipped, ${s.keep} unchanged; ${plural(s.requests, s.requests === 1 ? "write request" : "write requests")}.`
+  );
+}
+
+export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
+  const paint = (op: PlanLine["op"], text: string) => (options.color ? `${COLOR[op]}${text}\u001b[0m` : text);
+  const out: string[] = [];
+  out.push(`${plan.recipe.id}: ${describeTarget(plan.target.spec, plan.target.playlistId)} [${plan.mode}]`);
+  for (const a of plan.actions) {
+    const d = describeAction(a);
+    if (d) out.push(`  ${d}`);
+  }
+  for (const line of plan.lines) {
+    if (line.op === "keep" && !options.verbose) continue;
+    out.push(`  ${paint(line.op, formatLine(line))}`);
+  }
+  for (const g of plan.guards) out.push(`  ! guard ${g.guard}: ${g.message} (${g.blocks} held back)`);
+  for (const e of plan.errors) out.push(`  ! error: ${e}`);
+  out.push(summaryLine(plan));
+  return out.join("\n") + "\n";
+}
+
+export function renderPlansText(plans: readonly Plan[], options: TextOptions = {}): string {
+  if (plans.length === 0) return "No recipes to plan.\nNo changes.\n";
+  return plans.map((p) => renderPlanText(p, options)).join("\n");
+}

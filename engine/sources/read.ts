@@ -1,0 +1,309 @@
+/**
+ * One reader per source type, each written against `SourceClient`. A reader returns the source's
+ * items and whether the read looks truncated: fewer items than the service said the list holds,
+ * which blocks removals in the plan (a half-read chart must never empty a playlist).
+ */
+import type { Recipe, SourceSpec } from "../recipe/types.js";
+import type { Item } from "./item.js";
+import {
+  fromAlbumCard,
+  fromArtistRow,
+  fromEpisode,
+  fromPlaylistCard,
+  fromPodcastCard,
+  fromSearchResult,
+  fromTrack,
+} from "./normalise.js";
+import type { ChartPlaylistResult, ChartsResult, PlaylistResult, SourceClient } from "./reader.js";
+
+export interface SourceRead {
+  id: string;
+  items: Item[];
+  /** Fewer items came back than the service said the list holds. */
+  truncated: boolean;
+  /** What the service said the list holds, when it says. */
+  expected: number | null;
+}
+
+/** A source that cannot be read as the recipe asks (a mood that does not exist…). */
+export class SourceError extends Error {
+  readonly source: string;
+
+  constructor(source: string, message: string, options: { cause?: unknown } = {}) {
+    super(`source "${source}": ${message}`, options);
+    this.name = "SourceError";
+    this.source = source;
+  }
+}
+
+export interface ReadContext {
+  /** Already read sources, for `radio: { from }`. */
+  reads: ReadonlyMap<string, SourceRead>;
+  /** The target's own rows, for `self`. */
+  self: readonly Item[] | null;
+}
+
+function numbered<T>(
+  list: readonly T[],
+  map: (x: T, source: string, rank: number) => Item | null,
+  source: string,
+): Item[] {
+  const out: Item[] = [];
+  for (const x of list) {
+    const item = map(x, source, out.length + 1);
+    if (item) out.push(item);
+  }
+  return out;
+}
+
+function capped(items: Item[], limit: number | null): Item[] {
+  return limit === null ? items : items.slice(0, limit);
+}
+
+/** A list read in full (or up to the limit) compared with the count the service announced. */
+function counted(
+  id: string,
+  items: Item[],
+  expected: number | null | undefined,
+  limit: number | null,
+): SourceRead {
+  const want = expected ?? null;
+  const truncated = want !== null && items.length < want && (limit === null || items.length < limit);
+  return { id, items: capped(items, limit), truncated, expected: want };
+}
+
+function playlistRead(id: string, result: PlaylistResult, limit: number | null): SourceRead {
+  return counted(id, numbered(result.tracks, fromTrack, id), result.trackCount, limit);
+}
+
+/** Which chart playlist a section means. The charts page names its playlists for people, so match on titles. */
+export function chartPlaylist(charts: ChartsResult, section: "songs" | "videos" | "trending"): string | null {
+  const lists: ChartPlaylistResult[] = [
+    ...(charts.daily ?? []),
+    ...(charts.weekly ?? []),
+    ...(charts.videos ?? []),
+    ...(charts.genres ?? []),
+  ];
+  const find = (test: (title: string) => boolean) =>
+    lists.find((p) => p.playlistId && test((p.title ?? "").toLowerCase()))?.playlistId ?? null;
+  if (section === "trending") return charts.trending?.playlist ?? find((t) => t.includes("trending"));
+  if (section === "songs") {
+    return charts.songs?.playlist ?? find((t) => t.includes("song") && !t.includes("trending")) ?? null;
+  }
+  return find((t) => t.includes("video") && !t.includes("trending")) ?? find((t) => !t.includes("trending"));
+}
+
+export async function readSource(
+  spec: SourceSpec,
+  client: SourceClient,
+  ctx: ReadContext,
+): Promise<SourceRead> {
+  const { id, limit } = spec;
+  switch (spec.type) {
+    case "playlist":
+      return playlistRead(id, await client.getPlaylist(spec.playlistId, { limit }), limit);
+    case "liked":
+      return playlistRead(id, await client.getLikedSongs({ limit }), limit);
+    case "saved_episodes":
+      return playlistRead(id, await client.getSavedEpisodes({ limit }), limit);
+    case "album": {
+      let browseId = spec.browseId;
+      if (browseId === null && spec.audioPlaylistId !== null) {
+        browseId = await client.getAlbumBrowseId(spec.audioPlaylistId);
+        if (browseId === null) throw new SourceError(id, `no album found for ${spec.audioPlaylistId}`);
+      }
+      const album = await client.getAlbum(browseId!);
+      const items = numbered(album.tracks, fromTrack, id).map((item) =>
+        item.artists.length === 0 && album.artists
+          ? { ...item, artists: album.artists.map((a) => ({ name: a.name ?? "", id: a.id ?? null })) }
+          : item,
+      );
+      // An album page is one read, not pages: a count above the rows means region-blocked tracks,
+      // not a cut read (the VULTURES 1 capture says 16 songs and lists 15).
+      return counted(id, items, null, limit);
+    }
+    case "artist": {
+      const artist = await client.getArtist(spec.channelId);
+      if (spec.section === "songs" || spec.section === "videos") {
+        const section = artist[spec.section];
+        if (!section) return { id, items: [], truncated: false, expected: null };
+        // The shelf shows a handful; its browseId is the full list as a playlist.
+        if (section.browseId) {
+          return playlistRead(
+            id,
+            await client.getPlaylist(section.browseId.replace(/^VL/, ""), { limit }),
+            limit,
+          );
+        }
+        return counted(id, numbered(section.results ?? [], fromTrack, id), null, limit);
+      }
+      const section = artist[spec.section];
+      if (!section) return { id, items: [], truncated: false, expected: null };
+      const cards =
+        section.browseId && section.params
+          ? await client.getArtistAlbums(section.browseId, section.params, { limit })
+          : (section.results ?? []);
+      return counted(id, numbered(cards, fromAlbumCard, id), null, limit);
+    }
+    case "search": {
+      const results = await client.search(spec.query, { filter: spec.filter, limit: spec.limit ?? 20 });
+      return counted(id, numbered(results, fromSearchResult, id), null, limit);
+    }
+    case "chart": {
+      const charts = await client.getCharts({ country: spec.country });
+      if (spec.section === "artists") {
+        return counted(id, numbered(charts.artists ?? [], fromArtistRow, id), null, limit);
+      }
+      const playlistId = chartPlaylist(charts, spec.section);
+      if (playlistId === null) {
+        const inline =
+          spec.section === "songs"
+            ? charts.songs?.items
+            : spec.section === "trending"
+              ? charts.trending?.items
+              : null;
+        if (inline) return counted(id, numbered(inline, fromTrack, id), null, limit);
+        throw new SourceError(id, `the ${spec.country} charts have no ${spec.section} chart`);
+      }
+      return playlistRead(id, await client.getPlaylist(playlistId, { limit }), limit);
+    }
+    case "mood": {
+      const categories = await client.getMoodCategories();
+      const wanted = spec.category.toLowerCase();
+      const category = Object.values(categories)
+        .flat()
+        .find((c) => c.title.toLowerCase() === wanted);
+      if (!category) {
+        const known = Object.values(categories)
+          .flat()
+          .map((c) => c.title);
+        throw new SourceError(id, `no mood or genre "${spec.category}" (known: ${known.join(", ")})`);
+      }
+      const playlists = (await client.getMoodPlaylists(category.params)).filter((p) => p.playlistId);
+      const chosen =
+        spec.playlist === "all"
+          ? playlists
+          : spec.playlist === "first"
+            ? playlists.slice(0, 1)
+            : playlists.filter((p) => (p.title ?? "").toLowerCase() === spec.playlist.toLowerCase());
+      if (chosen.length === 0)
+        throw new SourceError(id, `mood "${spec.category}" has no playlist "${spec.playlist}"`);
+      const reads = [];
+      for (const p of chosen)
+        reads.push(playlistRead(id, await client.getPlaylist(p.playlistId!, { limit }), limit));
+      const items = reads.flatMap((r) => r.items).map((item, i) => ({ ...item, rank: i + 1 }));
+      return { id, items: capped(items, limit), truncated: reads.some((r) => r.truncated), expected: null };
+    }
+    case "radio": {
+      let videoId = spec.videoId;
+      if (spec.from !== null) {
+        const seed = ctx.reads.get(spec.from)?.items.find((i) => i.videoId);
+        if (!seed?.videoId) return { id, items: [], truncated: false, expected: null };
+        videoId = seed.videoId;
+      }
+      const watch = await client.getWatchPlaylist({
+        ...(videoId ? { videoId } : { playlistId: spec.playlistId! }),
+        radio: true,
+        limit,
+      });
+      return counted(id, numbered(watch.tracks, fromTrack, id), null, limit);
+    }
+    case "library": {
+      const o = { limit };
+      switch (spec.kind) {
+        case "songs":
+          return counted(id, numbered(await client.getLibrarySongs(o), fromTrack, id), null, limit);
+        case "albums":
+          return counted(id, numbered(await client.getLibraryAlbums(o), fromAlbumCard, id), null, limit);
+        case "artists":
+          return counted(id, numbered(await client.getLibraryArtists(o), fromArtistRow, id), null, limit);
+        case "subscriptions":
+          return counted(
+            id,
+            numbered(await client.getLibrarySubscriptions(o), fromArtistRow, id),
+            null,
+            limit,
+          );
+        case "playlists":
+          return counted(
+            id,
+            numbered(await client.getLibraryPlaylists(o), fromPlaylistCard, id),
+            null,
+            limit,
+          );
+        case "podcasts":
+          return counted(id, numbered(await client.getLibraryPodcasts(o), fromPodcastCard, id), null, limit);
+      }
+      break;
+    }
+    case "history":
+      return counted(id, numbered(await client.getHistory(), fromTrack, id), null, limit);
+    case "podcast": {
+      const podcast = await client.getPodcast(spec.playlistId, { limit });
+      return counted(
+        id,
+        numbered(podcast.episodes, (e, s, r) => fromEpisode(e, s, r, podcast.author ?? null), id),
+        null,
+        limit,
+      );
+    }
+    case "new_episodes": {
+      const list = await client.getEpisodesPlaylist("RDPN");
+      return counted(id, numbered(list.episodes, fromEpisode, id), list.trackCount, limit);
+    }
+    case "static":
+      return {
+        id,
+        items: capped(
+          spec.videoIds.map((videoId, i) => ({ ...fromTrack({ videoId }, id, i + 1) })),
+          limit,
+        ),
+        truncated: false,
+        expected: null,
+      };
+    case "self": {
+      if (ctx.self === null) throw new SourceError(id, "the target's rows were not read");
+      return {
+        id,
+        items: capped(
+          ctx.self.map((row, i) => ({ ...row, source: id, rank: i + 1 })),
+          limit,
+        ),
+        truncated: false,
+        expected: null,
+      };
+    }
+  }
+  throw new SourceError(id, "unknown source type");
+}
+
+/** Sources in an order where every radio comes after the source it starts from. */
+export function readOrder(sources: readonly SourceSpec[]): SourceSpec[] {
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  const done = new Set<string>();
+  const out: SourceSpec[] = [];
+  const visit = (s: SourceSpec, depth: number) => {
+    if (done.has(s.id) || depth > sources.length) return;
+    if (s.type === "radio" && s.from !== null) {
+      const dep = byId.get(s.from);
+      if (dep) visit(dep, depth + 1);
+    }
+    done.add(s.id);
+    out.push(s);
+  };
+  for (const s of sources) visit(s, 0);
+  return out;
+}
+
+/** Reads every source of a recipe, one after another (the client paces requests per account). */
+export async function readSources(
+  recipe: Pick<Recipe, "sources">,
+  client: SourceClient,
+  self: readonly Item[] | null = null,
+): Promise<Map<string, SourceRead>> {
+  const reads = new Map<string, SourceRead>();
+  for (const spec of readOrder(recipe.sources)) {
+    reads.set(spec.id, await readSource(spec, client, { reads, self }));
+  }
+  return reads;
+}

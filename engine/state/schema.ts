@@ -1,0 +1,157 @@
+/**
+ * What the engine keeps because it cannot be read back from the service: runs, the write journal,
+ * ownership, tombstones, target snapshots (for `drift`), locks, recipe generations, conditions and
+ * account health. Never a stand-in for reading a target. Migrations are generated from this file
+ * into `migrations/engine/` with `npx drizzle-kit generate --config drizzle.engine.config.ts`.
+ *
+ * Times are integers (milliseconds since the epoch) and structured values JSON text, so the same
+ * schema reads the same under drizzle's PostgreSQL dialect.
+ */
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** One plan, apply or sync of one recipe. */
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    recipeId: text("recipe_id").notNull(),
+    account: text("account").notNull(),
+    /** `plan`, `apply` or `sync`. */
+    kind: text("kind").notNull(),
+    recipeHash: text("recipe_hash").notNull(),
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+    /** `running`, `no_changes`, `converged`, `partial`, `failed`, `refused`. */
+    result: text("result").notNull(),
+    /** JSON: the plan summary counts. */
+    counts: text("counts"),
+    error: text("error"),
+  },
+  (t) => [index("runs_recipe_started").on(t.recipeId, t.startedAt)],
+);
+
+/** Every write, journaled before it is sent and confirmed after: a killed run can be resumed. */
+export const journal = sqliteTable(
+  "journal",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: integer("run_id").notNull(),
+    seq: integer("seq").notNull(),
+    /** The plan action kind (`add_playlist_items`, `rate_song`…). */
+    kind: text("kind").notNull(),
+    /** The target key (`playlist/PL…`, `likes`…). */
+    target: text("target").notNull(),
+    /** JSON: the action as planned. */
+    payload: text("payload").notNull(),
+    /** `pending`, `sent`, `confirmed`, `failed`, `unknown`. */
+    status: text("status").notNull(),
+    attempt: integer("attempt").notNull().default(0),
+    /** JSON: what the service answered (ids of added rows…), or the error. */
+    result: text("result"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("journal_run_seq").on(t.runId, t.seq), index("journal_status").on(t.status)],
+);
+
+/** Playlists the engine created (or adopted) for a recipe; the description marker backs this up. */
+export const ownedPlaylists = sqliteTable(
+  "owned_playlists",
+  {
+    account: text("account").notNull(),
+    recipeId: text("recipe_id").notNull(),
+    target: text("target").notNull(),
+    playlistId: text("playlist_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.account, t.playlistId] }),
+    uniqueIndex("owned_playlists_recipe").on(t.account, t.recipeId),
+  ],
+);
+
+/** Rows (or ratings, subscriptions) the engine added to a target. */
+export const ownedRows = sqliteTable(
+  "owned_rows",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    account: text("account").notNull(),
+    target: text("target").notNull(),
+    /** The item key: a videoId, or a playlist or channel id for library and subscription targets. */
+    itemKey: text("item_key").notNull(),
+    setVideoId: text("set_video_id"),
+    addedAt: integer("added_at").notNull(),
+  },
+  (t) => [index("owned_rows_target").on(t.account, t.target, t.itemKey)],
+);
+
+/** Items the person removed after the engine added them: not to be brought back. */
+export const tombstones = sqliteTable(
+  "tombstones",
+  {
+    account: text("account").notNull(),
+    target: text("target").notNull(),
+    itemKey: text("item_key").notNull(),
+    recipeId: text("recipe_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.target, t.itemKey] })],
+);
+
+/** The last state of each target after an apply, for `musicsync drift`. */
+export const targetSnapshots = sqliteTable(
+  "target_snapshots",
+  {
+    account: text("account").notNull(),
+    target: text("target").notNull(),
+    recipeId: text("recipe_id").notNull(),
+    runId: integer("run_id"),
+    takenAt: integer("taken_at").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    /** JSON: the rows as read (key and setVideoId, in order). */
+    rows: text("rows").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.target] })],
+);
+
+/** One writer per account: a lock with its holder and a heartbeat, removable by `unlock`. */
+export const locks = sqliteTable("locks", {
+  account: text("account").primaryKey(),
+  lockId: text("lock_id").notNull().unique(),
+  holder: text("holder").notNull(),
+  acquiredAt: integer("acquired_at").notNull(),
+  heartbeatAt: integer("heartbeat_at").notNull(),
+});
+
+/** Each distinct version of a recipe the engine has seen, numbered from 1. */
+export const recipeGenerations = sqliteTable(
+  "recipe_generations",
+  {
+    recipeId: text("recipe_id").notNull(),
+    generation: integer("generation").notNull(),
+    hash: text("hash").notNull(),
+    seenAt: integer("seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recipeId, t.generation] })],
+);
+
+/** Per recipe: Ready, Degraded, AuthValid, SourceComplete, each True / False / Unknown with a reason. */
+export const conditions = sqliteTable(
+  "conditions",
+  {
+    recipeId: text("recipe_id").notNull(),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    reason: text("reason").notNull(),
+    message: text("message").notNull(),
+    changedAt: integer("changed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recipeId, t.type] })],
+);
+
+/** Consecutive failures per account, and the suspension they lead to. */
+export const accountHealth = sqliteTable("account_health", {
+  account: text("account").primaryKey(),
+  consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+  suspendedAt: integer("suspended_at"),
+  suspendedReason: text("suspended_reason"),
+});

@@ -1,0 +1,476 @@
+/**
+ * EngineState on SQLite through drizzle (better-sqlite3). Migrations from `migrations/engine/` are
+ * applied on open, so a new file and an old one both come up on the current schema.
+ */
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import * as schema from "./schema.js";
+import type {
+  AccountHealth,
+  Condition,
+  ConditionType,
+  EngineState,
+  JournalEntry,
+  JournalStatus,
+  LockAttempt,
+  LockInfo,
+  OwnedPlaylist,
+  OwnedRow,
+  RunKind,
+  RunRecord,
+  RunResult,
+  Snapshot,
+} from "./types.js";
+
+type Db = BetterSQLite3Database<typeof schema>;
+
+/**
+ * `migrations/engine/`, found by walking up from this file to the folder with `package.json`, so the
+ * same code works from `engine/state/` and from `dist/engine/state/`.
+ */
+export function engineMigrationsFolder(from: string = import.meta.url): string {
+  let dir = dirname(fileURLToPath(from));
+  for (;;) {
+    if (existsSync(join(dir, "package.json"))) return join(dir, "migrations", "engine");
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`engine state: no package.json above ${fileURLToPath(from)}`);
+    dir = parent;
+  }
+}
+
+const json = (value: unknown): string => JSON.stringify(value ?? null);
+const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+/** Opens (creating if needed) the state database; `:memory:` for tests. */
+export function openSqliteState(file: string): SqliteState {
+  const sqlite = new Database(file);
+  if (file !== ":memory:") sqlite.pragma("journal_mode = WAL");
+  // The journal is what makes a killed run safe: each write must reach the disk before the next request.
+  sqlite.pragma("synchronous = FULL");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: engineMigrationsFolder() });
+  return new SqliteState(db, sqlite);
+}
+
+export class SqliteState implements EngineState {
+  constructor(
+    private readonly db: Db,
+    private readonly sqlite: Database.Database,
+  ) {}
+
+  async startRun(run: {
+    recipeId: string;
+    account: string;
+    kind: RunKind;
+    recipeHash: string;
+    at: number;
+  }): Promise<number> {
+    const row = this.db
+      .insert(schema.runs)
+      .values({
+        recipeId: run.recipeId,
+        account: run.account,
+        kind: run.kind,
+        recipeHash: run.recipeHash,
+        startedAt: run.at,
+        result: "running",
+      })
+      .returning({ id: schema.runs.id })
+      .get();
+    return row.id;
+  }
+
+  async finishRun(
+    runId: number,
+    end: {
+      at: number;
+      result: Exclude<RunResult, "running">;
+      counts?: Record<string, number>;
+      error?: string;
+    },
+  ): Promise<void> {
+    this.db
+      .update(schema.runs)
+      .set({
+        finishedAt: end.at,
+        result: end.result,
+        counts: end.counts ? json(end.counts) : null,
+        error: end.error ?? null,
+      })
+      .where(eq(schema.runs.id, runId))
+      .run();
+  }
+
+  async runs(recipeId: string, limit = 20): Promise<RunRecord[]> {
+    const rows = this.db
+      .select()
+      .from(schema.runs)
+      .where(eq(schema.runs.recipeId, recipeId))
+      .orderBy(desc(schema.runs.startedAt), desc(schema.runs.id))
+      .limit(limit)
+      .all();
+    return rows.map((r) => ({
+      ...r,
+      kind: r.kind as RunKind,
+      result: r.result as RunResult,
+      counts: parse(r.counts) as Record<string, number> | null,
+    }));
+  }
+
+  async journalPlanned(
+    runId: number,
+    entries: { seq: number; kind: string; target: string; payload: unknown }[],
+    at: number,
+  ): Promise<void> {
+    if (entries.length === 0) return;
+    this.db.transaction((tx) => {
+      for (const e of entries) {
+        tx.insert(schema.journal)
+          .values({
+            runId,
+            seq: e.seq,
+            kind: e.kind,
+            target: e.target,
+            payload: json(e.payload),
+            status: "pending",
+            updatedAt: at,
+          })
+          .run();
+      }
+    });
+  }
+
+  async journalMark(
+    runId: number,
+    seq: number,
+    status: JournalStatus,
+    at: number,
+    result?: unknown,
+  ): Promise<void> {
+    const where = and(eq(schema.journal.runId, runId), eq(schema.journal.seq, seq));
+    const current = this.db.select().from(schema.journal).where(where).get();
+    if (!current) throw new Error(`journal: no entry ${seq} in run ${runId}`);
+    this.db
+      .update(schema.journal)
+      .set({
+        status,
+        updatedAt: at,
+        // Each send is an attempt; marking the outcome is not.
+        attempt: status === "sent" ? current.attempt + 1 : current.attempt,
+        ...(result !== undefined ? { result: json(result) } : {}),
+      })
+      .where(where)
+      .run();
+  }
+
+  private entry(r: typeof schema.journal.$inferSelect): JournalEntry {
+    return {
+      runId: r.runId,
+      seq: r.seq,
+      kind: r.kind,
+      target: r.target,
+      payload: parse(r.payload),
+      status: r.status as JournalStatus,
+      attempt: r.attempt,
+      result: parse(r.result),
+      updatedAt: r.updatedAt,
+    };
+  }
+
+  async journal(runId: number): Promise<JournalEntry[]> {
+    return this.db
+      .select()
+      .from(schema.journal)
+      .where(eq(schema.journal.runId, runId))
+      .orderBy(asc(schema.journal.seq))
+      .all()
+      .map((r) => this.entry(r));
+  }
+
+  async unfinishedWrites(): Promise<JournalEntry[]> {
+    return this.db
+      .select()
+      .from(schema.journal)
+      .where(inArray(schema.journal.status, ["pending", "sent", "unknown"]))
+      .orderBy(asc(schema.journal.runId), asc(schema.journal.seq))
+      .all()
+      .map((r) => this.entry(r));
+  }
+
+  async ownedPlaylist(account: string, recipeId: string): Promise<OwnedPlaylist | null> {
+    return (
+      this.db
+        .select()
+        .from(schema.ownedPlaylists)
+        .where(and(eq(schema.ownedPlaylists.account, account), eq(schema.ownedPlaylists.recipeId, recipeId)))
+        .get() ?? null
+    );
+  }
+
+  async recordOwnedPlaylist(p: OwnedPlaylist): Promise<void> {
+    this.db
+      .insert(schema.ownedPlaylists)
+      .values(p)
+      .onConflictDoUpdate({
+        target: [schema.ownedPlaylists.account, schema.ownedPlaylists.recipeId],
+        set: { playlistId: p.playlistId, target: p.target, createdAt: p.createdAt },
+      })
+      .run();
+  }
+
+  async forgetOwnedPlaylist(account: string, playlistId: string): Promise<void> {
+    this.db
+      .delete(schema.ownedPlaylists)
+      .where(
+        and(eq(schema.ownedPlaylists.account, account), eq(schema.ownedPlaylists.playlistId, playlistId)),
+      )
+      .run();
+  }
+
+  async ownedRows(account: string, target: string): Promise<OwnedRow[]> {
+    return this.db
+      .select({
+        itemKey: schema.ownedRows.itemKey,
+        setVideoId: schema.ownedRows.setVideoId,
+        addedAt: schema.ownedRows.addedAt,
+      })
+      .from(schema.ownedRows)
+      .where(and(eq(schema.ownedRows.account, account), eq(schema.ownedRows.target, target)))
+      .orderBy(asc(schema.ownedRows.id))
+      .all();
+  }
+
+  async addOwnedRows(account: string, target: string, rows: readonly OwnedRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    this.db.transaction((tx) => {
+      for (const r of rows) {
+        tx.insert(schema.ownedRows)
+          .values({ account, target, itemKey: r.itemKey, setVideoId: r.setVideoId, addedAt: r.addedAt })
+          .run();
+      }
+    });
+  }
+
+  async removeOwnedRows(
+    account: string,
+    target: string,
+    rows: readonly { itemKey: string; setVideoId?: string | null }[],
+  ): Promise<void> {
+    const scope = and(eq(schema.ownedRows.account, account), eq(schema.ownedRows.target, target));
+    this.db.transaction((tx) => {
+      for (const r of rows) {
+        const which = r.setVideoId
+          ? and(scope, eq(schema.ownedRows.itemKey, r.itemKey), eq(schema.ownedRows.setVideoId, r.setVideoId))
+          : and(scope, eq(schema.ownedRows.itemKey, r.itemKey));
+        tx.delete(schema.ownedRows).where(which).run();
+      }
+    });
+  }
+
+  async tombstones(account: string, target: string): Promise<Set<string>> {
+    const rows = this.db
+      .select({ key: schema.tombstones.itemKey })
+      .from(schema.tombstones)
+      .where(and(eq(schema.tombstones.account, account), eq(schema.tombstones.target, target)))
+      .all();
+    return new Set(rows.map((r) => r.key));
+  }
+
+  async addTombstones(
+    account: string,
+    target: string,
+    recipeId: string,
+    keys: readonly string[],
+    at: number,
+  ): Promise<void> {
+    if (keys.length === 0) return;
+    this.db.transaction((tx) => {
+      for (const itemKey of keys) {
+        tx.insert(schema.tombstones)
+          .values({ account, target, itemKey, recipeId, createdAt: at })
+          .onConflictDoNothing()
+          .run();
+      }
+    });
+  }
+
+  async removeTombstones(account: string, target: string, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    this.db
+      .delete(schema.tombstones)
+      .where(
+        and(
+          eq(schema.tombstones.account, account),
+          eq(schema.tombstones.target, target),
+          inArray(schema.tombstones.itemKey, [...keys]),
+        ),
+      )
+      .run();
+  }
+
+  async snapshot(account: string, target: string): Promise<Snapshot | null> {
+    const r = this.db
+      .select()
+      .from(schema.targetSnapshots)
+      .where(and(eq(schema.targetSnapshots.account, account), eq(schema.targetSnapshots.target, target)))
+      .get();
+    return r ? { ...r, rows: parse(r.rows) as Snapshot["rows"] } : null;
+  }
+
+  async saveSnapshot(s: Snapshot): Promise<void> {
+    const values = { ...s, rows: json(s.rows) };
+    this.db
+      .insert(schema.targetSnapshots)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [schema.targetSnapshots.account, schema.targetSnapshots.target],
+        set: values,
+      })
+      .run();
+  }
+
+  async acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt> {
+    // One transaction: two daemons racing for the same account cannot both win.
+    return this.db.transaction((tx) => {
+      const current = tx.select().from(schema.locks).where(eq(schema.locks.account, account)).get();
+      if (current && at - current.heartbeatAt <= staleAfterMs)
+        return { acquired: false as const, heldBy: current };
+      const lock: LockInfo = { account, lockId: randomUUID(), holder, acquiredAt: at, heartbeatAt: at };
+      if (current) tx.delete(schema.locks).where(eq(schema.locks.account, account)).run();
+      tx.insert(schema.locks).values(lock).run();
+      return { acquired: true as const, lock };
+    });
+  }
+
+  async heartbeat(lockId: string, at: number): Promise<boolean> {
+    const r = this.db
+      .update(schema.locks)
+      .set({ heartbeatAt: at })
+      .where(eq(schema.locks.lockId, lockId))
+      .run();
+    return r.changes > 0;
+  }
+
+  async releaseLock(lockId: string): Promise<void> {
+    this.db.delete(schema.locks).where(eq(schema.locks.lockId, lockId)).run();
+  }
+
+  async lock(account: string): Promise<LockInfo | null> {
+    return this.db.select().from(schema.locks).where(eq(schema.locks.account, account)).get() ?? null;
+  }
+
+  async forceUnlock(lockId: string): Promise<boolean> {
+    return this.db.delete(schema.locks).where(eq(schema.locks.lockId, lockId)).run().changes > 0;
+  }
+
+  async recordGeneration(recipeId: string, hash: string, at: number): Promise<number> {
+    return this.db.transaction((tx) => {
+      const last = tx
+        .select()
+        .from(schema.recipeGenerations)
+        .where(eq(schema.recipeGenerations.recipeId, recipeId))
+        .orderBy(desc(schema.recipeGenerations.generation))
+        .limit(1)
+        .get();
+      if (last && last.hash === hash) return last.generation;
+      const generation = (last?.generation ?? 0) + 1;
+      tx.insert(schema.recipeGenerations).values({ recipeId, generation, hash, seenAt: at }).run();
+      return generation;
+    });
+  }
+
+  async setCondition(recipeId: string, c: Omit<Condition, "changedAt">, at: number): Promise<void> {
+    const where = and(eq(schema.conditions.recipeId, recipeId), eq(schema.conditions.type, c.type));
+    const current = this.db.select().from(schema.conditions).where(where).get();
+    // changedAt moves only when the status does: "False since 3 days" stays true across runs.
+    const changedAt = current && current.status === c.status ? current.changedAt : at;
+    const values = {
+      recipeId,
+      type: c.type,
+      status: c.status,
+      reason: c.reason,
+      message: c.message,
+      changedAt,
+    };
+    this.db
+      .insert(schema.conditions)
+      .values(values)
+      .onConflictDoUpdate({ target: [schema.conditions.recipeId, schema.conditions.type], set: values })
+      .run();
+  }
+
+  async conditions(recipeId: string): Promise<Condition[]> {
+    return this.db
+      .select()
+      .from(schema.conditions)
+      .where(eq(schema.conditions.recipeId, recipeId))
+      .orderBy(asc(schema.conditions.type))
+      .all()
+      .map((r) => ({
+        type: r.type as ConditionType,
+        status: r.status as Condition["status"],
+        reason: r.reason,
+        message: r.message,
+        changedAt: r.changedAt,
+      }));
+  }
+
+  async health(account: string): Promise<AccountHealth> {
+    const r = this.db
+      .select()
+      .from(schema.accountHealth)
+      .where(eq(schema.accountHealth.account, account))
+      .get();
+    return r ?? { account, consecutiveFailures: 0, suspendedAt: null, suspendedReason: null };
+  }
+
+  private saveHealth(h: AccountHealth): AccountHealth {
+    this.db
+      .insert(schema.accountHealth)
+      .values(h)
+      .onConflictDoUpdate({ target: schema.accountHealth.account, set: h })
+      .run();
+    return h;
+  }
+
+  async recordFailure(
+    account: string,
+    at: number,
+    reason: string,
+    options: { suspendAfter: number; authExpired?: boolean },
+  ): Promise<AccountHealth> {
+    const h = await this.health(account);
+    const failures = h.consecutiveFailures + 1;
+    const suspend =
+      h.suspendedAt === null && (options.authExpired === true || failures >= options.suspendAfter);
+    return this.saveHealth({
+      account,
+      consecutiveFailures: failures,
+      suspendedAt: suspend ? at : h.suspendedAt,
+      suspendedReason: suspend ? reason : h.suspendedReason,
+    });
+  }
+
+  async recordSuccess(account: string): Promise<AccountHealth> {
+    const h = await this.health(account);
+    return this.saveHealth({ ...h, consecutiveFailures: 0 });
+  }
+
+  async resume(account: string): Promise<void> {
+    this.db
+      .update(schema.accountHealth)
+      .set({ consecutiveFailures: 0, suspendedAt: null, suspendedReason: null })
+      .where(eq(schema.accountHealth.account, account))
+      .run();
+  }
+
+  async close(): Promise<void> {
+    this.sqlite.close();
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The engine's state behind one interface: SQLite (better-sqlite3) now; a PostgreSQL implementation
+ * with drizzle's PostgreSQL dialect and the same tables can replace it without touching callers.
+ * Every method is async for that reason, even though SQLite answers synchronously.
+ */
+
+export type RunKind = "plan" | "apply" | "sync";
+export type RunResult = "running" | "no_changes" | "converged" | "partial" | "failed" | "refused";
+
+export interface RunRecord {
+  id: number;
+  recipeId: string;
+  account: string;
+  kind: RunKind;
+  recipeHash: string;
+  startedAt: number;
+  finishedAt: number | null;
+  result: RunResult;
+  counts: Record<string, number> | null;
+  error: string | null;
+}
+
+export type JournalStatus = "pending" | "sent" | "confirmed" | "failed" | "unknown";
+
+export interface JournalEntry {
+  runId: number;
+  seq: number;
+  kind: string;
+  target: string;
+  payload: unknown;
+  status: JournalStatus;
+  attempt: number;
+  result: unknown;
+  updatedAt: number;
+}
+
+export interface OwnedPlaylist {
+  account: string;
+  recipeId: string;
+  target: string;
+  playlistId: string;
+  createdAt: number;
+}
+
+export interface OwnedRow {
+  itemKey: string;
+  setVideoId: string | null;
+  addedAt: number;
+}
+
+export interface Snapshot {
+  account: string;
+  target: string;
+  recipeId: string;
+  runId: number | null;
+  takenAt: number;
+  fingerprint: string;
+  rows: { key: string; setVideoId: string | null }[];
+}
+
+export interface LockInfo {
+  account: string;
+  lockId: string;
+  holder: string;
+  acquiredAt: number;
+  heartbeatAt: number;
+}
+
+export type LockAttempt = { acquired: true; lock: LockInfo } | { acquired: false; heldBy: LockInfo };
+
+export type ConditionType = "Ready" | "Degraded" | "AuthValid" | "SourceComplete";
+export type ConditionStatus = "True" | "False" | "Unknown";
+
+export interface Condition {
+  type: ConditionType;
+  status: ConditionStatus;
+  reason: string;
+  message: string;
+  /** When the status last changed (not when it was last confirmed). */
+  changedAt: number;
+}
+
+export interface AccountHealth {
+  account: string;
+  consecutiveFailures: number;
+  suspendedAt: number | null;
+  suspendedReason: string | null;
+}
+
+export interface EngineState {
+  startRun(run: {
+    recipeId: string;
+    account: string;
+    kind: RunKind;
+    recipeHash: string;
+    at: number;
+  }): Promise<number>;
+  finishRun(
+    runId: number,
+    end: {
+      at: number;
+      result: Exclude<RunResult, "running">;
+      counts?: Record<string, number>;
+      error?: string;
+    },
+  ): Promise<void>;
+  /** Newest first. */
+  runs(recipeId: string, limit?: number): Promise<RunRecord[]>;
+
+  /** Journals the planned writes of a run before any is sent (status `pending`). */
+  journalPlanned(
+    runId: number,
+    entries: { seq: number; kind: string; target: string; payload: unknown }[],
+    at: number,
+  ): Promise<void>;
+  journalMark(runId: number, seq: number, status: JournalStatus, at: number, result?: unknown): Promise<void>;
+  journal(runId: number): Promise<JournalEntry[]>;
+  /** Writes not known to be finished (`pending`, `sent`, `unknown`), oldest first: what a re-run must verify. */
+  unfinishedWrites(): Promise<JournalEntry[]>;
+
+  ownedPlaylist(account: string, recipeId: string): Promise<OwnedPlaylist | null>;
+  recordOwnedPlaylist(p: OwnedPlaylist): Promise<void>;
+  forgetOwnedPlaylist(account: string, playlistId: string): Promise<void>;
+  ownedRows(account: string, target: string): Promise<OwnedRow[]>;
+  addOwnedRows(account: string, target: string, rows: readonly OwnedRow[]): Promise<void>;
+  /** Forgets rows by item key (all copies) or, when given, by setVideoId. */
+  removeOwnedRows(
+    account: string,
+    target: string,
+    rows: readonly { itemKey: string; setVideoId?: string | null }[],
+  ): Promise<void>;
+
+  tombstones(account: string, target: string): Promise<Set<string>>;
+  addTombstones(
+    account: string,
+    target: string,
+    recipeId: string,
+    keys: readonly string[],
+    at: number,
+  ): Promise<void>;
+  removeTombstones(account: string, target: string, keys: readonly string[]): Promise<void>;
+
+  snapshot(account: string, target: string): Promise<Snapshot | null>;
+  saveSnapshot(s: Snapshot): Promise<void>;
+
+  /** Takes the account's lock; a lock whose heartbeat is older than `staleAfterMs` is taken over. */
+  acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt>;
+  heartbeat(lockId: string, at: number): Promise<boolean>;
+  releaseLock(lockId: string): Promise<void>;
+  lock(account: string): Promise<LockInfo | null>;
+  /** `musicsync unlock <lock-id>`: removes the lock whatever its holder; false if there was none. */
+  forceUnlock(lockId: string): Promise<boolean>;
+
+  /** Records a recipe version; returns its generation (a new one only when the hash changed). */
+  recordGeneration(recipeId: string, hash: string, at: number): Promise<number>;
+  setCondition(recipeId: string, condition: Omit<Condition, "changedAt">, at: number): Promise<void>;
+  conditions(recipeId: string): Promise<Condition[]>;
+
+  /** A failed run: counts towards suspension; `authExpired` suspends at once. */
+  recordFailure(
+    account: string,
+    at: number,
+    reason: string,
+    options: { suspendAfter: number; authExpired?: boolean },
+  ): Promise<AccountHealth>;
+  recordSuccess(account: string): Promise<AccountHealth>;
+  health(account: string): Promise<AccountHealth>;
+  resume(account: string): Promise<void>;
+
+  close(): Promise<void>;
+}
