@@ -1,23 +1,12 @@
 import type { Dispatcher } from "undici";
 import type { Logger } from "./logger.js";
-import {
-  type ArtistAlbumsOptions,
-  getAlbum,
-  getAlbumBrowseId,
-  getArtist,
-  getArtistAlbums,
-  getHome,
-  getSongRelated,
-  getUser,
-  getUserPlaylists,
-  getUserVideos,
-} from "./operations/browsing.js";
+import * as browsingOps from "./operations/browsing.js";
 import type { OperationContext } from "./operations/context.js";
 import * as exploreOps from "./operations/explore.js";
 import * as libraryOps from "./operations/library.js";
 import * as playlistOps from "./operations/playlists.js";
 import * as podcastOps from "./operations/podcasts.js";
-import { getSearchSuggestions, search } from "./operations/search.js";
+import * as searchOps from "./operations/search.js";
 import * as songOps from "./operations/song.js";
 import * as uploadOps from "./operations/uploads.js";
 import * as watchOps from "./operations/watch.js";
@@ -150,7 +139,7 @@ export class MusicClient {
    * @throws AuthError when a scope is given without credentials.
    */
   search(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
-    return search(this.ctx, query, options);
+    return searchOps.search(this.ctx, query, options);
   }
 
   /**
@@ -172,7 +161,7 @@ export class MusicClient {
     query: string,
     options: { detailedRuns?: boolean } = {},
   ): Promise<string[] | SearchSuggestion[]> {
-    return getSearchSuggestions(this.ctx, query, options);
+    return searchOps.getSearchSuggestions(this.ctx, query, options);
   }
   // ── end search ──
 
@@ -188,7 +177,7 @@ export class MusicClient {
    * @throws ArgumentError for a negative or non-integer limit.
    */
   getHome(options: { limit?: number | null } = {}): Promise<HomeRow[]> {
-    return getHome(this.ctx, options);
+    return browsingOps.getHome(this.ctx, options);
   }
 
   /**
@@ -200,7 +189,7 @@ export class MusicClient {
    * @throws ArgumentError for an empty id; ParseError when the page has no artist header.
    */
   getArtist(channelId: string): Promise<Artist> {
-    return getArtist(this.ctx, channelId);
+    return browsingOps.getArtist(this.ctx, channelId);
   }
 
   /**
@@ -217,9 +206,9 @@ export class MusicClient {
   getArtistAlbums(
     channelId: string,
     params: string,
-    options: ArtistAlbumsOptions = {},
+    options: browsingOps.ArtistAlbumsOptions = {},
   ): Promise<ArtistAlbum[]> {
-    return getArtistAlbums(this.ctx, channelId, params, options);
+    return browsingOps.getArtistAlbums(this.ctx, channelId, params, options);
   }
 
   /**
@@ -230,7 +219,7 @@ export class MusicClient {
    * @throws ArgumentError when `browseId` does not start with `MPRE`.
    */
   getAlbum(browseId: string): Promise<Album> {
-    return getAlbum(this.ctx, browseId);
+    return browsingOps.getAlbum(this.ctx, browseId);
   }
 
   /**
@@ -241,7 +230,7 @@ export class MusicClient {
    * @throws ArgumentError for an empty id.
    */
   getAlbumBrowseId(audioPlaylistId: string): Promise<string | null> {
-    return getAlbumBrowseId(this.ctx, audioPlaylistId);
+    return browsingOps.getAlbumBrowseId(this.ctx, audioPlaylistId);
   }
 
   /**
@@ -251,7 +240,7 @@ export class MusicClient {
    * @throws ArgumentError for an empty id.
    */
   getUser(channelId: string): Promise<User> {
-    return getUser(this.ctx, channelId);
+    return browsingOps.getUser(this.ctx, channelId);
   }
 
   /**
@@ -262,7 +251,7 @@ export class MusicClient {
    * @returns Playlist cards (`[]` when the page has none).
    */
   getUserPlaylists(channelId: string, params: string): Promise<PlaylistCard[]> {
-    return getUserPlaylists(this.ctx, channelId, params);
+    return browsingOps.getUserPlaylists(this.ctx, channelId, params);
   }
 
   /**
@@ -273,7 +262,7 @@ export class MusicClient {
    * @returns Video cards (`[]` when the page has none).
    */
   getUserVideos(channelId: string, params: string): Promise<VideoCard[]> {
-    return getUserVideos(this.ctx, channelId, params);
+    return browsingOps.getUserVideos(this.ctx, channelId, params);
   }
 
   /**
@@ -283,7 +272,7 @@ export class MusicClient {
    * @throws ArgumentError for an empty id; ParseError when the page has no section list.
    */
   getSongRelated(browseId: string): Promise<HomeRow[]> {
-    return getSongRelated(this.ctx, browseId);
+    return browsingOps.getSongRelated(this.ctx, browseId);
   }
   // ── end browsing ──
 

@@ -10,6 +10,7 @@ import {
 } from "../parsers/artist.js";
 import { parseMixedContent } from "../parsers/home.js";
 import { get, type JsonObject, list, mustList, type Path } from "../parsers/nav.js";
+import { SC_SECTION_LIST, SC_SECTIONS, SL } from "../parsers/paths.js";
 import { parseUserPlaylists, parseUserVideos } from "../parsers/user.js";
 import {
   type Album,
@@ -21,21 +22,11 @@ import {
   type User,
   type VideoCard,
 } from "../types/browsing.js";
-import { type OperationContext, parseFor } from "./context.js";
+import { browsePage, type OperationContext, parseFor } from "./context.js";
 import { classicToken, ctokenParams, followClassic } from "./continuations.js";
 import { checkLimit } from "./search.js";
 
-const SC_SECTION_LIST: Path = [
-  "contents",
-  "singleColumnBrowseResultsRenderer",
-  "tabs",
-  0,
-  "tabRenderer",
-  "content",
-  "sectionListRenderer",
-];
-const SC_SECTIONS: Path = [...SC_SECTION_LIST, "contents"];
-const RELATED_SECTIONS: Path = ["contents", "sectionListRenderer", "contents"];
+const RELATED_SECTIONS: Path = ["contents", ...SL];
 
 function checkId(operation: string, argument: string, value: unknown): string {
   if (typeof value !== "string" || value === "") {
@@ -81,9 +72,7 @@ export async function getArtist(ctx: OperationContext, channelId: string): Promi
   const operation = "get_artist";
   const id = checkId(operation, "channelId", channelId);
   const browseId = id.startsWith("MPLA") ? id.slice(4) : id;
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId } });
-  const notes = ctx.notes(operation);
-  return parseFor(operation, () => parseArtist(response, notes));
+  return browsePage(ctx, operation, { browseId }, parseArtist);
 }
 
 export interface ArtistAlbumsOptions {
@@ -157,9 +146,7 @@ export async function getAlbum(ctx: OperationContext, browseId: string): Promise
   if (!id.startsWith("MPRE")) {
     throw new ArgumentError("browseId", "must be an album browse id (starting with `MPRE`)", { operation });
   }
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId: id } });
-  const notes = ctx.notes(operation);
-  return parseFor(operation, () => parseAlbum(response, notes));
+  return browsePage(ctx, operation, { browseId: id }, parseAlbum);
 }
 
 /** Undoes the `\uXXXX` / `\xNN` escapes of the JSON embedded in the playlist page's scripts. */
@@ -197,9 +184,7 @@ export async function getAlbumBrowseId(
 export async function getUser(ctx: OperationContext, channelId: string): Promise<User> {
   const operation = "get_user";
   const browseId = checkId(operation, "channelId", channelId);
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId } });
-  const notes = ctx.notes(operation);
-  return parseFor(operation, () => parseUser(response, notes));
+  return browsePage(ctx, operation, { browseId }, parseUser);
 }
 
 /** `get_user_playlists`: all playlists of a user (`params` from `getUser(...).playlists.params`). */
@@ -211,9 +196,7 @@ export async function getUserPlaylists(
   const operation = "get_user_playlists";
   checkId(operation, "channelId", channelId);
   checkString(operation, "params", params);
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId: channelId, params } });
-  const notes = ctx.notes(operation);
-  return parseFor(operation, () => parseUserPlaylists(response, notes));
+  return browsePage(ctx, operation, { browseId: channelId, params }, parseUserPlaylists);
 }
 
 /** `get_user_videos`: all videos of a user (`params` from `getUser(...).videos.params`). */
@@ -225,18 +208,14 @@ export async function getUserVideos(
   const operation = "get_user_videos";
   checkId(operation, "channelId", channelId);
   checkString(operation, "params", params);
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId: channelId, params } });
-  const notes = ctx.notes(operation);
-  return parseFor(operation, () => parseUserVideos(response, notes));
+  return browsePage(ctx, operation, { browseId: channelId, params }, parseUserVideos);
 }
 
 /** `get_song_related`: the rows of a song's "Related" tab (`related` from `getWatchPlaylist`). */
 export async function getSongRelated(ctx: OperationContext, browseId: string): Promise<HomeRow[]> {
   const operation = "get_song_related";
   const id = checkId(operation, "browseId", browseId);
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId: id } });
-  const notes = ctx.notes(operation);
-  return parseFor(operation, () =>
+  return browsePage(ctx, operation, { browseId: id }, (response, notes) =>
     parseMixedContent(mustList(response, RELATED_SECTIONS), notes, "get_song_related"),
   );
 }

@@ -76,3 +76,18 @@ export function parseFor<T>(operation: string, parse: () => T): T {
     throw error;
   }
 }
+
+/**
+ * The shape of most catalogue reads: one `browse` request whose one page is handed to a pure
+ * parser (with the operation's notes and the display language), ParseErrors naming the operation.
+ */
+export async function browsePage<T>(
+  ctx: OperationContext,
+  operation: string,
+  body: JsonObject,
+  parse: (response: unknown, notes: ParseNotes, language: string) => T,
+): Promise<T> {
+  const response = await ctx.send({ operation, endpoint: "browse", body });
+  const notes = ctx.notes(operation);
+  return parseFor(operation, () => parse(response, notes, ctx.language));
+}

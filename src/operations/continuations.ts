@@ -73,28 +73,60 @@ export interface ClassicLoop<T> {
   parse(page: JsonObject): readonly T[];
 }
 
+/** How one continuation family asks for a page and reads it. */
+interface Family<P> {
+  /** The request for one token: what is posted, and what goes in the query. */
+  request(token: string): { body: JsonObject; additionalParams?: string };
+  /** The page in a response, or null when the response has none (the end). */
+  page(response: unknown): P | null;
+  /** The next token a page carries, or null. */
+  next(page: P): string | null;
+}
+
 /**
- * Fetches classic continuation pages until `limit` items are collected (whole pages, so possibly
- * more) or the service has no more: no token, no `continuationContents`, or an empty page.
+ * The loop both families share: fetch the page a token names, parse it, take its next token; stop
+ * once `limit` items are collected (whole pages, so possibly more), or when there is no token, no
+ * page or an empty page.
  */
-export async function followClassic<T>(ctx: OperationContext, loop: ClassicLoop<T>): Promise<T[]> {
+async function follow<P, T>(
+  ctx: OperationContext,
+  loop: { operation: string; endpoint: string; token: string | null; limit: number | null },
+  family: Family<P>,
+  parse: (page: P) => readonly T[],
+): Promise<T[]> {
   const out: T[] = [];
   let token = loop.token;
   while (token !== null && (loop.limit === null || out.length < loop.limit)) {
     const response = await ctx.send({
       operation: loop.operation,
       endpoint: loop.endpoint,
-      body: loop.body,
-      additionalParams: ctokenParams(token),
+      ...family.request(token),
     });
-    const page = get(response, ["continuationContents", loop.type]);
-    if (!isObject(page)) break;
-    const items = loop.parse(page);
+    const page = family.page(response);
+    if (page === null) break;
+    const items = parse(page);
     if (items.length === 0) break;
     for (const item of items) out.push(item);
-    token = classicToken(page, loop.kind);
+    token = family.next(page);
   }
   return out;
+}
+
+/**
+ * Fetches classic continuation pages until `limit` items are collected (whole pages, so possibly
+ * more) or the service has no more: no token, no `continuationContents`, or an empty page.
+ */
+export function followClassic<T>(ctx: OperationContext, loop: ClassicLoop<T>): Promise<T[]> {
+  const pagePath: Path = ["continuationContents", loop.type];
+  const family: Family<JsonObject> = {
+    request: (token) => ({ body: loop.body, additionalParams: ctokenParams(token) }),
+    page: (response) => {
+      const page = get(response, pagePath);
+      return isObject(page) ? page : null;
+    },
+    next: (page) => classicToken(page, loop.kind),
+  };
+  return follow(ctx, loop, family, (page) => loop.parse(page));
 }
 
 export interface ItemLoop<T> {
@@ -107,22 +139,17 @@ export interface ItemLoop<T> {
   parse(items: readonly unknown[]): readonly T[];
 }
 
-/** Fetches shape-C pages (`{continuation}` bodies) until `limit` or the end, as `followClassic`. */
-export async function followItems<T>(ctx: OperationContext, loop: ItemLoop<T>): Promise<T[]> {
-  const out: T[] = [];
-  let token = loop.token;
-  while (token !== null && (loop.limit === null || out.length < loop.limit)) {
-    const response = await ctx.send({
-      operation: loop.operation,
-      endpoint: loop.endpoint,
-      body: { continuation: token },
-    });
+/** Shape C: the token is the whole body; the page is the appended item array. */
+const ITEMS_FAMILY: Family<readonly unknown[]> = {
+  request: (token) => ({ body: { continuation: token } }),
+  page: (response) => {
     const items = get(response, APPENDED);
-    if (!Array.isArray(items)) break;
-    const parsed = loop.parse(items);
-    if (parsed.length === 0) break;
-    for (const item of parsed) out.push(item);
-    token = itemToken(items);
-  }
-  return out;
+    return Array.isArray(items) ? items : null;
+  },
+  next: itemToken,
+};
+
+/** Fetches shape-C pages (`{continuation}` bodies) until `limit` or the end, as `followClassic`. */
+export function followItems<T>(ctx: OperationContext, loop: ItemLoop<T>): Promise<T[]> {
+  return follow(ctx, loop, ITEMS_FAMILY, (items) => loop.parse(items));
 }

@@ -2,18 +2,13 @@ import { ArgumentError } from "../errors.js";
 import { parseCharts, parseExplore, parseMoodCategories, parseMoodPlaylists } from "../parsers/explore.js";
 import { LOCATIONS } from "../transport/constants.js";
 import type { Charts, Explore, MoodCategories, MoodPlaylists } from "../types/explore.js";
-import { type OperationContext, parseFor } from "./context.js";
+import { browsePage, type OperationContext } from "./context.js";
 
 /** Explore operations (PROTOCOL §4.3): one browse request each, no continuation. */
 
 export async function getMoodCategories(ctx: OperationContext): Promise<MoodCategories> {
   const operation = "get_mood_categories";
-  const response = await ctx.send({
-    operation,
-    endpoint: "browse",
-    body: { browseId: "FEmusic_moods_and_genres" },
-  });
-  return parseFor(operation, () => parseMoodCategories(response, ctx.notes(operation)));
+  return browsePage(ctx, operation, { browseId: "FEmusic_moods_and_genres" }, parseMoodCategories);
 }
 
 export async function getMoodPlaylists(ctx: OperationContext, params: string): Promise<MoodPlaylists> {
@@ -23,12 +18,12 @@ export async function getMoodPlaylists(ctx: OperationContext, params: string): P
       operation,
     });
   }
-  const response = await ctx.send({
+  return browsePage(
+    ctx,
     operation,
-    endpoint: "browse",
-    body: { browseId: "FEmusic_moods_and_genres_category", params },
-  });
-  return parseFor(operation, () => parseMoodPlaylists(response, ctx.notes(operation)));
+    { browseId: "FEmusic_moods_and_genres_category", params },
+    parseMoodPlaylists,
+  );
 }
 
 /** The global charts' pseudo country code. */
@@ -49,16 +44,11 @@ export async function getCharts(ctx: OperationContext, options: GetChartsOptions
       { operation },
     );
   }
-  const response = await ctx.send({
-    operation,
-    endpoint: "browse",
-    body: { browseId: "FEmusic_charts", formData: { selectedValues: [country] } },
-  });
-  return parseFor(operation, () => parseCharts(response, country, ctx.notes(operation)));
+  const body = { browseId: "FEmusic_charts", formData: { selectedValues: [country] } };
+  return browsePage(ctx, operation, body, (response, notes) => parseCharts(response, country, notes));
 }
 
 export async function getExplore(ctx: OperationContext): Promise<Explore> {
   const operation = "get_explore";
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId: "FEmusic_explore" } });
-  return parseFor(operation, () => parseExplore(response, ctx.notes(operation)));
+  return browsePage(ctx, operation, { browseId: "FEmusic_explore" }, parseExplore);
 }

@@ -1,8 +1,8 @@
 import { ArgumentError } from "../errors.js";
 
 /**
- * Argument checks shared by the library, playlist and upload operations. Each runs before any
- * request and names the argument (camelCase, as the caller wrote it) in its ArgumentError.
+ * Argument checks shared by the operations (library, playlists, uploads, podcasts, song). Each runs
+ * before any request and names the argument (camelCase, as the caller wrote it) in its ArgumentError.
  */
 
 /** A non-empty id string. */
@@ -11,6 +11,21 @@ export function checkId(operation: string, argument: string, value: unknown): st
     throw new ArgumentError(argument, "must be a non-empty id string", { operation });
   }
   return value;
+}
+
+/**
+ * A non-empty string argument of the catalogue reads (ids, `params`); `hint` tells the caller where
+ * a valid one comes from.
+ */
+export function requireId(
+  argument: string,
+  value: unknown,
+  operation: string,
+  hint = "",
+): asserts value is string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new ArgumentError(argument, `must be a non-empty string${hint ? ` ${hint}` : ""}`, { operation });
+  }
 }
 
 /** A non-empty array of non-empty strings (ids or feedback tokens). */

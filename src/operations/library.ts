@@ -40,7 +40,7 @@ import {
   orderParams,
   ratingEndpoint,
 } from "./library-arguments.js";
-import { responseObject } from "./playlists.js";
+import { sendWrite } from "./playlists.js";
 
 // ── ratings, library status, subscriptions, history writes ─────────────────────────────────────
 
@@ -50,7 +50,7 @@ export async function rateSong(ctx: OperationContext, videoId: string, rating: u
   const target = { videoId: checkId(operation, "videoId", videoId) };
   const endpoint = ratingEndpoint(operation, rating);
   ctx.requireAuth(operation);
-  return responseObject(operation, await ctx.send({ operation, endpoint, body: { target }, write: true }));
+  return sendWrite(ctx, operation, endpoint, { target });
 }
 
 /**
@@ -66,7 +66,7 @@ export async function ratePlaylist(
   const target = { playlistId: checkId(operation, "playlistId", playlistId) };
   const endpoint = ratingEndpoint(operation, rating);
   ctx.requireAuth(operation);
-  return responseObject(operation, await ctx.send({ operation, endpoint, body: { target }, write: true }));
+  return sendWrite(ctx, operation, endpoint, { target });
 }
 
 /** `edit_song_library_status`: send library (`add`/`remove`) or pin (`pin`/`unpin`) tokens. */
@@ -86,10 +86,7 @@ async function feedback(
 ): Promise<ServiceResponse> {
   const feedbackTokens = checkIdList(operation, "feedbackTokens", tokens);
   ctx.requireAuth(operation);
-  return responseObject(
-    operation,
-    await ctx.send({ operation, endpoint: "feedback", body: { feedbackTokens }, write: true }),
-  );
+  return sendWrite(ctx, operation, "feedback", { feedbackTokens });
 }
 
 /**
@@ -107,10 +104,7 @@ export async function subscribeArtists(ctx: OperationContext, channelIds: string
     );
   }
   ctx.requireAuth(operation);
-  return responseObject(
-    operation,
-    await ctx.send({ operation, endpoint: "subscription/subscribe", body: { channelIds: ids }, write: true }),
-  );
+  return sendWrite(ctx, operation, "subscription/subscribe", { channelIds: ids });
 }
 
 /** `unsubscribe_artists`: unsubscribe from every given channel in one call. */
@@ -118,15 +112,7 @@ export async function unsubscribeArtists(ctx: OperationContext, channelIds: stri
   const operation = "unsubscribe_artists";
   const ids = checkIdList(operation, "channelIds", channelIds);
   ctx.requireAuth(operation);
-  return responseObject(
-    operation,
-    await ctx.send({
-      operation,
-      endpoint: "subscription/unsubscribe",
-      body: { channelIds: ids },
-      write: true,
-    }),
-  );
+  return sendWrite(ctx, operation, "subscription/unsubscribe", { channelIds: ids });
 }
 
 // ── account ─────────────────────────────────────────────────────────────────────────────────────
@@ -304,7 +290,8 @@ async function validatedList<T>(
   return out;
 }
 
-function listArguments(operation: string, options: unknown, defaultLimit = 25) {
+/** The options every library and upload list takes: `limit` (default 25) and `order`. */
+export function listArguments(operation: string, options: unknown, defaultLimit = 25) {
   const opts = checkOptions<LibraryListOptions & LibrarySongsOptions>(operation, options);
   return {
     limit: checkLimit(operation, "limit", opts.limit === undefined ? defaultLimit : opts.limit),

@@ -42,6 +42,26 @@ export function responseObject(operation: string, response: unknown): ServiceRes
   return response;
 }
 
+/** Posts a write (no retries, PROTOCOL §1) and returns the service's answer as an object. */
+export async function sendWrite(
+  ctx: OperationContext,
+  operation: string,
+  endpoint: string,
+  body: JsonObject,
+): Promise<ServiceResponse> {
+  return responseObject(operation, await ctx.send({ operation, endpoint, body, write: true }));
+}
+
+/** Posts `browse/edit_playlist` with the given actions. */
+function sendPlaylistEdit(
+  ctx: OperationContext,
+  operation: string,
+  playlistId: string,
+  actions: JsonObject[],
+): Promise<ServiceResponse> {
+  return sendWrite(ctx, operation, "browse/edit_playlist", { playlistId, actions });
+}
+
 /**
  * `STATUS_SUCCEEDED` when the body says so, otherwise the whole response. A 200 whose `status` is
  * anything else (`STATUS_FAILED`) is a failure and is never reported as the success string.
@@ -78,10 +98,7 @@ export async function createPlaylist(
     body.sourcePlaylistId = editablePlaylistId(operation, opts.sourcePlaylist);
   }
   ctx.requireAuth(operation);
-  const response = responseObject(
-    operation,
-    await ctx.send({ operation, endpoint: "playlist/create", body, write: true }),
-  );
+  const response = await sendWrite(ctx, operation, "playlist/create", body);
   const id = response["playlistId"];
   if (typeof id === "string" && id !== "") return id;
   throwIfGated(operation, response);
@@ -209,12 +226,7 @@ export async function editPlaylist(
     });
   }
   ctx.requireAuth(operation);
-  const response = await ctx.send({
-    operation,
-    endpoint: "browse/edit_playlist",
-    body: { playlistId: id, actions },
-    write: true,
-  });
+  const response = await sendPlaylistEdit(ctx, operation, id, actions);
   const result = statusOrResponse(operation, response);
   if (result !== SUCCEEDED || opts.collaboration !== true) return result;
   return { status: SUCCEEDED, joinCollaborationToken: joinToken(response) };
@@ -249,10 +261,7 @@ export async function deletePlaylist(
   const operation = "delete_playlist";
   const id = editablePlaylistId(operation, playlistId);
   ctx.requireAuth(operation);
-  return statusOrResponse(
-    operation,
-    await ctx.send({ operation, endpoint: "playlist/delete", body: { playlistId: id }, write: true }),
-  );
+  return statusOrResponse(operation, await sendWrite(ctx, operation, "playlist/delete", { playlistId: id }));
 }
 
 // ── add items ───────────────────────────────────────────────────────────────────────────────────
@@ -293,15 +302,7 @@ export async function addPlaylistItems(
     if (videos.length === 0) actions.push({ action: "ACTION_ADD_VIDEO", addedVideoId: null });
   }
   ctx.requireAuth(operation);
-  const response = responseObject(
-    operation,
-    await ctx.send({
-      operation,
-      endpoint: "browse/edit_playlist",
-      body: { playlistId: id, actions },
-      write: true,
-    }),
-  );
+  const response = await sendPlaylistEdit(ctx, operation, id, actions);
   if (response["status"] !== SUCCEEDED) return response;
   const added: AddedPlaylistItem[] = [];
   for (const entry of list(response, ["playlistEditResults"])) {
@@ -344,20 +345,14 @@ export async function removePlaylistItems(
     return { setVideoId, removedVideoId: videoId, action: "ACTION_REMOVE_VIDEO" };
   });
   ctx.requireAuth(operation);
-  return statusOrResponse(
-    operation,
-    await ctx.send({
-      operation,
-      endpoint: "browse/edit_playlist",
-      body: { playlistId: id, actions },
-      write: true,
-    }),
-  );
+  return statusOrResponse(operation, await sendPlaylistEdit(ctx, operation, id, actions));
 }
 
 // ── get ─────────────────────────────────────────────────────────────────────────────────────────
 
 const SECTION_CONTINUATION: Path = ["continuationContents", "sectionListContinuation"];
+const SUGGESTIONS_SHELF: Path = ["contents", 0, "musicShelfRenderer"];
+const RELATED_CAROUSEL: Path = [...SECTION_CONTINUATION, "contents", 0, "musicCarouselShelfRenderer"];
 
 /**
  * `get_playlist` (PROTOCOL §4.6): header, tracks (continuations followed until `limit`, whole pages;
@@ -386,17 +381,14 @@ export async function getPlaylist(
   const response = await ctx.send({ operation, endpoint: "browse", body });
   const page = parseFor(operation, () => parsePlaylistPage(response, id, notes));
   const playlist: Playlist = { ...page.header, related: [], tracks: [], duration_seconds: 0 };
+  /** The next page of the section list: suggestions (owned playlists), then related playlists. */
+  const nextSection = (token: string) =>
+    ctx.send({ operation, endpoint: "browse", body, additionalParams: ctokenParams(token) });
 
   let sectionToken = page.sectionToken;
   if (sectionToken !== null && playlist.owned && (suggestionsLimit > 0 || related)) {
-    const suggested = await ctx.send({
-      operation,
-      endpoint: "browse",
-      body,
-      additionalParams: ctokenParams(sectionToken),
-    });
-    const section = get(suggested, SECTION_CONTINUATION);
-    const shelf = get(section, ["contents", 0, "musicShelfRenderer"]);
+    const section = get(await nextSection(sectionToken), SECTION_CONTINUATION);
+    const shelf = get(section, SUGGESTIONS_SHELF);
     sectionToken = classicToken(section);
     if (suggestionsLimit > 0 && isObject(shelf)) {
       const parse = (rows: readonly unknown[]) =>
@@ -417,13 +409,7 @@ export async function getPlaylist(
     }
   }
   if (related && sectionToken !== null) {
-    const answer = await ctx.send({
-      operation,
-      endpoint: "browse",
-      body,
-      additionalParams: ctokenParams(sectionToken),
-    });
-    const carousel = get(answer, [...SECTION_CONTINUATION, "contents", 0, "musicCarouselShelfRenderer"]);
+    const carousel = get(await nextSection(sectionToken), RELATED_CAROUSEL);
     playlist.related = parseFor(operation, () => parseRelatedPlaylists(carousel, notes));
   }
 
@@ -464,26 +450,28 @@ export async function getPlaylist(
   return playlist;
 }
 
-/** `get_liked_songs`: the "Liked Music" playlist (`LM`). Needs credentials. */
-export async function getLikedSongs(
+/** One of the account's own auto playlists, read as `get_playlist` reads it. Needs credentials. */
+async function getOwnPlaylist(
   ctx: OperationContext,
-  options?: { limit?: number | null },
+  operation: string,
+  playlistId: string,
+  options: { limit?: number | null } | undefined,
 ): Promise<Playlist> {
-  const operation = "get_liked_songs";
   const opts = checkOptions<{ limit?: number | null }>(operation, options);
   const limit = checkLimit(operation, "limit", opts.limit === undefined ? 100 : opts.limit);
   ctx.requireAuth(operation);
-  return getPlaylist(ctx, "LM", { limit }, operation);
+  return getPlaylist(ctx, playlistId, { limit }, operation);
+}
+
+/** `get_liked_songs`: the "Liked Music" playlist (`LM`). Needs credentials. */
+export function getLikedSongs(ctx: OperationContext, options?: { limit?: number | null }): Promise<Playlist> {
+  return getOwnPlaylist(ctx, "get_liked_songs", "LM", options);
 }
 
 /** `get_saved_episodes`: the "Episodes for Later" playlist (`SE`). Needs credentials. */
-export async function getSavedEpisodes(
+export function getSavedEpisodes(
   ctx: OperationContext,
   options?: { limit?: number | null },
 ): Promise<Playlist> {
-  const operation = "get_saved_episodes";
-  const opts = checkOptions<{ limit?: number | null }>(operation, options);
-  const limit = checkLimit(operation, "limit", opts.limit === undefined ? 100 : opts.limit);
-  ctx.requireAuth(operation);
-  return getPlaylist(ctx, "SE", { limit }, operation);
+  return getOwnPlaylist(ctx, "get_saved_episodes", "SE", options);
 }

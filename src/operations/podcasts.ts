@@ -8,16 +8,11 @@ import {
   parsePodcast,
 } from "../parsers/podcasts.js";
 import type { Channel, Episode, EpisodePage, EpisodesPlaylist, Podcast } from "../types/podcasts.js";
-import { type OperationContext, parseFor } from "./context.js";
+import { browsePage, type OperationContext, parseFor } from "./context.js";
 import { classicToken, followClassic } from "./continuations.js";
+import { requireId } from "./library-arguments.js";
 
 /** Podcast operations (PROTOCOL §4.7). */
-
-function requireId(argument: string, value: unknown, operation: string): asserts value is string {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new ArgumentError(argument, "must be a non-empty string", { operation });
-  }
-}
 
 /** `prefix` + `id`, unless the id already carries it (a browse id passed where a bare id is expected). */
 function withPrefix(prefix: string, id: string): string {
@@ -27,8 +22,7 @@ function withPrefix(prefix: string, id: string): string {
 export async function getChannel(ctx: OperationContext, channelId: string): Promise<Channel> {
   const operation = "get_channel";
   requireId("channelId", channelId, operation);
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId: channelId } });
-  return parseFor(operation, () => parseChannel(response, ctx.notes(operation)));
+  return browsePage(ctx, operation, { browseId: channelId }, parseChannel);
 }
 
 export async function getChannelEpisodes(
@@ -39,8 +33,7 @@ export async function getChannelEpisodes(
   const operation = "get_channel_episodes";
   requireId("channelId", channelId, operation);
   requireId("params", params, operation);
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId: channelId, params } });
-  return parseFor(operation, () => parseChannelEpisodes(response, ctx.notes(operation)));
+  return browsePage(ctx, operation, { browseId: channelId, params }, parseChannelEpisodes);
 }
 
 export interface GetPodcastOptions {
@@ -79,12 +72,7 @@ export async function getPodcast(
 export async function getEpisode(ctx: OperationContext, videoId: string): Promise<EpisodePage> {
   const operation = "get_episode";
   requireId("videoId", videoId, operation);
-  const response = await ctx.send({
-    operation,
-    endpoint: "browse",
-    body: { browseId: withPrefix("MPED", videoId) },
-  });
-  return parseFor(operation, () => parseEpisodePage(response));
+  return browsePage(ctx, operation, { browseId: withPrefix("MPED", videoId) }, parseEpisodePage);
 }
 
 export async function getEpisodesPlaylist(
@@ -93,10 +81,5 @@ export async function getEpisodesPlaylist(
 ): Promise<EpisodesPlaylist> {
   const operation = "get_episodes_playlist";
   requireId("playlistId", playlistId, operation);
-  const response = await ctx.send({
-    operation,
-    endpoint: "browse",
-    body: { browseId: withPrefix("VL", playlistId) },
-  });
-  return parseFor(operation, () => parseEpisodesPlaylist(response, ctx.notes(operation)));
+  return browsePage(ctx, operation, { browseId: withPrefix("VL", playlistId) }, parseEpisodesPlaylist);
 }

@@ -123,7 +123,7 @@ export async function search(
 
   const response = await ctx.send({ operation: OPERATION, endpoint: "search", body });
   const notes = ctx.notes(OPERATION);
-  const plan = { filter: checked.filter, scope: checked.scope };
+  const plan = { filter: checked.filter, scope: checked.scope, language: ctx.language };
   const page = parseFor(OPERATION, () => parseSearchResponse(response, plan, notes));
   const results = page.results;
 

@@ -5,6 +5,7 @@ import { parseSong } from "../parsers/song.js";
 import { parseTasteProfile } from "../parsers/taste-profile.js";
 import type { Lyrics, Song, TasteProfile } from "../types/song.js";
 import { type OperationContext, parseFor } from "./context.js";
+import { requireId } from "./library-arguments.js";
 
 /**
  * Song operations: the player response (`get_song`, PROTOCOL §6.1), lyrics (§4.2) and the taste
@@ -176,10 +177,4 @@ export async function setTasteProfile(
     body: { browseId: "FEmusic_home", formData },
     write: true,
   });
-}
-
-function requireId(argument: string, value: unknown, operation: string, hint = ""): void {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new ArgumentError(argument, `must be a non-empty string${hint ? ` ${hint}` : ""}`, { operation });
-  }
 }

@@ -14,10 +14,10 @@ import type {
   UploadListOptions,
   UploadSong,
 } from "../types/uploads.js";
-import { type OperationContext, parseFor } from "./context.js";
-import { libraryList } from "./library.js";
-import { checkId, checkLimit, checkOptions, orderParams } from "./library-arguments.js";
-import { responseObject, SUCCEEDED } from "./playlists.js";
+import { browsePage, type OperationContext } from "./context.js";
+import { libraryList, listArguments } from "./library.js";
+import { checkId, checkLimit, checkOptions } from "./library-arguments.js";
+import { SUCCEEDED, sendWrite } from "./playlists.js";
 
 /** What the upload host takes (PROTOCOL §5.1). */
 export const UPLOAD_EXTENSIONS = ["mp3", "m4a", "wma", "flac", "ogg"] as const;
@@ -153,15 +153,9 @@ export async function deleteUploadEntity(
   const entity = id.includes(RELEASE_PREFIX) ? id.replace(RELEASE_PREFIX, "") : id;
   if (entity === "") throw new ArgumentError("entityId", "has nothing after the album prefix", { operation });
   ctx.requireAuth(operation);
-  const response = responseObject(
-    operation,
-    await ctx.send({
-      operation,
-      endpoint: "music/delete_privately_owned_entity",
-      body: { entityId: entity },
-      write: true,
-    }),
-  );
+  const response = await sendWrite(ctx, operation, "music/delete_privately_owned_entity", {
+    entityId: entity,
+  });
   if (!("error" in response)) return SUCCEEDED;
   // The reference returns the `error` value; an error that is not an object comes back whole.
   return isObject(response.error) ? response.error : response;
@@ -169,21 +163,13 @@ export async function deleteUploadEntity(
 
 // ── upload lists ────────────────────────────────────────────────────────────────────────────────
 
-function uploadListArguments(operation: string, options: unknown) {
-  const opts = checkOptions<UploadListOptions>(operation, options);
-  return {
-    limit: checkLimit(operation, "limit", opts.limit === undefined ? 25 : opts.limit),
-    params: orderParams(operation, opts.order),
-  };
-}
-
 /** `get_library_upload_songs`: uploaded tracks (the leading "Shuffle all" row dropped). */
 export async function getLibraryUploadSongs(
   ctx: OperationContext,
   options?: UploadListOptions,
 ): Promise<UploadSong[]> {
   const operation = "get_library_upload_songs";
-  const { limit, params } = uploadListArguments(operation, options);
+  const { limit, params } = listArguments(operation, options);
   return libraryList(ctx, {
     operation,
     browseId: "FEmusic_library_privately_owned_tracks",
@@ -200,7 +186,7 @@ export async function getLibraryUploadArtists(
   options?: UploadListOptions,
 ): Promise<LibraryArtist[]> {
   const operation = "get_library_upload_artists";
-  const { limit, params } = uploadListArguments(operation, options);
+  const { limit, params } = listArguments(operation, options);
   return libraryList(ctx, {
     operation,
     browseId: "FEmusic_library_privately_owned_artists",
@@ -217,7 +203,7 @@ export async function getLibraryUploadAlbums(
   options?: UploadListOptions,
 ): Promise<LibraryAlbum[]> {
   const operation = "get_library_upload_albums";
-  const { limit, params } = uploadListArguments(operation, options);
+  const { limit, params } = listArguments(operation, options);
   return libraryList(ctx, {
     operation,
     browseId: "FEmusic_library_privately_owned_releases",
@@ -252,7 +238,5 @@ export async function getLibraryUploadAlbum(ctx: OperationContext, browseId: str
   const operation = "get_library_upload_album";
   const id = checkId(operation, "browseId", browseId);
   ctx.requireAuth(operation);
-  const response = await ctx.send({ operation, endpoint: "browse", body: { browseId: id } });
-  const notes = ctx.notes(operation);
-  return parseFor(operation, () => parseUploadAlbum(response, notes));
+  return browsePage(ctx, operation, { browseId: id }, parseUploadAlbum);
 }

@@ -1,51 +1,33 @@
-import type { Album } from "../types/browsing.js";
-import type { AlbumCard } from "./cards.js";
-import { MTRIR, parseAlbumCard } from "./cards.js";
+import type { Album, AlbumCard } from "../types/browsing.js";
+import { endpointPlaylistId, MTRIR, parseAlbumCard } from "./cards.js";
+import { countAndDuration, DETAIL_HEADER, parseDetailHeader } from "./detail-header.js";
 import { likeStatusOfService } from "./menu.js";
 import { get, isObject, list, mustObj, type Path, str } from "./nav.js";
-import type { ParseNotes } from "./notes.js";
+import { noteSkipped, type ParseNotes, REPORT_ALL } from "./notes.js";
+import {
+  DESCRIPTION_SHELF_RUNS,
+  SC_SHELF,
+  SECOND_SUB_RUNS,
+  SUB_RUNS,
+  SUB0_TEXT,
+  SUBTITLE_BADGE_LABEL,
+  TC_SEC_SECTIONS,
+  TC_SECTION0,
+  THUMBS,
+  TITLE_TEXT,
+} from "./paths.js";
 import { parsePlaylistItems } from "./song-row.js";
 import { descriptionRuns, joinRuns, parseArtistRuns, parseSongRuns } from "./text.js";
-import { THUMBS, THUMBS_CROP, thumbnailsAt } from "./thumbnails.js";
+import { thumbnailsAt } from "./thumbnails.js";
 
 /** Album pages, 2024+ two-column layout (PROTOCOL §4.2 get_album). */
 
-const HEADER: Path = [
-  "contents",
-  "twoColumnBrowseResultsRenderer",
-  "tabs",
-  0,
-  "tabRenderer",
-  "content",
-  "sectionListRenderer",
-  "contents",
-  0,
-  "musicResponsiveHeaderRenderer",
-];
-const SECONDARY: Path = [
-  "contents",
-  "twoColumnBrowseResultsRenderer",
-  "secondaryContents",
-  "sectionListRenderer",
-  "contents",
-];
-const TRACKS: Path = [...SECONDARY, 0, "musicShelfRenderer", "contents"];
-const TITLE_TEXT: Path = ["title", "runs", 0, "text"];
-const SUBTITLE_RUNS: Path = ["subtitle", "runs"];
-const SUBTITLE0_TEXT: Path = ["subtitle", "runs", 0, "text"];
-const LEGACY_BADGE: Path = [
-  "subtitleBadges",
-  0,
-  "musicInlineBadgeRenderer",
-  "accessibilityData",
-  "accessibilityData",
-  "label",
-];
+const HEADER: Path = [...TC_SECTION0, "musicResponsiveHeaderRenderer"];
+const TRACKS: Path = [...TC_SEC_SECTIONS, 0, "musicShelfRenderer", "contents"];
+const LEGACY_TRACKS: Path = [...SC_SHELF, "contents"];
 const BADGE_ICON: Path = ["musicInlineBadgeRenderer", "icon", "iconType"];
-const DESCRIPTION_RUNS: Path = ["description", "musicDescriptionShelfRenderer", "description", "runs"];
 const STRAPLINE_RUNS: Path = ["straplineTextOne", "runs"];
-const SECOND_SUBTITLE_RUNS: Path = ["secondSubtitle", "runs"];
-const PLAY_NAV: Path = ["musicPlayButtonRenderer", "playNavigationEndpoint"];
+const PLAY_BUTTON_NAV: Path = ["musicPlayButtonRenderer", "playNavigationEndpoint"];
 const LIKE_SERVICE: Path = ["toggleButtonRenderer", "defaultServiceEndpoint"];
 
 /**
@@ -53,81 +35,37 @@ const LIKE_SERVICE: Path = ["toggleButtonRenderer", "defaultServiceEndpoint"];
  * header's singular `subtitleBadge` list with the `MUSIC_EXPLICIT_BADGE` icon (which the reference
  * does not read yet, PROTOCOL §8).
  */
-function headerExplicit(header: unknown): boolean {
-  if (get(header, LEGACY_BADGE) !== undefined) return true;
+function headerExplicit(header: unknown, explicitBadge: boolean): boolean {
+  if (explicitBadge) return true;
   for (const badge of list(header, ["subtitleBadge"])) {
     if (str(badge, BADGE_ICON) === "MUSIC_EXPLICIT_BADGE") return true;
   }
   return false;
 }
 
-/** `"16 songs"` → 16 (digits of the text); null when it has none. */
-function countOf(text: string | null): number | null {
-  if (text === null) return null;
-  const digits = text.replace(/[^0-9]/g, "");
-  return digits === "" ? null : Number.parseInt(digits, 10);
-}
-
-const LEGACY_HEADER: Path = ["header", "musicDetailHeaderRenderer"];
-const LEGACY_TRACKS: Path = [
-  "contents",
-  "singleColumnBrowseResultsRenderer",
-  "tabs",
-  0,
-  "tabRenderer",
-  "content",
-  "sectionListRenderer",
-  "contents",
-  0,
-  "musicShelfRenderer",
-  "contents",
-];
-const LEGACY_BUTTONS: Path = ["menu", "menuRenderer", "topLevelButtons"];
-const LEGACY_PLAYLIST_ID: Path = [
-  "buttonRenderer",
-  "navigationEndpoint",
-  "watchPlaylistEndpoint",
-  "playlistId",
-];
-const LEGACY_WATCH_ID: Path = ["buttonRenderer", "navigationEndpoint", "watchEndpoint", "playlistId"];
-const LEGACY_LIKE: Path = ["buttonRenderer", "defaultServiceEndpoint"];
-const LEGACY_DESCRIPTION: Path = ["description", "runs", 0, "text"];
-
-/** `secondSubtitle` runs: `[count, •, duration]` or `[duration]`. */
-function countAndDuration(album: Album, second: readonly unknown[]): void {
-  if (second.length > 1) {
-    album.trackCount = countOf(str(second[0], ["text"]));
-    album.duration = str(second[2], ["text"]);
-  } else {
-    album.duration = str(second[0], ["text"]);
-  }
-}
-
 /**
  * Album pages before April 2024: `header.musicDetailHeaderRenderer` and the tracks in the single
  * column's first shelf (PROTOCOL §8 "Album page"). Artists come from the subtitle runs there.
  */
-function parseLegacyAlbum(response: unknown, header: unknown, notes: ParseNotes): Album {
-  const buttons = list(header, LEGACY_BUTTONS);
-  const likeService = get(buttons[1], LEGACY_LIKE);
-  const description = str(header, LEGACY_DESCRIPTION);
-  const info = parseSongRuns(list(header, SUBTITLE_RUNS), false, 2);
+function parseLegacyAlbum(response: unknown, legacy: unknown, notes: ParseNotes): Album {
+  const header = parseDetailHeader(legacy);
+  const description = header.description;
   const album: Album = {
-    title: str(header, TITLE_TEXT),
-    type: str(header, SUBTITLE0_TEXT),
-    thumbnails: thumbnailsAt(header, THUMBS_CROP),
-    isExplicit: headerExplicit(header),
+    title: header.title,
+    type: header.type,
+    thumbnails: header.thumbnails,
+    isExplicit: headerExplicit(legacy, header.explicitBadge),
     description: description ?? "",
     descriptionRuns: description === null ? [] : [{ text: description }],
-    ...info,
-    artists: info.artists ?? null,
-    duration: null,
-    audioPlaylistId: str(buttons[0], LEGACY_PLAYLIST_ID) ?? str(buttons[0], LEGACY_WATCH_ID),
-    likeStatus: (likeService === undefined ? null : likeStatusOfService(likeService)) ?? "INDIFFERENT",
+    ...header.info,
+    artists: header.info.artists ?? null,
+    duration: header.duration,
+    audioPlaylistId: header.audioPlaylistId,
+    likeStatus: header.likeStatus ?? "INDIFFERENT",
     tracks: parsePlaylistItems(list(response, LEGACY_TRACKS), { album: true }, notes, "get_album.tracks"),
     duration_seconds: 0,
   };
-  countAndDuration(album, list(header, SECOND_SUBTITLE_RUNS));
+  if (header.trackCount !== undefined) album.trackCount = header.trackCount;
   return finishAlbum(album);
 }
 
@@ -145,23 +83,22 @@ function finishAlbum(album: Album): Album {
 
 export function parseAlbum(response: unknown, notes: ParseNotes): Album {
   if (get(response, HEADER) === undefined) {
-    const legacy = get(response, LEGACY_HEADER);
+    const legacy = get(response, DETAIL_HEADER);
     if (isObject(legacy)) return parseLegacyAlbum(response, legacy, notes);
   }
   const header = mustObj(response, HEADER);
-  const descriptionRunList = get(header, DESCRIPTION_RUNS);
-  const subtitleInfo = parseSongRuns(list(header, SUBTITLE_RUNS), false, 2);
+  const descriptionRunList = get(header, DESCRIPTION_SHELF_RUNS);
+  const subtitleInfo = parseSongRuns(list(header, SUB_RUNS), false, 2);
   const strapline = get(header, STRAPLINE_RUNS);
-  const second = list(header, SECOND_SUBTITLE_RUNS);
+  const second = list(header, SECOND_SUB_RUNS);
 
   let audioPlaylistId: string | null = null;
   let likeService: unknown;
   for (const button of list(header, ["buttons"])) {
     if (!isObject(button)) continue;
     if (audioPlaylistId === null && button["musicPlayButtonRenderer"] !== undefined) {
-      const play = get(button, PLAY_NAV);
-      audioPlaylistId =
-        str(play, ["watchPlaylistEndpoint", "playlistId"]) ?? str(play, ["watchEndpoint", "playlistId"]);
+      const play = get(button, PLAY_BUTTON_NAV);
+      audioPlaylistId = endpointPlaylistId(play);
     }
     if (likeService === undefined && button["toggleButtonRenderer"] !== undefined) {
       likeService = get(button, LIKE_SERVICE) ?? null;
@@ -170,25 +107,24 @@ export function parseAlbum(response: unknown, notes: ParseNotes): Album {
 
   const album: Album = {
     title: str(header, TITLE_TEXT),
-    type: str(header, SUBTITLE0_TEXT),
+    type: str(header, SUB0_TEXT),
     thumbnails: thumbnailsAt(header, THUMBS),
-    isExplicit: headerExplicit(header),
+    isExplicit: headerExplicit(header, get(header, SUBTITLE_BADGE_LABEL) !== undefined),
     // An album without a description shelf has an empty description, as in the reference.
     description: Array.isArray(descriptionRunList) ? joinRuns(descriptionRunList) : "",
     descriptionRuns: Array.isArray(descriptionRunList) ? descriptionRuns(descriptionRunList) : [],
     ...subtitleInfo,
     artists: Array.isArray(strapline) && strapline.length > 0 ? parseArtistRuns(strapline) : null,
-    duration: null,
+    ...countAndDuration(second),
     audioPlaylistId,
     likeStatus: (likeService ? likeStatusOfService(likeService) : null) ?? "INDIFFERENT",
     tracks: [],
     duration_seconds: 0,
   };
-  countAndDuration(album, second);
 
   album.tracks = parsePlaylistItems(list(response, TRACKS), { album: true }, notes, "get_album.tracks");
 
-  const sections = list(response, SECONDARY);
+  const sections = list(response, TC_SEC_SECTIONS);
   for (let i = 1; i < sections.length; i++) {
     const carousel = get(sections[i], ["musicCarouselShelfRenderer"]);
     if (!isObject(carousel)) continue;
@@ -204,12 +140,7 @@ export function parseAlbum(response: unknown, notes: ParseNotes): Album {
     for (const item of list(carousel, ["contents"])) {
       const card = get(item, [MTRIR]);
       if (card === undefined) {
-        if (isObject(item)) {
-          for (const name in item) {
-            notes.unknownRenderer(name, `get_album.${key}`);
-            break;
-          }
-        }
+        noteSkipped(notes, item, `get_album.${key}`, REPORT_ALL);
         continue;
       }
       cards.push(parseAlbumCard(card));

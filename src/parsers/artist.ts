@@ -1,66 +1,64 @@
 import type { Artist, ArtistAlbum, ArtistCategories, ArtistSection, User } from "../types/browsing.js";
 import {
-  MMRIR,
   MTRIR,
   parseAlbumCard,
-  parseEpisodeRow,
   parsePlaylistCard,
   parsePodcastCard,
   parseRelatedArtistCard,
   parseSingleCard,
   parseVideoCard,
 } from "./cards.js";
-import { MENU_ITEMS } from "./menu.js";
-import { bool, get, isObject, type JsonObject, list, mustList, mustObj, type Path, str } from "./nav.js";
-import type { ParseNotes } from "./notes.js";
+import { MMRIR, parseEpisodeItem } from "./episode-row.js";
+import { type ArtistCategory, foldCase, localeOf } from "./locales.js";
+import {
+  bool,
+  formatPath,
+  get,
+  isObject,
+  type JsonObject,
+  list,
+  mustList,
+  mustObj,
+  type Path,
+  str,
+} from "./nav.js";
+import { noteSkipped, type ParseNotes, REPORT_ALL } from "./notes.js";
+import {
+  CAROUSEL_TITLE,
+  CAROUSEL_TITLE_TEXT,
+  MENU0_WATCH_PLAYLIST_ID,
+  NAV_BROWSE_ID,
+  NAV_BROWSE_PARAMS,
+  NAV_PLAYLIST_ID,
+  SC_SECTION_LIST,
+  SC_SECTION0,
+  SC_SECTIONS,
+  SUB_RUNS,
+  SUB0_TEXT,
+  TC_SECTIONS,
+  THUMBS,
+  THUMBS_TR,
+  TITLE_BROWSE_ID,
+  TITLE_TEXT,
+} from "./paths.js";
 import { parsePlaylistItems } from "./song-row.js";
-import { descriptionRuns, joinRuns, NAV_BROWSE_ID, parseSongRuns, runsOf } from "./text.js";
-import { THUMBS, THUMBS_TR, thumbnailsAt } from "./thumbnails.js";
+import { descriptionRuns, joinRuns, parseSongRuns, runsOf } from "./text.js";
+import { thumbnailsAt } from "./thumbnails.js";
 
 /**
  * Artist and user pages (PROTOCOL §4.2 get_artist, get_user, get_artist_albums). Both layouts are
  * read: the single-column page and the two-column one some artists moved to in 2026.
  */
 
-export const SC_SECTIONS: Path = [
-  "contents",
-  "singleColumnBrowseResultsRenderer",
-  "tabs",
-  0,
-  "tabRenderer",
-  "content",
-  "sectionListRenderer",
-  "contents",
-];
-const TC_SECTIONS: Path = [
-  "contents",
-  "twoColumnBrowseResultsRenderer",
-  "tabs",
-  0,
-  "tabRenderer",
-  "content",
-  "sectionListRenderer",
-  "contents",
-];
 const ARTIST_HEADER: Path = ["header", "musicImmersiveHeaderRenderer"];
 const USER_HEADER: Path = ["header", "musicVisualHeaderRenderer"];
-const TITLE_TEXT: Path = ["title", "runs", 0, "text"];
 const SUBSCRIBE: Path = ["subscriptionButton", "subscribeButtonRenderer"];
-const SHUFFLE_ID: Path = [
-  "playButton",
-  "buttonRenderer",
-  "navigationEndpoint",
-  "watchEndpoint",
-  "playlistId",
-];
+const SHUFFLE_ID: Path = ["playButton", "buttonRenderer", ...NAV_PLAYLIST_ID];
 const RADIO_NAV: Path = ["startRadioButton", "buttonRenderer", "navigationEndpoint"];
 const MONTHLY: Path = ["monthlyListenerCount", "runs", 0, "text"];
-const CAROUSEL_TITLE: Path = ["header", "musicCarouselShelfBasicHeaderRenderer", "title", "runs", 0];
-const CAROUSEL_TITLE_TEXT: Path = [...CAROUSEL_TITLE, "text"];
-const BROWSE_PARAMS: Path = ["navigationEndpoint", "browseEndpoint", "params"];
-const SHELF_TITLE_BROWSE_ID: Path = ["title", "runs", 0, ...NAV_BROWSE_ID];
 const SUBHEADER_TEXT: Path = ["subheader", "runs", 0, "text"];
 const MONTHLY_SUFFIX = " monthly audience";
+const CAROUSEL: Path = ["musicCarouselShelfRenderer"];
 
 /** The sections of an artist-like page, single- or two-column; a ParseError when neither exists. */
 export function browseSections(response: unknown): readonly unknown[] {
@@ -71,67 +69,68 @@ export function browseSections(response: unknown): readonly unknown[] {
   return mustList(response, SC_SECTIONS);
 }
 
-type CategoryKey = keyof ArtistCategories;
-
-/** Carousel titles (English, lower-case) and how their cards are read (PROTOCOL §4.0, §4.2). */
+/** How the cards of each category are read (PROTOCOL §4.2); the titles are in `locales.ts`. */
 const CATEGORIES: ReadonlyArray<{
-  key: CategoryKey;
-  title: string;
+  key: ArtistCategory;
   renderer: string;
-  parse: (card: unknown) => unknown;
+  /** The card's fields, or null for a card the list leaves out (reported through the notes). */
+  parse: (card: unknown, at: string, notes: ParseNotes) => unknown;
 }> = [
-  { key: "albums", title: "albums", renderer: MTRIR, parse: parseAlbumCard },
-  { key: "singles", title: "singles & eps", renderer: MTRIR, parse: parseSingleCard },
-  { key: "shows", title: "audiobooks and shows", renderer: MTRIR, parse: parseAlbumCard },
-  { key: "videos", title: "videos", renderer: MTRIR, parse: parseVideoCard },
-  { key: "playlists", title: "playlists", renderer: MTRIR, parse: parsePlaylistCard },
-  { key: "related", title: "fans might also like", renderer: MTRIR, parse: parseRelatedArtistCard },
-  { key: "episodes", title: "latest episodes", renderer: MMRIR, parse: parseEpisodeRow },
-  { key: "podcasts", title: "podcasts", renderer: MTRIR, parse: parsePodcastCard },
+  { key: "albums", renderer: MTRIR, parse: parseAlbumCard },
+  { key: "singles", renderer: MTRIR, parse: parseSingleCard },
+  { key: "shows", renderer: MTRIR, parse: parseAlbumCard },
+  { key: "videos", renderer: MTRIR, parse: parseVideoCard },
+  { key: "playlists", renderer: MTRIR, parse: parsePlaylistCard },
+  { key: "related", renderer: MTRIR, parse: parseRelatedArtistCard },
+  { key: "episodes", renderer: MMRIR, parse: parseEpisodeItem },
+  { key: "podcasts", renderer: MTRIR, parse: parsePodcastCard },
 ];
 
 /**
- * The categories of an artist or user page: each carousel whose title is a known category name
- * (whole-string, case-insensitive), its items parsed by kind. Items of other renderers are skipped.
+ * The categories of an artist, user or channel page: each carousel whose title is a category's
+ * name in the page's display language (whole-string, case-insensitive: `Playlists by X` is not
+ * `playlists`), its items parsed by kind. Items of other renderers are reported and skipped.
  */
-export function parseArtistCategories(sections: readonly unknown[], notes: ParseNotes): ArtistCategories {
-  const carousels: Array<{ title: string; shelf: JsonObject }> = [];
+export function parseArtistCategories(
+  sections: readonly unknown[],
+  notes: ParseNotes,
+  language = "en",
+): ArtistCategories {
+  const { categoryOfTitle } = localeOf(language);
+  const carousels: Array<{ category: ArtistCategory | undefined; shelf: JsonObject }> = [];
   for (const section of sections) {
-    const shelf = get(section, ["musicCarouselShelfRenderer"]);
+    const shelf = get(section, CAROUSEL);
     if (!isObject(shelf)) continue;
     const title = str(shelf, CAROUSEL_TITLE_TEXT);
-    if (title !== null) carousels.push({ title: title.toLowerCase(), shelf });
+    if (title !== null) carousels.push({ category: categoryOfTitle.get(foldCase(title, language)), shelf });
   }
   const out: ArtistCategories = {};
   for (const category of CATEGORIES) {
-    const found = carousels.find((c) => c.title === category.title);
+    const found = carousels.find((c) => c.category === category.key);
     if (found === undefined) continue;
     const titleRun = get(found.shelf, CAROUSEL_TITLE);
     const section: ArtistSection<unknown> = { browseId: null, results: [] };
     if (isObject(titleRun) && titleRun["navigationEndpoint"] !== undefined) {
       section.browseId = str(titleRun, NAV_BROWSE_ID);
-      section.params = str(titleRun, BROWSE_PARAMS);
+      section.params = str(titleRun, NAV_BROWSE_PARAMS);
     }
+    const where = `artist.${category.key}`;
     for (const item of list(found.shelf, ["contents"])) {
       const card = get(item, [category.renderer]);
       if (card === undefined) {
-        if (isObject(item)) {
-          for (const key in item) {
-            notes.unknownRenderer(key, `artist.${category.key}`);
-            break;
-          }
-        }
+        noteSkipped(notes, item, where, REPORT_ALL);
         continue;
       }
-      section.results.push(category.parse(card));
+      const parsed = category.parse(card, where, notes);
+      if (parsed !== null) section.results.push(parsed);
     }
     (out as Record<string, unknown>)[category.key] = section;
   }
   return out;
 }
 
-/** Parses an artist page. */
-export function parseArtist(response: unknown, notes: ParseNotes): Artist {
+/** Parses an artist page; `language` is the display language the page was asked for. */
+export function parseArtist(response: unknown, notes: ParseNotes, language = "en"): Artist {
   const sections = browseSections(response);
   const header = mustObj(response, ARTIST_HEADER);
 
@@ -175,41 +174,29 @@ export function parseArtist(response: unknown, notes: ParseNotes): Artist {
   const first = sections[0];
   const songs = get(first, ["musicShelfRenderer"]);
   if (isObject(songs)) {
-    artist.songs.browseId = str(songs, SHELF_TITLE_BROWSE_ID);
+    artist.songs.browseId = str(songs, TITLE_BROWSE_ID);
     artist.songs.results = parsePlaylistItems(list(songs, ["contents"]), {}, notes, "artist.songs");
   }
-  return Object.assign(artist, parseArtistCategories(sections, notes));
+  return Object.assign(artist, parseArtistCategories(sections, notes, language));
 }
 
 /** Parses a user (profile) page. */
-export function parseUser(response: unknown, notes: ParseNotes): User {
+export function parseUser(response: unknown, notes: ParseNotes, language = "en"): User {
   const sections = browseSections(response);
   const user: User = { name: str(get(response, USER_HEADER), TITLE_TEXT) };
-  return Object.assign(user, parseArtistCategories(sections, notes));
+  return Object.assign(user, parseArtistCategories(sections, notes, language));
 }
-
-const ALBUM_MENU_PLAYLIST_ID: Path = [
-  ...MENU_ITEMS,
-  0,
-  "menuNavigationItemRenderer",
-  "navigationEndpoint",
-  "watchPlaylistEndpoint",
-  "playlistId",
-];
-const SUBTITLE_RUNS: Path = ["subtitle", "runs"];
-const SUBTITLE0_TEXT: Path = ["subtitle", "runs", 0, "text"];
-const TITLE_BROWSE_ID: Path = ["title", "runs", 0, ...NAV_BROWSE_ID];
 
 /** A card of an artist's full album list (also the library's album grid). */
 export function parseArtistAlbum(card: unknown): ArtistAlbum {
   const album: ArtistAlbum = {
     browseId: str(card, TITLE_BROWSE_ID),
-    playlistId: str(card, ALBUM_MENU_PLAYLIST_ID),
+    playlistId: str(card, MENU0_WATCH_PLAYLIST_ID),
     title: str(card, TITLE_TEXT),
     thumbnails: thumbnailsAt(card, THUMBS_TR),
-    type: str(card, SUBTITLE0_TEXT),
+    type: str(card, SUB0_TEXT),
   };
-  return Object.assign(album, parseSongRuns(list(card, SUBTITLE_RUNS), false, 2));
+  return Object.assign(album, parseSongRuns(list(card, SUB_RUNS), false, 2));
 }
 
 /** MTRIR cards of a list (grid items or carousel contents); other renderers reported and skipped. */
@@ -218,12 +205,7 @@ export function parseArtistAlbumList(items: readonly unknown[], notes: ParseNote
   for (const item of items) {
     const card = get(item, [MTRIR]);
     if (card === undefined) {
-      if (isObject(item)) {
-        for (const key in item) {
-          if (key !== "continuationItemRenderer") notes.unknownRenderer(key, "get_artist_albums");
-          break;
-        }
-      }
+      noteSkipped(notes, item, "get_artist_albums");
       continue;
     }
     out.push(parseArtistAlbum(card));
@@ -231,15 +213,9 @@ export function parseArtistAlbumList(items: readonly unknown[], notes: ParseNote
   return out;
 }
 
-const FIRST_SECTION: Path = [...SC_SECTIONS, 0];
+const FIRST_SECTION_AT = formatPath(SC_SECTION0);
 const SORT_OPTIONS: Path = [
-  "contents",
-  "singleColumnBrowseResultsRenderer",
-  "tabs",
-  0,
-  "tabRenderer",
-  "content",
-  "sectionListRenderer",
+  ...SC_SECTION_LIST,
   "header",
   "musicSideAlignedItemRenderer",
   "endItems",
@@ -266,20 +242,16 @@ export function parseArtistAlbumsPage(section: unknown, notes: ParseNotes): Arti
   const carousel = get(section, ["musicCarouselShelfRenderer"]);
   if (isObject(carousel))
     return { items: parseArtistAlbumList(list(carousel, ["contents"]), notes), grid: null };
-  mustList(section, ["gridRenderer", "items"], formatFirstSection());
+  mustList(section, ["gridRenderer", "items"], FIRST_SECTION_AT);
   return { items: [], grid: null };
-}
-
-function formatFirstSection(): string {
-  return "contents.singleColumnBrowseResultsRenderer.tabs[0].tabRenderer.content.sectionListRenderer.contents[0]";
 }
 
 /** The first section of a single-column browse page (artist albums, user lists). */
 export function firstSection(response: unknown): unknown {
-  return get(response, FIRST_SECTION);
+  return get(response, SC_SECTION0);
 }
 
-const OPTION_TITLE: Path = ["musicMultiSelectMenuItemRenderer", "title", "runs", 0, "text"];
+const OPTION_TITLE: Path = ["musicMultiSelectMenuItemRenderer", ...TITLE_TEXT];
 const OPTION_COMMANDS: Path = [
   "musicMultiSelectMenuItemRenderer",
   "selectedCommand",

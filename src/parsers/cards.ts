@@ -1,61 +1,44 @@
-import type { ArtistRef, IdName, Thumbnail } from "../types/common.js";
-import { MENU_ITEMS } from "./menu.js";
+import type {
+  AlbumCard,
+  PlaylistCard,
+  PodcastCard,
+  RelatedArtistCard,
+  SingleCard,
+  SongCard,
+  VideoCard,
+  WatchPlaylistCard,
+} from "../types/browsing.js";
+import type { ArtistRef } from "../types/common.js";
 import { get, isObject, list, type Path, str } from "./nav.js";
-import { PAGE_TYPE, VIDEO_TYPE } from "./song-row.js";
 import {
-  dotIndex,
-  firstWord,
-  idName,
-  joinRuns,
-  NAV_BROWSE_ID,
-  parseArtistRuns,
-  parseSongRuns,
-  runText,
-  type SongRunInfo,
-} from "./text.js";
-import { THUMBS, THUMBS_TR, thumbnailsAt } from "./thumbnails.js";
+  MENU_ITEMS,
+  NAV_PAGE_TYPE,
+  NAV_PLAYLIST_ID,
+  NAV_VIDEO_ID,
+  NAV_WATCH_PLAYLIST_ID,
+  OVERLAY_NAV,
+  QUEUE_VIDEO_ID,
+  SUB_RUNS,
+  SUB0,
+  SUB0_TEXT,
+  SUBTITLE_BADGE_LABEL,
+  THUMBS_TR,
+  TITLE_BROWSE_ID,
+  TITLE_TEXT,
+  TITLE0,
+} from "./paths.js";
+import { dotIndex, firstWord, idName, joinRuns, parseArtistRuns, parseSongRuns, runRef } from "./text.js";
+import { thumbnailsAt } from "./thumbnails.js";
 
 /**
  * Cards (`musicTwoRowItemRenderer`, MTRIR) of carousels and grids, reused by home, artist, album,
- * user, mood and explore pages (PROTOCOL §4.2 "Card parsers"), and the podcast episode row (MMRIR).
+ * user, mood and explore pages (PROTOCOL §4.2 "Card parsers").
  */
 
 export const MTRIR = "musicTwoRowItemRenderer";
-export const MMRIR = "musicMultiRowListItemRenderer";
 
-const TITLE_TEXT: Path = ["title", "runs", 0, "text"];
-const TITLE_BROWSE_ID: Path = ["title", "runs", 0, ...NAV_BROWSE_ID];
-export const TITLE_PAGE_TYPE: Path = ["title", "runs", 0, "navigationEndpoint", ...PAGE_TYPE];
-const SUBTITLE_RUNS: Path = ["subtitle", "runs"];
-const SUBTITLE0: Path = ["subtitle", "runs", 0];
-const SUBTITLE0_TEXT: Path = ["subtitle", "runs", 0, "text"];
-const SUBTITLE_BADGE: Path = [
-  "subtitleBadges",
-  0,
-  "musicInlineBadgeRenderer",
-  "accessibilityData",
-  "accessibilityData",
-  "label",
-];
-const OVERLAY_NAV: Path = [
-  "thumbnailOverlay",
-  "musicItemThumbnailOverlayRenderer",
-  "content",
-  "musicPlayButtonRenderer",
-  "playNavigationEndpoint",
-];
+export const TITLE_PAGE_TYPE: Path = [...TITLE0, ...NAV_PAGE_TYPE];
 const OVERLAY_WATCH_PLAYLIST_ID: Path = [...OVERLAY_NAV, "watchPlaylistEndpoint", "playlistId"];
-const OVERLAY_WATCH_ID: Path = [...OVERLAY_NAV, "watchEndpoint", "playlistId"];
-const NAV_VIDEO_ID: Path = ["navigationEndpoint", "watchEndpoint", "videoId"];
-const NAV_PLAYLIST_ID: Path = ["navigationEndpoint", "watchEndpoint", "playlistId"];
-const NAV_WATCH_PLAYLIST_ID: Path = ["navigationEndpoint", "watchPlaylistEndpoint", "playlistId"];
-const QUEUE_VIDEO_ID: Path = [
-  "menuServiceItemRenderer",
-  "serviceEndpoint",
-  "queueAddEndpoint",
-  "queueTarget",
-  "videoId",
-];
 const EDITOR_PLAYLIST_ID: Path = [
   "menuNavigationItemRenderer",
   "navigationEndpoint",
@@ -65,21 +48,20 @@ const EDITOR_PLAYLIST_ID: Path = [
 const NUMERIC = /^\d+$/;
 const COUNT_WORD = /\d+ /;
 
-export interface AlbumCard {
-  title: string | null;
-  artists: ArtistRef[];
-  browseId: string | null;
-  audioPlaylistId: string | null;
-  thumbnails: Thumbnail[] | null;
-  isExplicit: boolean;
-  /** `Album`, `Single`, `EP`… (absent when the subtitle starts with the year). */
-  type?: string;
-  year?: string;
+const WATCH_PLAYLIST_ID: Path = ["watchPlaylistEndpoint", "playlistId"];
+const WATCH_ID: Path = ["watchEndpoint", "playlistId"];
+
+/**
+ * The playlist a play endpoint starts (the object holding the watch endpoint): its
+ * `watchPlaylistEndpoint` (signed in), else its `watchEndpoint` (an A/B test); null without either.
+ */
+export function endpointPlaylistId(endpoint: unknown): string | null {
+  return str(endpoint, WATCH_PLAYLIST_ID) ?? str(endpoint, WATCH_ID);
 }
 
-/** The play button's playlist: `watchPlaylistEndpoint` (signed in) or `watchEndpoint` (A/B test). */
+/** The card's play button's playlist. */
 export function overlayPlaylistId(card: unknown): string | null {
-  return str(card, OVERLAY_WATCH_PLAYLIST_ID) ?? str(card, OVERLAY_WATCH_ID);
+  return endpointPlaylistId(get(card, OVERLAY_NAV));
 }
 
 /** `subtitle.runs[0]` numeric → year only; else type word, and year from `runs[2]` when numeric. */
@@ -96,11 +78,11 @@ function typeAndYear(runs: readonly unknown[], out: { type?: string; year?: stri
 }
 
 export function parseAlbumCard(card: unknown): AlbumCard {
-  const runs = list(card, SUBTITLE_RUNS);
+  const runs = list(card, SUB_RUNS);
   const artists: ArtistRef[] = [];
   for (const run of runs) {
     if (isObject(run) && run["navigationEndpoint"] !== undefined) {
-      artists.push({ name: runText(run), id: str(run, NAV_BROWSE_ID) });
+      artists.push(runRef(run));
     }
   }
   const album: AlbumCard = {
@@ -109,18 +91,10 @@ export function parseAlbumCard(card: unknown): AlbumCard {
     browseId: str(card, TITLE_BROWSE_ID),
     audioPlaylistId: overlayPlaylistId(card),
     thumbnails: thumbnailsAt(card, THUMBS_TR),
-    isExplicit: get(card, SUBTITLE_BADGE) !== undefined,
+    isExplicit: get(card, SUBTITLE_BADGE_LABEL) !== undefined,
   };
   typeAndYear(runs, album);
   return album;
-}
-
-export interface SingleCard {
-  title: string | null;
-  browseId: string | null;
-  thumbnails: Thumbnail[] | null;
-  type?: string;
-  year?: string;
 }
 
 export function parseSingleCard(card: unknown): SingleCard {
@@ -129,15 +103,8 @@ export function parseSingleCard(card: unknown): SingleCard {
     browseId: str(card, TITLE_BROWSE_ID),
     thumbnails: thumbnailsAt(card, THUMBS_TR),
   };
-  typeAndYear(list(card, SUBTITLE_RUNS), single);
+  typeAndYear(list(card, SUB_RUNS), single);
   return single;
-}
-
-export interface SongCard extends SongRunInfo {
-  title: string | null;
-  videoId: string | null;
-  playlistId: string | null;
-  thumbnails: Thumbnail[] | null;
 }
 
 export function parseSongCard(card: unknown): SongCard {
@@ -147,13 +114,7 @@ export function parseSongCard(card: unknown): SongCard {
     playlistId: str(card, NAV_PLAYLIST_ID),
     thumbnails: thumbnailsAt(card, THUMBS_TR),
   };
-  return Object.assign(song, parseSongRuns(list(card, SUBTITLE_RUNS), true));
-}
-
-export interface WatchPlaylistCard {
-  title: string | null;
-  playlistId: string | null;
-  thumbnails: Thumbnail[] | null;
+  return Object.assign(song, parseSongRuns(list(card, SUB_RUNS), true));
 }
 
 export function parseWatchPlaylistCard(card: unknown): WatchPlaylistCard {
@@ -162,17 +123,6 @@ export function parseWatchPlaylistCard(card: unknown): WatchPlaylistCard {
     playlistId: str(card, NAV_WATCH_PLAYLIST_ID),
     thumbnails: thumbnailsAt(card, THUMBS_TR),
   };
-}
-
-export interface PlaylistCard {
-  title: string | null;
-  playlistId: string | null;
-  thumbnails: Thumbnail[] | null;
-  /** The signed-in user can edit it (its menu offers the playlist editor). */
-  owned: boolean;
-  description?: string;
-  count?: string;
-  author?: ArtistRef[];
 }
 
 export function parsePlaylistCard(card: unknown): PlaylistCard {
@@ -191,7 +141,7 @@ export function parsePlaylistCard(card: unknown): PlaylistCard {
     thumbnails: thumbnailsAt(card, THUMBS_TR),
     owned,
   };
-  const runs = get(card, SUBTITLE_RUNS);
+  const runs = get(card, SUB_RUNS);
   if (Array.isArray(runs)) {
     playlist.description = joinRuns(runs);
     const third = str(runs[2], ["text"]);
@@ -203,33 +153,17 @@ export function parsePlaylistCard(card: unknown): PlaylistCard {
   return playlist;
 }
 
-export interface RelatedArtistCard {
-  title: string | null;
-  browseId: string | null;
-  subscribers: string | null;
-  thumbnails: Thumbnail[] | null;
-}
-
 export function parseRelatedArtistCard(card: unknown): RelatedArtistCard {
   return {
     title: str(card, TITLE_TEXT),
     browseId: str(card, TITLE_BROWSE_ID),
-    subscribers: firstWord(str(card, SUBTITLE0_TEXT)),
+    subscribers: firstWord(str(card, SUB0_TEXT)),
     thumbnails: thumbnailsAt(card, THUMBS_TR),
   };
 }
 
-export interface VideoCard {
-  title: string | null;
-  videoId: string | null;
-  artists: ArtistRef[];
-  playlistId: string | null;
-  thumbnails: Thumbnail[] | null;
-  views: string | null;
-}
-
 export function parseVideoCard(card: unknown): VideoCard {
-  const runs = list(card, SUBTITLE_RUNS);
+  const runs = list(card, SUB_RUNS);
   let videoId = str(card, NAV_VIDEO_ID);
   if (videoId === null) {
     for (const entry of list(card, MENU_ITEMS)) {
@@ -248,61 +182,12 @@ export function parseVideoCard(card: unknown): VideoCard {
   };
 }
 
-export interface PodcastCard {
-  title: string | null;
-  channel: IdName | null;
-  browseId: string | null;
-  podcastId: string | null;
-  thumbnails: Thumbnail[] | null;
-}
-
 export function parsePodcastCard(card: unknown): PodcastCard {
   return {
     title: str(card, TITLE_TEXT),
-    channel: idName(get(card, SUBTITLE0)),
+    channel: idName(get(card, SUB0)),
     browseId: str(card, TITLE_BROWSE_ID),
     podcastId: str(card, OVERLAY_WATCH_PLAYLIST_ID),
     thumbnails: thumbnailsAt(card, THUMBS_TR),
-  };
-}
-
-/** A podcast episode row (MMRIR). */
-export interface EpisodeRow {
-  index: number | null;
-  title: string | null;
-  description: string | null;
-  duration: string | null;
-  videoId: string | null;
-  browseId: string | null;
-  videoType: string | null;
-  date: string | null;
-  thumbnails: Thumbnail[] | null;
-}
-
-const EPISODE_DURATION: Path = [
-  "playbackProgress",
-  "musicPlaybackProgressRenderer",
-  "durationText",
-  "runs",
-  1,
-  "text",
-];
-const DESCRIPTION_TEXT: Path = ["description", "runs", 0, "text"];
-const ON_TAP_VIDEO_ID: Path = ["onTap", "watchEndpoint", "videoId"];
-const ON_TAP_INDEX: Path = ["onTap", "watchEndpoint", "index"];
-const ON_TAP_VIDEO_TYPE: Path = ["onTap", ...VIDEO_TYPE];
-
-export function parseEpisodeRow(row: unknown): EpisodeRow {
-  const index = get(row, ON_TAP_INDEX);
-  return {
-    index: typeof index === "number" ? index : null,
-    title: str(row, TITLE_TEXT),
-    description: str(row, DESCRIPTION_TEXT),
-    duration: str(row, EPISODE_DURATION),
-    videoId: str(row, ON_TAP_VIDEO_ID),
-    browseId: str(row, TITLE_BROWSE_ID),
-    videoType: str(row, ON_TAP_VIDEO_TYPE),
-    date: str(row, SUBTITLE0_TEXT),
-    thumbnails: thumbnailsAt(row, THUMBS),
   };
 }

@@ -1,18 +1,27 @@
 import type { ChartEpisode, Episode } from "../types/podcasts.js";
-import { MMRIR } from "./cards.js";
-import { get, isObject, type JsonObject, mustStr, num, type Path, rendererName, str } from "./nav.js";
-import type { ParseNotes } from "./notes.js";
-import { THUMBS, thumbnailsAt } from "./thumbnails.js";
+import { rendererItems } from "./lists.js";
+import { get, isObject, type JsonObject, mustStr, num, type Path, str } from "./nav.js";
+import { type ParseNotes, QUIET_CONTINUATION } from "./notes.js";
+import {
+  DESCRIPTION_TEXT,
+  NAV_BROWSE_ID,
+  ON_TAP_VIDEO_ID,
+  ON_TAP_VIDEO_TYPE,
+  SUB0_TEXT,
+  THUMBS,
+  TITLE_BROWSE_ID,
+  TITLE_TEXT,
+} from "./paths.js";
+import { thumbnailsAt } from "./thumbnails.js";
 
 /**
  * The podcast-episode row, `musicMultiRowListItemRenderer` (MMRIR, PROTOCOL §4.7): podcast pages,
- * channel pages, the "New episodes" playlist, explore's popular episodes, home.
+ * channel pages, artist and channel carousels, the "New episodes" playlist, explore's popular
+ * episodes, home. One parse serves them all.
  */
 
-const TITLE: Path = ["title", "runs", 0, "text"];
-const BROWSE_ID: Path = ["title", "runs", 0, "navigationEndpoint", "browseEndpoint", "browseId"];
-const DESCRIPTION: Path = ["description", "runs", 0, "text"];
-const DATE: Path = ["subtitle", "runs", 0, "text"];
+export const MMRIR = "musicMultiRowListItemRenderer";
+
 const DURATION: Path = [
   "playbackProgress",
   "musicPlaybackProgressRenderer",
@@ -21,30 +30,21 @@ const DURATION: Path = [
   1,
   "text",
 ];
-const VIDEO_ID: Path = ["onTap", "watchEndpoint", "videoId"];
 const INDEX: Path = ["onTap", "watchEndpoint", "index"];
-const VIDEO_TYPE: Path = [
-  "onTap",
-  "watchEndpoint",
-  "watchEndpointMusicSupportedConfigs",
-  "watchEndpointMusicConfig",
-  "musicVideoType",
-];
 /** Explore's episode cards name their show in a second title line. */
 const PODCAST_RUN: Path = ["secondTitle", "runs", 0];
-const RUN_BROWSE_ID: Path = ["navigationEndpoint", "browseEndpoint", "browseId"];
 
 /** The fields of one episode row; `at` names the row in a ParseError (its title is required). */
 export function parseEpisodeRow(row: JsonObject, at: string): Episode {
   return {
     index: num(row, INDEX),
-    title: mustStr(row, TITLE, at),
-    description: str(row, DESCRIPTION),
+    title: mustStr(row, TITLE_TEXT, at),
+    description: str(row, DESCRIPTION_TEXT),
     duration: str(row, DURATION),
-    videoId: str(row, VIDEO_ID),
-    browseId: str(row, BROWSE_ID),
-    videoType: str(row, VIDEO_TYPE),
-    date: str(row, DATE),
+    videoId: str(row, ON_TAP_VIDEO_ID),
+    browseId: str(row, TITLE_BROWSE_ID),
+    videoType: str(row, ON_TAP_VIDEO_TYPE) as Episode["videoType"],
+    date: str(row, SUB0_TEXT),
     thumbnails: thumbnailsAt(row, THUMBS),
   };
 }
@@ -53,12 +53,30 @@ export function parseEpisodeRow(row: JsonObject, at: string): Episode {
 export function parseChartEpisode(row: JsonObject, at: string): ChartEpisode {
   const { index: _index, ...episode } = parseEpisodeRow(row, at);
   const run = get(row, PODCAST_RUN);
-  return { ...episode, podcast: { id: str(run, RUN_BROWSE_ID), name: str(run, ["text"]) } };
+  return { ...episode, podcast: { id: str(run, NAV_BROWSE_ID), name: str(run, ["text"]) } };
 }
 
 /**
- * Every MMRIR of a list parsed with `parse`; other renderers (a trailing continuation item, an
- * unknown newcomer) are skipped, and reported unless they are the list's continuation.
+ * An episode row that a list can use, or null: a row without a title is not an episode anyone can
+ * show, so the list leaves it out and reports it (as it does any renderer it cannot read) instead of
+ * failing the whole page.
+ */
+function readableEpisodeRow(row: unknown, at: string, notes: ParseNotes): JsonObject | null {
+  if (isObject(row) && str(row, TITLE_TEXT) !== null) return row;
+  notes.unknownRenderer(`${MMRIR} without a title`, at);
+  return null;
+}
+
+/** One MMRIR of a mixed list (home rows, artist carousels): the episode, or null when unreadable. */
+export function parseEpisodeItem(row: unknown, at: string, notes: ParseNotes): Episode | null {
+  const readable = readableEpisodeRow(row, at, notes);
+  return readable === null ? null : parseEpisodeRow(readable, at);
+}
+
+/**
+ * Every MMRIR of a list parsed with `parse`; rows without a title and other renderers (a trailing
+ * continuation item, an unknown newcomer) are skipped, and reported unless they are the list's
+ * continuation.
  */
 export function parseEpisodeList<T>(
   items: readonly unknown[],
@@ -66,16 +84,12 @@ export function parseEpisodeList<T>(
   notes: ParseNotes,
   parse: (row: JsonObject, at: string) => T,
 ): T[] {
-  const out: T[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const wrapper = items[i];
-    const row = isObject(wrapper) ? wrapper[MMRIR] : undefined;
-    if (isObject(row)) {
-      out.push(parse(row, `${at}[${i}].${MMRIR}`));
-      continue;
-    }
-    const name = rendererName(wrapper) ?? typeof wrapper;
-    if (name !== "continuationItemRenderer") notes.unknownRenderer(name, `${at}[${i}]`);
-  }
-  return out;
+  return rendererItems(
+    items,
+    MMRIR,
+    at,
+    notes,
+    (row, rowAt) => (readableEpisodeRow(row, rowAt, notes) === null ? null : parse(row, rowAt)),
+    QUIET_CONTINUATION,
+  );
 }

@@ -12,9 +12,9 @@ import type {
   Trend,
   TrendingItem,
 } from "../types/explore.js";
-import { SC_SECTIONS } from "./artist.js";
 import { MTRIR, parseAlbumCard, parsePlaylistCard, parseVideoCard } from "./cards.js";
 import { parseChartEpisode, parseEpisodeList } from "./episode-row.js";
+import { rendererItems } from "./lists.js";
 import {
   formatPath,
   get,
@@ -28,9 +28,21 @@ import {
   str,
 } from "./nav.js";
 import type { ParseNotes } from "./notes.js";
-import { flexRuns, flexText, MRLIR, PLAY_PLAYLIST_ID, PLAY_VIDEO_TYPE, parseSongFlat } from "./song-row.js";
-import { firstWord, idName, NAV_BROWSE_ID } from "./text.js";
-import { THUMBS, THUMBS_TR, thumbnailsAt } from "./thumbnails.js";
+import {
+  CAROUSEL_BROWSE_ID,
+  FLEX0_TEXT,
+  NAV_BROWSE_ID,
+  PLAY_PLAYLIST_ID,
+  PLAY_VIDEO_TYPE,
+  SC_SECTIONS,
+  THUMBS,
+  THUMBS_TR,
+  TITLE_BROWSE_ID,
+  TITLE_TEXT,
+} from "./paths.js";
+import { flexRuns, flexText, MRLIR, parseSongFlat } from "./song-row.js";
+import { firstWord, idName } from "./text.js";
+import { thumbnailsAt } from "./thumbnails.js";
 
 /**
  * The explore group's pages (PROTOCOL §4.3): "Moods & genres", a mood's playlists, the charts and
@@ -38,22 +50,17 @@ import { THUMBS, THUMBS_TR, thumbnailsAt } from "./thumbnails.js";
  */
 
 /** `SC_TAB.SL`: every page of this group is a single-column browse page. */
-const SECTIONS: Path = SC_SECTIONS;
-const SECTIONS_AT = formatPath(SECTIONS);
+const SECTIONS_AT = formatPath(SC_SECTIONS);
 
 const CAROUSEL = "musicCarouselShelfRenderer";
-const CAROUSEL_TITLE: Path = ["header", "musicCarouselShelfBasicHeaderRenderer", "title", "runs", 0];
-const CAROUSEL_BROWSE_ID: Path = [...CAROUSEL_TITLE, ...NAV_BROWSE_ID];
 const NAV_BUTTON = "musicNavigationButtonRenderer";
 const BUTTON_TITLE: Path = ["buttonText", "runs", 0, "text"];
 const BUTTON_PARAMS: Path = ["clickCommand", "browseEndpoint", "params"];
-const TITLE_TEXT: Path = ["title", "runs", 0, "text"];
-const TITLE_BROWSE_ID: Path = ["title", "runs", 0, ...NAV_BROWSE_ID];
 
 // ── moods ─────────────────────────────────────────────────────────────────────────────────────
 
 const GRID = "gridRenderer";
-const GRID_TITLE: Path = ["header", "gridHeaderRenderer", "title", "runs", 0, "text"];
+const GRID_TITLE: Path = ["header", "gridHeaderRenderer", ...TITLE_TEXT];
 
 /** A mood/genre button (`musicNavigationButtonRenderer`). */
 function parseMoodButton(button: unknown, at: string): MoodCategory {
@@ -62,20 +69,13 @@ function parseMoodButton(button: unknown, at: string): MoodCategory {
 
 /** The buttons of a list; other renderers are reported and skipped. */
 function moodButtons(items: readonly unknown[], at: string, notes: ParseNotes): MoodCategory[] {
-  const out: MoodCategory[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const wrapper = items[i];
-    const button = isObject(wrapper) ? wrapper[NAV_BUTTON] : undefined;
-    if (isObject(button)) out.push(parseMoodButton(button, `${at}[${i}].${NAV_BUTTON}`));
-    else notes.unknownRenderer(rendererName(wrapper) ?? typeof wrapper, `${at}[${i}]`);
-  }
-  return out;
+  return rendererItems(items, NAV_BUTTON, at, notes, parseMoodButton);
 }
 
 /** `get_mood_categories`: each grid section (`For you`, `Genres`, `Moods & moments`) with its buttons. */
 export function parseMoodCategories(response: unknown, notes: ParseNotes): MoodCategories {
   const out: MoodCategories = {};
-  const sections = mustList(response, SECTIONS);
+  const sections = mustList(response, SC_SECTIONS);
   for (let i = 0; i < sections.length; i++) {
     const section = sections[i];
     const grid = isObject(section) ? section[GRID] : undefined;
@@ -100,7 +100,7 @@ const MOOD_SECTION_ITEMS: Readonly<Record<string, string>> = {
 /** `get_mood_playlists`: the playlist cards of every grid or carousel of a mood's page, in order. */
 export function parseMoodPlaylists(response: unknown, notes: ParseNotes): MoodPlaylists {
   const out: MoodPlaylists = [];
-  const sections = mustList(response, SECTIONS);
+  const sections = mustList(response, SC_SECTIONS);
   for (let i = 0; i < sections.length; i++) {
     const section = sections[i];
     const name = rendererName(section);
@@ -111,7 +111,7 @@ export function parseMoodPlaylists(response: unknown, notes: ParseNotes): MoodPl
       continue;
     }
     const items = list((section as JsonObject)[name], [key]);
-    for (const card of carouselItems(items, MTRIR, `${at}.${name}.${key}`, notes, parsePlaylistCard))
+    for (const card of rendererItems(items, MTRIR, `${at}.${name}.${key}`, notes, parsePlaylistCard))
       out.push(card);
   }
   return out;
@@ -121,15 +121,6 @@ export function parseMoodPlaylists(response: unknown, notes: ParseNotes): MoodPl
 
 const RANK: Path = ["customIndexColumn", "musicCustomIndexColumnRenderer", "text", "runs", 0, "text"];
 const TREND_ICON: Path = ["customIndexColumn", "musicCustomIndexColumnRenderer", "icon", "iconType"];
-const FLEX0_TEXT: Path = [
-  "flexColumns",
-  0,
-  "musicResponsiveListItemFlexColumnRenderer",
-  "text",
-  "runs",
-  0,
-  "text",
-];
 const TRENDS: Readonly<Record<string, Trend>> = {
   ARROW_DROP_UP: "up",
   ARROW_DROP_DOWN: "down",
@@ -177,23 +168,6 @@ function parseFlatEpisode(row: JsonObject): FlatEpisode {
 /** A trending row: a song or video (with the trending playlist's id), or an episode. */
 function parseTrendingItem(row: JsonObject): TrendingItem {
   return str(row, PLAY_VIDEO_TYPE) === EPISODE_TYPE ? parseFlatEpisode(row) : parseSongFlat(row, true);
-}
-
-/** Every `key` item of a carousel parsed with `parse`; others reported and skipped (mixed carousels). */
-function carouselItems<T>(
-  items: readonly unknown[],
-  key: string,
-  at: string,
-  notes: ParseNotes,
-  parse: (item: JsonObject, at: string) => T,
-): T[] {
-  const out: T[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const item = get(items[i], [key]);
-    if (isObject(item)) out.push(parse(item, `${at}[${i}].${key}`));
-    else notes.unknownRenderer(rendererName(items[i]) ?? typeof items[i], `${at}[${i}]`);
-  }
-  return out;
 }
 
 // ── charts ────────────────────────────────────────────────────────────────────────────────────
@@ -307,7 +281,7 @@ function chartContent(carousel: unknown): ChartContent | null {
  * of other kinds (album charts some regions add) are not part of the result.
  */
 export function parseCharts(response: unknown, country: string, notes: ParseNotes): Charts {
-  const sections = mustList(response, SECTIONS);
+  const sections = mustList(response, SC_SECTIONS);
   const selected = str(sections[0], COUNTRY_MENU);
   const options: string[] = [];
   for (const mutation of list(response, MUTATIONS)) {
@@ -330,18 +304,18 @@ export function parseCharts(response: unknown, country: string, notes: ParseNote
         playlists.push({ carousel, at });
         break;
       case "artist rows":
-        charts.artists = carouselItems(items, MRLIR, at, notes, parseChartArtist);
+        charts.artists = rendererItems(items, MRLIR, at, notes, parseChartArtist);
         break;
       case "song rows":
         charts.songs = {
           playlist: str(carousel, CAROUSEL_BROWSE_ID),
-          items: carouselItems(items, MRLIR, at, notes, parseChartSong),
+          items: rendererItems(items, MRLIR, at, notes, parseChartSong),
         };
         break;
       case "trending rows":
         charts.trending = {
           playlist: str(carousel, CAROUSEL_BROWSE_ID),
-          items: carouselItems(items, MRLIR, at, notes, parseTrendingItem),
+          items: rendererItems(items, MRLIR, at, notes, parseTrendingItem),
         };
         break;
       case null: {
@@ -362,7 +336,7 @@ export function parseCharts(response: unknown, country: string, notes: ParseNote
       continue;
     }
     Object.assign(charts, {
-      [name]: carouselItems(list(carousel, ["contents"]), MTRIR, at, notes, parseChartPlaylist),
+      [name]: rendererItems(list(carousel, ["contents"]), MTRIR, at, notes, parseChartPlaylist),
     });
   }
   return charts;
@@ -376,7 +350,7 @@ export function parseCharts(response: unknown, country: string, notes: ParseNote
  */
 export function parseExplore(response: unknown, notes: ParseNotes): Explore {
   const explore: Explore = {};
-  const sections = mustList(response, SECTIONS);
+  const sections = mustList(response, SC_SECTIONS);
   for (let i = 0; i < sections.length; i++) {
     const carousel = get(sections[i], [CAROUSEL]);
     const browseId = str(carousel, CAROUSEL_BROWSE_ID);
@@ -384,13 +358,13 @@ export function parseExplore(response: unknown, notes: ParseNotes): Explore {
     const items = list(carousel, ["contents"]);
     const at = `${SECTIONS_AT}[${i}].${CAROUSEL}.contents`;
     if (browseId === "FEmusic_new_releases_albums") {
-      explore.new_releases = carouselItems(items, MTRIR, at, notes, parseAlbumCard);
+      explore.new_releases = rendererItems(items, MTRIR, at, notes, parseAlbumCard);
     } else if (browseId === "FEmusic_moods_and_genres") {
       explore.moods_and_genres = moodButtons(items, at, notes);
     } else if (browseId === "FEmusic_top_non_music_audio_episodes") {
       explore.top_episodes = parseEpisodeList(items, at, notes, parseChartEpisode);
     } else if (browseId === "FEmusic_new_releases_videos") {
-      explore.new_videos = carouselItems(items, MTRIR, at, notes, parseVideoCard);
+      explore.new_videos = rendererItems(items, MTRIR, at, notes, parseVideoCard);
     } else if (browseId.startsWith("VLPL")) {
       explore.top_songs = rankedList(browseId, items, at, notes, parseChartSong);
     } else if (browseId.startsWith("VLOLA")) {
@@ -407,5 +381,5 @@ function rankedList<T>(
   notes: ParseNotes,
   parse: (row: JsonObject) => T,
 ): ChartList<T> {
-  return { playlist, items: carouselItems(items, MRLIR, at, notes, parse) };
+  return { playlist, items: rendererItems(items, MRLIR, at, notes, parse) };
 }

@@ -2,21 +2,14 @@ import { ErrorCodes, ServiceError } from "../errors.js";
 import type { HistoryItem } from "../types/library.js";
 import { get, list, type Path, str } from "./nav.js";
 import type { ParseNotes } from "./notes.js";
+import { SC_SECTIONS, TITLE_TEXT } from "./paths.js";
 import { parsePlaylistItems } from "./song-row.js";
 
 /** `get_history` (PROTOCOL §4.5): one shelf per period, all in one response (no continuations). */
 
-const SECTIONS: Path = [
-  "contents",
-  "singleColumnBrowseResultsRenderer",
-  "tabs",
-  0,
-  "tabRenderer",
-  "content",
-  "sectionListRenderer",
-  "contents",
-];
-const NOTIFIER_TEXT: Path = ["musicNotifierShelfRenderer", "title", "runs", 0, "text"];
+const NOTIFIER_TEXT: Path = ["musicNotifierShelfRenderer", ...TITLE_TEXT];
+const SHELF_CONTENTS: Path = ["musicShelfRenderer", "contents"];
+const SHELF_TITLE: Path = ["musicShelfRenderer", ...TITLE_TEXT];
 
 /**
  * Every history row with the period it was played in (`played`: the shelf title) and its removal
@@ -25,8 +18,8 @@ const NOTIFIER_TEXT: Path = ["musicNotifierShelfRenderer", "title", "runs", 0, "
  */
 export function parseHistory(response: unknown, notes?: ParseNotes): HistoryItem[] {
   const out: HistoryItem[] = [];
-  for (const section of list(response, SECTIONS)) {
-    const contents = get(section, ["musicShelfRenderer", "contents"]);
+  for (const section of list(response, SC_SECTIONS)) {
+    const contents = get(section, SHELF_CONTENTS);
     if (!Array.isArray(contents)) {
       const notice = str(section, NOTIFIER_TEXT);
       throw new ServiceError(
@@ -35,7 +28,7 @@ export function parseHistory(response: unknown, notes?: ParseNotes): HistoryItem
         { operation: "get_history", status: 200 },
       );
     }
-    const played = str(section, ["musicShelfRenderer", "title", "runs", 0, "text"]) ?? "";
+    const played = str(section, SHELF_TITLE) ?? "";
     for (const item of parsePlaylistItems(contents, {}, notes, "history")) {
       out.push(Object.assign(item, { played }) as HistoryItem);
     }

@@ -1,9 +1,7 @@
 import type { HomeItem, HomeRow } from "../types/browsing.js";
 import {
-  MMRIR,
   MTRIR,
   parseAlbumCard,
-  parseEpisodeRow,
   parsePlaylistCard,
   parsePodcastCard,
   parseRelatedArtistCard,
@@ -11,8 +9,10 @@ import {
   parseWatchPlaylistCard,
   TITLE_PAGE_TYPE,
 } from "./cards.js";
+import { MMRIR, parseEpisodeItem } from "./episode-row.js";
 import { get, isObject, type Path, str } from "./nav.js";
-import type { ParseNotes } from "./notes.js";
+import { noteSkipped, type ParseNotes, REPORT_ALL } from "./notes.js";
+import { CAROUSEL_HEADER, CAROUSEL_TITLE_TEXT, DESCRIPTION_TEXT, NAV_WATCH_PLAYLIST_ID } from "./paths.js";
 import { MRLIR, parseSongFlat } from "./song-row.js";
 
 /**
@@ -20,25 +20,8 @@ import { MRLIR, parseSongFlat } from "./song-row.js";
  * of cards, and description shelves.
  */
 
-const CAROUSEL_TITLE_TEXT: Path = [
-  "header",
-  "musicCarouselShelfBasicHeaderRenderer",
-  "title",
-  "runs",
-  0,
-  "text",
-];
-const CAROUSEL_STRAPLINE: Path = [
-  "header",
-  "musicCarouselShelfBasicHeaderRenderer",
-  "strapline",
-  "runs",
-  0,
-  "text",
-];
+const CAROUSEL_STRAPLINE: Path = [...CAROUSEL_HEADER, "strapline", "runs", 0, "text"];
 const DESCRIPTION_TITLE: Path = ["header", "runs", 0, "text"];
-const DESCRIPTION_TEXT: Path = ["description", "runs", 0, "text"];
-const NAV_WATCH_PLAYLIST_ID: Path = ["navigationEndpoint", "watchPlaylistEndpoint", "playlistId"];
 
 /** One card dispatched by the page type of its title link; null for page types nobody parses. */
 export function parseHomeCard(card: unknown): HomeItem {
@@ -100,13 +83,11 @@ export function parseMixedContent(rows: readonly unknown[], notes: ParseNotes, w
       }
       const episode = item[MMRIR];
       if (episode !== undefined) {
-        contents.push(parseEpisodeRow(episode));
+        const parsed = parseEpisodeItem(episode, `${where}.${name}`, notes);
+        if (parsed !== null) contents.push(parsed);
         continue;
       }
-      for (const key in item) {
-        notes.unknownRenderer(key, `${where}.${name}`);
-        break;
-      }
+      noteSkipped(notes, item, `${where}.${name}`, REPORT_ALL);
     }
     out.push({ title: str(shelf, CAROUSEL_TITLE_TEXT) ?? str(shelf, CAROUSEL_STRAPLINE), contents });
   }

@@ -1,11 +1,23 @@
 import type { LibraryAlbum, LibraryArtist, LibraryPlaylist, LibraryPodcast } from "../types/library.js";
 import { MTRIR, parsePlaylistCard, parsePodcastCard } from "./cards.js";
-import { MENU_ITEMS, parseMenuPlaylists } from "./menu.js";
+import { parseMenuPlaylists } from "./menu.js";
 import { get, isObject, type JsonObject, list, type Path, str } from "./nav.js";
-import type { ParseNotes } from "./notes.js";
-import { flexText, MRLIR, PAGE_TYPE } from "./song-row.js";
-import { firstWord, NAV_BROWSE_ID, parseSongRuns } from "./text.js";
-import { THUMBS_TR, thumbnailsAt } from "./thumbnails.js";
+import { noteSkipped, type ParseNotes } from "./notes.js";
+import {
+  MENU0_WATCH_PLAYLIST_ID,
+  NAV_BROWSE_ID,
+  NAV_PAGE_TYPE,
+  SC_TABS,
+  SL,
+  SUB_RUNS,
+  TAB_CONTENT,
+  THUMBS_TR,
+  TITLE_BROWSE_ID,
+  TITLE_TEXT,
+} from "./paths.js";
+import { flexText, MRLIR } from "./song-row.js";
+import { firstWord, parseSongRuns } from "./text.js";
+import { thumbnailsAt } from "./thumbnails.js";
 
 /**
  * The library lists (PROTOCOL §4.5) and the upload lists that share their page layout (§4.8).
@@ -13,8 +25,16 @@ import { THUMBS_TR, thumbnailsAt } from "./thumbnails.js";
 
 export type LibraryContainer = "gridRenderer" | "musicShelfRenderer";
 
-const TABS: Path = ["contents", "singleColumnBrowseResultsRenderer", "tabs"];
-const TAB_SECTIONS: Path = ["tabRenderer", "content", "sectionListRenderer", "contents"];
+const TAB_SECTIONS: Path = [...TAB_CONTENT, ...SL];
+
+const CONTAINERS: readonly LibraryContainer[] = ["gridRenderer", "musicShelfRenderer"];
+/** The paths to each kind of container, so that looking one up allocates nothing. */
+function byContainer(path: (container: LibraryContainer) => Path): Readonly<Record<LibraryContainer, Path>> {
+  return Object.fromEntries(CONTAINERS.map((c) => [c, path(c)])) as Record<LibraryContainer, Path>;
+}
+const CONTAINER = byContainer((c) => [c]);
+const IN_ITEM_SECTION = byContainer((c) => ["itemSectionRenderer", "contents", 0, c]);
+const IN_FIRST_SECTION = byContainer((c) => [...TAB_SECTIONS, 0, c]);
 
 /**
  * The grid or shelf holding a library page's items, found in the order the service's layouts call
@@ -24,18 +44,18 @@ const TAB_SECTIONS: Path = ["tabRenderer", "content", "sectionListRenderer", "co
  * none: the list is empty.
  */
 export function libraryContents(response: unknown, container: LibraryContainer): JsonObject | undefined {
-  const tabs = list(response, TABS);
+  const tabs = list(response, SC_TABS);
   const sections = get(tabs[0], TAB_SECTIONS);
   if (Array.isArray(sections)) {
     for (const section of sections) {
-      const inner = get(section, ["itemSectionRenderer", "contents", 0, container]);
+      const inner = get(section, IN_ITEM_SECTION[container]);
       if (isObject(inner)) return inner;
     }
-    const first = get(sections[0], [container]);
+    const first = get(sections[0], CONTAINER[container]);
     return isObject(first) ? first : undefined;
   }
   const tab = tabs[tabs.length < 3 ? 1 : 2];
-  const fallback = get(tab, [...TAB_SECTIONS, 0, container]);
+  const fallback = get(tab, IN_FIRST_SECTION[container]);
   return isObject(fallback) ? fallback : undefined;
 }
 
@@ -50,16 +70,9 @@ function rendererIn(entry: unknown, key: string, notes: ParseNotes | undefined, 
   if (!isObject(entry)) return undefined;
   const value = entry[key];
   if (value !== undefined) return value;
-  if (notes !== undefined) {
-    for (const other in entry) {
-      if (other !== "continuationItemRenderer") notes.unknownRenderer(other, where);
-      break;
-    }
-  }
+  noteSkipped(notes, entry, where);
   return undefined;
 }
-
-const TITLE_BROWSE_ID: Path = ["title", "runs", 0, ...NAV_BROWSE_ID];
 
 /**
  * Whether a card leads somewhere. The grids open with an action card ("New playlist", "Add
@@ -69,47 +82,43 @@ function isLinkCard(card: unknown): boolean {
   return str(card, TITLE_BROWSE_ID) !== null;
 }
 
-/** `get_library_playlists` cards (the "New playlist" button skipped). */
-export function parseLibraryPlaylists(items: readonly unknown[], notes?: ParseNotes): LibraryPlaylist[] {
-  const out: LibraryPlaylist[] = [];
-  for (const entry of items) {
-    const card = rendererIn(entry, MTRIR, notes, "library playlists");
-    if (card === undefined || !isLinkCard(card)) continue;
-    out.push(parsePlaylistCard(card) as LibraryPlaylist);
-  }
-  return out;
-}
-
 /**
- * `get_library_podcasts` cards. The "Add podcast" card that opens the grid (on continuation pages
- * too) is skipped: it has no link, and the reference implementation crashes on it.
+ * The link cards of a library grid parsed with `parse`. The grids open with an action card ("New
+ * playlist", "Add podcast", on continuation pages too) that has no link: it is skipped (the
+ * reference implementation crashes on the podcast one).
  */
-export function parseLibraryPodcasts(items: readonly unknown[], notes?: ParseNotes): LibraryPodcast[] {
-  const out: LibraryPodcast[] = [];
+function linkCards<T>(
+  items: readonly unknown[],
+  notes: ParseNotes | undefined,
+  where: string,
+  parse: (card: unknown) => T,
+): T[] {
+  const out: T[] = [];
   for (const entry of items) {
-    const card = rendererIn(entry, MTRIR, notes, "library podcasts");
+    const card = rendererIn(entry, MTRIR, notes, where);
     if (card === undefined || !isLinkCard(card)) continue;
-    out.push(parsePodcastCard(card) as LibraryPodcast);
+    out.push(parse(card));
   }
   return out;
 }
 
-const MENU0_WATCH_PLAYLIST_ID: Path = [
-  ...MENU_ITEMS,
-  0,
-  "menuNavigationItemRenderer",
-  "navigationEndpoint",
-  "watchPlaylistEndpoint",
-  "playlistId",
-];
+/** `get_library_playlists` cards. */
+export function parseLibraryPlaylists(items: readonly unknown[], notes?: ParseNotes): LibraryPlaylist[] {
+  return linkCards(items, notes, "library playlists", (card) => parsePlaylistCard(card) as LibraryPlaylist);
+}
+
+/** `get_library_podcasts` cards. */
+export function parseLibraryPodcasts(items: readonly unknown[], notes?: ParseNotes): LibraryPodcast[] {
+  return linkCards(items, notes, "library podcasts", (card) => parsePodcastCard(card) as LibraryPodcast);
+}
 
 /** An album card of the library (and upload) album grids: type word first, then artists and year. */
 export function parseLibraryAlbum(card: unknown): LibraryAlbum {
-  const runs = list(card, ["subtitle", "runs"]);
+  const runs = list(card, SUB_RUNS);
   const album: LibraryAlbum = {
     browseId: str(card, TITLE_BROWSE_ID),
     playlistId: str(card, MENU0_WATCH_PLAYLIST_ID),
-    title: str(card, ["title", "runs", 0, "text"]) ?? "",
+    title: str(card, TITLE_TEXT) ?? "",
     thumbnails: thumbnailsAt(card, THUMBS_TR) ?? [],
     type: str(runs[0], ["text"]),
   };
@@ -120,16 +129,8 @@ export function parseLibraryAlbum(card: unknown): LibraryAlbum {
 }
 
 export function parseLibraryAlbums(items: readonly unknown[], notes?: ParseNotes): LibraryAlbum[] {
-  const out: LibraryAlbum[] = [];
-  for (const entry of items) {
-    const card = rendererIn(entry, MTRIR, notes, "library albums");
-    if (card === undefined || !isLinkCard(card)) continue;
-    out.push(parseLibraryAlbum(card));
-  }
-  return out;
+  return linkCards(items, notes, "library albums", parseLibraryAlbum);
 }
-
-const ROW_PAGE_TYPE: Path = ["navigationEndpoint", ...PAGE_TYPE];
 
 /**
  * An artist row of the library artists, subscriptions, channels and upload artists. `type` comes
@@ -141,7 +142,7 @@ export function parseLibraryArtist(row: unknown): LibraryArtist {
     browseId: str(row, NAV_BROWSE_ID),
     artist: flexText(row, 0),
   } as LibraryArtist;
-  const pageType = str(row, ROW_PAGE_TYPE);
+  const pageType = str(row, NAV_PAGE_TYPE);
   if (pageType === "MUSIC_PAGE_TYPE_USER_CHANNEL") artist.type = "channel";
   else if (pageType === "MUSIC_PAGE_TYPE_ARTIST") artist.type = "artist";
   Object.assign(artist, parseMenuPlaylists(row));

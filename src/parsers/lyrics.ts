@@ -1,10 +1,11 @@
 import { ParseError } from "../errors.js";
 import type { LyricLine, PlainLyrics, TimedLyrics } from "../types/song.js";
 import { formatPath, get, mustStr, type Path, str } from "./nav.js";
+import { DESCRIPTION_TEXT, SL0 } from "./paths.js";
 
 /** The lyrics page (PROTOCOL §4.2 get_lyrics): one description shelf in a section list. */
-const SHELF: Path = ["contents", "sectionListRenderer", "contents", 0, "musicDescriptionShelfRenderer"];
-const TEXT: Path = ["description", "runs", 0, "text"];
+const SHELF: Path = ["contents", ...SL0, "musicDescriptionShelfRenderer"];
+const TEXT: Path = DESCRIPTION_TEXT;
 /**
  * `Source: LyricFind`. The reference implementation reads this without `footer` since its 1.9.0
  * (a path that never exists, so its `source` is always null); the captures carry it here.

@@ -1,20 +1,11 @@
 import type { FeedbackTokens, LikeStatus, ListenAgainFeedbackTokens } from "../types/common.js";
 import { bool, get, isObject, list, type Path, str } from "./nav.js";
+import { LIKE_STATUS, MENU_ITEMS, NAV_BROWSE_ID, NAV_PLAYLIST_ID, NAV_WATCH_PLAYLIST_ID } from "./paths.js";
 
 /**
  * Fields read from an item's context menu (`menu.menuRenderer.items`), PROTOCOL §4.0
  * "Menu-derived song fields".
  */
-
-export const MENU_ITEMS: Path = ["menu", "menuRenderer", "items"];
-export const LIKE_STATUS: Path = [
-  "menu",
-  "menuRenderer",
-  "topLevelButtons",
-  0,
-  "likeButtonRenderer",
-  "likeStatus",
-];
 
 const DEFAULT_ICON: Path = ["defaultIcon", "iconType"];
 const ICON: Path = ["icon", "iconType"];
@@ -105,8 +96,7 @@ export function trackLikeStatus(item: unknown): LikeStatus | null {
 }
 
 const MNIR = "menuNavigationItemRenderer";
-const WATCH_PLAYLIST_ID: Path = ["navigationEndpoint", "watchPlaylistEndpoint", "playlistId"];
-const WATCH_ENDPOINT_PLAYLIST_ID: Path = ["navigationEndpoint", "watchEndpoint", "playlistId"];
+const MNIR_BROWSE_ID: Path = [MNIR, ...NAV_BROWSE_ID];
 
 export interface MenuPlaylists {
   shuffleId?: string;
@@ -124,7 +114,7 @@ export function parseMenuPlaylists(item: unknown): MenuPlaylists {
     if (!isObject(nav)) continue;
     const icon = str(nav, ICON);
     if (icon !== "MUSIC_SHUFFLE" && icon !== "MIX") continue;
-    const id = str(nav, WATCH_PLAYLIST_ID) ?? str(nav, WATCH_ENDPOINT_PLAYLIST_ID);
+    const id = str(nav, NAV_WATCH_PLAYLIST_ID) ?? str(nav, NAV_PLAYLIST_ID);
     if (id === null || id === "") continue;
     if (icon === "MUSIC_SHUFFLE") out.shuffleId = id;
     else out.radioId = id;
@@ -135,7 +125,7 @@ export function parseMenuPlaylists(item: unknown): MenuPlaylists {
 /** The `MNIR` browse id among menu entries that starts with `prefix` (credits `MPTC…`), or null. */
 export function menuBrowseId(item: unknown, prefix: string): string | null {
   for (const entry of list(item, MENU_ITEMS)) {
-    const id = str(entry, [MNIR, "navigationEndpoint", "browseEndpoint", "browseId"]);
+    const id = str(entry, MNIR_BROWSE_ID);
     if (id?.startsWith(prefix)) return id;
   }
   return null;

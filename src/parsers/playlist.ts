@@ -3,12 +3,21 @@ import type { ArtistRef } from "../types/common.js";
 import type { PlaylistTrack } from "../types/library.js";
 import type { Playlist, PlaylistCollaborators, PrivacyStatus, RelatedPlaylist } from "../types/playlists.js";
 import type { Episode } from "../types/podcasts.js";
-import { MMRIR, MTRIR, parsePlaylistCard } from "./cards.js";
-import { parseEpisodeList, parseEpisodeRow } from "./episode-row.js";
+import { MTRIR, parsePlaylistCard } from "./cards.js";
+import { MMRIR, parseEpisodeList, parseEpisodeRow } from "./episode-row.js";
 import { get, isObject, type JsonObject, list, mustObj, type Path, str } from "./nav.js";
 import { ignoreNotes, type ParseNotes } from "./notes.js";
+import {
+  DESCRIPTION_SHELF_RUNS,
+  SECOND_SUB_RUNS,
+  SUB_RUNS,
+  TC_SEC_SECTION_LIST,
+  TC_SEC_SECTION0,
+  TC_SECTION0,
+  TITLE_RUNS,
+} from "./paths.js";
 import { parsePlaylistItems } from "./song-row.js";
-import { joinRuns, parseSongRuns } from "./text.js";
+import { digitsOf, joinRuns, parseSongRuns } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
@@ -17,16 +26,15 @@ import { thumbnailsAt } from "./thumbnails.js";
  * audio playlists (`OLAK5uy_…`).
  */
 
-const TC: Path = ["contents", "twoColumnBrowseResultsRenderer"];
-const H0: Path = [...TC, "tabs", 0, "tabRenderer", "content", "sectionListRenderer", "contents", 0];
-const SECONDARY_SECTIONS: Path = [...TC, "secondaryContents", "sectionListRenderer"];
-const FIRST_SECTION: Path = [...SECONDARY_SECTIONS, "contents", 0];
 const PLAYLIST_SHELF = "musicPlaylistShelfRenderer";
 /** Episode playlists ("New Episodes", "Episodes for Later") list MMRIR rows in a plain shelf. */
 const EPISODE_SHELF = "musicShelfRenderer";
 
 const EDITABLE = "musicEditablePlaylistDetailHeaderRenderer";
 const RESPONSIVE = "musicResponsiveHeaderRenderer";
+const RESPONSIVE_HEADER: Path = [...TC_SECTION0, RESPONSIVE];
+const EDITABLE_HEADER: Path = [...TC_SECTION0, EDITABLE, "header", RESPONSIVE];
+const PLAYLIST_SHELF_PATH: Path = [...TC_SEC_SECTION0, PLAYLIST_SHELF];
 const FACEPILE: Path = ["facepile", "avatarStackViewModel"];
 const FACEPILE_COMMAND: Path = ["rendererContext", "commandContext", "onTap", "innertubeCommand"];
 const COLLABORATE_TAG = "PAplaylist_collaborate";
@@ -49,11 +57,23 @@ export interface PlaylistPage {
   collaborative: boolean;
 }
 
-/** Digits of a text joined as one integer (`"1,234 tracks"` → 1234), null without digits. */
-export function digitsOf(text: string | null): number | null {
-  if (text === null) return null;
-  const digits = text.replace(/\D/g, "");
-  return digits === "" ? null : Number.parseInt(digits, 10);
+/**
+ * The second subtitle of a playlist header, `[views •] count [• duration]`: views only when there
+ * are more than three runs. Views and the count are read as integers from their digits (as the
+ * reference does, `36M views` → 36).
+ */
+export function playlistCounts(second: readonly unknown[]): {
+  views: number | null;
+  duration: string | null;
+  trackCount: number | null;
+} {
+  const hasViews = second.length > 3;
+  const countAt = hasViews ? 2 : 0;
+  return {
+    views: hasViews ? digitsOf(str(second[0], ["text"])) : null,
+    duration: second.length > 2 ? str(second[countAt + 2], ["text"]) : null,
+    trackCount: digitsOf(str(second[countAt], ["text"])),
+  };
 }
 
 /** Whether a playlist id names an album's audio playlist, whose page may come without a header. */
@@ -103,7 +123,7 @@ export function parsePlaylistRows(
 
 /** The track shelf of a page: the playlist shelf, or the plain shelf of episode playlists. */
 function shelfOf(response: unknown): { shelf: JsonObject | undefined; type: string } {
-  const section = get(response, FIRST_SECTION);
+  const section = get(response, TC_SEC_SECTION0);
   const playlistShelf = get(section, [PLAYLIST_SHELF]);
   if (isObject(playlistShelf)) return { shelf: playlistShelf, type: "musicPlaylistShelfContinuation" };
   const episodeShelf = get(section, [EPISODE_SHELF]);
@@ -126,21 +146,10 @@ function rowsOf(response: unknown, collaborative: boolean, notes?: ParseNotes) {
   return { shelf, rows, trackContinuation };
 }
 
-/**
- * Header fields of the 2024 layout. The second subtitle is `[views •] count [• duration]`; `views`
- * and the count are read as integers from their digits (as the reference does, `36M views` → 36).
- */
+/** Header fields of the 2024 layout. */
 function headerMeta(header: JsonObject, owned: boolean) {
-  const title = joinRuns(list(header, ["title", "runs"]));
-  const descriptionRuns = get(header, [
-    "description",
-    "musicDescriptionShelfRenderer",
-    "description",
-    "runs",
-  ]);
-  const second = list(header, ["secondSubtitle", "runs"]);
-  const hasViews = second.length > 3;
-  const countAt = hasViews ? 2 : 0;
+  const title = joinRuns(list(header, TITLE_RUNS));
+  const descriptionRuns = get(header, DESCRIPTION_SHELF_RUNS);
   const meta: {
     description: string | null;
     views: number | null;
@@ -152,9 +161,7 @@ function headerMeta(header: JsonObject, owned: boolean) {
     collaborators?: PlaylistCollaborators;
   } = {
     description: Array.isArray(descriptionRuns) ? joinRuns(descriptionRuns) : null,
-    views: hasViews ? digitsOf(str(second[0], ["text"])) : null,
-    duration: second.length > 2 ? str(second[countAt + 2], ["text"]) : null,
-    trackCount: digitsOf(str(second[countAt], ["text"])),
+    ...playlistCounts(list(header, SECOND_SUB_RUNS)),
     title,
     thumbnails: thumbnailsAt(header) ?? [],
   };
@@ -181,18 +188,18 @@ function headerMeta(header: JsonObject, owned: boolean) {
     }
   }
   // `Playlist • 2024` (not owned) or `Playlist • Private • 2024` (owned): the year and the like follow.
-  const info = parseSongRuns(list(header, ["subtitle", "runs"]), false, owned ? 4 : 2);
+  const info = parseSongRuns(list(header, SUB_RUNS), false, owned ? 4 : 2);
   return { meta, info, collaborative };
 }
 
 /** Parses the first response of `get_playlist`. `requestedId` is the id asked for (with or without `VL`). */
 export function parsePlaylistPage(response: unknown, requestedId: string, notes?: ParseNotes): PlaylistPage {
-  const h0 = get(response, H0);
-  const sectionToken = classicToken(get(response, SECONDARY_SECTIONS));
+  const h0 = get(response, TC_SECTION0);
+  const sectionToken = classicToken(get(response, TC_SEC_SECTION_LIST));
 
   if (h0 === undefined && isAudioPlaylistId(requestedId)) {
     // Some album audio playlists come without a header (2024-12): what the page knows is the shelf.
-    const shelfObject = mustObj(response, [...FIRST_SECTION, PLAYLIST_SHELF]);
+    const shelfObject = mustObj(response, PLAYLIST_SHELF_PATH);
     const { rows, trackContinuation } = rowsOf(response, false, notes);
     const first = rows.find((row) => !row.episode)?.track as PlaylistTrack | undefined;
     const album = first?.album;
@@ -217,9 +224,7 @@ export function parsePlaylistPage(response: unknown, requestedId: string, notes?
 
   const editable = get(h0, [EDITABLE]);
   const owned = isObject(editable);
-  const header = owned
-    ? mustObj(response, [...H0, EDITABLE, "header", RESPONSIVE])
-    : mustObj(response, [...H0, RESPONSIVE]);
+  const header = owned ? mustObj(response, EDITABLE_HEADER) : mustObj(response, RESPONSIVE_HEADER);
   const { meta, info, collaborative } = headerMeta(header, owned);
   const privacy = owned
     ? ((str(editable, ["editHeader", "musicPlaylistEditHeaderRenderer", "privacy"]) ??

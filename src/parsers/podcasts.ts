@@ -7,7 +7,8 @@ import type {
   Podcast,
   PodcastRef,
 } from "../types/podcasts.js";
-import { browseSections, parseArtistCategories, SC_SECTIONS } from "./artist.js";
+import { browseSections, parseArtistCategories } from "./artist.js";
+import { DETAIL_HEADER_RENDERER } from "./detail-header.js";
 import { parseEpisodeList, parseEpisodeRow } from "./episode-row.js";
 import {
   bool,
@@ -23,9 +24,24 @@ import {
   str,
 } from "./nav.js";
 import type { ParseNotes } from "./notes.js";
-import { digitsOf } from "./playlist.js";
-import { joinRuns, NAV_BROWSE_ID, parseSongRuns, runText } from "./text.js";
-import { THUMBS, THUMBS_CROP, thumbnailsAt } from "./thumbnails.js";
+import {
+  DESCRIPTION_SHELF_RUNS,
+  NAV_BROWSE_ID,
+  SC_SECTION0,
+  SC_SHELF,
+  SECOND_SUB_RUNS,
+  SUB_RUNS,
+  SUB0_TEXT,
+  TC_SEC_SECTION0,
+  TC_SECTION0,
+  THUMBS,
+  THUMBS_CROP,
+  TITLE_RUNS,
+  TITLE_TEXT,
+} from "./paths.js";
+import { playlistCounts } from "./playlist.js";
+import { joinRuns, parseSongRuns, runText } from "./text.js";
+import { thumbnailsAt } from "./thumbnails.js";
 
 /**
  * Podcast pages (PROTOCOL §4.7): channel, channel episodes, show, episode, and episode playlists.
@@ -33,38 +49,31 @@ import { THUMBS, THUMBS_CROP, thumbnailsAt } from "./thumbnails.js";
  * episodes or description in the secondary contents.
  */
 
-const TC: Path = ["contents", "twoColumnBrowseResultsRenderer"];
-const TC_HEADER: Path = [...TC, "tabs", 0, "tabRenderer", "content", "sectionListRenderer", "contents", 0];
 const RESPONSIVE = "musicResponsiveHeaderRenderer";
-const HEADER: Path = [...TC_HEADER, RESPONSIVE];
-const TC_SEC0: Path = [...TC, "secondaryContents", "sectionListRenderer", "contents", 0];
-const SHELF: Path = [...TC_SEC0, "musicShelfRenderer"];
+const HEADER: Path = [...TC_SECTION0, RESPONSIVE];
+const SHELF: Path = [...TC_SEC_SECTION0, "musicShelfRenderer"];
 const SHELF_AT = `${formatPath(SHELF)}.contents`;
-const TITLE_TEXT: Path = ["title", "runs", 0, "text"];
 const STRAPLINE: Path = ["straplineTextOne", "runs", 0];
-const HEADER_DESCRIPTION: Path = [
-  "description",
-  "musicDescriptionShelfRenderer",
-  "description",
-  "runs",
-  0,
-  "text",
-];
+const HEADER_DESCRIPTION: Path = [...DESCRIPTION_SHELF_RUNS, 0, "text"];
 
 // ── channel ───────────────────────────────────────────────────────────────────────────────────
 
 const CHANNEL_HEADER: Path = ["header", "musicVisualHeaderRenderer"];
 
 /** `get_channel`: the header, then the page's carousels read as on artist pages. */
-export function parseChannel(response: unknown, notes: ParseNotes): Channel {
+export function parseChannel(response: unknown, notes: ParseNotes, language = "en"): Channel {
   const header = mustObj(response, CHANNEL_HEADER);
   const title = mustStr(header, TITLE_TEXT, formatPath(CHANNEL_HEADER));
   // Single- or two-column, as artist pages (PROTOCOL §8 "Artist page layout").
   const sections = browseSections(response);
-  return { title, thumbnails: thumbnailsAt(header, THUMBS), ...parseArtistCategories(sections, notes) };
+  return {
+    title,
+    thumbnails: thumbnailsAt(header, THUMBS),
+    ...parseArtistCategories(sections, notes, language),
+  };
 }
 
-const CHANNEL_EPISODES: Path = [...SC_SECTIONS, 0, "gridRenderer"];
+const CHANNEL_EPISODES: Path = [...SC_SECTION0, "gridRenderer"];
 
 /** `get_channel_episodes`: every episode of the channel in one grid (the service pages nothing here). */
 export function parseChannelEpisodes(response: unknown, notes: ParseNotes): Episode[] {
@@ -134,11 +143,10 @@ export function parseEpisodeContinuation(shelf: JsonObject, notes: ParseNotes): 
 const PROGRESS: Path = ["progress", "musicPlaybackProgressRenderer"];
 const DURATION: Path = [...PROGRESS, "durationText", "runs", 1, "text"];
 const PERCENTAGE: Path = [...PROGRESS, "playbackProgressPercentage"];
-const DATE: Path = ["subtitle", "runs", 0, "text"];
 const SAVED: Path = ["buttons", 0, "toggleButtonRenderer", "isToggled"];
 const LAST_MENU: Path = ["buttons", -1, "menuRenderer", "items"];
 const MNIR = "menuNavigationItemRenderer";
-const DESCRIPTION_RUNS: Path = [...TC_SEC0, "musicDescriptionShelfRenderer", "description", "runs"];
+const DESCRIPTION_RUNS: Path = [...TC_SEC_SECTION0, "musicDescriptionShelfRenderer", "description", "runs"];
 const URL: Path = ["navigationEndpoint", "urlEndpoint", "url"];
 const START_SECONDS: Path = ["navigationEndpoint", "watchEndpoint", "startTimeSeconds"];
 
@@ -178,7 +186,7 @@ export function parseEpisodePage(response: unknown): EpisodePage {
     author: author(header),
     title: mustStr(header, TITLE_TEXT, formatPath(HEADER)),
     thumbnails: thumbnailsAt(header, THUMBS),
-    date: str(header, DATE),
+    date: str(header, SUB0_TEXT),
     duration: str(header, DURATION),
     progressPercentage: num(header, PERCENTAGE),
     saved: bool(header, SAVED) ?? false,
@@ -190,10 +198,9 @@ export function parseEpisodePage(response: unknown): EpisodePage {
 // ── episode playlists ─────────────────────────────────────────────────────────────────────────
 
 const EDITABLE = "musicEditablePlaylistDetailHeaderRenderer";
-const LEGACY = "musicDetailHeaderRenderer";
 const EDIT_PRIVACY: Path = ["editHeader", "musicPlaylistEditHeaderRenderer", "privacy"];
-const SC_SHELF: Path = [...SC_SECTIONS, 0, "musicShelfRenderer"];
 const PRIVACIES = new Set(["PUBLIC", "PRIVATE", "UNLISTED"]);
+const LEGACY_DESCRIPTION_RUNS: Path = ["description", "runs"];
 
 /**
  * The header of an episode playlist: the 2024 responsive header in the first tab (or inside the
@@ -204,11 +211,11 @@ function playlistHeader(response: unknown): {
   editable: JsonObject | null;
   legacy: boolean;
 } {
-  const first = get(response, TC_HEADER);
+  const first = get(response, TC_SECTION0);
   const top = get(response, ["header"]);
   for (const [container, name, legacy] of [
     [first, RESPONSIVE, false],
-    [top, LEGACY, true],
+    [top, DETAIL_HEADER_RENDERER, true],
   ] as const) {
     const direct = get(container, [name]);
     if (isObject(direct)) return { header: direct, editable: null, legacy };
@@ -224,28 +231,21 @@ export function parseEpisodesPlaylist(response: unknown, notes: ParseNotes): Epi
   const { header, editable, legacy } = playlistHeader(response);
   const owned = editable !== null;
   const privacy = str(editable, EDIT_PRIVACY);
-  const description = legacy
-    ? get(header, ["description", "runs"])
-    : get(header, ["description", "musicDescriptionShelfRenderer", "description", "runs"]);
-  // `[views •] count [• duration]`: views only when there are more than three runs.
-  const second = list(header, ["secondSubtitle", "runs"]);
-  const countAt = second.length > 3 ? 2 : 0;
+  const description = legacy ? get(header, LEGACY_DESCRIPTION_RUNS) : get(header, DESCRIPTION_SHELF_RUNS);
   const playlist: EpisodesPlaylist = {
     owned,
     privacy:
       owned && privacy !== null && PRIVACIES.has(privacy)
         ? (privacy as EpisodesPlaylist["privacy"])
         : "PUBLIC",
-    views: second.length > 3 ? digitsOf(str(second[0], ["text"])) : null,
-    duration: second.length > 2 ? str(second[countAt + 2], ["text"]) : null,
-    trackCount: digitsOf(str(second[countAt], ["text"])),
-    title: joinRuns(list(header, ["title", "runs"])),
+    ...playlistCounts(list(header, SECOND_SUB_RUNS)),
+    title: joinRuns(list(header, TITLE_RUNS)),
     thumbnails: thumbnailsAt(header, legacy ? THUMBS_CROP : THUMBS),
     description: Array.isArray(description) ? joinRuns(description) : null,
     episodes: [],
   };
   // `Auto playlist • 2024` (or `Playlist • Private • 2024` when owned): the year follows the type.
-  const info = parseSongRuns(list(header, ["subtitle", "runs"]), false, owned ? 4 : 2);
+  const info = parseSongRuns(list(header, SUB_RUNS), false, owned ? 4 : 2);
   if (info.year !== undefined) playlist.year = info.year;
   const shelf = get(response, SHELF) ?? get(response, SC_SHELF);
   const at = get(response, SHELF) === undefined ? `${formatPath(SC_SHELF)}.contents` : SHELF_AT;

@@ -1,10 +1,34 @@
 import type { SearchFilter, SearchResult, SearchScope, SearchSuggestion } from "../types/search.js";
+import { endpointPlaylistId } from "./cards.js";
+import { foldCase, localeOf } from "./locales.js";
 import { parseMenuData, parseMenuPlaylists } from "./menu.js";
 import { get, isObject, type JsonObject, list, mustList, type Path, str } from "./nav.js";
-import type { ParseNotes } from "./notes.js";
-import { BADGE_LABEL, flexRuns, flexText, MRLIR, PLAY_NAV, VIDEO_TYPE } from "./song-row.js";
-import { firstWord, idName, NAV_BROWSE_ID, parseArtistRuns, parseSongRuns, runText } from "./text.js";
-import { THUMBS, thumbnailsAt } from "./thumbnails.js";
+import { CONTINUATION_ITEM, noteSkipped, type ParseNotes } from "./notes.js";
+import {
+  BADGE_LABEL,
+  MENU0_WATCH_PLAYLIST_ID,
+  NAV_BROWSE_ID,
+  NAV_PLAYLIST_ID,
+  NAV_VIDEO_ID,
+  ON_TAP_VIDEO_ID,
+  ON_TAP_VIDEO_TYPE,
+  OVERLAY_NAV,
+  PLAY_NAV,
+  PLAY_VIDEO_ID,
+  PLAY_VIDEO_TYPE,
+  SL,
+  SUB_RUNS,
+  SUB0_TEXT,
+  TAB_CONTENT,
+  THUMBS,
+  TITLE_BROWSE_ID,
+  TITLE_RUNS,
+  TITLE_TEXT,
+  VIDEO_TYPE,
+} from "./paths.js";
+import { flexRuns, flexText, MRLIR } from "./song-row.js";
+import { firstWord, idName, parseArtistRuns, parseSongRuns, runText } from "./text.js";
+import { thumbnailsAt } from "./thumbnails.js";
 
 /**
  * Search responses (PROTOCOL §4.1): the tabbed results root, shelves, the top-result card, and the
@@ -12,66 +36,25 @@ import { THUMBS, thumbnailsAt } from "./thumbnails.js";
  */
 
 const TABS: Path = ["contents", "tabbedSearchResultsRenderer", "tabs"];
-const TAB_CONTENT: Path = ["tabRenderer", "content"];
-const SECTIONS: Path = ["sectionListRenderer", "contents"];
-const ROOT_SECTIONS: Path = ["contents", ...SECTIONS];
-const TAB_SECTIONS: readonly Path[] = [0, 1, 2].map((tab) => [...TABS, tab, ...TAB_CONTENT, ...SECTIONS]);
-const SHELF_TITLE: Path = ["title", "runs", 0, "text"];
-const CARD_CATEGORY: Path = ["header", "musicCardShelfHeaderBasicRenderer", "title", "runs", 0, "text"];
+const ROOT_SECTIONS: Path = ["contents", ...SL];
+const TAB_SECTIONS: readonly Path[] = [0, 1, 2].map((tab) => [...TABS, tab, ...TAB_CONTENT, ...SL]);
+const CARD_CATEGORY: Path = ["header", "musicCardShelfHeaderBasicRenderer", ...TITLE_TEXT];
 const MESSAGE_TEXT: Path = ["messageRenderer", "text", "runs", 0, "text"];
-const TITLE_TEXT: Path = ["title", "runs", 0, "text"];
-const TITLE_RUNS: Path = ["title", "runs"];
-const TITLE_BROWSE_ID: Path = ["title", "runs", 0, ...NAV_BROWSE_ID];
-const SUBTITLE_RUNS: Path = ["subtitle", "runs"];
-const SUBTITLE0_TEXT: Path = ["subtitle", "runs", 0, "text"];
 const SUBTITLE2_TEXT: Path = ["subtitle", "runs", 2, "text"];
-const ON_TAP_VIDEO_ID: Path = ["onTap", "watchEndpoint", "videoId"];
-const ON_TAP_VIDEO_TYPE: Path = ["onTap", ...VIDEO_TYPE];
-const BUTTON_COMMAND: Path = ["buttons", 0, "buttonRenderer", "command"];
-const MENU_PLAYLIST_ID: Path = [
-  "menu",
-  "menuRenderer",
-  "items",
-  0,
-  "menuNavigationItemRenderer",
-  "navigationEndpoint",
-  "watchPlaylistEndpoint",
-  "playlistId",
-];
-const CARD_OVERLAY_NAV: Path = [
-  "thumbnailOverlay",
-  "musicItemThumbnailOverlayRenderer",
-  "content",
-  "musicPlayButtonRenderer",
-  "playNavigationEndpoint",
-];
-const CARD_OVERLAY_VIDEO_ID: Path = [...CARD_OVERLAY_NAV, "watchEndpoint", "videoId"];
-const CARD_OVERLAY_VIDEO_TYPE: Path = [...CARD_OVERLAY_NAV, ...VIDEO_TYPE];
 const SUBTITLE4: Path = ["subtitle", "runs", 4];
-const PLAY_NAV_VIDEO_ID: Path = [...PLAY_NAV, "watchEndpoint", "videoId"];
-const PLAY_NAV_VIDEO_TYPE: Path = [...PLAY_NAV, ...VIDEO_TYPE];
-const NAV_VIDEO_ID: Path = ["navigationEndpoint", "watchEndpoint", "videoId"];
-const NAV_PLAYLIST_ID: Path = ["navigationEndpoint", "watchEndpoint", "playlistId"];
+const BUTTON_COMMAND: Path = ["buttons", 0, "buttonRenderer", "command"];
+const CARD_OVERLAY_VIDEO_ID: Path = [...OVERLAY_NAV, "watchEndpoint", "videoId"];
+const CARD_OVERLAY_VIDEO_TYPE: Path = [...OVERLAY_NAV, ...VIDEO_TYPE];
 const LIVE_BADGE: Path = ["badges", 0, "liveBadgeRenderer"];
 const CONTINUATION_ITEMS: Path = ["contents"];
 
-/** Localized type words of the top-result card, English (PROTOCOL §4.0 "Display strings"). */
-const TYPE_WORDS: Record<string, string> = {
-  album: "album",
-  artist: "artist",
-  playlist: "playlist",
-  song: "song",
-  video: "video",
-  station: "station",
-  profile: "profile",
-  podcast: "podcast",
-  episode: "episode",
-};
-
-/** Result type named by a type word; anything unknown (`Single`, `EP`) is an album. */
-export function resultTypeOfWord(word: string | null): string | null {
+/**
+ * The result type a top-result card's type word names in the page's display language (PROTOCOL §4.0
+ * "Display strings"); anything unknown (`Single`, `EP`) is an album.
+ */
+export function resultTypeOfWord(word: string | null, language = "en"): string | null {
   if (word === null || word === "") return null;
-  return TYPE_WORDS[word.toLowerCase()] ?? "album";
+  return localeOf(language).typeOfWord.get(foldCase(word, language)) ?? "album";
 }
 
 /** The result type a filter gives its rows: all playlist filters parse as `playlist`. */
@@ -105,7 +88,7 @@ function inferResultType(row: unknown, videoType: string | null): string | null 
 
 /** Parses one search row (MRLIR). `type` is the shelf's result type, or null to infer it. */
 export function parseSearchRow(row: unknown, type: string | null, category: string | null): SearchResult {
-  const videoType = str(row, PLAY_NAV_VIDEO_TYPE);
+  const videoType = str(row, PLAY_VIDEO_TYPE);
   const resultType = type ?? inferResultType(row, videoType);
   // Unfiltered rows (and album rows) start their second column with the type word and a DOT.
   const offset = type === null || type === "album" ? 2 : 0;
@@ -120,12 +103,7 @@ export function parseSearchRow(row: unknown, type: string | null, category: stri
       break;
     case "album": {
       result.type = flexText(row, 1);
-      const play = get(row, PLAY_NAV);
-      result.playlistId =
-        play === undefined
-          ? null
-          : (str(play, ["watchPlaylistEndpoint", "playlistId"]) ??
-            str(play, ["watchEndpoint", "playlistId"]));
+      result.playlistId = endpointPlaylistId(get(row, PLAY_NAV));
       break;
     }
     case "playlist": {
@@ -152,7 +130,7 @@ export function parseSearchRow(row: unknown, type: string | null, category: stri
   }
 
   if (resultType === "song" || resultType === "video" || resultType === "episode") {
-    result.videoId = str(row, PLAY_NAV_VIDEO_ID);
+    result.videoId = str(row, PLAY_VIDEO_ID);
     result.videoType = videoType;
   }
   if (resultType === "song" || resultType === "video" || resultType === "album") {
@@ -226,9 +204,9 @@ function parseUploadRow(row: unknown, result: SearchResult): void {
   result.resultType = "album";
 }
 
-/** The "Top result" card (`musicCardShelfRenderer`). */
-export function parseTopResult(card: unknown): SearchResult {
-  const resultType = resultTypeOfWord(str(card, SUBTITLE0_TEXT));
+/** The "Top result" card (`musicCardShelfRenderer`), its type word in `language`. */
+export function parseTopResult(card: unknown, language = "en"): SearchResult {
+  const resultType = resultTypeOfWord(str(card, SUB0_TEXT), language);
   const result: SearchResult = { category: str(card, CARD_CATEGORY) ?? "Top result", resultType };
   if (resultType === "artist") {
     const subscribers = str(card, SUBTITLE2_TEXT);
@@ -239,21 +217,16 @@ export function parseTopResult(card: unknown): SearchResult {
     result.videoId = str(card, ON_TAP_VIDEO_ID);
     result.videoType = str(card, ON_TAP_VIDEO_TYPE);
     result.title = str(card, TITLE_TEXT);
-    Object.assign(result, parseSongRuns(list(card, SUBTITLE_RUNS), false, 2));
+    Object.assign(result, parseSongRuns(list(card, SUB_RUNS), false, 2));
   }
   if (resultType === "album") {
     result.browseId = str(card, TITLE_BROWSE_ID);
-    const command = get(card, BUTTON_COMMAND);
-    result.playlistId =
-      command === undefined
-        ? null
-        : (str(command, ["watchPlaylistEndpoint", "playlistId"]) ??
-          str(command, ["watchEndpoint", "playlistId"]));
+    result.playlistId = endpointPlaylistId(get(card, BUTTON_COMMAND));
   }
   if (resultType === "playlist") {
-    result.playlistId = str(card, MENU_PLAYLIST_ID);
+    result.playlistId = str(card, MENU0_WATCH_PLAYLIST_ID);
     result.title = str(card, TITLE_TEXT);
-    const runs = list(card, SUBTITLE_RUNS);
+    const runs = list(card, SUB_RUNS);
     result.author = parseArtistRuns(runs, 2);
   }
   if (resultType === "podcast" || resultType === "profile" || resultType === "station") {
@@ -275,6 +248,8 @@ export function parseTopResult(card: unknown): SearchResult {
 export interface SearchPlan {
   filter: SearchFilter | null;
   scope: SearchScope | null;
+  /** The display language (`hl`) the search was sent with; default `en`. */
+  language?: string;
 }
 
 /** One shelf that can be continued (filtered searches), with what its rows need. */
@@ -306,6 +281,9 @@ function sectionsOf(response: unknown, plan: SearchPlan): readonly unknown[] | n
   return mustList(response, TAB_SECTIONS[index] as Path);
 }
 
+/** Search shelves end with a continuation item and may hold a "no more results" message. */
+const ROW_LIST_QUIET: readonly string[] = [CONTINUATION_ITEM, "messageRenderer"];
+
 function rowsOf(
   contents: readonly unknown[],
   start: number,
@@ -319,13 +297,7 @@ function rowsOf(
     const entry = contents[i];
     const row = isObject(entry) ? entry[MRLIR] : undefined;
     if (row === undefined) {
-      if (isObject(entry)) {
-        for (const key in entry) {
-          if (key !== "continuationItemRenderer" && key !== "messageRenderer")
-            notes.unknownRenderer(key, where);
-          break;
-        }
-      }
+      noteSkipped(notes, entry, where, ROW_LIST_QUIET);
       continue;
     }
     out.push(parseSearchRow(row, type, category));
@@ -349,7 +321,7 @@ export function parseSearchResponse(response: unknown, plan: SearchPlan, notes: 
     if (!isObject(section)) continue;
     const card = section["musicCardShelfRenderer"];
     if (card !== undefined) {
-      page.results.push(parseTopResult(card));
+      page.results.push(parseTopResult(card, plan.language));
       const contents = list(card, CONTINUATION_ITEMS);
       if (contents.length === 0) continue;
       let category: string | null = null;
@@ -363,7 +335,7 @@ export function parseSearchResponse(response: unknown, plan: SearchPlan, notes: 
     }
     const shelf = section["musicShelfRenderer"];
     if (isObject(shelf)) {
-      const category = str(shelf, SHELF_TITLE);
+      const category = str(shelf, TITLE_TEXT);
       if (
         plan.filter !== null &&
         category !== null &&

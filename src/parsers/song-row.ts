@@ -1,16 +1,21 @@
-import type {
-  AlbumRef,
-  ArtistRef,
-  CommunityVoteStatus,
-  FeedbackTokens,
-  LikeStatus,
-  ListenAgainFeedbackTokens,
-  Thumbnail,
-} from "../types/common.js";
-import { MENU_ITEMS, menuBrowseId, parseMenuData, trackLikeStatus } from "./menu.js";
+import type { FlatSong, PlaylistItem } from "../types/browsing.js";
+import type { AlbumRef, ArtistRef, CommunityVoteStatus, LikeStatus } from "../types/common.js";
+import { menuBrowseId, parseMenuData, trackLikeStatus } from "./menu.js";
 import { get, isObject, num, type Path, str } from "./nav.js";
-import type { ParseNotes } from "./notes.js";
-import { NAV_BROWSE_ID, parseArtistRuns, parseDuration, parseSongRuns, type SongRunInfo } from "./text.js";
+import { noteSkipped, type ParseNotes } from "./notes.js";
+import {
+  BADGE_LABEL,
+  FIXED0_TEXT,
+  FLEX_COLUMN_RUNS,
+  MENU_ITEMS,
+  NAV_VIDEO_ID,
+  NAV_VIDEO_TYPE,
+  PAGE_TYPE,
+  PLAY_NAV,
+  PLAY_PLAYLIST_ID,
+  PLAY_VIDEO_TYPE,
+} from "./paths.js";
+import { parseArtistRuns, parseDuration, parseSongRuns, runRef } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
@@ -22,46 +27,8 @@ import { thumbnailsAt } from "./thumbnails.js";
 export const MRLIR = "musicResponsiveListItemRenderer";
 
 const FLEX_COLUMNS: Path = ["flexColumns"];
-const FLEX_RUNS: Path = ["musicResponsiveListItemFlexColumnRenderer", "text", "runs"];
-const FIXED0_TEXT: Path = ["fixedColumns", 0, "musicResponsiveListItemFixedColumnRenderer", "text"];
-export const PLAY_NAV: Path = [
-  "overlay",
-  "musicItemThumbnailOverlayRenderer",
-  "content",
-  "musicPlayButtonRenderer",
-  "playNavigationEndpoint",
-];
 const PLAY_BUTTON: Path = PLAY_NAV.slice(0, -1);
-export const PLAY_VIDEO_ID: Path = [...PLAY_NAV, "watchEndpoint", "videoId"];
-export const PLAY_PLAYLIST_ID: Path = [...PLAY_NAV, "watchEndpoint", "playlistId"];
-export const VIDEO_TYPE: Path = [
-  "watchEndpoint",
-  "watchEndpointMusicSupportedConfigs",
-  "watchEndpointMusicConfig",
-  "musicVideoType",
-];
-export const PLAY_VIDEO_TYPE: Path = [...PLAY_NAV, ...VIDEO_TYPE];
-export const PAGE_TYPE: Path = [
-  "browseEndpoint",
-  "browseEndpointContextSupportedConfigs",
-  "browseEndpointContextMusicConfig",
-  "pageType",
-];
-export const BADGE_LABEL: Path = [
-  "badges",
-  0,
-  "musicInlineBadgeRenderer",
-  "accessibilityData",
-  "accessibilityData",
-  "label",
-];
-const MENU_VIDEO_TYPE: Path = [
-  ...MENU_ITEMS,
-  0,
-  "menuNavigationItemRenderer",
-  "navigationEndpoint",
-  ...VIDEO_TYPE,
-];
+const MENU_VIDEO_TYPE: Path = [...MENU_ITEMS, 0, "menuNavigationItemRenderer", ...NAV_VIDEO_TYPE];
 const EDIT_ACTION: Path = [
   "menuServiceItemRenderer",
   "serviceEndpoint",
@@ -78,7 +45,6 @@ const VOTE_STATE: Path = [
   "votingViewModel",
   "initialState",
 ];
-const RUN_VIDEO_ID: Path = ["navigationEndpoint", "watchEndpoint", "videoId"];
 const GREY_OUT = "MUSIC_ITEM_RENDERER_DISPLAY_POLICY_GREY_OUT";
 const DURATION_TEXT = /^(\d+:)*\d+:\d+$/;
 
@@ -86,7 +52,7 @@ const DURATION_TEXT = /^(\d+:)*\d+:\d+$/;
 export function flexRuns(row: unknown, index: number): readonly unknown[] | undefined {
   const columns = get(row, FLEX_COLUMNS);
   if (!Array.isArray(columns)) return undefined;
-  const runs = get(columns[index], FLEX_RUNS);
+  const runs = get(columns[index], FLEX_COLUMN_RUNS);
   return Array.isArray(runs) ? runs : undefined;
 }
 
@@ -101,33 +67,6 @@ export function fixedText(row: unknown): string | null {
   const text = get(row, FIXED0_TEXT);
   if (!isObject(text)) return null;
   return str(text, ["simpleText"]) ?? str(text, ["runs", 0, "text"]);
-}
-
-/** One track of a playlist, album, library or history list. */
-export interface PlaylistItem {
-  videoId: string | null;
-  title: string | null;
-  artists: ArtistRef[] | null;
-  /** `{name, id}`; album pages replace it with the album title (a string). */
-  album: AlbumRef | string | null;
-  likeStatus: LikeStatus | null;
-  inLibrary: boolean | null;
-  pinnedToListenAgain: boolean | null;
-  feedbackTokens?: FeedbackTokens;
-  listenAgainFeedbackTokens?: ListenAgainFeedbackTokens;
-  feedbackToken?: string | null;
-  thumbnails: Thumbnail[] | null;
-  isAvailable: boolean;
-  isExplicit: boolean;
-  videoType: string | null;
-  views: string | null;
-  communityVoteStatus: CommunityVoteStatus | null;
-  /** Album pages only. */
-  trackNumber?: number | null;
-  duration?: string;
-  duration_seconds?: number | null;
-  creditsBrowseId?: string;
-  setVideoId?: string;
 }
 
 export interface PlaylistItemOptions {
@@ -183,7 +122,7 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
   const columns = get(row, FLEX_COLUMNS);
   const columnCount = Array.isArray(columns) ? columns.length : 0;
   for (let i = 0; i < columnCount; i++) {
-    const runs = get((columns as unknown[])[i], FLEX_RUNS);
+    const runs = get((columns as unknown[])[i], FLEX_COLUMN_RUNS);
     if (!Array.isArray(runs)) continue;
     const first = runs[0];
     const endpoint = get(first, ["navigationEndpoint"]);
@@ -223,7 +162,7 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
   let album: AlbumRef | null = null;
   if (albumIndex !== null) {
     const runs = flexRuns(row, albumIndex);
-    if (runs !== undefined) album = { name: str(runs[0], ["text"]) ?? "", id: str(runs[0], NAV_BROWSE_ID) };
+    if (runs !== undefined) album = runRef(runs[0]);
   }
 
   let duration = fixedText(row);
@@ -276,28 +215,13 @@ export function parsePlaylistItems(
   for (const entry of contents) {
     const row = isObject(entry) ? entry[MRLIR] : undefined;
     if (row === undefined) {
-      if (notes !== undefined && isObject(entry)) {
-        for (const key in entry) {
-          if (key !== "continuationItemRenderer") notes.unknownRenderer(key, where);
-          break;
-        }
-      }
+      noteSkipped(notes, entry, where);
       continue;
     }
     const item = parsePlaylistItem(row, options);
     if (item !== null) out.push(item);
   }
   return out;
-}
-
-/** A song row of home "Quick picks" (and similar flat lists). */
-export interface FlatSong extends SongRunInfo {
-  title: string | null;
-  videoId: string | null;
-  videoType: string | null;
-  thumbnails: Thumbnail[] | null;
-  isExplicit: boolean;
-  playlistId?: string | null;
 }
 
 /**
@@ -309,7 +233,7 @@ export function parseSongFlat(row: unknown, withPlaylistId = false): FlatSong {
   const first = runs0?.[0];
   const song: FlatSong = {
     title: str(first, ["text"]),
-    videoId: str(first, RUN_VIDEO_ID),
+    videoId: str(first, NAV_VIDEO_ID),
     videoType: str(row, PLAY_VIDEO_TYPE),
     thumbnails: thumbnailsAt(row),
     isExplicit: get(row, BADGE_LABEL) !== undefined,
@@ -320,7 +244,7 @@ export function parseSongFlat(row: unknown, withPlaylistId = false): FlatSong {
   const runs2 = flexRuns(row, 2);
   const albumRun = runs2?.[0];
   if (isObject(albumRun) && albumRun["navigationEndpoint"] !== undefined) {
-    song.album = { name: str(albumRun, ["text"]) ?? "", id: str(albumRun, NAV_BROWSE_ID) };
+    song.album = runRef(albumRun);
   }
   return song;
 }

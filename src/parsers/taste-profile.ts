@@ -1,11 +1,12 @@
 import type { TasteProfile } from "../types/song.js";
 import { formatPath, isObject, mustList, mustStr, type Path, rendererName } from "./nav.js";
 import type { ParseNotes } from "./notes.js";
+import { TITLE_TEXT } from "./paths.js";
 
 /** The taste builder page (PROTOCOL §4.2 get_tasteprofile): lists of artist items. */
 const LISTS: Path = ["contents", "tastebuilderRenderer", "contents"];
 const ITEMS: Path = ["tastebuilderItemListRenderer", "contents"];
-const NAME: Path = ["title", "runs", 0, "text"];
+const NAME: Path = TITLE_TEXT;
 const SELECTION: Path = ["selectionFormValue"];
 const IMPRESSION: Path = ["impressionFormValue"];
 

@@ -1,5 +1,6 @@
-import type { AlbumRef, ArtistRef, DescriptionRun, IdName } from "../types/common.js";
+import type { AlbumRef, ArtistRef, DescriptionRun, IdName, SongRunInfo } from "../types/common.js";
 import { get, isObject, type Path, str } from "./nav.js";
+import { NAV_BROWSE_ID } from "./paths.js";
 
 /**
  * Text runs (`{runs: [{text, navigationEndpoint?}]}`): the subtitle and flex-column metadata of
@@ -9,7 +10,6 @@ import { get, isObject, type Path, str } from "./nav.js";
 /** The separator run's text: space, U+2022 BULLET, space. */
 export const DOT = " \u2022 ";
 
-export const NAV_BROWSE_ID: Path = ["navigationEndpoint", "browseEndpoint", "browseId"];
 const URL_ENDPOINT: Path = ["navigationEndpoint", "urlEndpoint", "url"];
 
 /**
@@ -123,16 +123,6 @@ export function classifyRun(run: unknown): ClassifiedRun {
   return { kind: "artist", ref: { name: text, id: null } };
 }
 
-/** What a subtitle's runs say about a song, video or album. Keys are present only when found. */
-export interface SongRunInfo {
-  artists?: ArtistRef[];
-  album?: AlbumRef;
-  views?: string;
-  duration?: string;
-  duration_seconds?: number | null;
-  year?: string;
-}
-
 /**
  * Whether the leading type word (`Song`, `Single`, `Video`, `EP` … followed by DOT) should be
  * dropped so it is not read as an artist.
@@ -179,12 +169,16 @@ export function parseSongRuns(runs: readonly unknown[], skipTypeSpec = false, fr
   return out;
 }
 
+/** `{name, id}` of a linked run (artist, album): its text, and its browse id or null. */
+export function runRef(run: unknown): ArtistRef {
+  return { name: runText(run), id: str(run, NAV_BROWSE_ID) };
+}
+
 /** Artists from runs that alternate name and separator: every second run, `{name, id}`. */
 export function parseArtistRuns(runs: readonly unknown[], from = 0, to = runs.length): ArtistRef[] {
   const out: ArtistRef[] = [];
   for (let i = from; i < to; i += 2) {
-    const run = runs[i];
-    out.push({ name: runText(run), id: str(run, NAV_BROWSE_ID) });
+    out.push(runRef(runs[i]));
   }
   return out;
 }
@@ -204,6 +198,13 @@ export function descriptionRuns(runs: readonly unknown[]): DescriptionRun[] {
     out.push(url === null ? { text } : { text, url });
   }
   return out;
+}
+
+/** Digits of a text joined as one integer (`"1,234 tracks"` → 1234), null without digits. */
+export function digitsOf(text: string | null): number | null {
+  if (text === null) return null;
+  const digits = text.replace(/\D/g, "");
+  return digits === "" ? null : Number.parseInt(digits, 10);
 }
 
 /** First word of a text (`"4.41M subscribers"` → `"4.41M"`), null for null. */

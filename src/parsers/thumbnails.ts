@@ -1,12 +1,6 @@
 import type { Thumbnail } from "../types/common.js";
 import { get, type Path } from "./nav.js";
-
-/** Row and header thumbnails (`THUMBS`). */
-export const THUMBS: Path = ["thumbnail", "musicThumbnailRenderer", "thumbnail", "thumbnails"];
-/** Card thumbnails (`THUMBS_TR`). */
-export const THUMBS_TR: Path = ["thumbnailRenderer", "musicThumbnailRenderer", "thumbnail", "thumbnails"];
-/** Legacy header thumbnails (`THUMBS_CROP`). */
-export const THUMBS_CROP: Path = ["thumbnail", "croppedSquareThumbnailRenderer", "thumbnail", "thumbnails"];
+import { THUMBS } from "./paths.js";
 
 /**
  * The thumbnail list at `path`, or null when absent (2025 playlist rows may have none). The

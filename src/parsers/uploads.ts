@@ -1,10 +1,11 @@
 import type { UploadAlbum, UploadSong } from "../types/uploads.js";
-import { LIKE_STATUS, likeStatusOfService, MENU_ITEMS } from "./menu.js";
+import { DETAIL_HEADER, parseDetailHeader } from "./detail-header.js";
 import { get, isObject, list, mustObj, type Path, str } from "./nav.js";
-import type { ParseNotes } from "./notes.js";
+import { noteSkipped, type ParseNotes } from "./notes.js";
+import { LIKE_STATUS, MENU_ITEMS, QUEUE_VIDEO_ID, SC_SHELF } from "./paths.js";
 import { fixedText, flexRuns, flexText, MRLIR } from "./song-row.js";
-import { NAV_BROWSE_ID, parseArtistRuns, parseDuration, parseSongRuns, runText } from "./text.js";
-import { THUMBS_CROP, thumbnailsAt } from "./thumbnails.js";
+import { parseArtistRuns, parseDuration, runRef } from "./text.js";
+import { thumbnailsAt } from "./thumbnails.js";
 
 /** Uploaded tracks and albums (PROTOCOL §4.8). */
 
@@ -20,14 +21,6 @@ const ENTITY_ID: Path = [
   "musicDeletePrivatelyOwnedEntityCommand",
   "entityId",
 ];
-const QUEUE_VIDEO_ID: Path = [
-  "menuServiceItemRenderer",
-  "serviceEndpoint",
-  "queueAddEndpoint",
-  "queueTarget",
-  "videoId",
-];
-
 /**
  * One uploaded track row, or null for a row without a menu (the "Shuffle all" row): the delete
  * entity id sits in the menu's last entry, the video id in its first (queue) entry.
@@ -44,7 +37,7 @@ export function parseUploadRow(row: unknown): UploadSong | null {
     duration,
     duration_seconds: parseDuration(duration),
     artists: parseArtistRuns(flexRuns(row, 1) ?? []),
-    album: isObject(albumRun) ? { name: runText(albumRun), id: str(albumRun, NAV_BROWSE_ID) } : null,
+    album: isObject(albumRun) ? runRef(albumRun) : null,
     likeStatus: str(row, LIKE_STATUS) as UploadSong["likeStatus"],
     thumbnails: thumbnailsAt(row),
   };
@@ -55,12 +48,7 @@ export function parseUploadRows(items: readonly unknown[], notes?: ParseNotes): 
   for (const entry of items) {
     const row = isObject(entry) ? entry[MRLIR] : undefined;
     if (row === undefined) {
-      if (notes !== undefined && isObject(entry)) {
-        for (const key in entry) {
-          if (key !== "continuationItemRenderer") notes.unknownRenderer(key, "uploaded tracks");
-          break;
-        }
-      }
+      noteSkipped(notes, entry, "uploaded tracks");
       continue;
     }
     const song = parseUploadRow(row);
@@ -69,63 +57,22 @@ export function parseUploadRows(items: readonly unknown[], notes?: ParseNotes): 
   return out;
 }
 
-const LEGACY_HEADER: Path = ["header", "musicDetailHeaderRenderer"];
-const SHELF: Path = [
-  "contents",
-  "singleColumnBrowseResultsRenderer",
-  "tabs",
-  0,
-  "tabRenderer",
-  "content",
-  "sectionListRenderer",
-  "contents",
-  0,
-  "musicShelfRenderer",
-];
-const TOP_BUTTONS: Path = ["menu", "menuRenderer", "topLevelButtons"];
-const SUBTITLE_BADGE: Path = [
-  "subtitleBadges",
-  0,
-  "musicInlineBadgeRenderer",
-  "accessibilityData",
-  "accessibilityData",
-  "label",
-];
-
-/** Digits of a count text (`"12 songs"` → 12), null when it has none. */
-function countOf(text: string | null): number | null {
-  if (text === null) return null;
-  const digits = text.replace(/\D/g, "");
-  return digits === "" ? null : Number.parseInt(digits, 10);
-}
-
 /** `get_library_upload_album`: the legacy detail header the upload pages still use, and the tracks. */
 export function parseUploadAlbum(response: unknown, notes?: ParseNotes): UploadAlbum {
-  const header = mustObj(response, LEGACY_HEADER);
-  const subtitle = list(header, ["subtitle", "runs"]);
+  const header = parseDetailHeader(mustObj(response, DETAIL_HEADER));
   const album = {
-    title: str(header, ["title", "runs", 0, "text"]),
-    type: str(subtitle[0], ["text"]),
-    thumbnails: thumbnailsAt(header, THUMBS_CROP),
-    isExplicit: get(header, SUBTITLE_BADGE) !== undefined,
+    title: header.title,
+    type: header.type,
+    thumbnails: header.thumbnails,
+    isExplicit: header.explicitBadge,
   } as UploadAlbum;
-  const description = str(header, ["description", "runs", 0, "text"]);
-  if (description !== null) album.description = description;
-  Object.assign(album, parseSongRuns(subtitle, false, 2));
-  const second = list(header, ["secondSubtitle", "runs"]);
-  if (second.length > 1) {
-    album.trackCount = countOf(str(second[0], ["text"]));
-    album.duration = str(second[2], ["text"]);
-  } else {
-    album.duration = str(second[0], ["text"]);
-  }
-  const buttons = list(header, TOP_BUTTONS);
-  album.audioPlaylistId =
-    str(buttons[0], ["buttonRenderer", "navigationEndpoint", "watchPlaylistEndpoint", "playlistId"]) ??
-    str(buttons[0], ["buttonRenderer", "navigationEndpoint", "watchEndpoint", "playlistId"]);
-  const service = get(buttons[1], ["buttonRenderer", "defaultServiceEndpoint"]);
-  if (service !== undefined) album.likeStatus = likeStatusOfService(service);
-  const shelf = mustObj(response, SHELF);
+  if (header.description !== null) album.description = header.description;
+  Object.assign(album, header.info);
+  if (header.trackCount !== undefined) album.trackCount = header.trackCount;
+  album.duration = header.duration;
+  album.audioPlaylistId = header.audioPlaylistId;
+  if (header.likeStatus !== undefined) album.likeStatus = header.likeStatus;
+  const shelf = mustObj(response, SC_SHELF);
   album.tracks = parseUploadRows(list(shelf, ["contents"]), notes);
   album.duration_seconds = album.tracks.reduce((sum, track) => sum + (track.duration_seconds ?? 0), 0);
   return album;

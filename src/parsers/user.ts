@@ -1,35 +1,19 @@
 import type { PlaylistCard, VideoCard } from "../types/browsing.js";
 import { MTRIR, parsePlaylistCard, parseVideoCard } from "./cards.js";
-import { get, isObject, list, type Path } from "./nav.js";
-import type { ParseNotes } from "./notes.js";
+import { get, list, type Path } from "./nav.js";
+import { noteSkipped, type ParseNotes, REPORT_ALL } from "./notes.js";
+import { SC_SECTION0 } from "./paths.js";
 
 /** The full lists behind a user page's carousels (PROTOCOL §4.2 get_user_playlists / get_user_videos). */
 
-const GRID_ITEMS: Path = [
-  "contents",
-  "singleColumnBrowseResultsRenderer",
-  "tabs",
-  0,
-  "tabRenderer",
-  "content",
-  "sectionListRenderer",
-  "contents",
-  0,
-  "gridRenderer",
-  "items",
-];
+const GRID_ITEMS: Path = [...SC_SECTION0, "gridRenderer", "items"];
 
 function gridCards<T>(response: unknown, parse: (card: unknown) => T, notes: ParseNotes, where: string): T[] {
   const out: T[] = [];
   for (const item of list(response, GRID_ITEMS)) {
     const card = get(item, [MTRIR]);
     if (card === undefined) {
-      if (isObject(item)) {
-        for (const key in item) {
-          notes.unknownRenderer(key, where);
-          break;
-        }
-      }
+      noteSkipped(notes, item, where, REPORT_ALL);
       continue;
     }
     out.push(parse(card));

@@ -1,5 +1,5 @@
 import type { WatchTrack } from "../types/watch.js";
-import { likeStatusOfService, MENU_ITEMS, parseMenuData } from "./menu.js";
+import { likeStatusOfService, parseMenuData } from "./menu.js";
 import {
   formatPath,
   get,
@@ -13,7 +13,7 @@ import {
   str,
 } from "./nav.js";
 import type { ParseNotes } from "./notes.js";
-import { PAGE_TYPE, VIDEO_TYPE } from "./song-row.js";
+import { MENU_ITEMS, NAV_PLAYLIST_ID, NAV_VIDEO_TYPE, PAGE_TYPE, TITLE_TEXT } from "./paths.js";
 import { parseSongRuns } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
@@ -42,13 +42,10 @@ const COUNTERPART: Path = ["counterpart", 0, "counterpartRenderer", PPVR];
 /** Queue items that are not tracks and carry nothing for the result (the automix preview). */
 const IGNORED = new Set(["automixPreviewVideoRenderer"]);
 
-const TITLE: Path = ["title", "runs", 0, "text"];
 const LENGTH: Path = ["lengthText", "runs", 0, "text"];
 /** Queue items keep their thumbnails directly under `thumbnail` (no music thumbnail renderer). */
 const THUMBNAILS: Path = ["thumbnail", "thumbnails"];
 const BYLINE: Path = ["longBylineText", "runs"];
-const NAV_VIDEO_TYPE: Path = ["navigationEndpoint", ...VIDEO_TYPE];
-const NAV_PLAYLIST_ID: Path = ["navigationEndpoint", "watchEndpoint", "playlistId"];
 const LIKE_SERVICE: Path = ["toggleMenuServiceItemRenderer", "defaultServiceEndpoint"];
 
 /** The first page of a watch playlist. */
@@ -138,7 +135,7 @@ export function parseWatchTrack(data: JsonObject, at: string): WatchTrack {
   const menu = parseMenuData(data);
   const track: WatchTrack = {
     videoId: mustStr(data, ["videoId"], at),
-    title: str(data, TITLE),
+    title: str(data, TITLE_TEXT),
     length: str(data, LENGTH),
     thumbnail: thumbnailsAt(data, THUMBNAILS),
     likeStatus: likeStatus(data),

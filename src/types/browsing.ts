@@ -1,30 +1,128 @@
 import type {
-  AlbumCard,
-  EpisodeRow,
-  PlaylistCard,
-  PodcastCard,
-  RelatedArtistCard,
-  SingleCard,
-  SongCard,
-  VideoCard,
-  WatchPlaylistCard,
-} from "../parsers/cards.js";
-import type { FlatSong, PlaylistItem } from "../parsers/song-row.js";
-import type { ArtistRef, DescriptionRun, LikeStatus, Thumbnail } from "./common.js";
+  AlbumRef,
+  ArtistRef,
+  CommunityVoteStatus,
+  DescriptionRun,
+  FeedbackTokens,
+  IdName,
+  LikeStatus,
+  ListenAgainFeedbackTokens,
+  SongRunInfo,
+  Thumbnail,
+} from "./common.js";
+import type { Episode } from "./podcasts.js";
 
-export type {
-  AlbumCard,
-  EpisodeRow,
-  FlatSong,
-  PlaylistCard,
-  PlaylistItem,
-  PodcastCard,
-  RelatedArtistCard,
-  SingleCard,
-  SongCard,
-  VideoCard,
-  WatchPlaylistCard,
-};
+/** A podcast episode row where home, artist and channel pages show one: the same as `Episode`. */
+export type EpisodeRow = Episode;
+
+// ── cards (`musicTwoRowItemRenderer`) of carousels and grids ────────────────────────────────────
+
+export interface AlbumCard {
+  title: string | null;
+  artists: ArtistRef[];
+  browseId: string | null;
+  audioPlaylistId: string | null;
+  thumbnails: Thumbnail[] | null;
+  isExplicit: boolean;
+  /** `Album`, `Single`, `EP`… (absent when the subtitle starts with the year). */
+  type?: string;
+  year?: string;
+}
+
+export interface SingleCard {
+  title: string | null;
+  browseId: string | null;
+  thumbnails: Thumbnail[] | null;
+  type?: string;
+  year?: string;
+}
+
+export interface SongCard extends SongRunInfo {
+  title: string | null;
+  videoId: string | null;
+  playlistId: string | null;
+  thumbnails: Thumbnail[] | null;
+}
+
+export interface WatchPlaylistCard {
+  title: string | null;
+  playlistId: string | null;
+  thumbnails: Thumbnail[] | null;
+}
+
+export interface PlaylistCard {
+  title: string | null;
+  playlistId: string | null;
+  thumbnails: Thumbnail[] | null;
+  /** The signed-in user can edit it (its menu offers the playlist editor). */
+  owned: boolean;
+  description?: string;
+  count?: string;
+  author?: ArtistRef[];
+}
+
+export interface RelatedArtistCard {
+  title: string | null;
+  browseId: string | null;
+  subscribers: string | null;
+  thumbnails: Thumbnail[] | null;
+}
+
+export interface VideoCard {
+  title: string | null;
+  videoId: string | null;
+  artists: ArtistRef[];
+  playlistId: string | null;
+  thumbnails: Thumbnail[] | null;
+  views: string | null;
+}
+
+export interface PodcastCard {
+  title: string | null;
+  channel: IdName | null;
+  browseId: string | null;
+  podcastId: string | null;
+  thumbnails: Thumbnail[] | null;
+}
+
+// ── rows (`musicResponsiveListItemRenderer`) of track lists ─────────────────────────────────────
+
+/** One track of a playlist, album, library or history list. */
+export interface PlaylistItem {
+  videoId: string | null;
+  title: string | null;
+  artists: ArtistRef[] | null;
+  /** `{name, id}`; album pages replace it with the album title (a string). */
+  album: AlbumRef | string | null;
+  likeStatus: LikeStatus | null;
+  inLibrary: boolean | null;
+  pinnedToListenAgain: boolean | null;
+  feedbackTokens?: FeedbackTokens;
+  listenAgainFeedbackTokens?: ListenAgainFeedbackTokens;
+  feedbackToken?: string | null;
+  thumbnails: Thumbnail[] | null;
+  isAvailable: boolean;
+  isExplicit: boolean;
+  videoType: string | null;
+  views: string | null;
+  communityVoteStatus: CommunityVoteStatus | null;
+  /** Album pages only. */
+  trackNumber?: number | null;
+  duration?: string;
+  duration_seconds?: number | null;
+  creditsBrowseId?: string;
+  setVideoId?: string;
+}
+
+/** A song row of home "Quick picks" (and similar flat lists). */
+export interface FlatSong extends SongRunInfo {
+  title: string | null;
+  videoId: string | null;
+  videoType: string | null;
+  thumbnails: Thumbnail[] | null;
+  isExplicit: boolean;
+  playlistId?: string | null;
+}
 
 /** Anything a home (or related) row can hold; null where the service sent a card of an unknown page type. */
 export type HomeItem =

@@ -64,3 +64,13 @@ export interface DescriptionRun {
   text: string;
   url?: string;
 }
+
+/** What a subtitle's runs say about a song, video or album. Keys are present only when found. */
+export interface SongRunInfo {
+  artists?: ArtistRef[];
+  album?: AlbumRef;
+  views?: string;
+  duration?: string;
+  duration_seconds?: number | null;
+  year?: string;
+}

@@ -2,8 +2,7 @@
  * Results of the explore operations (PROTOCOL §4.3): moods and genres, charts, the explore page.
  */
 
-import type { AlbumCard, PlaylistCard, VideoCard } from "../parsers/cards.js";
-import type { FlatSong } from "../parsers/song-row.js";
+import type { AlbumCard, FlatSong, PlaylistCard, VideoCard } from "./browsing.js";
 import type { IdName, Thumbnail } from "./common.js";
 import type { ChartEpisode } from "./podcasts.js";
 

@@ -1,5 +1,5 @@
 import type { LibraryOrder, Rating } from "../operations/library-arguments.js";
-import type { PlaylistItem } from "../parsers/song-row.js";
+import type { PlaylistItem } from "./browsing.js";
 import type { ArtistRef, IdName, Thumbnail } from "./common.js";
 
 export type { LibraryOrder, Rating };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseEpisodeRow } from "../../src/parsers/episode-row.js";
+import { parseEpisodeList, parseEpisodeRow } from "../../src/parsers/episode-row.js";
+import { parseMixedContent } from "../../src/parsers/home.js";
 import { get } from "../../src/parsers/nav.js";
 import { collectNotes } from "../../src/parsers/notes.js";
 import {
@@ -107,6 +108,46 @@ describe("getChannelEpisodes", () => {
 });
 
 describe("episode rows", () => {
+  const untitled = { musicMultiRowListItemRenderer: { subtitle: { runs: [{ text: "Mar 5, 2024" }] } } };
+
+  it("leaves a row without a title out of a list and reports it, instead of failing the page", () => {
+    const notes = collectNotes();
+    const rows = [episode("a", 1), untitled, episode("b", 2)];
+    const episodes = parseEpisodeList(rows, "shelf.contents", notes, parseEpisodeRow);
+    expect(episodes.map((e) => [e.videoId, e.index])).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    expect(notes.unknown).toEqual([
+      {
+        renderer: "musicMultiRowListItemRenderer without a title",
+        where: "shelf.contents[1].musicMultiRowListItemRenderer",
+      },
+    ]);
+  });
+
+  it("home rows read episodes with the same parse, and skip an untitled one the same way", () => {
+    const notes = collectNotes();
+    const rows = parseMixedContent(
+      [{ musicCarouselShelfRenderer: { contents: [episode("a"), untitled] } }],
+      notes,
+    );
+    expect(rows[0]?.contents).toEqual([
+      {
+        index: null,
+        title: "Episode a",
+        description: "About things",
+        duration: "25 min",
+        videoId: "a",
+        browseId: "MPEDa",
+        videoType: "MUSIC_VIDEO_TYPE_PODCAST_EPISODE",
+        date: "Mar 5, 2024",
+        thumbnails: null,
+      },
+    ]);
+    expect(notes.unknown.map((n) => n.renderer)).toEqual(["musicMultiRowListItemRenderer without a title"]);
+  });
+
   it("names the path of a row without a title", () => {
     expect(() => parseEpisodeRow({}, "somewhere[3].musicMultiRowListItemRenderer")).toThrow(
       /somewhere\[3\]\.musicMultiRowListItemRenderer\.title\.runs\[0\]\.text/,
