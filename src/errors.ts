@@ -83,6 +83,8 @@ export interface ServiceErrorOptions extends MusicApiErrorOptions {
   serviceMessage?: string;
   /** The service's error status word, e.g. `INVALID_ARGUMENT`, `UNAUTHENTICATED`. */
   serviceStatus?: string;
+  /** How long the service asked us to wait (its Retry-After), when it said. */
+  retryAfterMs?: number;
 }
 
 /** The service refused or failed the request. */
@@ -90,22 +92,22 @@ export class ServiceError extends MusicApiError {
   readonly status: number | undefined;
   readonly serviceMessage: string | undefined;
   readonly serviceStatus: string | undefined;
+  /** The service's Retry-After in milliseconds (429 and 503 answers may carry one). */
+  readonly retryAfterMs: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {
     super(code, message, options);
     this.status = options.status;
     this.serviceMessage = options.serviceMessage;
     this.serviceStatus = options.serviceStatus;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
 /** HTTP 429: `retryAfterMs` is what the service's Retry-After asked for, if it said. */
 export class RateLimitError extends ServiceError {
-  readonly retryAfterMs: number | undefined;
-
   constructor(message: string, retryAfterMs: number | undefined, options: ServiceErrorOptions = {}) {
-    super(ErrorCodes.RATE_LIMITED, message, options);
-    this.retryAfterMs = retryAfterMs;
+    super(ErrorCodes.RATE_LIMITED, message, { ...options, retryAfterMs });
   }
 }
 

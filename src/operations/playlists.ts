@@ -139,6 +139,23 @@ function enumValue<T extends Record<string, number>>(
   );
 }
 
+/** One ACTION_MOVE_VIDEO_BEFORE: a `setVideoId` to the end, or `[setVideoId, successor]` before another. */
+function moveAction(operation: string, argument: string, move: unknown): JsonObject {
+  if (typeof move === "string") {
+    return { action: "ACTION_MOVE_VIDEO_BEFORE", setVideoId: checkId(operation, argument, move) };
+  }
+  if (Array.isArray(move) && move.length === 2) {
+    return {
+      action: "ACTION_MOVE_VIDEO_BEFORE",
+      setVideoId: checkId(operation, argument, move[0]),
+      movedSetVideoIdSuccessor: checkId(operation, argument, move[1]),
+    };
+  }
+  throw new ArgumentError(argument, "must be a setVideoId or [setVideoId, successorSetVideoId]", {
+    operation,
+  });
+}
+
 /** The `actions` of an `edit_playlist` call, in the order the web client sends them (§4.6). */
 export function editActions(operation: string, opts: EditPlaylistOptions): JsonObject[] {
   const actions: JsonObject[] = [];
@@ -165,21 +182,15 @@ export function editActions(operation: string, opts: EditPlaylistOptions): JsonO
   if (collaboration === false) {
     actions.push({ action: "ACTION_SET_CLOSED_TO_CONTRIBUTIONS", closedToContributions: true });
   }
-  if (opts.moveItem !== undefined) {
-    const move = opts.moveItem;
-    if (typeof move === "string") {
-      actions.push({ action: "ACTION_MOVE_VIDEO_BEFORE", setVideoId: checkId(operation, "moveItem", move) });
-    } else if (Array.isArray(move) && move.length === 2) {
-      actions.push({
-        action: "ACTION_MOVE_VIDEO_BEFORE",
-        setVideoId: checkId(operation, "moveItem", move[0]),
-        movedSetVideoIdSuccessor: checkId(operation, "moveItem", move[1]),
-      });
-    } else {
-      throw new ArgumentError("moveItem", "must be a setVideoId or [setVideoId, successorSetVideoId]", {
-        operation,
-      });
+  if (opts.moveItem !== undefined) actions.push(moveAction(operation, "moveItem", opts.moveItem));
+  if (opts.moveItems !== undefined) {
+    if (!Array.isArray(opts.moveItems)) {
+      throw new ArgumentError("moveItems", "must be an array of moves", { operation });
     }
+    // The service applies the actions of one edit in order, so later moves see earlier ones.
+    opts.moveItems.forEach((move, i) => {
+      actions.push(moveAction(operation, `moveItems[${i}]`, move));
+    });
   }
   if (opts.addPlaylistId !== undefined) {
     actions.push({

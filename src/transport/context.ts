@@ -269,7 +269,7 @@ class Transport implements OperationContext {
         failure = error;
       }
       const policy = this.settings.retry;
-      const retryAfterMs = failure instanceof RateLimitError ? failure.retryAfterMs : undefined;
+      const retryAfterMs = failure instanceof ServiceError ? failure.retryAfterMs : undefined;
       const delay =
         options.write || policy === null
           ? null
@@ -317,9 +317,9 @@ class Transport implements OperationContext {
     }
     const status = response.status;
     const message = `the service answered HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ""}`;
-    const details = { operation, status, serviceMessage, serviceStatus };
-    if (status === 429)
-      return new RateLimitError(message, parseRetryAfter(response.headers["retry-after"]), details);
+    const retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
+    const details = { operation, status, serviceMessage, serviceStatus, retryAfterMs };
+    if (status === 429) return new RateLimitError(message, retryAfterMs, details);
     if (status === 401 && this.auth !== null) {
       return new AuthError(ErrorCodes.AUTH_EXPIRED, `the service refused the credentials (${message})`, {
         operation,

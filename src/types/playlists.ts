@@ -98,6 +98,11 @@ export interface EditPlaylistOptions {
   privacyStatus?: PrivacyStatus;
   /** A `setVideoId` to move to the end, or `[setVideoId, successorSetVideoId]` to move before another item. */
   moveItem?: string | [string, string];
+  /**
+   * Several moves in one request, applied in order (each as `moveItem`), after `moveItem`. An
+   * extension of musicapi: the interface takes one move per call, the service takes a list.
+   */
+  moveItems?: Array<string | [string, string]>;
   /** A playlist whose items are appended. */
   addPlaylistId?: string;
   /** Whether new items go to the top of the playlist. */

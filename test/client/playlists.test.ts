@@ -148,6 +148,11 @@ describe("playlist text and option checks", () => {
     ["an edit without changes", "options", (c) => c.editPlaylist("PL1")],
     ["an unknown sort order", "sortOrder", (c) => c.editPlaylist("PL1", { sortOrder: "RANDOM" as never })],
     ["a malformed moveItem", "moveItem", (c) => c.editPlaylist("PL1", { moveItem: ["a"] as never })],
+    [
+      "a malformed move in moveItems",
+      "moveItems[1]",
+      (c) => c.editPlaylist("PL1", { moveItems: ["a", [1, 2] as never] }),
+    ],
     ["an add without videos or source", "videoIds", (c) => c.addPlaylistItems("PL1", [])],
     ["an empty playlist id", "playlistId", (c) => c.deletePlaylist("")],
     ["remove without items", "videos", (c) => c.removePlaylistItems("PL1", [])],
@@ -252,6 +257,17 @@ describe("editPlaylist", () => {
     await service.client.editPlaylist("PL1", { moveItem: "set-a" });
     expect(fields(service.api()[0]).actions).toEqual([
       { action: "ACTION_MOVE_VIDEO_BEFORE", setVideoId: "set-a" },
+    ]);
+  });
+
+  it("sends several moves in one request, in order, with moveItems", async () => {
+    const service = await startService(() => ({ body: { status: "STATUS_SUCCEEDED" } }));
+    await service.client.editPlaylist("PL1", { moveItem: "set-z", moveItems: [["set-a", "set-b"], "set-c"] });
+    expect(service.api()).toHaveLength(1);
+    expect(fields(service.api()[0]).actions).toEqual([
+      { action: "ACTION_MOVE_VIDEO_BEFORE", setVideoId: "set-z" },
+      { action: "ACTION_MOVE_VIDEO_BEFORE", setVideoId: "set-a", movedSetVideoIdSuccessor: "set-b" },
+      { action: "ACTION_MOVE_VIDEO_BEFORE", setVideoId: "set-c" },
     ]);
   });
 

@@ -254,6 +254,21 @@ describe("retries", () => {
     expect(apiCalls(server)).toHaveLength(3);
   });
 
+  it("honours a Retry-After on 503 too, and hands it to the caller", async () => {
+    let calls = 0;
+    const server = await serve(() => ({
+      status: 503,
+      headers: { "retry-after": "1" },
+      body: { error: { code: 503, message: `busy ${++calls}` } },
+    }));
+    const ctx = createContext({ baseUrl: server.url, retry: { ...fastRetry, attempts: 2 } });
+    const started = Date.now();
+    const error = await ctx.send({ operation: "x", endpoint: "browse", body: {} }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status: 503, retryAfterMs: 1000, serviceMessage: "busy 2" });
+  });
+
   it("never retries a write", async () => {
     const server = await serve(() => ({
       status: 503,
