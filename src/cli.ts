@@ -12,6 +12,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { Agent, type Dispatcher, ProxyAgent } from "undici";
+import { emulatorCommand } from "../emulator/cli.js";
 import { setup } from "./auth/browser.js";
 import { setupOAuth } from "./auth/oauth-flow.js";
 import { MusicClient, type MusicClientOptions } from "./client.js";
@@ -308,6 +309,7 @@ export const SUBCOMMANDS: readonly SubcommandFactory[] = [
   oauthCommand,
   callCommand,
   methodsCommand,
+  emulatorCommand,
 ];
 
 /** The whole `musicapi` command tree, ready for `parseAsync`. */

@@ -1,0 +1,273 @@
+/**
+ * Credentials checked as the service checks them (PROTOCOL §2): a SAPISIDHASH computed from the
+ * cookie's SAPISID, the time and an origin; or an OAuth bearer token issued by the emulator's own
+ * device flow. Brand accounts are chosen with `context.user.onBehalfOfUser`.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { SERVICE_ORIGIN, USER_AGENT } from "../src/transport/constants.js";
+import type { EmulatorState, Viewer } from "./context.js";
+import { ApiError, permissionDenied, unauthenticated } from "./errors.js";
+import type { AccountRow } from "./store/rows.js";
+
+export interface AuthConfig {
+  /** A SAPISIDHASH older than this is refused (seconds). */
+  maxHashAgeSeconds: number;
+  /** How far in the future a timestamp may be (client clock ahead of ours). */
+  futureSkewSeconds: number;
+}
+
+export interface OAuthConfig {
+  /** Approve a pending device code by itself on this poll (1 = the first poll); null = only by control. */
+  autoApproveAfterPolls: number | null;
+  /** The account an automatic approval signs in. */
+  autoApproveAccountId: number;
+  accessTokenTtlSeconds: number;
+  deviceCodeTtlSeconds: number;
+  interval: number;
+}
+
+export const DEFAULT_AUTH: AuthConfig = { maxHashAgeSeconds: 600, futureSkewSeconds: 300 };
+export const DEFAULT_OAUTH: OAuthConfig = {
+  autoApproveAfterPolls: 2,
+  autoApproveAccountId: 1,
+  accessTokenTtlSeconds: 3600,
+  deviceCodeTtlSeconds: 1800,
+  interval: 5,
+};
+
+/** Origins a client may have hashed with: ytmusicapi and ytmapi-rs use music, YouTube.js www. */
+const HASH_ORIGINS = [SERVICE_ORIGIN, "https://www.youtube.com"];
+
+export function sapisidHash(sapisid: string, origin: string, timestampSeconds: number): string {
+  const hex = createHash("sha1").update(`${timestampSeconds} ${sapisid} ${origin}`).digest("hex");
+  return `SAPISIDHASH ${timestampSeconds}_${hex}`;
+}
+
+/** The cookie header a seeded login's browser would send. */
+export function cookieFor(account: AccountRow): string {
+  const sid = createHash("sha1").update(`sid:${account.sapisid}`).digest("base64url").slice(0, 24);
+  return (
+    `SOCS=CAI; SID=${sid}; HSID=A${sid.slice(0, 16)}; SAPISID=${account.sapisid}; ` +
+    `__Secure-1PAPISID=${account.sapisid}; __Secure-3PAPISID=${account.sapisid}`
+  );
+}
+
+/** Ready-to-use browser headers (the JSON `setup` writes) for a login, hashed at `nowSeconds`. */
+export function browserHeaders(account: AccountRow, nowSeconds: number): Record<string, string> {
+  return {
+    accept: "*/*",
+    "accept-language": "en-US,en;q=0.5",
+    authorization: sapisidHash(account.sapisid, SERVICE_ORIGIN, nowSeconds),
+    "content-type": "application/json",
+    cookie: cookieFor(account),
+    origin: SERVICE_ORIGIN,
+    "user-agent": USER_AGENT,
+    "x-goog-authuser": String(account.authUser),
+    "x-origin": SERVICE_ORIGIN,
+  };
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function cookieValue(cookie: string, name: string): string | undefined {
+  for (const part of cookie.replace(/"/g, "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * Who is asking, or null without credentials. Credentials that are present but wrong (bad hash,
+ * old timestamp, unknown or expired token) are refused with 401 whatever the endpoint.
+ */
+export function resolveViewer(
+  state: EmulatorState,
+  headers: IncomingHttpHeaders,
+  onBehalfOfUser: unknown,
+): Viewer | null {
+  const authorization = header(headers, "authorization");
+  if (!authorization) return null;
+  let login: AccountRow | null;
+  let via: Viewer["via"];
+  if (/^bearer\s/i.test(authorization)) {
+    login = accountForAccessToken(state, authorization.replace(/^bearer\s+/i, "").trim());
+    if (!login)
+      throw unauthenticated("Request had invalid authentication credentials. Expected OAuth 2 access token.");
+    via = "oauth";
+  } else {
+    const m = /SAPISIDHASH (\d+)_([0-9a-f]{40})/i.exec(authorization);
+    if (!m) throw unauthenticated("Request had invalid authentication credentials.");
+    const cookie = header(headers, "cookie") ?? "";
+    const sapisid = cookieValue(cookie, "__Secure-3PAPISID") ?? cookieValue(cookie, "SAPISID");
+    if (!sapisid) throw unauthenticated("Request had invalid authentication credentials.");
+    const ts = Number(m[1]);
+    const nowSeconds = Math.floor(state.now() / 1000);
+    if (ts < nowSeconds - state.auth.maxHashAgeSeconds || ts > nowSeconds + state.auth.futureSkewSeconds) {
+      throw unauthenticated("Request had invalid authentication credentials.");
+    }
+    const origins = new Set([header(headers, "origin"), header(headers, "x-origin"), ...HASH_ORIGINS]);
+    const given = m[2]!.toLowerCase();
+    const ok = [...origins].some(
+      (o) => o && createHash("sha1").update(`${ts} ${sapisid} ${o}`).digest("hex") === given,
+    );
+    login = ok ? state.store.loginBySapisid(sapisid) : null;
+    if (!login) throw unauthenticated("Request had invalid authentication credentials.");
+    via = "cookie";
+  }
+  if (typeof onBehalfOfUser === "string" && onBehalfOfUser !== "") {
+    const brand = state.store.brandAccount(login.id, onBehalfOfUser);
+    if (!brand) throw permissionDenied("The caller does not have permission to act for this user.");
+    return { account: brand, via };
+  }
+  return { account: login, via };
+}
+
+function accountForAccessToken(state: EmulatorState, token: string): AccountRow | null {
+  const row = state.store
+    .st(
+      "SELECT account_id AS accountId, expires_at AS expiresAt FROM oauth_tokens WHERE token = ? AND kind = 'access'",
+    )
+    .get(token) as { accountId: number; expiresAt: number } | undefined;
+  if (!row || row.expiresAt <= state.now()) return null;
+  return state.store.account(row.accountId);
+}
+
+// ── OAuth device flow (served on the emulator's own origin) ──
+
+export interface OAuthReply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const oauthError = (status: number, error: string, description: string): OAuthReply => ({
+  status,
+  body: { error, error_description: description },
+});
+
+const SCOPE = "https://www.googleapis.com/auth/youtube";
+
+function newToken(prefix: string): string {
+  return prefix + randomBytes(32).toString("base64url");
+}
+
+export function deviceCode(state: EmulatorState, form: URLSearchParams): OAuthReply {
+  const clientId = form.get("client_id");
+  if (!clientId) return oauthError(401, "invalid_client", "The OAuth client was not found.");
+  const device = newToken("AH-1Ng");
+  const letters = "BCDFGHJKLMNPQRSTVWXZ";
+  const bytes = randomBytes(9);
+  const userCode = [...bytes]
+    .map((b) => letters[b % letters.length])
+    .join("")
+    .replace(/(...)(...)(...)/, "$1-$2-$3");
+  state.store
+    .st(
+      "INSERT INTO oauth_device_codes (device_code, user_code, client_id, polls, account_id, expires_at, used) VALUES (?,?,?,0,NULL,?,0)",
+    )
+    .run(device, userCode, clientId, state.now() + state.oauth.deviceCodeTtlSeconds * 1000);
+  return {
+    status: 200,
+    body: {
+      device_code: device,
+      user_code: userCode,
+      expires_in: state.oauth.deviceCodeTtlSeconds,
+      interval: state.oauth.interval,
+      verification_url: `${state.baseUrl}/_emulator/oauth/device`,
+    },
+  };
+}
+
+function issue(
+  state: EmulatorState,
+  accountId: number,
+  clientId: string,
+  withRefresh: boolean,
+): Record<string, unknown> {
+  const access = newToken("ya29.emu-");
+  const ttl = state.oauth.accessTokenTtlSeconds;
+  const insert = state.store.st(
+    "INSERT INTO oauth_tokens (token, kind, account_id, client_id, expires_at) VALUES (?,?,?,?,?)",
+  );
+  insert.run(access, "access", accountId, clientId, state.now() + ttl * 1000);
+  const body: Record<string, unknown> = {
+    access_token: access,
+    expires_in: ttl,
+    scope: SCOPE,
+    token_type: "Bearer",
+  };
+  if (withRefresh) {
+    const refresh = newToken("1//emu-");
+    insert.run(refresh, "refresh", accountId, clientId, null);
+    body.refresh_token = refresh;
+    body.refresh_token_expires_in = 604_800;
+  }
+  return body;
+}
+
+export function token(state: EmulatorState, form: URLSearchParams): OAuthReply {
+  const clientId = form.get("client_id");
+  const secret = form.get("client_secret");
+  if (!clientId || !secret) return oauthError(401, "invalid_client", "Unauthorized");
+  const grant = form.get("grant_type");
+  return state.store.tx(() => {
+    if (
+      grant === "http://oauth.net/grant_type/device/1.0" ||
+      grant === "urn:ietf:params:oauth:grant-type:device_code"
+    ) {
+      const code = form.get("code") ?? form.get("device_code") ?? "";
+      const row = state.store
+        .st(
+          "SELECT client_id AS clientId, polls, account_id AS accountId, expires_at AS expiresAt, used FROM oauth_device_codes WHERE device_code = ?",
+        )
+        .get(code) as
+        | { clientId: string; polls: number; accountId: number | null; expiresAt: number; used: number }
+        | undefined;
+      if (!row || row.used) return oauthError(400, "invalid_grant", "Malformed auth code.");
+      if (row.clientId !== clientId) return oauthError(401, "unauthorized_client", "Unauthorized");
+      if (row.expiresAt <= state.now())
+        return oauthError(400, "expired_token", "The device code has expired.");
+      const polls = row.polls + 1;
+      let accountId = row.accountId;
+      const auto = state.oauth.autoApproveAfterPolls;
+      if (accountId === null && auto !== null && polls >= auto) accountId = state.oauth.autoApproveAccountId;
+      state.store
+        .st("UPDATE oauth_device_codes SET polls = ?, account_id = ? WHERE device_code = ?")
+        .run(polls, accountId, code);
+      // Google answers a pending device code with HTTP 428.
+      if (accountId === null) return oauthError(428, "authorization_pending", "Precondition Required");
+      state.store.st("UPDATE oauth_device_codes SET used = 1 WHERE device_code = ?").run(code);
+      return { status: 200, body: issue(state, accountId, clientId, true) };
+    }
+    if (grant === "refresh_token") {
+      const row = state.store
+        .st(
+          "SELECT account_id AS accountId, client_id AS clientId FROM oauth_tokens WHERE token = ? AND kind = 'refresh'",
+        )
+        .get(form.get("refresh_token") ?? "") as { accountId: number; clientId: string } | undefined;
+      if (!row) return oauthError(400, "invalid_grant", "Token has been expired or revoked.");
+      if (row.clientId !== clientId) return oauthError(401, "unauthorized_client", "Unauthorized");
+      return { status: 200, body: issue(state, row.accountId, clientId, false) };
+    }
+    return oauthError(400, "unsupported_grant_type", "Invalid grant_type: " + String(grant));
+  });
+}
+
+/** Approval of a user code (what the user does in the browser); used by the control endpoint. */
+export function approveUserCode(state: EmulatorState, userCode: string, accountId: number): boolean {
+  if (!state.store.account(accountId)) throw new ApiError(404, "No such account.", "notFound");
+  const r = state.store
+    .st("UPDATE oauth_device_codes SET account_id = ? WHERE user_code = ? AND used = 0")
+    .run(accountId, userCode);
+  return r.changes > 0;
+}
+
+/** Makes every access token of an account expire now (to test refresh). */
+export function expireAccessTokens(state: EmulatorState): number {
+  return state.store.st("UPDATE oauth_tokens SET expires_at = ? WHERE kind = 'access'").run(state.now() - 1)
+    .changes;
+}

@@ -1,0 +1,110 @@
+/**
+ * The emulator's entry point: `startEmulator(options)` opens (and if needed generates) the
+ * database, starts the HTTP server on 127.0.0.1, and returns its URL and a way to stop it.
+ */
+import type { AddressInfo } from "node:net";
+import { type AuthConfig, DEFAULT_AUTH, DEFAULT_OAUTH, type OAuthConfig } from "./auth.js";
+import { ResponseCache } from "./cache.js";
+import { type CatalogueSummary, generateCatalogue, hasCatalogue } from "./catalogue.js";
+import type { EmulatorState } from "./context.js";
+import { type FaultConfig, FaultInjector } from "./faults.js";
+import { apiRoutes } from "./routes/index.js";
+import { createEmulatorServer } from "./server.js";
+import { openDb } from "./store/db.js";
+import { Store } from "./store/store.js";
+
+export { browserHeaders, sapisidHash } from "./auth.js";
+export type { FaultConfig, FaultKind, QueuedFault } from "./faults.js";
+
+export interface EmulatorOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** A database file, or `:memory:` (the default). A file keeps its state between runs. */
+  db?: string;
+  seed?: number;
+  /** Number of songs in the generated catalogue (default 500). */
+  catalogueSize?: number;
+  faults?: FaultConfig | null;
+  auth?: Partial<AuthConfig>;
+  oauth?: Partial<OAuthConfig>;
+  /** Clock in Unix milliseconds (tests may pin it). */
+  now?: () => number;
+  /** Reuse serialized read responses until the next write (default true). */
+  cache?: boolean;
+  /** Refuse edits of playlists younger than this with HTTP 409, as the service does (default 0: off). */
+  recentPlaylistConflictMs?: number;
+}
+
+export interface RunningEmulator {
+  /** e.g. `http://127.0.0.1:41234` — use as the client's `baseUrl`. */
+  url: string;
+  port: number;
+  /** Catalogue figures (null when an existing database was reused). */
+  catalogue: CatalogueSummary | null;
+  /** Milliseconds spent generating the catalogue (0 when reused). */
+  generationMs: number;
+  /** Internal state, for tests that inspect the database directly. */
+  state: EmulatorState;
+  /** Requests answered so far per endpoint key, as `GET /_emulator/stats` reports them. */
+  counts(): Record<string, number>;
+  resetCounts(): void;
+  stop(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const seed = options.seed ?? 1;
+  const size = options.catalogueSize ?? 500;
+  const db = openDb(options.db ?? ":memory:");
+  const store = new Store(db);
+  let catalogue: CatalogueSummary | null = null;
+  let generationMs = 0;
+  if (!hasCatalogue(db.$client, { seed, size })) {
+    const t0 = performance.now();
+    catalogue = generateCatalogue(db.$client, { seed, size });
+    generationMs = performance.now() - t0;
+  }
+  const state: EmulatorState = {
+    store,
+    faults: new FaultInjector(options.faults ?? null),
+    counts: new Map(),
+    auth: { ...DEFAULT_AUTH, ...options.auth },
+    oauth: { ...DEFAULT_OAUTH, ...options.oauth },
+    now: options.now ?? Date.now,
+    baseUrl: "",
+    uploadSessions: new Map(),
+    cache: options.cache === false ? null : new ResponseCache(),
+    recentPlaylistConflictMs: options.recentPlaylistConflictMs ?? 0,
+  };
+  const server = createEmulatorServer(state, apiRoutes());
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  state.baseUrl = url;
+  let stopped = false;
+  return {
+    url,
+    port,
+    catalogue,
+    generationMs,
+    state,
+    counts: () => Object.fromEntries(state.counts),
+    resetCounts: () => state.counts.clear(),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      db.$client.close();
+    },
+  };
+}

@@ -1,0 +1,305 @@
+/**
+ * Artist pages (`UC…`): `header.musicImmersiveHeaderRenderer` and `SC_TAB.SL` sections — a songs
+ * shelf linking to a `VL` playlist, carousels for albums, singles, videos, related artists, and the
+ * description shelf (capture yt_get_artist_20240705). Also the artist's album grid (`params`).
+ */
+import type { AlbumRow, ArtistRow, SongRow } from "../store/rows.js";
+import {
+  browse,
+  carousel,
+  imageSizes,
+  type Json,
+  musicThumbnail,
+  PAGE,
+  shareItem,
+  signInModal,
+  singleColumn,
+  text,
+  watch,
+  watchPlaylist,
+} from "./common.js";
+import { abbreviate } from "./format.js";
+import { albumCard, artistCard, type Marks, songRow, videoCard } from "./items.js";
+
+export const ARTIST_PARAMS = { albums: "ggMIegYIARoCAQI%3D", singles: "ggMIegYIAhoCAQI%3D" } as const;
+
+export interface ArtistView {
+  artist: ArtistRow;
+  songs: SongRow[];
+  albums: AlbumRow[];
+  singles: AlbumRow[];
+  videos: SongRow[];
+  related: ArtistRow[];
+  subscribed: boolean;
+  marks: Marks;
+  /** Some artists' pages use the two-column layout (PROTOCOL §8, capture ytm_2026_07_get_artist_two_column). */
+  twoColumn: boolean;
+}
+
+/** The artist's shuffle / radio playlist ids (`RDAO…` / `RDEM…`) derived from the channel id. */
+export const artistMixIds = (channelId: string) => ({
+  shuffle: `RDAO${channelId.slice(2)}`,
+  radio: `RDEM${channelId.slice(2)}`,
+});
+
+/** The playlist behind an artist's "Songs" shelf (a `VL…` page of the artist's most played songs). */
+export const artistSongsPlaylistId = (channelId: string) => `OLAK5uy_${channelId.slice(2)}_songs`;
+
+export function subscribeButton(
+  channelId: string,
+  subscribers: number,
+  subscribed: boolean,
+  signedIn = true,
+): Json {
+  const count = abbreviate(subscribers);
+  if (!signedIn) {
+    // Signed out, the button asks to sign in instead of subscribing (capture ytm_2026_05_get_artist1).
+    return {
+      subscribeButtonRenderer: {
+        subscriberCountText: text(count),
+        subscribed: false,
+        enabled: true,
+        type: "FREE",
+        channelId,
+        showPreferences: false,
+        subscriberCountWithSubscribeText: text(count),
+        subscribedButtonText: text("Subscribed"),
+        unsubscribedButtonText: text("Subscribe"),
+        unsubscribeButtonText: text("Unsubscribe"),
+        longSubscriberCountText: text(`${count} subscribers`),
+        shortSubscriberCountText: text(count),
+        signInEndpoint: signInModal(
+          "Want to subscribe to this channel?",
+          "Sign in to subscribe to this channel.",
+        ),
+      },
+    };
+  }
+  return {
+    subscribeButtonRenderer: {
+      subscriberCountText: text(count),
+      subscribed,
+      enabled: true,
+      type: "FREE",
+      channelId,
+      showPreferences: false,
+      subscriberCountWithSubscribeText: text(count),
+      subscribedButtonText: text("Subscribed"),
+      unsubscribedButtonText: text("Subscribe"),
+      unsubscribeButtonText: text("Unsubscribe"),
+      serviceEndpoints: [
+        { subscribeEndpoint: { channelIds: [channelId], params: "GAA%3D" } },
+        {
+          // Unsubscribing asks for confirmation first (capture yt_get_artist_20240705).
+          signalServiceEndpoint: {
+            signal: "CLIENT_SIGNAL",
+            actions: [
+              {
+                openPopupAction: {
+                  popup: {
+                    confirmDialogRenderer: {
+                      dialogMessages: [text("Unsubscribe?")],
+                      confirmButton: {
+                        buttonRenderer: {
+                          style: "STYLE_BRAND",
+                          text: text("Unsubscribe"),
+                          serviceEndpoint: { unsubscribeEndpoint: { channelIds: [channelId] } },
+                        },
+                      },
+                      cancelButton: { buttonRenderer: { style: "STYLE_TEXT", text: text("Cancel") } },
+                    },
+                  },
+                  popupType: "DIALOG",
+                },
+              },
+            ],
+          },
+        },
+      ],
+      longSubscriberCountText: text(`${count} subscribers`),
+      shortSubscriberCountText: text(count),
+    },
+  };
+}
+
+export function artistPage(v: ArtistView): Json {
+  const a = v.artist;
+  const mix = artistMixIds(a.channelId);
+  const songsPlaylist = artistSongsPlaylistId(a.channelId);
+  const sections: Json[] = [];
+  if (v.songs.length) {
+    sections.push({
+      musicShelfRenderer: {
+        title: {
+          runs: [
+            { text: "Songs", navigationEndpoint: browse(`VL${songsPlaylist}`, PAGE.playlist, "ggMCCAI%3D") },
+          ],
+        },
+        contents: v.songs.map((s) =>
+          songRow(s, { style: "library", marks: v.marks, playlistId: songsPlaylist }),
+        ),
+        bottomText: text("See all"),
+        bottomEndpoint: browse(`VL${songsPlaylist}`, PAGE.playlist),
+        shelfDivider: { musicShelfDividerRenderer: { hidden: true } },
+      },
+    });
+  }
+  const more = (params: string) => browse(`MPAD${a.channelId}`, PAGE.artist, params);
+  if (v.albums.length) {
+    sections.push(
+      carousel(
+        "Albums",
+        v.albums.map((x) => albumCard(x, v.marks, "type-year")),
+        more(ARTIST_PARAMS.albums),
+      ),
+    );
+  }
+  if (v.singles.length) {
+    sections.push(
+      carousel(
+        "Singles & EPs",
+        v.singles.map((x) => albumCard(x, v.marks, "type-year")),
+        more(ARTIST_PARAMS.singles),
+      ),
+    );
+  }
+  if (v.videos.length) sections.push(carousel("Videos", v.videos.map(videoCard)));
+  if (v.related.length) sections.push(carousel("Fans might also like", v.related.map(artistCard)));
+  sections.push({
+    musicDescriptionShelfRenderer: {
+      header: text("About"),
+      subheader: text(`${(a.subscribers * 37).toLocaleString("en-US")} views`),
+      description: text(a.description),
+      moreButton: {
+        toggleButtonRenderer: {
+          isToggled: false,
+          isDisabled: false,
+          defaultText: text("More"),
+          toggledText: text("Less"),
+        },
+      },
+    },
+  });
+  const first = v.songs[0];
+  return {
+    header: {
+      musicImmersiveHeaderRenderer: {
+        title: text(a.name),
+        subscriptionButton: subscribeButton(a.channelId, a.subscribers, v.subscribed, v.marks.signedIn),
+        moreButton: {
+          toggleButtonRenderer: {
+            isToggled: false,
+            isDisabled: false,
+            defaultText: text("More"),
+            toggledText: text("Less"),
+          },
+        },
+        description: text(a.description),
+        menu: { menuRenderer: { items: [shareItem(a.channelId)] } },
+        thumbnail: musicThumbnail(imageSizes(a.channelId, [540, 1080])),
+        playButton: {
+          buttonRenderer: {
+            text: text("Shuffle"),
+            icon: { iconType: "MUSIC_SHUFFLE" },
+            navigationEndpoint: first
+              ? watch(first.videoId, { playlistId: mix.shuffle, params: "wAEB8gECGAE%3D" })
+              : watchPlaylist(mix.shuffle, "wAEB8gECGAE%3D"),
+          },
+        },
+        startRadioButton: {
+          buttonRenderer: {
+            text: text("Radio"),
+            icon: { iconType: "MIX" },
+            navigationEndpoint: watchPlaylist(mix.radio, "wAEB"),
+          },
+        },
+        monthlyListenerCount: text(`${abbreviate(a.monthlyListeners)} monthly audience`),
+      },
+    },
+    ...(v.twoColumn
+      ? {
+          contents: {
+            twoColumnBrowseResultsRenderer: {
+              tabs: [{ tabRenderer: { content: { sectionListRenderer: { contents: sections } } } }],
+            },
+          },
+        }
+      : singleColumn({ sectionListRenderer: { contents: sections } })),
+  };
+}
+
+export const ALBUM_ORDERS = ["Recency", "Popularity", "Alphabetical order"] as const;
+export type AlbumOrder = (typeof ALBUM_ORDERS)[number];
+
+function albumGrid(albums: AlbumRow[], marks: Marks, title: string): Json {
+  return {
+    gridRenderer: {
+      items: albums.map((x) => albumCard(x, marks, "type-year")),
+      header: { gridHeaderRenderer: { title: text(title) } },
+    },
+  };
+}
+
+/**
+ * The artist's full album or singles list (`browse {browseId, params}`): a grid, with a sort menu
+ * whose options reload the section list (`browseSectionListReloadEndpoint`, PROTOCOL §4.2).
+ */
+export function artistAlbumsPage(
+  albums: AlbumRow[],
+  marks: Marks,
+  title: string,
+  order: AlbumOrder,
+  reloadToken: (order: AlbumOrder) => string,
+): Json {
+  const options = ALBUM_ORDERS.map((o) => ({
+    musicMultiSelectMenuItemRenderer: {
+      title: text(o),
+      selectedIcon: { iconType: "CHECK" },
+      selectedCommand: {
+        commandExecutorCommand: {
+          commands: [
+            { musicCheckboxFormItemMutatedCommand: { newCheckedState: true } },
+            {
+              browseSectionListReloadEndpoint: {
+                continuation: { reloadContinuationData: { continuation: reloadToken(o) } },
+              },
+            },
+          ],
+        },
+      },
+    },
+  }));
+  return {
+    header: { musicHeaderRenderer: { title: text(title) } },
+    ...singleColumn({
+      sectionListRenderer: {
+        contents: [albumGrid(albums, marks, title)],
+        header: {
+          musicSideAlignedItemRenderer: {
+            endItems: [
+              {
+                musicSortFilterButtonRenderer: {
+                  title: text(order),
+                  icon: { iconType: "ARROW_DROP_DOWN" },
+                  menu: {
+                    musicMultiSelectMenuRenderer: {
+                      title: { musicMenuTitleRenderer: { primaryText: text("Sort by") } },
+                      options,
+                    },
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
+    }),
+  };
+}
+
+/** The reloaded list after a sort choice (`sectionListContinuation`). */
+export function artistAlbumsReload(albums: AlbumRow[], marks: Marks, title: string): Json {
+  return {
+    continuationContents: { sectionListContinuation: { contents: [albumGrid(albums, marks, title)] } },
+  };
+}

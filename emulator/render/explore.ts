@@ -1,0 +1,384 @@
+/**
+ * Home, charts, moods & genres and explore: `SC_TAB.SL` of carousels and grids (captures
+ * ytm_2026_07_get_charts_us_albums_no_genres, yt_get_mood_categories_20240723,
+ * yt_get_mood_playlists_20240723, ytm_2025_11_get_explore).
+ */
+import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, SongRow } from "../store/rows.js";
+import { artistMixIds } from "./artist.js";
+import {
+  browse,
+  carousel,
+  dotted,
+  flex,
+  imageSizes,
+  type Json,
+  musicThumbnail,
+  navItem,
+  nextContinuation,
+  overlay,
+  PAGE,
+  run,
+  shareItem,
+  signInModal,
+  singleColumn,
+  text,
+  watch,
+  watchPlaylist,
+} from "./common.js";
+import { abbreviate } from "./format.js";
+import {
+  albumCard,
+  artistRun,
+  episodeRow,
+  type Marks,
+  playlistCard,
+  songCard,
+  songRow,
+  videoCard,
+} from "./items.js";
+
+export function moodButton(title: string, params: string): Json {
+  return {
+    musicNavigationButtonRenderer: {
+      buttonText: text(title),
+      solid: { leftStripeColor: 4289003428 },
+      clickCommand: browse("FEmusic_moods_and_genres_category", undefined, params),
+    },
+  };
+}
+
+export function moodCategoriesPage(
+  sections: { title: string; items: { title: string; params: string }[] }[],
+): Json {
+  return {
+    header: { musicHeaderRenderer: { title: text("Moods & genres") } },
+    ...singleColumn({
+      sectionListRenderer: {
+        contents: sections.map((s) => ({
+          gridRenderer: {
+            items: s.items.map((i) => moodButton(i.title, i.params)),
+            itemSize: "COLLECTION_STYLE_ITEM_SIZE_MEDIUM",
+            header: { gridHeaderRenderer: { title: text(s.title) } },
+          },
+        })),
+      },
+    }),
+  };
+}
+
+export function moodPlaylistsPage(
+  title: string,
+  params: string,
+  groups: { title: string; playlists: PlaylistRow[] }[],
+): Json {
+  return {
+    header: { musicHeaderRenderer: { title: text(title) } },
+    ...singleColumn({
+      sectionListRenderer: {
+        contents: groups.map((g) =>
+          carousel(
+            g.title,
+            g.playlists.map((p) => playlistCard(p, null, false)),
+            browse("FEmusic_moods_and_genres_category", undefined, params),
+          ),
+        ),
+      },
+    }),
+  };
+}
+
+export const COUNTRY_NAMES: Record<string, string> = {
+  ZZ: "Global",
+  US: "United States",
+  GB: "United Kingdom",
+  DE: "Germany",
+  IN: "India",
+};
+
+function chartArtistRow(a: ArtistRow, rank: number, trend: string | null, signedIn: boolean): Json {
+  const mix = artistMixIds(a.channelId);
+  const row: Json = {
+    thumbnail: musicThumbnail(imageSizes(a.channelId, [60, 120])),
+    flexColumns: [flex([run(a.name)]), flex([run(`${abbreviate(a.subscribers)} subscribers`)])],
+    menu: {
+      menuRenderer: {
+        items: [
+          navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(mix.shuffle, "wAEB8gECGAE%3D")),
+          navItem("Start radio", "MIX", watchPlaylist(mix.radio, "wAEB")),
+          {
+            toggleMenuServiceItemRenderer: {
+              defaultText: text("Subscribe"),
+              defaultIcon: { iconType: "SUBSCRIBE" },
+              defaultServiceEndpoint: signedIn
+                ? { subscribeEndpoint: { channelIds: [a.channelId], params: "EgIIAhgA" } }
+                : signInModal("Want to subscribe to this channel?", "Sign in to subscribe to this channel"),
+              toggledText: text("Unsubscribe"),
+              toggledIcon: { iconType: "SUBSCRIBE" },
+              toggledServiceEndpoint: { unsubscribeEndpoint: { channelIds: [a.channelId] } },
+              isToggled: false,
+            },
+          },
+          shareItem(a.channelId),
+        ],
+      },
+    },
+    flexColumnDisplayStyle: "MUSIC_RESPONSIVE_LIST_ITEM_FLEX_COLUMN_DISPLAY_STYLE_TWO_LINE_STACK",
+    navigationEndpoint: browse(a.channelId, PAGE.artist),
+    itemHeight: "MUSIC_RESPONSIVE_LIST_ITEM_HEIGHT_MEDIUM_COMPACT",
+  };
+  // Rank and trend are only shown to signed-in users (PROTOCOL §4.3).
+  if (signedIn) {
+    const icon =
+      trend === "up" ? "ARROW_DROP_UP" : trend === "down" ? "ARROW_DROP_DOWN" : "ARROW_CHART_NEUTRAL";
+    row.customIndexColumn = {
+      musicCustomIndexColumnRenderer: {
+        text: text(String(rank)),
+        icon: { iconType: icon },
+        iconColorStyle: "CUSTOM_INDEX_COLUMN_ICON_COLOR_STYLE_GREY",
+      },
+    };
+  }
+  return { musicResponsiveListItemRenderer: row };
+}
+
+export interface ChartsView {
+  country: string;
+  countries: string[];
+  videos: PlaylistRow[];
+  genres: PlaylistRow[];
+  artists: { artist: ArtistRow; rank: number; trend: string | null }[];
+  signedIn: boolean;
+}
+
+function chartCard(p: PlaylistRow): Json {
+  const card = playlistCard(p, null, false) as { musicTwoRowItemRenderer: Json };
+  card.musicTwoRowItemRenderer.subtitle = text("Chart");
+  return card;
+}
+
+export function chartsPage(v: ChartsView): Json {
+  const key = (c: string) => Buffer.from(`explore_charts_country_menu_${c}`).toString("base64url");
+  const formKey = Buffer.from("explore_charts_country_menu").toString("base64url");
+  const menu = {
+    musicShelfRenderer: {
+      shelfDivider: { musicShelfDividerRenderer: { hidden: true } },
+      subheaders: [
+        {
+          musicSideAlignedItemRenderer: {
+            startItems: [
+              {
+                musicSortFilterButtonRenderer: {
+                  title: text(COUNTRY_NAMES[v.country] ?? v.country),
+                  icon: { iconType: "CHEVRON_DOWN" },
+                  menu: {
+                    musicMultiSelectMenuRenderer: {
+                      title: { musicMenuTitleRenderer: { primaryText: text("Select a country") } },
+                      // Global first, a divider, then the countries (capture ytm_2026_07_get_charts_us_albums_no_genres).
+                      options: v.countries.flatMap((c, i) => {
+                        const option = {
+                          musicMultiSelectMenuItemRenderer: {
+                            title: text(COUNTRY_NAMES[c] ?? c),
+                            formItemEntityKey: key(c),
+                            selectedIcon: { iconType: "CHECK" },
+                            selectedCommand: {
+                              commandExecutorCommand: {
+                                commands: [
+                                  {
+                                    musicCheckboxFormItemMutatedCommand: {
+                                      formItemEntityKey: key(c),
+                                      newCheckedState: true,
+                                    },
+                                  },
+                                  {
+                                    musicBrowseFormBinderCommand: {
+                                      browseEndpoint: { browseId: "FEmusic_charts" },
+                                      formEntityKey: formKey,
+                                    },
+                                  },
+                                ],
+                              },
+                            },
+                          },
+                        };
+                        return i === 0 ? [option, { musicMenuItemDividerRenderer: {} }] : [option];
+                      }),
+                    },
+                  },
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  };
+  const sections: Json[] = [menu];
+  if (v.videos.length) sections.push(carousel("Video charts", v.videos.map(chartCard)));
+  if (v.genres.length) sections.push(carousel("Genres", v.genres.map(chartCard)));
+  if (v.artists.length) {
+    sections.push(
+      carousel(
+        "Top artists",
+        v.artists.map((a) => chartArtistRow(a.artist, a.rank, a.trend, v.signedIn)),
+      ),
+    );
+  }
+  return {
+    header: { musicHeaderRenderer: { title: text("Charts") } },
+    ...singleColumn({ sectionListRenderer: { contents: sections } }),
+    frameworkUpdates: {
+      entityBatchUpdate: {
+        mutations: v.countries.map((c) => ({
+          entityKey: key(c),
+          type: "ENTITY_MUTATION_TYPE_REPLACE",
+          payload: {
+            musicFormBooleanChoice: {
+              id: key(c),
+              parentFormEntityKey: formKey,
+              selected: c === v.country,
+              opaqueToken: c,
+            },
+          },
+        })),
+      },
+    },
+  };
+}
+
+export interface ExploreView {
+  newAlbums: AlbumRow[];
+  moods: { title: string; params: string }[];
+  episodes: EpisodeRow[];
+  trending: { playlistId: string; songs: SongRow[] };
+  videos: SongRow[];
+  marks: Marks;
+}
+
+function trendingRow(s: SongRow, rank: number, playlistId: string, marks: Marks): Json {
+  const row = songRow(s, { style: "library", marks, playlistId }) as {
+    musicResponsiveListItemRenderer: Json;
+  };
+  row.musicResponsiveListItemRenderer.customIndexColumn = {
+    musicCustomIndexColumnRenderer: { text: text(String(rank)), icon: { iconType: "ARROW_CHART_NEUTRAL" } },
+  };
+  return row;
+}
+
+export function explorePage(v: ExploreView): Json {
+  const sections: Json[] = [
+    {
+      gridRenderer: {
+        items: [
+          moodButton("New releases", ""),
+          moodButton("Charts", ""),
+          moodButton("Moods & genres", ""),
+          moodButton("Podcasts", ""),
+        ].map((b, i) => {
+          const ids = [
+            "FEmusic_new_releases",
+            "FEmusic_charts",
+            "FEmusic_moods_and_genres",
+            "FEmusic_non_music_audio",
+          ];
+          (b.musicNavigationButtonRenderer as Json).clickCommand = browse(ids[i]!);
+          return b;
+        }),
+        itemSize: "COLLECTION_STYLE_ITEM_SIZE_SMALL",
+      },
+    },
+    carousel(
+      "New albums & singles",
+      v.newAlbums.map((a) => albumCard(a, v.marks)),
+      browse("FEmusic_new_releases_albums"),
+    ),
+    carousel(
+      "Moods & genres",
+      v.moods.map((m) => moodButton(m.title, m.params)),
+      browse("FEmusic_moods_and_genres"),
+    ),
+    carousel(
+      "Popular episodes",
+      v.episodes.map((e, i) => episodeRow(e, i)),
+      browse("FEmusic_top_non_music_audio_episodes"),
+    ),
+    carousel(
+      "Trending",
+      v.trending.songs.map((s, i) => trendingRow(s, i + 1, v.trending.playlistId, v.marks)),
+      browse(`VL${v.trending.playlistId}`, PAGE.playlist),
+    ),
+    carousel("New music videos", v.videos.map(videoCard), browse("FEmusic_new_releases_videos")),
+  ];
+  return singleColumn({ sectionListRenderer: { contents: sections } });
+}
+
+/** Home rows: quick picks (MRLIR), then carousels of cards. `token` continues the section list (shape A). */
+export function homePage(rows: Json[], token: string | null, continuation: boolean): Json {
+  const list: Json = { contents: rows };
+  if (token) list.continuations = nextContinuation(token);
+  if (continuation) return { continuationContents: { sectionListContinuation: list } };
+  // Mood chips above the rows (capture yt_set_taste_profile_20240723).
+  list.header = {
+    chipCloudRenderer: {
+      chips: ["Energize", "Relax", "Workout", "Commute", "Focus"].map((label) => ({
+        chipCloudChipRenderer: {
+          style: { styleType: "STYLE_DEFAULT" },
+          text: text(label),
+          navigationEndpoint: browse("FEmusic_home", undefined, Buffer.from(label).toString("base64url")),
+          isSelected: false,
+        },
+      })),
+    },
+  };
+  return {
+    ...singleColumn({ sectionListRenderer: list }),
+    background: musicThumbnail(imageSizes("home", [544])),
+  };
+}
+
+export function homeRow(
+  kind: "quick" | "albums" | "playlists" | "videos" | "songs",
+  title: string,
+  items: { songs?: SongRow[]; albums?: AlbumRow[]; playlists?: PlaylistRow[] },
+  marks: Marks,
+): Json {
+  switch (kind) {
+    case "quick":
+      return carousel(
+        title,
+        (items.songs ?? []).map((s) => {
+          const we = watch(s.videoId, { videoType: s.videoType, playlistId: `RDAMVM${s.videoId}` });
+          const album = s.albumBrowseId ? run(s.albumTitle ?? "", browse(s.albumBrowseId, PAGE.album)) : null;
+          return {
+            musicResponsiveListItemRenderer: {
+              thumbnail: musicThumbnail(imageSizes(s.videoId, [60, 120])),
+              overlay: overlay(we),
+              flexColumns: [
+                flex([run(s.title, we)]),
+                flex(dotted([artistRun(s), run(`${abbreviate(s.views)} plays`)])),
+                flex(album ? [album] : []),
+              ],
+              menu: { menuRenderer: { items: [shareItem(s.videoId)] } },
+              playlistItemData: { videoId: s.videoId },
+            },
+          };
+        }),
+      );
+    case "albums":
+      return carousel(
+        title,
+        (items.albums ?? []).map((a) => albumCard(a, marks)),
+      );
+    case "playlists":
+      return carousel(
+        title,
+        (items.playlists ?? []).map((p) => playlistCard(p, null, false)),
+      );
+    case "videos":
+      return carousel(title, (items.songs ?? []).map(videoCard));
+    default:
+      return carousel(
+        title,
+        (items.songs ?? []).map((song) => songCard(song, marks, true)),
+      );
+  }
+}

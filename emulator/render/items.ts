@@ -1,0 +1,516 @@
+/**
+ * Item renderers shared by every page: song rows (MRLIR), cards (MTRIR), episode rows (MMRIR).
+ * The viewer's state (like status, library membership) comes in through `Marks`.
+ */
+import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
+import type { Store } from "../store/store.js";
+import { feedbackToken } from "../tokens.js";
+import {
+  addToPlaylistItem,
+  browse,
+  DOT,
+  deletePlaylistItem,
+  dotted,
+  downloadPlaylistItem,
+  downloadVideoItem,
+  explicitBadge,
+  fixed,
+  flex,
+  imageSizes,
+  type Json,
+  libraryToggle,
+  likeButton,
+  musicThumbnail,
+  navItem,
+  notificationAction,
+  overlay,
+  PAGE,
+  queueItems,
+  run,
+  saveCollectionItem,
+  serviceItem,
+  shareItem,
+  text,
+  toastAction,
+  watch,
+  watchPlaylist,
+} from "./common.js";
+import { abbreviate, clock, shortDate } from "./format.js";
+
+/** What the viewer's state says about an item. */
+export interface Marks {
+  likeStatus(videoId: string): string;
+  inLibrary(kind: string, id: string): boolean;
+  /** Whether a collection's playlist id is rated LIKE (saved). */
+  saved(playlistId: string): boolean;
+  readonly signedIn: boolean;
+}
+
+export function marksFor(store: Store, accountId: number | null): Marks {
+  if (accountId === null) {
+    return { likeStatus: () => "INDIFFERENT", inLibrary: () => false, saved: () => false, signedIn: false };
+  }
+  return {
+    likeStatus: (videoId) => store.rating(accountId, videoId),
+    inLibrary: (kind, id) => store.inLibrary(accountId, kind, id),
+    saved: (playlistId) => store.rating(accountId, playlistId) === "LIKE",
+    signedIn: true,
+  };
+}
+
+export const artistRun = (s: { artistName: string; channelId: string }) =>
+  run(s.artistName, browse(s.channelId, PAGE.artist));
+export const albumRun = (s: SongRow) =>
+  s.albumBrowseId ? run(s.albumTitle ?? "", browse(s.albumBrowseId, PAGE.album)) : null;
+
+export type RowStyle = "playlist" | "album" | "library" | "search" | "search-typed";
+
+export interface SongRowOptions {
+  style: RowStyle;
+  marks: Marks;
+  playlistId?: string;
+  setVideoId?: string;
+  /** The viewer owns the playlist: a remove entry with its `playlistEditEndpoint`. */
+  editable?: boolean;
+  /**
+   * A row of a collaborative playlist: the duration moves into a flex column before the album,
+   * and the contributor's avatar is shown (capture ytm_2025_10_get_playlist_collaborative).
+   */
+  contributor?: { name: string; channelId: string };
+  /** A history row: a REMOVE_FROM_HISTORY entry with this token. */
+  historyToken?: string;
+  index?: number;
+}
+
+function songMenu(s: SongRow, o: SongRowOptions): Json {
+  const isSong = s.videoType === "MUSIC_VIDEO_TYPE_ATV";
+  const items: Json[] = [
+    navItem(
+      "Start radio",
+      "MIX",
+      watch(s.videoId, { playlistId: `RDAMVM${s.videoId}`, params: "wAEB", videoType: s.videoType }),
+    ),
+    ...queueItems({ videoId: s.videoId }, isSong ? "Song" : "Video"),
+  ];
+  items.push(libraryToggle("song", s.videoId, o.marks.inLibrary("song", s.videoId), o.marks.signedIn));
+  items.push(downloadVideoItem(s.videoId));
+  items.push(addToPlaylistItem({ videoId: s.videoId }, o.marks.signedIn));
+  if (o.editable && o.playlistId && o.setVideoId) {
+    items.push(
+      serviceItem("Remove from playlist", "DELETE", {
+        playlistEditEndpoint: {
+          playlistId: o.playlistId,
+          actions: [{ setVideoId: o.setVideoId, action: "ACTION_REMOVE_VIDEO", removedVideoId: s.videoId }],
+        },
+      }),
+    );
+  }
+  if (s.albumBrowseId && o.style !== "album")
+    items.push(navItem("Go to album", "ALBUM", browse(s.albumBrowseId, PAGE.album)));
+  items.push(navItem("Go to artist", "ARTIST", browse(s.channelId, PAGE.artist)));
+  if (isSong)
+    items.push(navItem("View song credits", "PEOPLE_GROUP", browse(`MPTC${s.videoId}`, PAGE.credits)));
+  items.push(shareItem(`\n\u000b${s.videoId}`));
+  if (o.historyToken) {
+    items.push(
+      serviceItem("Remove from history", "REMOVE_FROM_HISTORY", {
+        feedbackEndpoint: { feedbackToken: o.historyToken, actions: [toastAction("Removed from history")] },
+      }),
+    );
+  }
+  return {
+    menuRenderer: {
+      items,
+      topLevelButtons: [likeButton(s.videoId, o.marks.likeStatus(s.videoId), o.marks.signedIn)],
+      accessibility: { accessibilityData: { label: "Action menu" } },
+    },
+  };
+}
+
+/** A song or video row (MRLIR) in the column layout of the page kind. */
+export function songRow(s: SongRow, o: SongRowOptions): Json {
+  const we = watch(s.videoId, {
+    playlistId: o.playlistId,
+    videoType: s.videoType,
+    playlistSetVideoId: o.setVideoId,
+    index: o.index,
+  });
+  const isSong = s.videoType === "MUSIC_VIDEO_TYPE_ATV";
+  const album = albumRun(s);
+  let columns: Json[];
+  // Saved episodes (`SE`) are listed as rows whose title opens the episode page.
+  const episode = s.videoType === "MUSIC_VIDEO_TYPE_PODCAST_EPISODE";
+  switch (episode ? "episode" : o.style) {
+    case "episode":
+      columns = [
+        flex([run(s.title, browse(`MPED${s.videoId}`, PAGE.episode))]),
+        flex([
+          run(
+            s.artistName,
+            browse(s.channelId, s.channelId.startsWith("MPSP") ? PAGE.podcast : PAGE.channel),
+          ),
+        ]),
+        flex(album ? [album] : []),
+      ];
+      break;
+    case "album":
+      columns = [flex([run(s.title, we)]), flex([]), flex([run(`${abbreviate(s.views)} plays`)])];
+      break;
+    case "search": {
+      // Filtered search: `Artist • Album • 3:12` (songs) or `Artist • 1.2M views • 3:12` (videos).
+      const second = isSong ? (album ?? run(s.albumTitle ?? "")) : run(`${abbreviate(s.views)} views`);
+      columns = [
+        flex([run(s.title, we)]),
+        flex(dotted([artistRun(s), second, run(clock(s.durationSeconds))])),
+        flex(
+          [run(`${abbreviate(s.views)} plays`)],
+          "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_MEDIUM",
+        ),
+      ];
+      break;
+    }
+    case "search-typed": {
+      // Unfiltered search prefixes the type: `Song • Artist • Album • 3:12`.
+      const second = isSong ? (album ?? run(s.albumTitle ?? "")) : run(`${abbreviate(s.views)} views`);
+      columns = [
+        flex([run(s.title, we)]),
+        flex(dotted([run(isSong ? "Song" : "Video"), artistRun(s), second, run(clock(s.durationSeconds))])),
+      ];
+      break;
+    }
+    default:
+      columns = o.contributor
+        ? [
+            flex([run(s.title, we)]),
+            flex([artistRun(s)]),
+            flex([run(clock(s.durationSeconds))]),
+            flex(album ? [album] : [], "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_MEDIUM"),
+          ]
+        : [
+            flex([run(s.title, we)]),
+            flex([artistRun(s)]),
+            flex(album ? [album] : [], "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_MEDIUM"),
+          ];
+  }
+  const row: Json = {};
+  if (o.style !== "album") row.thumbnail = musicThumbnail(imageSizes(s.videoId, [60, 120], !isSong));
+  row.overlay = overlay(we);
+  row.flexColumns = columns;
+  if (o.style !== "search" && o.style !== "search-typed" && !o.contributor)
+    row.fixedColumns = [fixed(clock(s.durationSeconds))];
+  row.menu = songMenu(s, o);
+  if (s.explicit) row.badges = [explicitBadge()];
+  row.playlistItemData = o.setVideoId
+    ? { playlistSetVideoId: o.setVideoId, videoId: s.videoId }
+    : { videoId: s.videoId };
+  if (o.style === "album") row.index = s.available ? text(String(s.trackNumber ?? "")) : undefined;
+  if (!s.available) row.musicItemRendererDisplayPolicy = "MUSIC_ITEM_RENDERER_DISPLAY_POLICY_GREY_OUT";
+  if (o.contributor) {
+    row.contributorsAvatars = {
+      avatarStackViewModel: {
+        avatars: [
+          {
+            avatarViewModel: {
+              image: { sources: imageSizes(o.contributor.channelId, [48]) },
+              accessibilityText: o.contributor.name,
+              avatarImageSize: "AVATAR_SIZE_XS",
+            },
+          },
+        ],
+        rendererContext: {
+          commandContext: { onTap: { innertubeCommand: browse(o.contributor.channelId, PAGE.channel) } },
+        },
+      },
+    };
+  }
+  row.flexColumnDisplayStyle = "MUSIC_RESPONSIVE_LIST_ITEM_FLEX_COLUMN_DISPLAY_STYLE_TWO_LINE_STACK";
+  row.itemHeight = "MUSIC_RESPONSIVE_LIST_ITEM_HEIGHT_TALL";
+  if (o.style === "playlist" || o.style === "album" || o.style === "library") {
+    row.multiSelectCheckbox = {
+      checkboxRenderer: {
+        onSelectionChangeCommand: { updateMultiSelectStateCommand: { multiSelectItem: s.videoId } },
+        checkedState: "CHECKBOX_CHECKED_STATE_UNCHECKED",
+      },
+    };
+  }
+  return { musicResponsiveListItemRenderer: row };
+}
+
+export function historyToken(historyId: number): string {
+  return feedbackToken({ a: "history", kind: "history", id: String(historyId) });
+}
+
+// ── cards (MTRIR) ──
+
+function card(fields: Json): Json {
+  return {
+    musicTwoRowItemRenderer: { aspectRatio: "MUSIC_TWO_ROW_ITEM_THUMBNAIL_ASPECT_RATIO_SQUARE", ...fields },
+  };
+}
+
+export function albumCard(
+  a: AlbumRow,
+  marks: Marks,
+  subtitleStyle: "type-year" | "type-artist" = "type-artist",
+): Json {
+  const nav = browse(a.browseId, PAGE.album);
+  const subtitle =
+    subtitleStyle === "type-year"
+      ? dotted([run(a.type), run(String(a.year))])
+      : dotted([run(a.type), run(a.artistName, browse(a.channelId, PAGE.artist)), run(String(a.year))]);
+  const fields: Json = {
+    thumbnailRenderer: musicThumbnail(imageSizes(a.browseId, [226, 544])),
+    title: { runs: [run(a.title, nav)] },
+    subtitle: { runs: subtitle },
+    navigationEndpoint: nav,
+    menu: {
+      menuRenderer: {
+        items: [
+          navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(a.audioPlaylistId, "wAEB8gECKAE%3D")),
+          navItem("Start radio", "MIX", watchPlaylist(`RDAMPL${a.audioPlaylistId}`, "wAEB")),
+          ...queueItems({ playlistId: a.audioPlaylistId }, "Album"),
+          saveCollectionItem(a.audioPlaylistId, marks.saved(a.audioPlaylistId), "album", marks.signedIn),
+          downloadPlaylistItem(a.audioPlaylistId),
+          addToPlaylistItem({ playlistId: a.audioPlaylistId }, marks.signedIn),
+          navItem("Go to artist", "ARTIST", browse(a.channelId, PAGE.artist)),
+          shareItem(`\u0012${a.browseId}`),
+        ],
+      },
+    },
+    thumbnailOverlay: overlay(watchPlaylist(a.audioPlaylistId), "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
+  };
+  if (a.explicit) fields.subtitleBadges = [explicitBadge()];
+  return card(fields);
+}
+
+export function playlistCard(p: PlaylistRow, count: number | null, owned: boolean): Json {
+  const nav = browse(`VL${p.playlistId}`, PAGE.playlist);
+  const sub: Json[] = [
+    run(p.authorName, p.authorChannelId ? browse(p.authorChannelId, PAGE.channel) : undefined),
+  ];
+  if (count !== null) sub.push({ ...DOT }, run(`${count} songs`));
+  const items: Json[] = [
+    navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(p.playlistId, "wAEB8gECKAE%3D")),
+    navItem("Start radio", "MIX", watchPlaylist(`RDAMPL${p.playlistId}`, "wAEB")),
+    ...queueItems({ playlistId: p.playlistId }, "Playlist"),
+  ];
+  if (!owned) items.push(saveCollectionItem(p.playlistId, false));
+  items.push(downloadPlaylistItem(p.playlistId));
+  items.push(
+    navItem("Save to playlist", "ADD_TO_PLAYLIST", { addToPlaylistEndpoint: { playlistId: p.playlistId } }),
+  );
+  if (owned) {
+    items.push(navItem("Edit playlist", "EDIT", { playlistEditorEndpoint: { playlistId: p.playlistId } }));
+    items.push(deletePlaylistItem(p.playlistId));
+  }
+  items.push(shareItem(`\u0012${p.playlistId}`));
+  return card({
+    thumbnailRenderer: musicThumbnail(imageSizes(p.playlistId, [226, 544])),
+    title: { runs: [run(p.title, nav)] },
+    subtitle: { runs: sub },
+    navigationEndpoint: nav,
+    menu: { menuRenderer: { items } },
+    thumbnailOverlay: overlay(watchPlaylist(p.playlistId), "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
+  });
+}
+
+export function artistCard(a: ArtistRow): Json {
+  const nav = browse(a.channelId, a.kind === "artist" ? PAGE.artist : PAGE.channel);
+  return card({
+    thumbnailRenderer: musicThumbnail(imageSizes(a.channelId, [226, 544])),
+    title: { runs: [run(a.name, nav)] },
+    subtitle: text(`${abbreviate(a.subscribers)} subscribers`),
+    navigationEndpoint: nav,
+    aspectRatio: "MUSIC_TWO_ROW_ITEM_THUMBNAIL_ASPECT_RATIO_CIRCLE",
+  });
+}
+
+export function videoCard(s: SongRow): Json {
+  const we = watch(s.videoId, { videoType: s.videoType });
+  return card({
+    thumbnailRenderer: musicThumbnail(imageSizes(s.videoId, [], true)),
+    title: { runs: [run(s.title, we)] },
+    subtitle: { runs: dotted([artistRun(s), run(`${abbreviate(s.views)} views`)]) },
+    navigationEndpoint: we,
+    menu: { menuRenderer: { items: [...queueItems({ videoId: s.videoId }, "Video"), shareItem(s.videoId)] } },
+    thumbnailOverlay: overlay(we, "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
+    aspectRatio: "MUSIC_TWO_ROW_ITEM_THUMBNAIL_ASPECT_RATIO_RECTANGLE_16_9",
+  });
+}
+
+/**
+ * A song card (home rows). Listen-again cards of a signed-in user carry the library toggle and the
+ * pin toggle (`KEEP`, state in `isToggled`, PROTOCOL §4.0).
+ */
+export function songCard(s: SongRow, marks?: Marks, listenAgain = false): Json {
+  const we = watch(s.videoId, { videoType: s.videoType, playlistId: `RDAMVM${s.videoId}` });
+  const sub = [run("Song"), artistRun(s)];
+  const album = albumRun(s);
+  if (album) sub.push(album);
+  const fields: Json = {
+    thumbnailRenderer: musicThumbnail(imageSizes(s.videoId, [226, 544])),
+    title: { runs: [run(s.title, we)] },
+    subtitle: { runs: dotted(sub) },
+    navigationEndpoint: we,
+    thumbnailOverlay: overlay(we, "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
+  };
+  if (marks?.signedIn) {
+    const items: Json[] = [
+      navItem("Start radio", "MIX", watch(s.videoId, { playlistId: `RDAMVM${s.videoId}`, params: "wAEB" })),
+      ...queueItems({ videoId: s.videoId }, "Song"),
+      libraryToggle("song", s.videoId, marks.inLibrary("song", s.videoId)),
+    ];
+    if (listenAgain) items.push(pinToggle(s.videoId, marks.inLibrary("pin", s.videoId)));
+    items.push(shareItem(s.videoId));
+    fields.menu = { menuRenderer: { items } };
+  }
+  return card(fields);
+}
+
+function pinToggle(videoId: string, pinned: boolean): Json {
+  const endpoint = (a: "pin" | "unpin", message: string) => ({
+    feedbackEndpoint: {
+      feedbackToken: feedbackToken({ a, kind: "song", id: videoId }),
+      actions: [notificationAction(message)],
+    },
+  });
+  return {
+    toggleMenuServiceItemRenderer: {
+      defaultText: text("Pin to Listen again"),
+      defaultIcon: { iconType: "KEEP" },
+      defaultServiceEndpoint: endpoint("pin", "Pinned to Listen again"),
+      toggledText: text("Unpin from Listen again"),
+      toggledIcon: { iconType: "KEEP_OFF" },
+      toggledServiceEndpoint: endpoint("unpin", "Unpinned from Listen again"),
+      isToggled: pinned,
+    },
+  };
+}
+
+export function podcastCard(p: PodcastRow): Json {
+  const nav = browse(`MPSP${p.playlistId}`, PAGE.podcast);
+  return card({
+    thumbnailRenderer: musicThumbnail(imageSizes(p.playlistId, [226, 544])),
+    title: { runs: [run(p.title, nav)] },
+    subtitle: { runs: [run(p.channelName, browse(p.channelId, PAGE.channel))] },
+    navigationEndpoint: nav,
+    menu: {
+      menuRenderer: {
+        items: [
+          saveCollectionItem(p.playlistId, false, "podcast"),
+          ...queueItems({ playlistId: p.playlistId }, "Podcast"),
+          downloadPlaylistItem(p.playlistId),
+          navItem("Save to playlist", "ADD_TO_PLAYLIST", {
+            addToPlaylistEndpoint: { playlistId: p.playlistId },
+          }),
+          shareItem(`\u0012${p.playlistId}`),
+        ],
+      },
+    },
+    thumbnailOverlay: overlay(watchPlaylist(p.playlistId), "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
+  });
+}
+
+/** A podcast episode row (MMRIR). */
+export function episodeRow(e: EpisodeRow, index: number): Json {
+  const nav = browse(`MPED${e.videoId}`, PAGE.episode);
+  const we = watch(e.videoId, {
+    playlistId: e.podcastPlaylistId,
+    index,
+    videoType: "MUSIC_VIDEO_TYPE_PODCAST_EPISODE",
+  });
+  return {
+    musicMultiRowListItemRenderer: {
+      thumbnail: musicThumbnail(imageSizes(e.videoId, [], true)),
+      overlay: overlay(we),
+      onTap: we,
+      menu: {
+        menuRenderer: {
+          items: [
+            {
+              toggleMenuServiceItemRenderer: {
+                defaultText: text("Save episode for later"),
+                defaultIcon: { iconType: "BOOKMARK_BORDER" },
+                defaultServiceEndpoint: {
+                  playlistEditEndpoint: {
+                    playlistId: "SE",
+                    actions: [
+                      {
+                        addedVideoId: e.videoId,
+                        action: "ACTION_ADD_VIDEO",
+                        dedupeOption: "DEDUPE_OPTION_CHECK",
+                      },
+                    ],
+                  },
+                },
+                toggledText: text("Remove from Episodes for later"),
+                toggledIcon: { iconType: "BOOKMARK" },
+                toggledServiceEndpoint: {
+                  playlistEditEndpoint: {
+                    playlistId: "SE",
+                    actions: [{ action: "ACTION_REMOVE_VIDEO_BY_VIDEO_ID", removedVideoId: e.videoId }],
+                  },
+                },
+                isToggled: false,
+              },
+            },
+            markPlayedItem(e.videoId),
+            ...queueItems({ videoId: e.videoId }, "Episode"),
+            downloadVideoItem(e.videoId),
+            navItem("Save to playlist", "ADD_TO_PLAYLIST", { addToPlaylistEndpoint: { videoId: e.videoId } }),
+            navItem("Go to podcast", "BROADCAST", browse(`MPSP${e.podcastPlaylistId}`, PAGE.podcast)),
+            shareItem(e.videoId),
+          ],
+        },
+      },
+      subtitle: text(shortDate(e.publishedDay * 86_400_000)),
+      playbackProgress: {
+        musicPlaybackProgressRenderer: {
+          playbackProgressPercentage: 0,
+          playbackProgressText: text(clock(e.durationSeconds)),
+          durationText: { runs: [{ text: "" }, { text: episodeLength(e.durationSeconds) }] },
+        },
+      },
+      title: { runs: [run(e.title, nav)] },
+      description: text(e.description),
+      displayStyle: "MUSIC_MULTI_ROW_LIST_ITEM_DISPLAY_STYLE_ONE_LINE_DESCRIPTION",
+      secondTitle: { runs: [run(e.podcastTitle, browse(`MPSP${e.podcastPlaylistId}`, PAGE.podcast))] },
+      secondaryBadges: [
+        {
+          musicInlineBadgeRenderer: {
+            icon: { iconType: "RSS" },
+            accessibilityData: { accessibilityData: { label: "This podcast was added via an RSS feed" } },
+          },
+        },
+      ],
+    },
+  };
+}
+
+/** Episode lengths read `52 min`, `1 hr 5 min`. */
+export function episodeLength(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return h ? `${h} hr ${m} min` : `${m} min`;
+}
+
+/** "Mark as played" on an episode (a feedback token with a toast, as in the podcast captures). */
+export function markPlayedItem(videoId: string): Json {
+  const endpoint = (a: "pin" | "unpin", message: string) => ({
+    feedbackEndpoint: {
+      feedbackToken: feedbackToken({ a, kind: "played", id: videoId }),
+      actions: [notificationAction(message)],
+    },
+  });
+  return {
+    toggleMenuServiceItemRenderer: {
+      defaultText: text("Mark as played"),
+      defaultIcon: { iconType: "CHECK" },
+      defaultServiceEndpoint: endpoint("pin", "Episode marked as played"),
+      toggledText: text("Mark as unplayed"),
+      toggledIcon: { iconType: "CHECK" },
+      toggledServiceEndpoint: endpoint("unpin", "Episode marked as unplayed"),
+      isToggled: false,
+    },
+  };
+}

@@ -1,0 +1,496 @@
+/**
+ * Library pages (PROTOCOL §4.5, §4.8): `SC_TAB.SL0` holding a `gridRenderer` (playlists, albums,
+ * podcasts) or a `musicShelfRenderer` (songs, artists, subscriptions, channels), 25 items a page with
+ * shape-A continuations; upload lists sit in the second tab (capture
+ * yt_get_library_upload_songs_20240712). History: one shelf per period.
+ */
+
+import { artistMixIds } from "../render/artist.js";
+import type { ArtistRow, UploadRow } from "../store/rows.js";
+import { continuationToken } from "../tokens.js";
+import {
+  browse,
+  dotted,
+  fixed,
+  flex,
+  imageSizes,
+  type Json,
+  likeButton,
+  musicThumbnail,
+  navItem,
+  nextContinuation,
+  overlay,
+  PAGE,
+  queueItems,
+  run,
+  shareItem,
+  text,
+  watch,
+  watchPlaylist,
+} from "./common.js";
+import { abbreviate, clock } from "./format.js";
+
+export const LIBRARY_PAGE_SIZE = 25;
+
+export const ORDER_PARAMS: Record<string, string> = {
+  a_to_z: "ggMGKgQIARAA",
+  z_to_a: "ggMGKgQIARAB",
+  recently_added: "ggMGKgQIABAB",
+};
+
+export type ListContainer = "grid" | "shelf";
+
+function sortHeader(): Json {
+  const option = (title: string, params: string) => ({
+    musicMultiSelectMenuItemRenderer: {
+      title: text(title),
+      selectedCommand: {
+        commandExecutorCommand: {
+          commands: [
+            {
+              browseSectionListReloadEndpoint: {
+                continuation: { reloadContinuationData: { continuation: params } },
+              },
+            },
+          ],
+        },
+      },
+    },
+  });
+  const chip = (label: string, browseId: string) => ({
+    chipCloudChipRenderer: {
+      text: text(label),
+      isSelected: false,
+      navigationEndpoint: { browseEndpoint: { browseId } },
+    },
+  });
+  return {
+    musicSideAlignedItemRenderer: {
+      startItems: [
+        {
+          chipCloudRenderer: {
+            chips: [
+              chip("Playlists", "FEmusic_liked_playlists"),
+              chip("Songs", "FEmusic_liked_videos"),
+              chip("Albums", "FEmusic_liked_albums"),
+              chip("Artists", "FEmusic_library_corpus_track_artists"),
+              chip("Podcasts", "FEmusic_library_non_music_audio_list"),
+            ],
+          },
+        },
+      ],
+      endItems: [
+        {
+          musicSortFilterButtonRenderer: {
+            title: text("Recently saved"),
+            icon: { iconType: "ARROW_DROP_DOWN" },
+            menu: {
+              musicMultiSelectMenuRenderer: {
+                title: { musicMenuTitleRenderer: { primaryText: text("Sort by") } },
+                options: [
+                  option("Recently saved", ORDER_PARAMS.recently_added!),
+                  option("A to Z", ORDER_PARAMS.a_to_z!),
+                  option("Z to A", ORDER_PARAMS.z_to_a!),
+                ],
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
+export function containerOf(kind: ListContainer, items: Json[], token: string | null): Json {
+  const body: Json =
+    kind === "grid" ? { itemSize: "COLLECTION_STYLE_ITEM_SIZE_SMALL", items } : { contents: items };
+  if (token) body.continuations = nextContinuation(token);
+  if (kind === "shelf") body.shelfDivider = { musicShelfDividerRenderer: { hidden: true } };
+  return kind === "grid" ? { gridRenderer: body } : { musicShelfRenderer: body };
+}
+
+/**
+ * A library page. Library lists fill the first of three tabs (Library, Downloads, Uploads); upload
+ * lists fill the second of two (Library, Uploads) while the first holds only a reload token — the
+ * layouts of the captures (yt_get_library_songs_20240701, yt_get_library_upload_songs_20240712),
+ * which clients tell apart by the tab count (PROTOCOL §4.5).
+ */
+export function libraryPage(kind: ListContainer, items: Json[], token: string | null, tab = 0): Json {
+  const content = {
+    sectionListRenderer: { contents: [containerOf(kind, items, token)], header: sortHeader() },
+  };
+  const empty = (browseId: string) => ({
+    sectionListRenderer: {
+      continuations: [
+        {
+          reloadContinuationData: {
+            continuation: continuationToken({ k: "lib-landing", id: browseId, o: 0 }),
+          },
+        },
+      ],
+    },
+  });
+  const names = tab === 0 ? ["Library", "Downloads", "Uploads"] : ["Library", "Uploads"];
+  const landing = ["FEmusic_library_landing", "FEmusic_offline", "FEmusic_library_privately_owned_landing"];
+  const tabs = names.map((title, i) => ({
+    tabRenderer: {
+      title,
+      selected: i === tab,
+      content: i === tab ? content : empty(title === "Uploads" ? landing[2]! : landing[i]!),
+      tabIdentifier: landing[title === "Uploads" ? 2 : i],
+    },
+  }));
+  return { contents: { singleColumnBrowseResultsRenderer: { tabs } } };
+}
+
+export function libraryContinuationPage(kind: ListContainer, items: Json[], token: string | null): Json {
+  const body: Json =
+    kind === "grid" ? { itemSize: "COLLECTION_STYLE_ITEM_SIZE_SMALL", items } : { contents: items };
+  if (token) body.continuations = nextContinuation(token);
+  return {
+    continuationContents: kind === "grid" ? { gridContinuation: body } : { musicShelfContinuation: body },
+  };
+}
+
+export function newPlaylistCard(): Json {
+  const dialog = {
+    createPlaylistEndpoint: {
+      createPlaylistDialog: {
+        createPlaylistDialogRenderer: {
+          dialogTitle: text("New playlist"),
+          titlePlaceholder: "Title",
+          privacyOption: {
+            dropdownRenderer: {
+              entries: [
+                ["Public", "PRIVACY_PUBLIC", 1],
+                ["Unlisted", "PRIVACY_UNLISTED", 2],
+                ["Private", "PRIVACY_PRIVATE", 3],
+              ].map(([label, icon, value]) => ({
+                dropdownItemRenderer: {
+                  label: text(String(label)),
+                  icon: { iconType: icon },
+                  int32Value: value,
+                  isSelected: value === 1,
+                },
+              })),
+              label: "Privacy",
+            },
+          },
+          cancelButton: {
+            buttonRenderer: { style: "STYLE_LIGHT_TEXT", isDisabled: false, text: text("Cancel") },
+          },
+          createButton: {
+            buttonRenderer: { style: "STYLE_PRIMARY", isDisabled: false, text: text("Create") },
+          },
+        },
+      },
+      params: "CAI%3D",
+    },
+  };
+  return {
+    musicTwoRowItemRenderer: {
+      aspectRatio: "MUSIC_TWO_ROW_ITEM_THUMBNAIL_ASPECT_RATIO_SQUARE",
+      navigationEndpoint: dialog,
+      thumbnailRenderer: musicThumbnail([
+        {
+          url: "https://www.gstatic.com/youtube/media/ytm/images/pbg/create-playlist.png",
+          width: 210,
+          height: 210,
+        },
+      ]),
+      title: { runs: [{ text: "New playlist", navigationEndpoint: dialog }] },
+    },
+  };
+}
+
+/** The "Add podcast" card that opens the RSS-feed dialog; first in the podcast library. */
+export function addPodcastCard(): Json {
+  return {
+    musicTwoRowItemRenderer: {
+      thumbnailRenderer: musicThumbnail([
+        {
+          url: "https://www.gstatic.com/youtube/media/ytm/images/pbg/create-playlist-@210.png",
+          width: 210,
+          height: 210,
+        },
+      ]),
+      aspectRatio: "MUSIC_TWO_ROW_ITEM_THUMBNAIL_ASPECT_RATIO_SQUARE",
+      title: text("Add podcast"),
+      subtitle: {},
+      navigationEndpoint: {
+        openPopupAction: {
+          popup: {
+            menuPopupRenderer: {
+              items: [
+                {
+                  menuServiceItemRenderer: {
+                    text: { simpleText: "Add RSS feed" },
+                    icon: { iconType: "RSS" },
+                    serviceEndpoint: {
+                      commandExecutorCommand: {
+                        commands: [
+                          {
+                            openPopupAction: {
+                              popup: {
+                                flowRootRenderer: {
+                                  targetId: "add-by-url-target-id",
+                                  steps: [
+                                    {
+                                      flowStepRenderer: {
+                                        stepId: "add_by_url-step1",
+                                        content: {
+                                          musicAddByUrlDialogViewModel: {
+                                            prompt: "Enter an RSS feed URL",
+                                            placeholderText: "https://www.example.org/podcast.xml",
+                                            addButtonViewModel: {
+                                              buttonViewModel: {
+                                                title: "Add",
+                                                onTap: {
+                                                  innertubeCommand: {
+                                                    commandExecutorCommand: {
+                                                      commands: [
+                                                        {
+                                                          addToToastAction: {
+                                                            item: {
+                                                              notificationTextRenderer: {
+                                                                successResponseText: text("Adding podcast…"),
+                                                              },
+                                                            },
+                                                          },
+                                                        },
+                                                      ],
+                                                    },
+                                                  },
+                                                },
+                                              },
+                                            },
+                                          },
+                                        },
+                                      },
+                                    },
+                                  ],
+                                },
+                              },
+                              popupType: "DIALOG",
+                            },
+                          },
+                        ],
+                      },
+                    },
+                  },
+                },
+              ],
+            },
+          },
+          popupType: "DROPDOWN",
+        },
+      },
+    },
+  };
+}
+
+/** The two auto playlists at the head of the podcast library: New Episodes and Episodes for Later. */
+export function autoPodcastCards(newEpisodes: number): Json[] {
+  const card = (id: string, title: string, subtitle: Json[]) => {
+    const nav = browse(`VL${id}`, PAGE.playlist);
+    return {
+      musicTwoRowItemRenderer: {
+        thumbnailRenderer: musicThumbnail(imageSizes(id, [226, 544])),
+        aspectRatio: "MUSIC_TWO_ROW_ITEM_THUMBNAIL_ASPECT_RATIO_SQUARE",
+        title: { runs: [run(title, nav)] },
+        subtitle: { runs: subtitle },
+        navigationEndpoint: nav,
+        thumbnailOverlay: overlay(watchPlaylist(id), "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
+      },
+    };
+  };
+  return [
+    card("RDPN", "New Episodes", dotted([run("Auto playlist"), run(`${newEpisodes} episodes`)])),
+    card("SE", "Episodes for Later", [run("Episodes you save for later")]),
+  ];
+}
+
+export function shuffleRow(playlistId: string): Json {
+  return {
+    musicResponsiveListItemRenderer: {
+      thumbnail: musicThumbnail(imageSizes("shuffle", [60])),
+      flexColumns: [flex([run("Shuffle all")])],
+      navigationEndpoint: watchPlaylist(playlistId, "wAEB8gECKAE%3D"),
+    },
+  };
+}
+
+/** An artist row of the library lists; `second` is `16 songs` or `19.2K subscribers`. */
+export function artistRow(a: ArtistRow, second: string, libraryLink: boolean): Json {
+  const pageType =
+    a.kind === "artist" ? (libraryLink ? "MUSIC_PAGE_TYPE_LIBRARY_ARTIST" : PAGE.artist) : PAGE.channel;
+  const mix = artistMixIds(a.channelId);
+  const items =
+    a.kind === "artist"
+      ? [
+          navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(mix.shuffle, "wAEB8gECGAE%3D")),
+          navItem("Start radio", "MIX", watchPlaylist(mix.radio, "wAEB")),
+          shareItem(a.channelId),
+        ]
+      : [shareItem(a.channelId)];
+  return {
+    musicResponsiveListItemRenderer: {
+      thumbnail: musicThumbnail(imageSizes(a.channelId, [60, 120])),
+      flexColumns: [flex([run(a.name)]), flex([run(second)])],
+      menu: { menuRenderer: { items } },
+      flexColumnDisplayStyle: "MUSIC_RESPONSIVE_LIST_ITEM_FLEX_COLUMN_DISPLAY_STYLE_TWO_LINE_STACK",
+      navigationEndpoint: browse(
+        libraryLink && a.kind === "artist" ? `MPLA${a.channelId}` : a.channelId,
+        pageType,
+      ),
+      itemHeight: "MUSIC_RESPONSIVE_LIST_ITEM_HEIGHT_TALL",
+    },
+  };
+}
+
+export const subscribersText = (n: number) => `${abbreviate(n)} subscribers`;
+
+// ── uploads ──
+
+const entitySuffix = (s: string) =>
+  Buffer.from(s.toLowerCase())
+    .toString("base64url")
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, 24);
+export const uploadArtistId = (name: string) =>
+  `FEmusic_library_privately_owned_artist_detaila_po_${entitySuffix(name)}`;
+export const uploadAlbumId = (artist: string, album: string) =>
+  `FEmusic_library_privately_owned_release_detailb_po_${entitySuffix(`${artist}|${album}`)}`;
+
+/** The confirmation dialog in front of `music/delete_privately_owned_entity`. */
+function deleteUploadDialog(entityId: string, title: string): Json {
+  return {
+    confirmDialogEndpoint: {
+      content: {
+        confirmDialogRenderer: {
+          title: text(title),
+          dialogMessages: [text("This will be deleted from your library.")],
+          confirmButton: {
+            buttonRenderer: {
+              text: text("Delete"),
+              command: { musicDeletePrivatelyOwnedEntityCommand: { entityId } },
+            },
+          },
+          cancelButton: { buttonRenderer: { text: text("Cancel") } },
+        },
+      },
+    },
+  };
+}
+
+export function uploadRow(u: UploadRow, likeStatus: string): Json {
+  const we = watch(u.videoId, { videoType: "MUSIC_VIDEO_TYPE_PRIVATELY_OWNED_TRACK" });
+  const deleteDialog = deleteUploadDialog(u.entityId, "Delete song");
+  return {
+    musicResponsiveListItemRenderer: {
+      thumbnail: musicThumbnail(imageSizes(u.entityId, [60, 120])),
+      overlay: overlay(we),
+      flexColumns: [
+        flex([run(u.title, we)]),
+        flex([run(u.artistName, browse(uploadArtistId(u.artistName), PAGE.unknown))]),
+        flex([run(u.albumTitle, browse(uploadAlbumId(u.artistName, u.albumTitle), PAGE.album))]),
+      ],
+      fixedColumns: [fixed(clock(u.durationSeconds))],
+      menu: {
+        menuRenderer: {
+          items: [
+            ...queueItems({ videoId: u.videoId }, "Song"),
+            navItem("Save to playlist", "ADD_TO_PLAYLIST", { addToPlaylistEndpoint: { videoId: u.videoId } }),
+            navItem("Go to album", "ALBUM", browse(uploadAlbumId(u.artistName, u.albumTitle), PAGE.album)),
+            navItem("Go to artist", "ARTIST", browse(uploadArtistId(u.artistName), PAGE.unknown)),
+            navItem("Delete song", "DELETE", deleteDialog),
+          ],
+          topLevelButtons: [likeButton(u.videoId, likeStatus)],
+        },
+      },
+      playlistItemData: { videoId: u.videoId },
+    },
+  };
+}
+
+export function uploadAlbumCard(artist: string, album: string, count: number): Json {
+  const id = uploadAlbumId(artist, album);
+  const audio = `MLPR${id.slice(46)}`;
+  const nav = browse(id, PAGE.album);
+  return {
+    musicTwoRowItemRenderer: {
+      thumbnailRenderer: musicThumbnail(imageSizes(id, [226])),
+      title: { runs: [run(album, nav)] },
+      subtitle: {
+        runs: dotted([
+          run("Album"),
+          run(artist, browse(uploadArtistId(artist), PAGE.unknown)),
+          run(`${count} songs`),
+        ]),
+      },
+      navigationEndpoint: nav,
+      menu: {
+        menuRenderer: {
+          items: [
+            navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(audio, "wAEB8gECKAE%3D")),
+            ...queueItems({ playlistId: audio }, "Album"),
+            navItem("Save to playlist", "ADD_TO_PLAYLIST", { addToPlaylistEndpoint: { playlistId: audio } }),
+            navItem("Delete album", "DELETE", deleteUploadDialog(id.slice(46), "Delete album")),
+          ],
+        },
+      },
+      thumbnailOverlay: overlay(watchPlaylist(audio), "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
+    },
+  };
+}
+
+export function uploadArtistRow(artist: string, count: number): Json {
+  return {
+    musicResponsiveListItemRenderer: {
+      thumbnail: musicThumbnail(imageSizes(artist, [60])),
+      flexColumns: [flex([run(artist)]), flex([run(`${count} ${count === 1 ? "song" : "songs"}`)])],
+      navigationEndpoint: browse(uploadArtistId(artist), PAGE.unknown),
+      flexColumnDisplayStyle: "MUSIC_RESPONSIVE_LIST_ITEM_FLEX_COLUMN_DISPLAY_STYLE_TWO_LINE_STACK",
+    },
+  };
+}
+
+/** Legacy detail header (uploaded albums still use it, PROTOCOL §4.8). */
+export function uploadAlbumPage(artist: string, album: string, rows: Json[], seconds: number): Json {
+  const audio = `MLPR${uploadAlbumId(artist, album).slice(46)}`;
+  return {
+    header: {
+      musicDetailHeaderRenderer: {
+        title: text(album),
+        subtitle: { runs: dotted([run("Album"), run(artist, browse(uploadArtistId(artist), PAGE.unknown))]) },
+        thumbnail: {
+          croppedSquareThumbnailRenderer: { thumbnail: { thumbnails: imageSizes(audio, [226, 544]) } },
+        },
+        secondSubtitle: { runs: dotted([run(`${rows.length} songs`), run(clock(seconds))]) },
+        menu: {
+          menuRenderer: {
+            topLevelButtons: [
+              { buttonRenderer: { navigationEndpoint: watchPlaylist(audio), text: text("Shuffle") } },
+              {
+                buttonRenderer: {
+                  defaultServiceEndpoint: { likeEndpoint: { status: "LIKE", target: { playlistId: audio } } },
+                },
+              },
+            ],
+          },
+        },
+      },
+    },
+    contents: {
+      singleColumnBrowseResultsRenderer: {
+        tabs: [
+          {
+            tabRenderer: {
+              content: { sectionListRenderer: { contents: [{ musicShelfRenderer: { contents: rows } }] } },
+            },
+          },
+        ],
+      },
+    },
+  };
+}

@@ -1,0 +1,362 @@
+/**
+ * `search` responses (PROTOCOL §4.1): `tabbedSearchResultsRenderer` with one tab per scope; the
+ * unfiltered page holds a top-result card and one shelf per category, a filtered page one shelf with
+ * shape-A continuations (captures yt_search_*).
+ */
+import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
+import { artistMixIds } from "./artist.js";
+import {
+  browse,
+  dotted,
+  downloadPlaylistItem,
+  explicitBadge,
+  flex,
+  imageSizes,
+  type Json,
+  libraryToggle,
+  musicThumbnail,
+  navItem,
+  nextContinuation,
+  overlay,
+  PAGE,
+  queueItems,
+  run,
+  saveCollectionItem,
+  shareItem,
+  text,
+  watch,
+  watchPlaylist,
+} from "./common.js";
+import { abbreviate, shortDate } from "./format.js";
+import { artistRun, type Marks, songRow } from "./items.js";
+
+export type SearchFilter =
+  | "songs"
+  | "videos"
+  | "albums"
+  | "artists"
+  | "playlists"
+  | "community_playlists"
+  | "featured_playlists"
+  | "profiles"
+  | "podcasts"
+  | "episodes";
+
+export const SHELF_TITLES: Record<SearchFilter, string> = {
+  songs: "Songs",
+  videos: "Videos",
+  albums: "Albums",
+  artists: "Artists",
+  playlists: "Playlists",
+  community_playlists: "Community playlists",
+  featured_playlists: "Featured playlists",
+  profiles: "Profiles",
+  podcasts: "Podcasts",
+  episodes: "Episodes",
+};
+
+export interface ProfileRow {
+  name: string;
+  handle: string;
+  channelId: string;
+}
+
+export type SearchItem =
+  | { type: "song" | "video"; row: SongRow }
+  | { type: "album"; row: AlbumRow }
+  | { type: "artist"; row: ArtistRow }
+  | { type: "playlist"; row: PlaylistRow; count: number }
+  | { type: "podcast"; row: PodcastRow }
+  | { type: "episode"; row: EpisodeRow }
+  | { type: "profile"; row: ProfileRow };
+
+function listRow(fields: Json): Json {
+  return {
+    musicResponsiveListItemRenderer: {
+      ...fields,
+      flexColumnDisplayStyle: "MUSIC_RESPONSIVE_LIST_ITEM_FLEX_COLUMN_DISPLAY_STYLE_TWO_LINE_STACK",
+      itemHeight: "MUSIC_RESPONSIVE_LIST_ITEM_HEIGHT_TALL",
+    },
+  };
+}
+
+/** One result row; `typed` rows (unfiltered search) start their second column with the type word. */
+export function searchRow(item: SearchItem, marks: Marks, typed: boolean): Json {
+  const lead = (word: string) => (typed ? [run(word)] : []);
+  switch (item.type) {
+    case "song":
+      return songRow(item.row, { style: "search", marks });
+    case "video":
+      return songRow(item.row, { style: typed ? "search-typed" : "search", marks });
+    case "album": {
+      const a = item.row;
+      const nav = browse(a.browseId, PAGE.album);
+      const row: Json = {
+        thumbnail: musicThumbnail(imageSizes(a.browseId, [60, 120])),
+        overlay: overlay(watchPlaylist(a.audioPlaylistId)),
+        flexColumns: [
+          flex([run(a.title)]),
+          flex(
+            dotted([run(a.type), run(a.artistName, browse(a.channelId, PAGE.artist)), run(String(a.year))]),
+          ),
+        ],
+        menu: {
+          menuRenderer: {
+            items: [
+              navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(a.audioPlaylistId, "wAEB8gECKAE%3D")),
+              navItem("Start radio", "MIX", watchPlaylist(`RDAMPL${a.audioPlaylistId}`, "wAEB")),
+              ...queueItems({ playlistId: a.audioPlaylistId }, "Album"),
+              saveCollectionItem(a.audioPlaylistId, marks.saved(a.audioPlaylistId), "album"),
+              downloadPlaylistItem(a.audioPlaylistId),
+              navItem("Save to playlist", "ADD_TO_PLAYLIST", {
+                addToPlaylistEndpoint: { playlistId: a.audioPlaylistId },
+              }),
+              navItem("Go to artist", "ARTIST", browse(a.channelId, PAGE.artist)),
+              shareItem(a.browseId),
+            ],
+          },
+        },
+        navigationEndpoint: nav,
+      };
+      if (a.explicit) row.badges = [explicitBadge()];
+      return listRow(row);
+    }
+    case "artist": {
+      const a = item.row;
+      const mix = artistMixIds(a.channelId);
+      return listRow({
+        thumbnail: musicThumbnail(imageSizes(a.channelId, [60, 120])),
+        flexColumns: [
+          flex([run(a.name)]),
+          flex(dotted([run("Artist"), run(`${abbreviate(a.subscribers)} subscribers`)])),
+        ],
+        menu: {
+          menuRenderer: {
+            items: [
+              navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(mix.shuffle, "wAEB8gECGAE%3D")),
+              navItem("Start radio", "MIX", watchPlaylist(mix.radio, "wAEB")),
+              shareItem(a.channelId),
+            ],
+          },
+        },
+        navigationEndpoint: browse(a.channelId, PAGE.artist),
+      });
+    }
+    case "playlist": {
+      const p = item.row;
+      const author = run(
+        p.authorName,
+        p.authorChannelId ? browse(p.authorChannelId, PAGE.channel) : undefined,
+      );
+      const second =
+        p.kind === "editorial" || p.kind === "mood"
+          ? run(`${item.count} songs`)
+          : run(`${abbreviate(p.views)} views`);
+      return listRow({
+        thumbnail: musicThumbnail(imageSizes(p.playlistId, [60, 120])),
+        overlay: overlay(watchPlaylist(p.playlistId)),
+        flexColumns: [flex([run(p.title)]), flex(dotted([...lead("Playlist"), author, second]))],
+        menu: {
+          menuRenderer: {
+            items: [
+              navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(p.playlistId, "wAEB8gECKAE%3D")),
+              navItem("Start radio", "MIX", watchPlaylist(`RDAMPL${p.playlistId}`, "wAEB")),
+              ...queueItems({ playlistId: p.playlistId }, "Playlist"),
+              saveCollectionItem(p.playlistId, marks.saved(p.playlistId)),
+              navItem("Save to playlist", "ADD_TO_PLAYLIST", {
+                addToPlaylistEndpoint: { playlistId: p.playlistId },
+              }),
+              shareItem(p.playlistId),
+            ],
+          },
+        },
+        navigationEndpoint: browse(`VL${p.playlistId}`, PAGE.playlist),
+      });
+    }
+    case "podcast": {
+      const p = item.row;
+      return listRow({
+        thumbnail: musicThumbnail(imageSizes(p.playlistId, [60, 120])),
+        overlay: overlay(watchPlaylist(p.playlistId)),
+        flexColumns: [
+          flex([run(p.title)]),
+          flex(dotted([...lead("Podcast"), run(p.channelName, browse(p.channelId, PAGE.channel))])),
+        ],
+        menu: {
+          menuRenderer: {
+            items: [
+              saveCollectionItem(p.playlistId, marks.saved(p.playlistId), "podcast"),
+              shareItem(p.playlistId),
+            ],
+          },
+        },
+        navigationEndpoint: browse(`MPSP${p.playlistId}`, PAGE.podcast),
+      });
+    }
+    case "episode": {
+      const e = item.row;
+      const we = watch(e.videoId, { videoType: "MUSIC_VIDEO_TYPE_PODCAST_EPISODE" });
+      return listRow({
+        thumbnail: musicThumbnail(imageSizes(e.videoId, [], true)),
+        overlay: overlay(we),
+        flexColumns: [
+          flex([run(e.title, browse(`MPED${e.videoId}`, PAGE.episode))]),
+          flex(
+            dotted([
+              ...lead("Episode"),
+              run(shortDate(e.publishedDay * 86_400_000)),
+              run(e.channelName, browse(e.channelId, PAGE.channel)),
+            ]),
+          ),
+        ],
+        menu: {
+          menuRenderer: {
+            items: [
+              libraryToggle("episode", e.videoId, false),
+              ...queueItems({ videoId: e.videoId }, "Episode"),
+              shareItem(e.videoId),
+            ],
+          },
+        },
+        playlistItemData: { videoId: e.videoId },
+      });
+    }
+    case "profile": {
+      const p = item.row;
+      return listRow({
+        thumbnail: musicThumbnail(imageSizes(p.channelId, [60, 120])),
+        flexColumns: [flex([run(p.name)]), flex(dotted([run("Profile"), run(p.handle)]))],
+        menu: { menuRenderer: { items: [shareItem(p.channelId)] } },
+        navigationEndpoint: browse(p.channelId, PAGE.channel),
+      });
+    }
+  }
+}
+
+/** The "Top result" card of an unfiltered search. */
+export function topResultCard(item: SearchItem, marks: Marks): Json {
+  const base: Json = { header: { musicCardShelfHeaderBasicRenderer: { title: text("Top result") } } };
+  if (item.type === "artist") {
+    const a = item.row;
+    const nav = browse(a.channelId, PAGE.artist);
+    return {
+      musicCardShelfRenderer: {
+        ...base,
+        thumbnail: musicThumbnail(imageSizes(a.channelId, [120, 226])),
+        title: { runs: [run(a.name, nav)] },
+        subtitle: { runs: dotted([run("Artist"), run(`${abbreviate(a.subscribers)} subscribers`)]) },
+        onTap: nav,
+        contents: [],
+      },
+    };
+  }
+  if (item.type === "song" || item.type === "video") {
+    const s = item.row;
+    const we = watch(s.videoId, { videoType: s.videoType });
+    const sub = [run(item.type === "song" ? "Song" : "Video"), artistRun(s)];
+    if (s.albumBrowseId) sub.push(run(s.albumTitle ?? "", browse(s.albumBrowseId, PAGE.album)));
+    return {
+      musicCardShelfRenderer: {
+        ...base,
+        thumbnail: musicThumbnail(imageSizes(s.videoId, [120, 226])),
+        title: { runs: [run(s.title, we)] },
+        subtitle: { runs: dotted(sub) },
+        onTap: we,
+        buttons: [{ buttonRenderer: { text: text("Play"), command: we } }],
+        menu: {
+          menuRenderer: { items: [libraryToggle("song", s.videoId, marks.inLibrary("song", s.videoId))] },
+        },
+        contents: [],
+      },
+    };
+  }
+  const a = item.row as AlbumRow;
+  const nav = browse(a.browseId, PAGE.album);
+  return {
+    musicCardShelfRenderer: {
+      ...base,
+      thumbnail: musicThumbnail(imageSizes(a.browseId, [120, 226])),
+      title: { runs: [run(a.title, nav)] },
+      subtitle: {
+        runs: dotted([run(a.type), run(a.artistName, browse(a.channelId, PAGE.artist)), run(String(a.year))]),
+      },
+      onTap: nav,
+      buttons: [{ buttonRenderer: { text: text("Play"), command: watchPlaylist(a.audioPlaylistId) } }],
+      contents: [],
+    },
+  };
+}
+
+export function shelf(title: string, rows: Json[], token: string | null, more?: Json): Json {
+  const body: Json = { title: text(title), contents: rows };
+  if (token) body.continuations = nextContinuation(token);
+  if (more) {
+    body.bottomText = text("Show all");
+    body.bottomEndpoint = more;
+  }
+  body.shelfDivider = { musicShelfDividerRenderer: { hidden: true } };
+  return { musicShelfRenderer: body };
+}
+
+const TAB_NAMES = ["YT Music", "Library", "Uploads"];
+
+/** The tabbed page; `selected` is the tab holding `sections`. */
+export function searchPage(query: string, sections: Json[], selected: number, chips: SearchFilter[]): Json {
+  const content: Json = { sectionListRenderer: { contents: sections } };
+  if (selected === 0 && chips.length) {
+    (content.sectionListRenderer as Json).header = {
+      chipCloudRenderer: {
+        chips: chips.map((c) => ({
+          chipCloudChipRenderer: {
+            style: { styleType: "STYLE_DEFAULT" },
+            text: text(SHELF_TITLES[c]),
+            navigationEndpoint: { searchEndpoint: { query } },
+            isSelected: false,
+          },
+        })),
+        collapsedRowCount: 1,
+        horizontalScrollable: true,
+      },
+    };
+  }
+  const tabs = TAB_NAMES.slice(0, Math.max(2, selected + 1)).map((title, i) =>
+    i === selected
+      ? {
+          tabRenderer: {
+            title,
+            selected: true,
+            content,
+            tabIdentifier: i === 0 ? "music_search_catalog" : `music_search_${title.toLowerCase()}`,
+          },
+        }
+      : {
+          tabRenderer: {
+            title,
+            endpoint: { searchEndpoint: { query } },
+            tabIdentifier: `music_search_${title.toLowerCase()}`,
+          },
+        },
+  );
+  return { contents: { tabbedSearchResultsRenderer: { tabs } } };
+}
+
+export function noResults(query: string): Json {
+  return {
+    itemSectionRenderer: {
+      contents: [
+        {
+          messageRenderer: {
+            text: text("No results found"),
+            subtext: { messageSubtextRenderer: { text: text(`Try different keywords than "${query}"`) } },
+          },
+        },
+      ],
+    },
+  };
+}
+
+export function searchContinuation(rows: Json[], token: string | null): Json {
+  const body: Json = { contents: rows, shelfDivider: { musicShelfDividerRenderer: { hidden: true } } };
+  if (token) body.continuations = nextContinuation(token);
+  return { continuationContents: { musicShelfContinuation: body } };
+}

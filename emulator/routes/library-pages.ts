@@ -1,0 +1,280 @@
+/** Library lists, history and uploads (all need a signed-in account). */
+import type { ApiContext } from "../context.js";
+import { invalidArgument, notFound } from "../errors.js";
+import type { Json } from "../render/common.js";
+import { historyPage } from "../render/history.js";
+import { albumCard, historyToken, marksFor, playlistCard, podcastCard, songRow } from "../render/items.js";
+import {
+  addPodcastCard,
+  artistRow,
+  autoPodcastCards,
+  LIBRARY_PAGE_SIZE,
+  type ListContainer,
+  libraryContinuationPage,
+  libraryPage,
+  newPlaylistCard,
+  ORDER_PARAMS,
+  shuffleRow,
+  subscribersText,
+  uploadAlbumCard,
+  uploadAlbumId,
+  uploadAlbumPage,
+  uploadArtistId,
+  uploadArtistRow,
+  uploadRow,
+} from "../render/library.js";
+import type { AccountRow } from "../store/rows.js";
+import { type Continuation, continuationToken } from "../tokens.js";
+import { requireAccount } from "./viewer.js";
+
+type Order = "a_to_z" | "z_to_a" | "recently_added";
+
+interface Entry {
+  /** Sort key for the alphabetical orders. */
+  name: string;
+  render: () => Json;
+}
+
+interface ListSpec {
+  container: ListContainer;
+  tab: number;
+  /** Fixed first items (New playlist card, Shuffle all row), only on the first page. */
+  leading?: Json | Json[];
+  entries: Entry[];
+}
+
+const LISTS = new Set([
+  "FEmusic_liked_playlists",
+  "FEmusic_liked_videos",
+  "FEmusic_liked_albums",
+  "FEmusic_library_corpus_track_artists",
+  "FEmusic_library_corpus_artists",
+  "FEmusic_library_non_music_audio_list",
+  "FEmusic_library_non_music_audio_channels_list",
+  "FEmusic_library_privately_owned_tracks",
+  "FEmusic_library_privately_owned_releases",
+  "FEmusic_library_privately_owned_artists",
+]);
+
+function orderOf(params: string | null): Order {
+  if (!params) return "recently_added";
+  const p = decodeURIComponent(params);
+  for (const [name, value] of Object.entries(ORDER_PARAMS)) if (value === p) return name as Order;
+  throw invalidArgument();
+}
+
+function listSpec(ctx: ApiContext, account: AccountRow, browseId: string): ListSpec {
+  const store = ctx.state.store;
+  const marks = marksFor(store, account.id);
+  const id = account.id;
+  switch (browseId) {
+    case "FEmusic_liked_playlists": {
+      const owned = store.playlistsOf(id).map((p) => ({ p, owned: true }));
+      const saved = [
+        ...store.libraryTargets(id, "playlist").map((t) => t.targetId),
+        ...store.likedPlaylistIds(id),
+      ]
+        .map((pid) => store.playlist(pid))
+        .filter((p) => p !== null && p.ownerAccountId !== id)
+        .map((p) => ({ p: p!, owned: false }));
+      const seen = new Set<string>();
+      const all = [...owned, ...saved].filter((x) => !seen.has(x.p.playlistId) && seen.add(x.p.playlistId));
+      return {
+        container: "grid",
+        tab: 0,
+        leading: newPlaylistCard(),
+        entries: all.map(({ p, owned: o }) => ({
+          name: p.title,
+          render: () => playlistCard(p, store.playlistStats(p.playlistId).count, o),
+        })),
+      };
+    }
+    case "FEmusic_liked_videos": {
+      const songs = store
+        .libraryTargets(id, "song")
+        .map((t) => store.song(t.targetId))
+        .filter((s) => s !== null);
+      return {
+        container: "shelf",
+        tab: 0,
+        leading: shuffleRow("MLCT"),
+        entries: songs.map((s) => ({
+          name: s!.title,
+          render: () => songRow(s!, { style: "library", marks }),
+        })),
+      };
+    }
+    case "FEmusic_liked_albums": {
+      const albums = store
+        .likedPlaylistIds(id)
+        .map((pid) => store.albumByAudioPlaylist(pid))
+        .filter((a) => a !== null);
+      return {
+        container: "grid",
+        tab: 0,
+        entries: albums.map((a) => ({ name: a!.title, render: () => albumCard(a!, marks) })),
+      };
+    }
+    case "FEmusic_library_corpus_track_artists": {
+      const counts = new Map<number, number>();
+      for (const t of store.libraryTargets(id, "song")) {
+        const s = store.song(t.targetId);
+        if (s) counts.set(s.artistId, (counts.get(s.artistId) ?? 0) + 1);
+      }
+      const artists = [...counts.keys()].map((a) => store.artistById(a)).filter((a) => a !== null);
+      return {
+        container: "shelf",
+        tab: 0,
+        entries: artists.map((a) => ({
+          name: a!.name,
+          render: () =>
+            artistRow(a!, `${counts.get(a!.id)} ${counts.get(a!.id) === 1 ? "song" : "songs"}`, true),
+        })),
+      };
+    }
+    case "FEmusic_library_corpus_artists":
+    case "FEmusic_library_non_music_audio_channels_list": {
+      const kind = browseId === "FEmusic_library_corpus_artists" ? "artist" : "channel";
+      const artists = store
+        .libraryTargets(id, "subscription")
+        .map((t) => store.artist(t.targetId))
+        .filter((a) => a !== null && a.kind === kind);
+      return {
+        container: "shelf",
+        tab: 0,
+        entries: artists.map((a) => ({
+          name: a!.name,
+          render: () => artistRow(a!, subscribersText(a!.subscribers), false),
+        })),
+      };
+    }
+    case "FEmusic_library_non_music_audio_list": {
+      const podcasts = store
+        .likedPlaylistIds(id)
+        .map((pid) => store.podcast(pid))
+        .filter((p) => p !== null);
+      const newEpisodes = podcasts.reduce((n, p) => n + Math.min(5, store.episodes(p!.id, 0, 5).length), 0);
+      // "Add podcast" comes first (clients skip it), then the two auto playlists, then the shows
+      // (capture yt_get_library_podcasts_20250626).
+      return {
+        container: "grid",
+        tab: 0,
+        leading: [addPodcastCard(), ...autoPodcastCards(newEpisodes)],
+        entries: podcasts.map((p) => ({ name: p!.title, render: () => podcastCard(p!) })),
+      };
+    }
+    case "FEmusic_library_privately_owned_tracks": {
+      const uploads = store.uploads(id);
+      return {
+        container: "shelf",
+        tab: 1,
+        leading: shuffleRow("MLPT"),
+        entries: uploads.map((u) => ({
+          name: u.title,
+          render: () => uploadRow(u, marks.likeStatus(u.videoId)),
+        })),
+      };
+    }
+    case "FEmusic_library_privately_owned_releases": {
+      const albums = new Map<string, { artist: string; album: string; count: number }>();
+      for (const u of store.uploads(id)) {
+        const key = uploadAlbumId(u.artistName, u.albumTitle);
+        const a = albums.get(key) ?? { artist: u.artistName, album: u.albumTitle, count: 0 };
+        a.count++;
+        albums.set(key, a);
+      }
+      return {
+        container: "grid",
+        tab: 1,
+        entries: [...albums.values()].map((a) => ({
+          name: a.album,
+          render: () => uploadAlbumCard(a.artist, a.album, a.count),
+        })),
+      };
+    }
+    default: {
+      const artists = new Map<string, number>();
+      for (const u of store.uploads(id)) artists.set(u.artistName, (artists.get(u.artistName) ?? 0) + 1);
+      return {
+        container: "shelf",
+        tab: 1,
+        entries: [...artists.entries()].map(([name, n]) => ({
+          name,
+          render: () => uploadArtistRow(name, n),
+        })),
+      };
+    }
+  }
+}
+
+function page(ctx: ApiContext, browseId: string, order: Order, offset: number) {
+  const account = requireAccount(ctx);
+  const spec = listSpec(ctx, account, browseId);
+  const entries = [...spec.entries];
+  if (order !== "recently_added") {
+    entries.sort((a, b) => a.name.localeCompare(b.name, "en"));
+    if (order === "z_to_a") entries.reverse();
+  }
+  const slice = entries.slice(offset, offset + LIBRARY_PAGE_SIZE).map((e) => e.render());
+  const next = offset + LIBRARY_PAGE_SIZE;
+  const token = next < entries.length ? continuationToken({ k: "lib", id: browseId, o: next, order }) : null;
+  const leading = offset === 0 && spec.leading ? [spec.leading].flat() : [];
+  return { spec, items: [...leading, ...slice], token };
+}
+
+export function libraryBrowse(ctx: ApiContext, browseId: string, params: string | null): unknown | null {
+  if (browseId === "FEmusic_history") {
+    const account = requireAccount(ctx);
+    const store = ctx.state.store;
+    const marks = marksFor(store, account.id);
+    return historyPage(
+      store
+        .history(account.id)
+        .map((h) => ({ song: h, playedAt: h.playedAt, token: historyToken(h.historyId) })),
+      marks,
+      ctx.state.now(),
+    );
+  }
+  if (browseId.startsWith("FEmusic_library_privately_owned_artist_detail")) {
+    const account = requireAccount(ctx);
+    const store = ctx.state.store;
+    const uploads = store.uploads(account.id).filter((u) => uploadArtistId(u.artistName) === browseId);
+    if (!uploads.length) throw notFound();
+    const marks = marksFor(store, account.id);
+    return libraryPage(
+      "shelf",
+      [shuffleRow("MLPT"), ...uploads.map((u) => uploadRow(u, marks.likeStatus(u.videoId)))],
+      null,
+    );
+  }
+  if (browseId.startsWith("FEmusic_library_privately_owned_release_detail")) {
+    const account = requireAccount(ctx);
+    const store = ctx.state.store;
+    const uploads = store
+      .uploads(account.id)
+      .filter((u) => uploadAlbumId(u.artistName, u.albumTitle) === browseId);
+    if (!uploads.length) throw notFound();
+    const marks = marksFor(store, account.id);
+    return uploadAlbumPage(
+      uploads[0]!.artistName,
+      uploads[0]!.albumTitle,
+      uploads.map((u) => uploadRow(u, marks.likeStatus(u.videoId))),
+      uploads.reduce((n, u) => n + u.durationSeconds, 0),
+    );
+  }
+  if (browseId === "FEmusic_library_landing") {
+    requireAccount(ctx);
+    return libraryBrowse(ctx, "FEmusic_liked_playlists", params);
+  }
+  if (!LISTS.has(browseId)) return null;
+  const order = orderOf(params);
+  const p = page(ctx, browseId, order, 0);
+  return libraryPage(p.spec.container, p.items, p.token, p.spec.tab);
+}
+
+export function libraryContinuation(ctx: ApiContext, c: Continuation): unknown | null {
+  if (c.k !== "lib" || typeof c.id !== "string" || !LISTS.has(c.id)) return null;
+  const order = (typeof c.order === "string" ? c.order : "recently_added") as Order;
+  const p = page(ctx, c.id, order, c.o);
+  return libraryContinuationPage(p.spec.container, p.items, p.token);
+}

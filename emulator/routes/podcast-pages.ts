@@ -1,0 +1,88 @@
+/** Podcasts, episodes and podcast channels. */
+import type { ApiContext } from "../context.js";
+import { invalidArgument, notFound } from "../errors.js";
+import {
+  CHANNEL_EPISODES_PARAMS,
+  channelEpisodesPage,
+  channelPage,
+  episodePage,
+  newEpisodesPage,
+  PODCAST_PAGE_SIZE,
+  podcastPage,
+  podcastShelf,
+} from "../render/podcast.js";
+import { accountId, marks, requireAccount } from "./viewer.js";
+
+function episodeCount(ctx: ApiContext, podcastId: number): number {
+  return (
+    ctx.state.store.st("SELECT count(*) AS n FROM episodes WHERE podcast_id = ?").get(podcastId) as {
+      n: number;
+    }
+  ).n;
+}
+
+export function podcastBrowse(ctx: ApiContext, playlistId: string): unknown {
+  const store = ctx.state.store;
+  const p = store.podcast(playlistId);
+  if (!p) throw notFound();
+  return podcastPage(
+    p,
+    store.episodes(p.id, 0, PODCAST_PAGE_SIZE),
+    0,
+    episodeCount(ctx, p.id),
+    marks(ctx).saved(playlistId),
+  );
+}
+
+export function podcastContinuation(ctx: ApiContext, playlistId: string, offset: number): unknown {
+  const store = ctx.state.store;
+  const p = store.podcast(playlistId);
+  if (!p) throw notFound();
+  return podcastShelf(
+    p,
+    store.episodes(p.id, offset, PODCAST_PAGE_SIZE),
+    offset,
+    episodeCount(ctx, p.id),
+    true,
+  );
+}
+
+export function episodeBrowse(ctx: ApiContext, videoId: string): unknown {
+  const store = ctx.state.store;
+  const e = store.episode(videoId);
+  if (!e) throw notFound();
+  const me = accountId(ctx);
+  const saved =
+    me !== null &&
+    store.st("SELECT 1 FROM saved_episodes WHERE account_id = ? AND video_id = ?").get(me, videoId) !==
+      undefined;
+  return episodePage(e, saved);
+}
+
+/** New episodes of the podcasts the account saved (all podcasts when signed out), newest first. */
+export function newEpisodesBrowse(ctx: ApiContext): unknown {
+  const store = ctx.state.store;
+  const account = requireAccount(ctx);
+  const saved = store
+    .likedPlaylistIds(account.id)
+    .map((id) => store.podcast(id))
+    .filter((p) => p !== null);
+  const episodes = saved
+    .flatMap((p) => store.episodes(p!.id, 0, 5))
+    .sort((a, b) => b.publishedDay - a.publishedDay)
+    .slice(0, 50);
+  return newEpisodesPage(episodes, account.name, new Date(ctx.state.now()).getUTCFullYear());
+}
+
+export function channelBrowse(ctx: ApiContext, channelId: string, params: string | null): unknown | null {
+  const store = ctx.state.store;
+  const c = store.artist(channelId);
+  if (c?.kind !== "channel") return null;
+  if (params) {
+    if (decodeURIComponent(params) !== CHANNEL_EPISODES_PARAMS) throw invalidArgument();
+    return channelEpisodesPage(c, store.episodesOfChannel(c.id, 100));
+  }
+  const me = accountId(ctx);
+  const subscribed = me !== null && store.inLibrary(me, "subscription", channelId);
+  return channelPage(c, store.episodesOfChannel(c.id, 10), store.podcastsOfChannel(c.id), subscribed);
+}

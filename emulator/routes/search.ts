@@ -1,0 +1,359 @@
+/**
+ * `search` and `music/get_search_suggestions`. The `params` strings are compared as opaque values
+ * (after `%3D` ↔ `=` normalisation) against the table of PROTOCOL §4.1.
+ */
+import type { ApiContext } from "../context.js";
+import { invalidArgument } from "../errors.js";
+import type { Json } from "../render/common.js";
+import { uploadRow } from "../render/library.js";
+import {
+  noResults,
+  type ProfileRow,
+  type SearchFilter,
+  type SearchItem,
+  SHELF_TITLES,
+  searchContinuation,
+  searchPage,
+  searchRow,
+  shelf,
+  topResultCard,
+} from "../render/search.js";
+import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
+import { continuationToken, feedbackToken, readContinuation } from "../tokens.js";
+import { continuationOf } from "./browse.js";
+import { marks, requireAccount, str } from "./viewer.js";
+
+type Scope = "catalogue" | "library" | "uploads";
+interface Mode {
+  filter: SearchFilter | null;
+  scope: Scope;
+}
+
+const CODES: Partial<Record<SearchFilter, string>> = {
+  songs: "II",
+  videos: "IQ",
+  albums: "IY",
+  artists: "Ig",
+  profiles: "JY",
+  podcasts: "JQ",
+  episodes: "JI",
+};
+
+function paramTable(): Map<string, Mode> {
+  const t = new Map<string, Mode>();
+  const add = (p: string, m: Mode) => t.set(decodeURIComponent(p), m);
+  add("EhGKAQ4IARABGAEgASgAOAFAAUICCAE%3D", { filter: null, scope: "catalogue" });
+  for (const [filter, code] of Object.entries(CODES) as [SearchFilter, string][]) {
+    add(`EgWKAQ${code}AWoMEA4QChADEAQQCRAF`, { filter, scope: "catalogue" });
+    add(`EgWKAQ${code}AUICCAFqDBAOEAoQAxAEEAkQBQ%3D%3D`, { filter, scope: "catalogue" });
+    add(`EgWKAQ${code}AWoKEAUQCRADEAoYBA%3D%3D`, { filter, scope: "library" });
+  }
+  add("Eg-KAQwIABAAGAAgACgBMABqChAEEAMQCRAFEAo%3D", { filter: "playlists", scope: "catalogue" });
+  add("Eg-KAQwIABAAGAAgACgBMABCAggBagoQBBADEAkQBRAK", { filter: "playlists", scope: "catalogue" });
+  add("EgeKAQQoAEABagwQDhAKEAMQBBAJEAU%3D", { filter: "community_playlists", scope: "catalogue" });
+  add("EgeKAQQoAEABQgIIAWoMEA4QChADEAQQCRAF", { filter: "community_playlists", scope: "catalogue" });
+  add("EgeKAQQoADgBagwQDhAKEAMQBBAJEAU%3D", { filter: "featured_playlists", scope: "catalogue" });
+  add("EgeKAQQoADgBQgIIAWoMEA4QChADEAQQCRAF", { filter: "featured_playlists", scope: "catalogue" });
+  add("EgWKAQIoAWoKEAUQCRADEAoYBA%3D%3D", { filter: "playlists", scope: "library" });
+  add("agIYBA%3D%3D", { filter: null, scope: "library" });
+  add("agIYAw%3D%3D", { filter: null, scope: "uploads" });
+  return t;
+}
+
+const PARAMS = paramTable();
+const FILTERED_PAGE = 20;
+const UNFILTERED_SHELF = 3;
+
+function modeOf(params: string | null): Mode {
+  if (!params) return { filter: null, scope: "catalogue" };
+  let key: string;
+  try {
+    key = decodeURIComponent(params);
+  } catch {
+    throw invalidArgument();
+  }
+  const mode = PARAMS.get(key);
+  if (!mode) throw invalidArgument();
+  return mode;
+}
+
+/** Results of one category for the query, in the scope. */
+function results(
+  ctx: ApiContext,
+  query: string,
+  filter: SearchFilter,
+  scope: Scope,
+  offset: number,
+  limit: number,
+): SearchItem[] {
+  const store = ctx.state.store;
+  if (scope === "library") {
+    const account = requireAccount(ctx);
+    const q = query.toLowerCase();
+    const all = libraryItems(ctx, account.id, filter).filter((i) => itemText(i).includes(q));
+    return all.slice(offset, offset + limit);
+  }
+  switch (filter) {
+    case "songs":
+    case "videos":
+      return (store.search(filter, query, offset, limit) as SongRow[]).map((row) => ({
+        type: filter === "songs" ? "song" : "video",
+        row,
+      }));
+    case "albums":
+      return (store.search("albums", query, offset, limit) as AlbumRow[]).map((row) => ({
+        type: "album",
+        row,
+      }));
+    case "artists":
+      return (store.search("artists", query, offset, limit) as ArtistRow[]).map((row) => ({
+        type: "artist",
+        row,
+      }));
+    case "profiles":
+      return (store.search("profiles", query, offset, limit) as ProfileRow[]).map((row) => ({
+        type: "profile",
+        row,
+      }));
+    case "podcasts":
+      return (store.search("podcasts", query, offset, limit) as PodcastRow[]).map((row) => ({
+        type: "podcast",
+        row,
+      }));
+    case "episodes":
+      return (store.search("episodes", query, offset, limit) as EpisodeRow[]).map((row) => ({
+        type: "episode",
+        row,
+      }));
+    default: {
+      const rows: PlaylistRow[] =
+        filter === "playlists"
+          ? (store.search("playlists", query, offset, limit) as PlaylistRow[])
+          : store.searchPlaylists(
+              query,
+              filter === "featured_playlists" ? "editorial" : "community",
+              offset,
+              limit,
+            );
+      return rows.map((row) => ({ type: "playlist", row, count: store.playlistStats(row.playlistId).count }));
+    }
+  }
+}
+
+function itemText(i: SearchItem): string {
+  switch (i.type) {
+    case "song":
+    case "video":
+      return `${i.row.title} ${i.row.artistName}`.toLowerCase();
+    case "album":
+      return `${i.row.title} ${i.row.artistName}`.toLowerCase();
+    case "artist":
+      return i.row.name.toLowerCase();
+    case "playlist":
+      return `${i.row.title} ${i.row.authorName}`.toLowerCase();
+    case "podcast":
+      return `${i.row.title} ${i.row.channelName}`.toLowerCase();
+    case "episode":
+      return `${i.row.title} ${i.row.podcastTitle}`.toLowerCase();
+    case "profile":
+      return `${i.row.name} ${i.row.handle}`.toLowerCase();
+  }
+}
+
+function libraryItems(ctx: ApiContext, accountId: number, filter: SearchFilter): SearchItem[] {
+  const store = ctx.state.store;
+  switch (filter) {
+    case "songs":
+    case "videos":
+      return store
+        .libraryTargets(accountId, "song")
+        .map((t) => store.song(t.targetId))
+        .filter((s): s is SongRow => !!s && (filter === "songs") === (s.videoType === "MUSIC_VIDEO_TYPE_ATV"))
+        .map((row) => ({ type: filter === "songs" ? "song" : "video", row }));
+    case "albums":
+      return store
+        .likedPlaylistIds(accountId)
+        .map((p) => store.albumByAudioPlaylist(p))
+        .filter((a): a is AlbumRow => !!a)
+        .map((row) => ({ type: "album", row }));
+    case "artists":
+      return store
+        .libraryTargets(accountId, "subscription")
+        .map((t) => store.artist(t.targetId))
+        .filter((a): a is ArtistRow => !!a && a.kind === "artist")
+        .map((row) => ({ type: "artist", row }));
+    case "playlists":
+      return store
+        .playlistsOf(accountId)
+        .map((row) => ({ type: "playlist", row, count: store.playlistStats(row.playlistId).count }));
+    case "podcasts":
+      return store
+        .likedPlaylistIds(accountId)
+        .map((p) => store.podcast(p))
+        .filter((p): p is PodcastRow => !!p)
+        .map((row) => ({ type: "podcast", row }));
+    case "episodes":
+      return store.savedEpisodes(accountId).map((row) => ({ type: "episode", row }));
+    default:
+      return [];
+  }
+}
+
+const UNFILTERED: SearchFilter[] = [
+  "songs",
+  "videos",
+  "albums",
+  "artists",
+  "community_playlists",
+  "featured_playlists",
+  "podcasts",
+  "episodes",
+  "profiles",
+];
+const LIBRARY_UNFILTERED: SearchFilter[] = [
+  "songs",
+  "videos",
+  "albums",
+  "artists",
+  "playlists",
+  "podcasts",
+  "episodes",
+];
+
+function uploadsSearch(
+  ctx: ApiContext,
+  query: string,
+  offset: number,
+): { rows: Json[]; token: string | null } {
+  const account = requireAccount(ctx);
+  const q = query.toLowerCase();
+  const store = ctx.state.store;
+  const m = marks(ctx);
+  const hits = store
+    .uploads(account.id)
+    .filter((u) => `${u.title} ${u.artistName}`.toLowerCase().includes(q));
+  const page = hits.slice(offset, offset + FILTERED_PAGE);
+  // Upload rows are the library's upload rows (their menu deletes the upload), PROTOCOL §4.8.
+  const rows = page.map((u) => uploadRow(u, m.likeStatus(u.videoId)));
+  const next = offset + FILTERED_PAGE;
+  return {
+    rows,
+    token:
+      next < hits.length
+        ? continuationToken({ k: "search", q: query, f: "uploads", s: "uploads", o: next })
+        : null,
+  };
+}
+
+export function search(ctx: ApiContext): unknown {
+  const m = marks(ctx);
+  const token = continuationOf(ctx);
+  if (token) {
+    const c = readContinuation(token);
+    if (c?.k !== "search" || typeof c.q !== "string" || typeof c.f !== "string")
+      throw invalidArgument("Invalid continuation token.");
+    if (c.s === "uploads") {
+      const r = uploadsSearch(ctx, c.q, c.o);
+      return searchContinuation(r.rows, r.token);
+    }
+    const filter = c.f as SearchFilter;
+    const scope = c.s === "library" ? "library" : "catalogue";
+    const items = results(ctx, c.q, filter, scope, c.o, FILTERED_PAGE + 1);
+    const page = items.slice(0, FILTERED_PAGE);
+    const next =
+      items.length > FILTERED_PAGE
+        ? continuationToken({ k: "search", q: c.q, f: filter, s: scope, o: c.o + FILTERED_PAGE })
+        : null;
+    return searchContinuation(
+      page.map((i) => searchRow(i, m, false)),
+      next,
+    );
+  }
+  const query = ctx.body.query;
+  if (typeof query !== "string") throw invalidArgument("'query' is required.");
+  if (ctx.body.params !== undefined && typeof ctx.body.params !== "string") throw invalidArgument();
+  const mode = modeOf(str(ctx, "params"));
+  const q = query.trim();
+  if (mode.scope === "uploads") {
+    const r = uploadsSearch(ctx, q, 0);
+    const sections = r.rows.length ? [shelf("Uploads", r.rows, r.token)] : [noResults(q)];
+    return searchPage(q, sections, 2, []);
+  }
+  const tab = mode.scope === "library" && !mode.filter ? 1 : 0;
+  if (mode.filter) {
+    const items = q ? results(ctx, q, mode.filter, mode.scope, 0, FILTERED_PAGE + 1) : [];
+    if (!items.length) return searchPage(q, [noResults(q)], tab, []);
+    const token =
+      items.length > FILTERED_PAGE
+        ? continuationToken({ k: "search", q, f: mode.filter, s: mode.scope, o: FILTERED_PAGE })
+        : null;
+    const rows = items.slice(0, FILTERED_PAGE).map((i) => searchRow(i, m, false));
+    return searchPage(q, [shelf(SHELF_TITLES[mode.filter], rows, token)], tab, UNFILTERED);
+  }
+  const categories = mode.scope === "library" ? LIBRARY_UNFILTERED : UNFILTERED;
+  const sections: Json[] = [];
+  let top: SearchItem | null = null;
+  for (const filter of categories) {
+    const items = q ? results(ctx, q, filter, mode.scope, 0, UNFILTERED_SHELF) : [];
+    if (!items.length) continue;
+    if (
+      !top &&
+      (filter === "songs" || filter === "artists" || filter === "albums") &&
+      mode.scope === "catalogue"
+    ) {
+      top = items[0]!;
+    }
+    sections.push(
+      shelf(
+        SHELF_TITLES[filter],
+        items.map((i) => searchRow(i, m, true)),
+        null,
+        { searchEndpoint: { query: q, params: "" } },
+      ),
+    );
+  }
+  if (!sections.length) return searchPage(q, [noResults(q)], tab, []);
+  if (top) sections.unshift(topResultCard(top, m));
+  return searchPage(q, sections, tab, UNFILTERED);
+}
+
+export function suggestions(ctx: ApiContext): unknown {
+  const input = ctx.body.input;
+  if (typeof input !== "string") throw invalidArgument("'input' is required.");
+  const q = input.trim().toLowerCase();
+  if (!q) return { responseContext: {} };
+  const store = ctx.state.store;
+  const titles = new Set<string>();
+  for (const kind of ["artists", "songs", "albums"] as const) {
+    for (const r of store.search(kind, q, 0, 5) as { title?: string; name?: string }[]) {
+      const t = (r.title ?? r.name ?? "").toLowerCase();
+      if (t.includes(q)) titles.add(t);
+    }
+  }
+  const items: Json[] = [];
+  const me = ctx.viewer?.account.id ?? null;
+  for (const t of [...titles].slice(0, 7)) {
+    const i = t.indexOf(q);
+    const runs: Json[] = [];
+    if (i > 0) runs.push({ text: t.slice(0, i) });
+    runs.push({ text: t.slice(i, i + q.length), bold: true });
+    if (i + q.length < t.length) runs.push({ text: t.slice(i + q.length) });
+    const renderer: Json = {
+      suggestion: { runs },
+      navigationEndpoint: { searchEndpoint: { query: t } },
+      icon: { iconType: "SEARCH" },
+    };
+    // The first suggestion of a signed-in user comes "from history" and can be removed.
+    if (me !== null && items.length === 0) {
+      renderer.serviceEndpoint = {
+        feedbackEndpoint: { feedbackToken: feedbackToken({ a: "suggestion", kind: "query", id: t }) },
+      };
+      renderer.icon = { iconType: "HISTORY" };
+      items.push({ historySuggestionRenderer: renderer });
+    } else {
+      items.push({ searchSuggestionRenderer: renderer });
+    }
+  }
+  if (!items.length) return { responseContext: {} };
+  return { contents: [{ searchSuggestionsSectionRenderer: { contents: items } }] };
+}

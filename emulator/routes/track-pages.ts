@@ -1,0 +1,122 @@
+/** Lyrics, related, credits, user channels and the taste profile. */
+import type { ApiContext } from "../context.js";
+import { invalidArgument, notFound } from "../errors.js";
+import { hash32, Rng } from "../random.js";
+import {
+  creditsPage,
+  lyricsPage,
+  noLyricsPage,
+  relatedPage,
+  tasteProfilePage,
+  timedLyricsPage,
+  USER_PLAYLISTS_PARAMS,
+  userPage,
+  userPlaylistsPage,
+} from "../render/track.js";
+import type { ArtistRow } from "../store/rows.js";
+import { ADJECTIVES, LYRIC_LINES, NOUNS } from "../words.js";
+import { requireAccount } from "./viewer.js";
+
+/** Lyrics and related pages are keyed by the video id: `MPLYt_<videoId>`, `MPTRt_<videoId>`. */
+export const lyricsBrowseId = (videoId: string) => `MPLYt_${videoId}`;
+export const relatedBrowseId = (videoId: string) => `MPTRt_${videoId}`;
+
+/** Generated lyrics: the same text for a video id every time. */
+export function lyricsText(videoId: string): string {
+  const r = new Rng(hash32(`lyrics:${videoId}`));
+  const verses: string[] = [];
+  for (let v = 0; v < 3; v++) {
+    const lines: string[] = [];
+    for (let l = 0; l < 4; l++) {
+      lines.push(r.pick(LYRIC_LINES).replace("{n}", r.pick(NOUNS)).replace("{a}", r.pick(ADJECTIVES)));
+    }
+    verses.push(lines.join("\r\n"));
+  }
+  return verses.join("\r\n\r\n");
+}
+
+export function lyricsBrowse(ctx: ApiContext, browseId: string): unknown {
+  const song = ctx.state.store.song(browseId.slice(6));
+  if (!song) throw notFound();
+  if (!song.lyricsSource) return noLyricsPage();
+  const text = lyricsText(song.videoId);
+  if (ctx.clientName === "ANDROID_MUSIC") {
+    return timedLyricsPage(
+      text.split("\r\n").filter((l) => l !== ""),
+      song.lyricsSource,
+      song.durationSeconds,
+    );
+  }
+  return lyricsPage(text, song.lyricsSource);
+}
+
+export function relatedBrowse(ctx: ApiContext, browseId: string): unknown {
+  const store = ctx.state.store;
+  const song = store.song(browseId.slice(6));
+  if (!song) throw notFound();
+  const artist = store.artistById(song.artistId)!;
+  const others = store
+    .st(
+      "SELECT channel_id AS c FROM artists WHERE kind = 'artist' AND id != ? AND (id % 5) = (? % 5) LIMIT 8",
+    )
+    .all(artist.id, artist.id) as { c: string }[];
+  return relatedPage(
+    store.randomSongs(hash32(song.videoId), 10),
+    store.artistsByIds(others.map((o) => o.c)),
+    artist.description,
+  );
+}
+
+export function creditsBrowse(ctx: ApiContext, videoId: string): unknown {
+  const song = ctx.state.store.song(videoId);
+  if (!song) throw notFound();
+  return creditsPage(song);
+}
+
+export function userBrowse(ctx: ApiContext, channelId: string, params: string | null): unknown | null {
+  const store = ctx.state.store;
+  const account = store.st("SELECT id, name FROM accounts WHERE channel_id = ?").get(channelId) as
+    | { id: number; name: string }
+    | undefined;
+  if (!account) return null;
+  const lists = store.playlistsOf(account.id).filter((p) => p.privacy === "PUBLIC");
+  if (params) {
+    if (decodeURIComponent(params) !== USER_PLAYLISTS_PARAMS) throw invalidArgument();
+    return userPlaylistsPage(lists);
+  }
+  return userPage(account.name, channelId, lists);
+}
+
+function tasteArtists(ctx: ApiContext): ArtistRow[] {
+  return ctx.state.store
+    .st(
+      `SELECT id, channel_id AS channelId, name, kind, subscribers, monthly_listeners AS monthlyListeners, description
+       FROM artists WHERE kind = 'artist' ORDER BY subscribers DESC, id LIMIT 45`,
+    )
+    .all() as ArtistRow[];
+}
+
+export function tasteProfileBrowse(ctx: ApiContext): unknown {
+  requireAccount(ctx);
+  return tasteProfilePage(tasteArtists(ctx));
+}
+
+/** `browse FEmusic_home` with `formData.selectedValues`: remembers the chosen artists. */
+export function saveTasteProfile(ctx: ApiContext): void {
+  const account = requireAccount(ctx);
+  const form = ctx.body.formData as { selectedValues?: unknown; impressionValues?: unknown } | null;
+  if (!form || typeof form !== "object" || !Array.isArray(form.selectedValues)) throw invalidArgument();
+  const byValue = new Map(
+    tasteArtists(ctx).map((a) => [`tastebuilder_selection=/m/${a.channelId.slice(2, 12)}`, a]),
+  );
+  const store = ctx.state.store;
+  store.tx(() => {
+    for (const v of form.selectedValues as unknown[]) {
+      const artist = typeof v === "string" ? byValue.get(v) : undefined;
+      if (!artist) throw invalidArgument();
+      store
+        .st("INSERT OR IGNORE INTO taste_profile (account_id, artist_id) VALUES (?, ?)")
+        .run(account.id, artist.id);
+    }
+  });
+}

@@ -1,0 +1,375 @@
+/**
+ * The HTTP server: routing of `POST /youtubei/v1/<endpoint>` (any query parameters), the HTML and
+ * script pages, the player's tracking address, the upload host, the OAuth endpoints and the control
+ * endpoints under `/_emulator/`. Every failure becomes the service's JSON error format; nothing a
+ * client sends can crash it.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { gunzipSync } from "node:zlib";
+import { deviceCode, resolveViewer, token } from "./auth.js";
+import { type CachedResponse, encodeResponse } from "./cache.js";
+import type { ApiContext, ApiRoute, EmulatorState } from "./context.js";
+import { handleControl } from "./control.js";
+import { ApiError, invalidArgument, notFound, Refusal } from "./errors.js";
+import { type Fault, truncateLists } from "./faults.js";
+import { basejs, playlistHtml, startPage } from "./render/pages.js";
+import { recordPlayback } from "./routes/player.js";
+import { uploadFinalize, uploadStart } from "./routes/uploads.js";
+
+/** Larger API bodies than this are refused (uploads stream and are not bound by it). */
+const MAX_BODY = 5 * 1024 * 1024;
+
+export function count(state: EmulatorState, key: string): void {
+  state.counts.set(key, (state.counts.get(key) ?? 0) + 1);
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(new BodyTooLarge());
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** JSON bodies may be gzipped whatever `content-encoding` says: sniff the magic bytes (§9). */
+export function decodeBody(raw: Buffer): string {
+  if (raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b) {
+    try {
+      return gunzipSync(raw).toString("utf8");
+    } catch {
+      throw invalidArgument("Invalid gzip payload received.");
+    }
+  }
+  return raw.toString("utf8");
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=UTF-8",
+    "content-length": Buffer.byteLength(text),
+    ...extra,
+  });
+  res.end(text);
+}
+
+function sendEncoded(res: ServerResponse, r: CachedResponse, acceptsGzip: boolean): void {
+  const gzip = acceptsGzip && r.gzip !== null;
+  const body = gzip ? r.gzip! : r.json;
+  const headers: Record<string, string | number> = {
+    "content-type": "application/json; charset=UTF-8",
+    "content-length": body.length,
+    vary: "Origin, X-Origin, Referer",
+  };
+  if (gzip) headers["content-encoding"] = "gzip";
+  res.writeHead(200, headers);
+  res.end(body);
+}
+
+function sendError(res: ServerResponse, e: ApiError, extra: Record<string, string> = {}): void {
+  sendJson(res, e.httpStatus, e.body(), extra);
+}
+
+function sendText(res: ServerResponse, status: number, type: string, text: string): void {
+  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Applies a fault that ends the exchange; returns true when the response is done. `slow` only
+ * delays and lets the request go on; `failed-status` is handled by the API dispatcher.
+ */
+async function applyFault(res: ServerResponse, fault: Fault): Promise<boolean> {
+  switch (fault.kind) {
+    case "slow":
+      await sleep(fault.delayMs ?? 1000);
+      return false;
+    case "rate-limit":
+      sendError(
+        res,
+        new ApiError(429, "Resource has been exhausted (e.g. check quota).", "rateLimitExceeded"),
+        {
+          "retry-after": String(fault.retryAfter ?? 1),
+        },
+      );
+      return true;
+    case "server-error":
+      sendError(res, new ApiError(500, "Internal error encountered.", "backendError"));
+      return true;
+    case "unavailable":
+      sendError(
+        res,
+        new ApiError(503, "The service is currently unavailable.", "backendError"),
+        fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {},
+      );
+      return true;
+    case "cut": {
+      // Promise a long body, send a fragment of it, then drop the connection.
+      res.writeHead(200, { "content-type": "application/json; charset=UTF-8", "content-length": "4096" });
+      res.write('{"responseContext":{"serviceTrackingParams":[{"service":"CSI","params":[');
+      await sleep(5);
+      res.socket?.destroy();
+      return true;
+    }
+    case "failed-status":
+    case "gated":
+    case "truncate":
+      return false;
+  }
+}
+
+function objectBody(text: string): Record<string, unknown> {
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidArgument("Invalid JSON payload received. Unexpected token.");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw invalidArgument("Invalid JSON payload received. Expected an object at the top level.");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function clientContext(body: Record<string, unknown>): {
+  clientName: string;
+  hl: string;
+  gl: string | null;
+  onBehalfOfUser: unknown;
+} {
+  const context = body.context;
+  if (context !== undefined && (context === null || typeof context !== "object")) {
+    throw invalidArgument(
+      "Invalid value at 'context' (type.googleapis.com/youtube.api.pfiinnertube.InnerTubeContext)",
+    );
+  }
+  const c = (context ?? {}) as {
+    client?: { clientName?: unknown; hl?: unknown; gl?: unknown };
+    user?: { onBehalfOfUser?: unknown };
+  };
+  return {
+    clientName: typeof c.client?.clientName === "string" ? c.client.clientName : "WEB_REMIX",
+    hl: typeof c.client?.hl === "string" ? c.client.hl : "en",
+    gl: typeof c.client?.gl === "string" ? c.client.gl : null,
+    onBehalfOfUser: c.user?.onBehalfOfUser,
+  };
+}
+
+async function handleApi(
+  state: EmulatorState,
+  routes: ReadonlyMap<string, ApiRoute>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  endpoint: string,
+  query: URLSearchParams,
+): Promise<void> {
+  const route = routes.get(endpoint);
+  // Unknown endpoints share one counter, so that junk paths cannot grow the table.
+  count(state, route ? endpoint : "unknown");
+  const fault = state.faults.pick(endpoint, header(req, "x-emulator-fault"));
+  if (fault && (await applyFault(res, fault))) {
+    req.resume();
+    return;
+  }
+  if (req.method !== "POST") throw new ApiError(405, "Method not allowed.", "methodNotAllowed");
+  let raw: Buffer;
+  try {
+    raw = await readBody(req);
+  } catch (e) {
+    if (e instanceof BodyTooLarge) throw new ApiError(413, "Request payload size exceeds the limit.");
+    throw e;
+  }
+  if (!route) throw notFound(`The requested URL /youtubei/v1/${endpoint} was not found on this server.`);
+  const text = decodeBody(raw);
+  const body = objectBody(text);
+  const client = clientContext(body);
+  const viewer = resolveViewer(state, req.headers, client.onBehalfOfUser);
+  if (fault?.kind === "gated") {
+    // A write behind a feature gate: HTTP 200 holding only an engagement panel (PROTOCOL §1.5).
+    sendJson(res, 200, {
+      responseContext: {},
+      actions: [{ showEngagementPanelEndpoint: { identifier: { tag: "PAfeature_enablement" } } }],
+    });
+    return;
+  }
+  if (fault?.kind === "failed-status") {
+    // A refused write: HTTP 200, a failed status, and no state change.
+    sendJson(res, 200, { responseContext: {}, status: "STATUS_FAILED" });
+    return;
+  }
+  const acceptsGzip = /\bgzip\b/.test(header(req, "accept-encoding") ?? "");
+  const cacheKey =
+    route.write || fault?.kind === "truncate"
+      ? null
+      : `${endpoint}\n${query}\n${viewer?.account.id ?? "-"}\n${Math.floor(state.now() / 86_400_000)}\n${text}`;
+  const version = state.store.version;
+  if (cacheKey && state.cache) {
+    const hit = state.cache.get(cacheKey, version);
+    if (hit) return sendEncoded(res, hit, acceptsGzip);
+  }
+  const ctx: ApiContext = {
+    state,
+    endpoint,
+    query,
+    body,
+    headers: req.headers,
+    viewer,
+    clientName: client.clientName,
+    language: client.hl,
+    location: client.gl,
+  };
+  let result: unknown;
+  try {
+    result = route.write ? state.store.tx(() => route.handler(ctx)) : route.handler(ctx);
+  } catch (e) {
+    // The transaction has been rolled back; the refusal is the service's HTTP 200 answer.
+    if (e instanceof Refusal) result = { responseContext: {}, ...e.body };
+    else throw e;
+  }
+  if (fault?.kind === "truncate") result = truncateLists(result);
+  const encoded = encodeResponse(result, acceptsGzip);
+  // Only a read that changed nothing may be reused (a taste-profile form is a write in a browse).
+  if (cacheKey && state.cache && state.store.version === version) state.cache.set(cacheKey, version, encoded);
+  sendEncoded(res, encoded, acceptsGzip);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+async function handleOAuth(
+  state: EmulatorState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  kind: "device" | "token",
+) {
+  count(state, kind === "device" ? "oauth/device/code" : "oauth/token");
+  const text = decodeBody(await readBody(req, 64 * 1024));
+  let form: URLSearchParams;
+  if ((header(req, "content-type") ?? "").includes("json")) {
+    const obj = objectBody(text);
+    form = new URLSearchParams(Object.entries(obj).map(([k, v]): [string, string] => [k, String(v)]));
+  } else {
+    form = new URLSearchParams(text);
+  }
+  const reply = kind === "device" ? deviceCode(state, form) : token(state, form);
+  sendJson(res, reply.status, reply.body);
+}
+
+export async function route(
+  state: EmulatorState,
+  routes: ReadonlyMap<string, ApiRoute>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://emulator.invalid");
+  const path = url.pathname;
+  try {
+    if (path.startsWith("/youtubei/v1/")) {
+      await handleApi(state, routes, req, res, path.slice("/youtubei/v1/".length), url.searchParams);
+      return;
+    }
+    if (path.startsWith("/_emulator/")) {
+      await handleControl(state, req, res, path.slice("/_emulator/".length), url.searchParams, () =>
+        readBody(req),
+      );
+      return;
+    }
+    if (path === "/upload/usermusic/http" && req.method === "POST") {
+      const command = (header(req, "x-goog-upload-command") ?? "").toLowerCase();
+      if (command === "start") {
+        count(state, "upload/start");
+        const fault = state.faults.pick("upload/start", header(req, "x-emulator-fault"));
+        if (fault && (await applyFault(res, fault))) return;
+        const form = new URLSearchParams(decodeBody(await readBody(req, 64 * 1024)));
+        const r = uploadStart(state, req.headers, form, url.searchParams);
+        res.writeHead(200, {
+          "x-goog-upload-url": r.uploadUrl,
+          "x-goog-upload-status": "active",
+          "content-length": "0",
+        });
+        res.end();
+        return;
+      }
+      count(state, "upload/finalize");
+      const fault = state.faults.pick("upload/finalize", header(req, "x-emulator-fault"));
+      if (fault && (await applyFault(res, fault))) return;
+      await uploadFinalize(state, req, res, url.searchParams);
+      return;
+    }
+    if (path === "/o/oauth2/device/code" && req.method === "POST")
+      return await handleOAuth(state, req, res, "device");
+    if ((path === "/token" || path === "/o/oauth2/token") && req.method === "POST") {
+      return await handleOAuth(state, req, res, "token");
+    }
+    if (req.method === "GET" || req.method === "HEAD") {
+      if (path === "/") {
+        count(state, "GET /");
+        return sendText(res, 200, "text/html; charset=utf-8", startPage(state));
+      }
+      if (path.startsWith("/s/player/") && path.endsWith("/base.js")) {
+        count(state, "GET base.js");
+        return sendText(res, 200, "text/javascript", basejs(state));
+      }
+      if (path === "/playlist") {
+        count(state, "GET /playlist");
+        return sendText(
+          res,
+          200,
+          "text/html; charset=utf-8",
+          playlistHtml(state, url.searchParams.get("list") ?? ""),
+        );
+      }
+      if (path === "/api/stats/playback") {
+        count(state, "GET /api/stats/playback");
+        recordPlayback(state, req.headers, url.searchParams);
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+    }
+    count(state, "unknown");
+    throw notFound(`The requested URL ${path} was not found on this server.`);
+  } catch (e) {
+    if (res.headersSent) {
+      res.socket?.destroy();
+      return;
+    }
+    if (e instanceof ApiError) {
+      sendError(res, e);
+    } else {
+      // An emulator bug must still look like the service failing, never like a dropped socket.
+      process.emitWarning(`emulator: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      sendError(res, new ApiError(500, "Internal error encountered.", "backendError"));
+    }
+  }
+}
+
+export function createEmulatorServer(state: EmulatorState, routes: ReadonlyMap<string, ApiRoute>): Server {
+  const server = createServer((req, res) => {
+    route(state, routes, req, res).catch(() => res.socket?.destroy());
+  });
+  server.keepAliveTimeout = 30_000;
+  return server;
+}

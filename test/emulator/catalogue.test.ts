@@ -1,0 +1,92 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { generateCatalogue } from "../../emulator/catalogue.js";
+import { startEmulator } from "../../emulator/index.js";
+import { migrationsFolder, openDb } from "../../emulator/store/db.js";
+
+function digest(seed: number, size: number): string {
+  const db = openDb(":memory:");
+  generateCatalogue(db.$client, { seed, size });
+  const h = createHash("sha256");
+  for (const table of [
+    "artists",
+    "albums",
+    "songs",
+    "playlists",
+    "playlist_items",
+    "podcasts",
+    "episodes",
+    "charts",
+    "mood_categories",
+    "accounts",
+  ]) {
+    for (const row of db.$client.prepare(`SELECT * FROM ${table} ORDER BY rowid`).iterate())
+      h.update(JSON.stringify(row));
+  }
+  db.$client.close();
+  return h.digest("hex");
+}
+
+describe("catalogue", () => {
+  it("is the same for the same seed and size, and differs for another seed", () => {
+    expect(digest(9, 300)).toBe(digest(9, 300));
+    expect(digest(9, 300)).not.toBe(digest(10, 300));
+  });
+
+  it("has the promised variety", () => {
+    const db = openDb(":memory:");
+    const s = generateCatalogue(db.$client, { seed: 2, size: 400 });
+    expect(s.songs).toBe(400);
+    const q = (sql: string) => (db.$client.prepare(sql).get() as { n: number }).n;
+    expect(q("SELECT count(*) AS n FROM songs WHERE explicit = 1")).toBeGreaterThan(0);
+    expect(q("SELECT count(*) AS n FROM songs WHERE available = 0")).toBeGreaterThan(0);
+    expect(
+      q(
+        "SELECT count(*) AS n FROM songs WHERE video_type = 'MUSIC_VIDEO_TYPE_OMV' AND counterpart_id IS NOT NULL",
+      ),
+    ).toBeGreaterThan(0);
+    expect(q("SELECT count(*) AS n FROM albums WHERE type = 'Single'")).toBeGreaterThan(0);
+    expect(q("SELECT count(*) AS n FROM charts WHERE country = 'US' AND section = 'genres'")).toBeGreaterThan(
+      0,
+    );
+    expect(q("SELECT count(*) AS n FROM charts WHERE country = 'ZZ' AND section = 'genres'")).toBe(0);
+    expect(q("SELECT count(*) AS n FROM episodes")).toBeGreaterThan(0);
+    expect(
+      q(
+        "SELECT count(*) AS n FROM (SELECT playlist_id FROM playlist_items GROUP BY playlist_id HAVING count(*) > 100)",
+      ),
+    ).toBeGreaterThan(0);
+    db.$client.close();
+  });
+
+  it("finds the migrations folder from the source tree", () => {
+    expect(migrationsFolder()).toMatch(/migrations[/\\]emulator$/);
+  });
+
+  it("keeps state in a database file across restarts and refuses another seed on it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "emu-"));
+    try {
+      const file = join(dir, "state.db");
+      const first = await startEmulator({ db: file, seed: 4, catalogueSize: 100 });
+      expect(first.catalogue).not.toBeNull();
+      first.state.store.st("INSERT INTO history (account_id, video_id, played_at) VALUES (1, 'x', 1)").run();
+      await first.stop();
+      const second = await startEmulator({ db: file, seed: 4, catalogueSize: 100 });
+      expect(second.catalogue).toBeNull();
+      expect(
+        (
+          second.state.store.st("SELECT count(*) AS n FROM history WHERE video_id = 'x'").get() as {
+            n: number;
+          }
+        ).n,
+      ).toBe(1);
+      await second.stop();
+      await expect(startEmulator({ db: file, seed: 5, catalogueSize: 100 })).rejects.toThrow(/seed 4/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
