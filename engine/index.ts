@@ -1,3 +1,20 @@
+export {
+  type ActionEvent,
+  type ActionOutcome,
+  type ApplyContext,
+  type ApplyResult,
+  applyPlan,
+  QUARANTINE_TARGET,
+} from "./apply/apply.js";
+export type { EngineClient, WriteClient } from "./apply/client.js";
+export {
+  type Clock,
+  DEFAULT_PACING,
+  isRetryable,
+  Pacer,
+  type PacingOptions,
+  systemClock,
+} from "./apply/pacer.js";
 export { combine } from "./pipeline/combine.js";
 export { isoWeek, parseServiceDate } from "./pipeline/dates.js";
 export { filterItems } from "./pipeline/filter.js";
@@ -35,6 +52,20 @@ export {
 } from "./render/json.js";
 export { renderPlansMarkdown } from "./render/markdown.js";
 export { renderPlansText, renderPlanText, summaryLine } from "./render/text.js";
+export { createEnv, type EnvOptions } from "./run/env.js";
+export { createLogger, type EngineLogger, REDACT_PATHS } from "./run/logger.js";
+export { type Reconciliation, reconcile } from "./run/reconcile.js";
+export {
+  applySavedPlan,
+  type EngineEnv,
+  LockedError,
+  type Outcome,
+  planRecipe,
+  type RecipeRun,
+  StalePlanError,
+  syncRecipe,
+  withLock,
+} from "./run/runner.js";
 export { type Item, type ItemKind, itemLabel, makeItem } from "./sources/item.js";
 export {
   chartPlaylist,

@@ -1,0 +1,189 @@
+/**
+ * `musicsync demo`: the shipped recipes against the embedded emulator, no account needed. The
+ * recipes name real catalogue ids (an artist, two playlists) that a generated catalogue does not
+ * have, so each is first fitted to the emulator: every id it names is swapped for one of the same
+ * kind that exists there, and said so in the output.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEmulator } from "../../emulator/index.js";
+import type { EngineClient } from "../apply/client.js";
+import { loadProjectText, loadRecipePaths, recipeHash } from "../recipe/load.js";
+import type { LoadedRecipe, Recipe, SourceSpec } from "../recipe/types.js";
+import { renderPlanText } from "../render/text.js";
+import { chartPlaylist } from "../sources/read.js";
+import { createEnv } from "./env.js";
+import type { EngineLogger } from "./logger.js";
+import { planRecipe, type RecipeRun, syncRecipe } from "./runner.js";
+
+/** The package's own `recipes/` folder, found from this file (works from `engine/` and `dist/engine/`). */
+export function shippedRecipesFolder(from: string = import.meta.url): string {
+  let dir = dirname(fileURLToPath(from));
+  for (;;) {
+    if (existsSync(join(dir, "package.json"))) return join(dir, "recipes");
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("no package.json above the engine");
+    dir = parent;
+  }
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: Mutable<T[K]> };
+
+/** What a generated catalogue offers in place of real ids, read through the client. */
+export interface Substitutes {
+  artist: string;
+  playlists: string[];
+  ownedPlaylist: string;
+  chartHasSongs: boolean;
+}
+
+export async function findSubstitutes(client: EngineClient): Promise<Substitutes> {
+  const subs = await client.getLibrarySubscriptions({ limit: null });
+  const library = await client.getLibraryPlaylists({ limit: null });
+  const charts = await client.getCharts({ country: "US" });
+  const artist = subs.find((s) => s.browseId)?.browseId;
+  // Playlists the person owns come back with a count; the smallest is a good cleanup target.
+  const ids = library
+    .map((p) => p.playlistId)
+    .filter((id): id is string => !!id && !["LM", "SE"].includes(id));
+  const owned = library.find((p) => p.title === "Road Trip")?.playlistId ?? ids[0];
+  if (!artist || !owned || ids.length === 0)
+    throw new Error("the emulator's account has no library to fit the demo to");
+  return {
+    artist,
+    playlists: [...ids.filter((id) => id !== owned), owned],
+    ownedPlaylist: owned,
+    chartHasSongs: chartPlaylist(charts, "songs") !== null,
+  };
+}
+
+/** A copy of the recipe whose ids all exist in the emulator; notes say what was swapped. */
+export function fitRecipe(
+  loaded: LoadedRecipe,
+  subs: Substitutes,
+): { loaded: LoadedRecipe; notes: string[] } {
+  const recipe = structuredClone(loaded.recipe) as Mutable<Recipe>;
+  const notes: string[] = [];
+  let nextPlaylist = 0;
+  for (const s of recipe.sources as Mutable<SourceSpec>[]) {
+    if (s.type === "artist") {
+      notes.push(`source ${s.id}: artist ${s.channelId} → ${subs.artist}`);
+      s.channelId = subs.artist;
+    } else if (s.type === "playlist") {
+      const id = subs.playlists[nextPlaylist++ % subs.playlists.length]!;
+      notes.push(`source ${s.id}: playlist ${s.playlistId} → ${id}`);
+      s.playlistId = id;
+    } else if (s.type === "chart" && s.section === "songs" && !subs.chartHasSongs) {
+      notes.push(
+        `source ${s.id}: the emulator's ${s.country} charts list no songs chart; using its videos chart`,
+      );
+      s.section = "videos";
+    }
+  }
+  const t = recipe.target;
+  if (t.type === "playlist" && t.playlist.id !== null) {
+    notes.push(`target: playlist ${t.playlist.id} → ${subs.ownedPlaylist}`);
+    t.playlist.id = subs.ownedPlaylist;
+  }
+  const fitted = recipe as Recipe;
+  return { loaded: { ...loaded, recipe: fitted, hash: recipeHash(fitted) }, notes };
+}
+
+export interface DemoOptions {
+  out: (text: string) => void;
+  logger: EngineLogger;
+  catalogueSize?: number;
+  seed?: number;
+  recipesFolder?: string;
+  onAction?: Parameters<typeof createEnv>[0]["onAction"];
+}
+
+export interface DemoResult {
+  runs: RecipeRun[];
+  /** Whether the second plan of every recipe said "No changes.". */
+  converged: boolean;
+}
+
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const { out } = options;
+  const emulator = await startEmulator({
+    catalogueSize: options.catalogueSize ?? 400,
+    seed: options.seed ?? 1,
+  });
+  const dir = await mkdtemp(join(tmpdir(), "musicsync-demo-"));
+  try {
+    const headers = await (await fetch(`${emulator.url}/_emulator/accounts/1/headers`)).json();
+    await writeFile(join(dir, "headers.json"), JSON.stringify(headers));
+    const projectFile = join(dir, "musicsync.yaml");
+    const projectText = [
+      "apiVersion: musicsync/v1",
+      "kind: Project",
+      "accounts:",
+      `  default: { auth: headers.json, base_url: "${emulator.url}" }`,
+      "state: state.db",
+      "",
+    ].join("\n");
+    await writeFile(projectFile, projectText);
+    const { project, issues } = loadProjectText(projectFile, projectText);
+    if (!project) throw new Error(issues.map((i) => i.message).join("; "));
+    const folder = options.recipesFolder ?? shippedRecipesFolder();
+    const loaded = await loadRecipePaths([folder], { project });
+    if (loaded.issues.length > 0)
+      throw new Error(`shipped recipes do not load: ${loaded.issues[0]!.message}`);
+    const env = createEnv({
+      project,
+      projectFile,
+      logger: options.logger,
+      pacing: { minIntervalMs: 0, maxPerMinute: 0 },
+      ...(options.onAction ? { onAction: options.onAction } : {}),
+    });
+    try {
+      out(`Emulator at ${emulator.url} (seed ${options.seed ?? 1}); state in ${join(dir, "state.db")}\n\n`);
+      const subs = await findSubstitutes(env.clientFor("default"));
+      const fitted = loaded.recipes.map((r) => fitRecipe(r, subs));
+      const runs: RecipeRun[] = [];
+      for (const { loaded: recipe, notes } of fitted) {
+        out(`── ${recipe.recipe.id} (${recipe.file.split("/").at(-1)})\n`);
+        for (const n of notes) out(`   fitted to the emulator: ${n}\n`);
+        const run = await syncRecipe(recipe, env);
+        runs.push(run);
+        if (run.plan) out(renderPlanText(run.plan));
+        out(`${resultLine(run)}\n\n`);
+      }
+      out("── planning again\n");
+      let converged = true;
+      for (const { loaded: recipe } of fitted) {
+        const { plan } = await planRecipe(recipe, env);
+        if (plan.actions.length > 0) converged = false;
+        // The first line and the verdict; the skip lines were shown with the first plan.
+        const text = renderPlanText(plan).trimEnd().split("\n");
+        out(plan.actions.length > 0 ? renderPlanText(plan) : `${text[0]}\n  ${text.at(-1)}\n`);
+      }
+      return { runs, converged };
+    } finally {
+      await env.close();
+    }
+  } finally {
+    await emulator.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function resultLine(run: RecipeRun): string {
+  const a = run.apply;
+  switch (run.outcome) {
+    case "no_changes":
+      return "Applied: nothing to do.";
+    case "converged":
+      return `Applied: ${a?.outcomes.length ?? 0} actions in ${a?.requests ?? 0} write requests; converged.`;
+    case "partial":
+      return `Applied partly: ${run.error ?? "some actions failed"}`;
+    case "changes":
+      return "Not applied (dry run).";
+    default:
+      return `Not applied: ${run.error ?? run.outcome}`;
+  }
+}

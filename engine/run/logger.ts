@@ -1,0 +1,40 @@
+/**
+ * Logs through pino as JSON on stderr (stdout carries plans and results). Every field that can
+ * hold a credential is redacted wherever it appears, and messages never include one.
+ */
+import { pino } from "pino";
+
+export interface EngineLogger {
+  debug(fields: object, message?: string): void;
+  info(fields: object, message?: string): void;
+  warn(fields: object, message?: string): void;
+  error(fields: object, message?: string): void;
+  child(bindings: object): EngineLogger;
+}
+
+const SECRET_FIELDS = [
+  "auth",
+  "cookie",
+  "authorization",
+  "token",
+  "access_token",
+  "refresh_token",
+  "client_secret",
+  "sapisid",
+  "SAPISID",
+  "x-goog-authuser",
+];
+
+/** Redaction paths: each secret field at the top level, one and two levels down. */
+export const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [
+  `["${f}"]`,
+  `*["${f}"]`,
+  `*.*["${f}"]`,
+  `headers["${f}"]`,
+]);
+
+export function createLogger(level: string, destination: NodeJS.WritableStream | number = 2): EngineLogger {
+  const stream =
+    typeof destination === "number" ? pino.destination({ fd: destination, sync: true }) : destination;
+  return pino({ level, base: null, redact: { paths: REDACT_PATHS, censor: "[redacted]" } }, stream);
+}

@@ -1,0 +1,197 @@
+/**
+ * The real `musicsync` command (run through tsx, as `npm run demo` does): exit codes, one-line
+ * errors, `--json`, saved plans, logs without credentials, and the demo.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { withLock } from "../../engine/run/runner.js";
+import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const MAIN = join(ROOT, "engine/cli/main.ts");
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function musicsync(args: readonly string[], env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let h: Harness | null = null;
+afterEach(async () => {
+  await h?.stop();
+  h = null;
+});
+
+async function writeRecipe(harness: Harness, ids: readonly string[], mode = "mirror") {
+  await writeFile(
+    join(harness.dir, "recipes", "mine.yaml"),
+    `apiVersion: musicsync/v1
+kind: Recipe
+id: mine
+sources:
+  - { id: list, type: static, videoIds: [${ids.join(", ")}] }
+target:
+  type: playlist
+  playlist: { title: "CLI", privacy: PRIVATE }
+mode: ${mode}
+policy: { batch_size: 4 }
+`,
+  );
+}
+
+describe("musicsync validate", () => {
+  it("accepts the shipped recipes", async () => {
+    const r = await musicsync(["validate", join(ROOT, "recipes")]);
+    expect(r).toMatchObject({ code: 0, stdout: "5 recipes valid.\n" });
+  });
+
+  it("reads the recipes a project file names, relative to it", async () => {
+    const r = await musicsync(["validate", "-p", join(ROOT, "examples/musicsync.yaml")]);
+    expect(r).toMatchObject({ code: 0, stdout: "5 recipes valid.\n" });
+  });
+
+  it("reports every problem as file:line:col message, one line each, exit 1", async () => {
+    const file = join(ROOT, "test/engine/broken-recipes/schema-several-errors.yaml");
+    const r = await musicsync(["validate", file]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines) expect(l).toMatch(/^(error: )?\S+schema-several-errors\.yaml:\d+:\d+ \S/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("says in one line that the project file is missing, with the stack only under --debug", async () => {
+    const r = await musicsync(["plan", "-p", "/nonexistent/musicsync.yaml"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/musicsync\.yaml:1:1 cannot read: no such file or directory/);
+    const debug = await musicsync(["plan", "-p", "/nonexistent/musicsync.yaml", "--debug"]);
+    expect(debug.stderr).toMatch(/\n\s+at /);
+  });
+});
+
+describe("musicsync plan / apply / sync against the emulator", () => {
+  it("plan exits 2 and writes nothing; apply of the saved plan converges; plan then exits 0", async () => {
+    h = await startHarness();
+    const songs = catalogueSongs(h, 10);
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeRecipe(h, songs);
+    const planFile = join(h.dir, "plan.json");
+    const before = await h.writes();
+    const planned = await musicsync(["plan", "-p", h.projectFile, "-o", planFile]);
+    expect(planned.code, planned.stderr).toBe(2);
+    expect(planned.stdout).toMatch(
+      /Plan: 10 to add, 0 to remove, 0 to move, 0 to rate, 1 playlist to create;/,
+    );
+    const dry = await musicsync(["sync", "--dry-run", "-p", h.projectFile]);
+    expect(dry.code).toBe(2);
+    expect(await h.writes()).toBe(before);
+    // Not even the state database is created by planning.
+    expect(existsSync(h.stateFile)).toBe(false);
+
+    const doc = JSON.parse(await readFile(planFile, "utf8"));
+    expect(doc.format).toBe("musicsync-plan");
+    const applied = await musicsync(["apply", planFile, "-p", h.projectFile, "--json"]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const out = JSON.parse(applied.stdout);
+    expect(out.runs[0]).toMatchObject({ recipe: "mine", outcome: "converged", requests: 3 });
+    expect(await h.writes()).toBe(before + doc.plans[0].actions.length);
+
+    const again = await musicsync(["plan", "-p", h.projectFile]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/No changes\./);
+
+    // The same saved plan again: its target has changed since, so it is refused before any write.
+    const writes = await h.writes();
+    const stale = await musicsync(["apply", planFile, "-p", h.projectFile]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr.trim()).toBe(
+      "error: mine: recipe mine: the target changed since the plan was made; plan again",
+    );
+    expect(await h.writes()).toBe(writes);
+  }, 40_000);
+
+  it("sync exits 3 on partial success and 4 while the account is locked", async () => {
+    h = await startHarness();
+    const songs = catalogueSongs(h, 6);
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeRecipe(h, [...songs.slice(0, 3), "zzzzzzzzzzz", ...songs.slice(3)]);
+    const partial = await musicsync(["sync", "-p", h.projectFile, "--json"]);
+    expect(partial.code, partial.stderr).toBe(3);
+    expect(JSON.parse(partial.stdout).runs[0]).toMatchObject({
+      outcome: "partial",
+      quarantined: ["zzzzzzzzzzz"],
+    });
+    const settled = await musicsync(["sync", "-p", h.projectFile]);
+    expect(settled.code).toBe(0);
+
+    const env = h.env({ stateFile: h.stateFile });
+    await withLock(env, "default", async () => {
+      const locked = await musicsync(["sync", "-p", h!.projectFile]);
+      expect(locked.code).toBe(4);
+      expect(locked.stderr).toMatch(/^error: mine: account "default" is locked by .+ \(lock [0-9a-f-]+\)/);
+    });
+  }, 40_000);
+
+  it("exits 4 when the service refuses the credentials, naming no credential", async () => {
+    h = await startHarness();
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeRecipe(h, catalogueSongs(h, 3));
+    const sapisid = /SAPISID=([^;]+)/.exec(h.headers.cookie ?? "")![1]!;
+    const wrong = { ...h.headers, cookie: h.headers.cookie!.replaceAll(sapisid, "notTheRightOne0000") };
+    await writeFile(join(h.dir, "headers.json"), JSON.stringify(wrong));
+    const r = await musicsync(["sync", "-p", h.projectFile]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^error: mine: .*refused the credentials/);
+    expect(r.stderr).not.toContain("notTheRightOne0000");
+    expect(await h.writes()).toBe(0);
+  }, 40_000);
+
+  it("logs as pino JSON without any credential, even for throttled writes", async () => {
+    h = await startHarness();
+    const songs = catalogueSongs(h, 8);
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeRecipe(h, songs);
+    await h.faults({ queue: [{ kind: "rate-limit", endpoint: "playlist/create", retryAfter: 1 }] });
+    const r = await musicsync(["sync", "-p", h.projectFile], { MUSICSYNC_LOG_LEVEL: "debug" });
+    expect(r.code, r.stderr).toBe(0);
+    const logs = r.stderr
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { msg: string });
+    expect(logs.some((l) => l.msg === "write throttled; retrying")).toBe(true);
+    const sapisid = /SAPISID=([^;]+)/.exec(h.headers.cookie ?? "")![1]!;
+    expect(r.stderr).not.toContain(sapisid);
+    expect(r.stderr).not.toContain(h.headers.authorization!.split(" ")[1]!);
+  }, 40_000);
+});
+
+describe("musicsync demo", () => {
+  it("syncs the shipped recipes against the embedded emulator, then plans no changes", async () => {
+    const r = await musicsync(["demo", "--catalogue-size", "300"]);
+    expect(r.code, r.stderr).toBe(0);
+    const [first, second] = r.stdout.split("── planning again\n");
+    expect(first!.match(/^Applied: .*converged\.$/gm)).toHaveLength(5);
+    expect(second!.match(/No changes\./g)).toHaveLength(5);
+  }, 60_000);
+});

@@ -1,0 +1,146 @@
+/**
+ * The engine against a real emulator on 127.0.0.1: a project file whose account points at it, a
+ * state database in a temporary folder, and write requests counted at the emulator.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index.js";
+import type { EngineClient } from "../../engine/apply/client.js";
+import { loadProjectText, loadRecipeText } from "../../engine/recipe/load.js";
+import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
+import { createEnv } from "../../engine/run/env.js";
+import { createLogger } from "../../engine/run/logger.js";
+import type { EngineEnv } from "../../engine/run/runner.js";
+import { MusicClient } from "../../src/index.js";
+
+/** The endpoints that change state (the emulator's write routes). */
+export const WRITE_ENDPOINTS = [
+  "feedback",
+  "like/like",
+  "like/dislike",
+  "like/removelike",
+  "subscription/subscribe",
+  "subscription/unsubscribe",
+  "playlist/create",
+  "playlist/delete",
+  "browse/edit_playlist",
+  "music/delete_privately_owned_entity",
+];
+
+export interface Harness {
+  emulator: RunningEmulator;
+  dir: string;
+  projectFile: string;
+  project: Project;
+  stateFile: string;
+  /** A client of the same account, for playing the person who edits by hand. */
+  person: MusicClient;
+  headers: Record<string, string>;
+  env(options?: { stateFile?: string; wrap?: (c: EngineClient) => EngineClient }): EngineEnv & {
+    close(): Promise<void>;
+  };
+  /** Write requests the emulator has received so far (faulted attempts included). */
+  writes(): Promise<number>;
+  faults(body: unknown): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
+  const emulator = await startEmulator({ catalogueSize: 300, ...options });
+  const dir = await mkdtemp(join(tmpdir(), "musicsync-test-"));
+  const headers = (await (await fetch(`${emulator.url}/_emulator/accounts/1/headers`)).json()) as Record<
+    string,
+    string
+  >;
+  await writeFile(join(dir, "headers.json"), JSON.stringify(headers));
+  const projectFile = join(dir, "musicsync.yaml");
+  const text = [
+    "apiVersion: musicsync/v1",
+    "kind: Project",
+    "accounts:",
+    `  default: { auth: headers.json, base_url: "${emulator.url}" }`,
+    "pacing: { min_interval_ms: 0 }",
+    "recipes: [recipes]",
+    "state: state.db",
+    "",
+  ].join("\n");
+  await writeFile(projectFile, text);
+  const { project, issues } = loadProjectText(projectFile, text);
+  if (!project) throw new Error(issues.map((i) => i.message).join("; "));
+  const logger = createLogger(process.env.MUSICSYNC_TEST_LOG ?? "silent");
+  const opened: { close(): Promise<void> }[] = [];
+  return {
+    emulator,
+    dir,
+    projectFile,
+    project,
+    stateFile: join(dir, "state.db"),
+    headers,
+    person: new MusicClient({ auth: headers, baseUrl: emulator.url }),
+    env(o = {}) {
+      const env = createEnv({
+        project,
+        projectFile,
+        logger,
+        ...(o.stateFile ? { stateFile: o.stateFile } : {}),
+        pacing: { minIntervalMs: 0, maxPerMinute: 0, baseDelayMs: 100 },
+      });
+      if (o.wrap) {
+        const inner = env.clientFor.bind(env);
+        env.clientFor = (name) => o.wrap!(inner(name));
+      }
+      opened.push(env);
+      return env;
+    },
+    async writes() {
+      const stats = (await (await fetch(`${emulator.url}/_emulator/stats`)).json()) as {
+        requests: Record<string, number>;
+      };
+      return WRITE_ENDPOINTS.reduce((n, e) => n + (stats.requests[e] ?? 0), 0);
+    },
+    async faults(body) {
+      const r = await fetch(`${emulator.url}/_emulator/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (!r.ok) throw new Error(`faults: ${r.status} ${await r.text()}`);
+    },
+    async stop() {
+      for (const e of opened) await e.close().catch(() => {});
+      await emulator.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function recipe(project: Project, yaml: string): LoadedRecipe {
+  const { recipes, issues } = loadRecipeText("test.yaml", yaml, { project });
+  if (issues.length > 0) throw new Error(issues.map((i) => `${i.line}:${i.col} ${i.message}`).join("\n"));
+  return recipes[0]!;
+}
+
+/** Available songs of the catalogue in a stable order, read from the emulator's database. */
+export function catalogueSongs(h: Harness, count: number): string[] {
+  const rows = h.emulator.state.store
+    .st("SELECT video_id AS id FROM songs WHERE available = 1 AND album_id IS NOT NULL ORDER BY id LIMIT ?")
+    .all(count) as { id: string }[];
+  if (rows.length < count) throw new Error(`only ${rows.length} songs in the catalogue, ${count} needed`);
+  return rows.map((r) => r.id);
+}
+
+/** Rows of a playlist as the person sees them. */
+export async function playlistRows(h: Harness, playlistId: string) {
+  return (await h.person.getPlaylist(playlistId, { limit: null })).tracks.map((t) => ({
+    videoId: t.videoId ?? "",
+    setVideoId: t.setVideoId ?? "",
+  }));
+}
+
+/** Playlists of the person's library with this title. */
+export async function playlistsTitled(h: Harness, title: string): Promise<string[]> {
+  return (await h.person.getLibraryPlaylists({ limit: null }))
+    .filter((p) => p.title === title)
+    .map((p) => p.playlistId ?? "");
+}
