@@ -1,60 +1,7 @@
-import { MusicClient, type MusicClientOptions } from "../../src/index.js";
-import { TEST_BROWSER_AUTH } from "../support/fixtures.js";
-import {
-  endpointOf,
-  type Handler,
-  type SeenRequest,
-  START_PAGE,
-  startServer,
-  type TestServer,
-} from "../support/replay-server.js";
-
 /**
- * Helpers for the search and browsing tests: a local server answering InnerTube requests from a list
- * of pages, and builders of hand-written responses in the captured renderer shapes.
+ * Builders of hand-written responses in the captured renderer shapes, for the search and browsing
+ * tests (the server they are served from is test/support/page-server.ts).
  */
-
-export interface Served {
-  client: MusicClient;
-  server: TestServer;
-  /** The InnerTube requests received so far (visitor-id page loads left out). */
-  innertube(): SeenRequest[];
-  close(): Promise<void>;
-}
-
-/** Serves `pages` in order to InnerTube requests (then `{}`); `other` answers any other path. */
-export async function serve(
-  pages: readonly unknown[],
-  options: { auth?: boolean; other?: Handler; client?: Partial<MusicClientOptions> } = {},
-): Promise<Served> {
-  let next = 0;
-  const server = await startServer((request) => {
-    if (endpointOf(request.path) === null) {
-      if (options.other !== undefined && request.path !== "/") return options.other(request);
-      return { body: START_PAGE };
-    }
-    const page = pages[next++];
-    return { body: page === undefined ? {} : page };
-  });
-  const client = new MusicClient({
-    baseUrl: server.url,
-    retry: false,
-    ...(options.auth ? { auth: TEST_BROWSER_AUTH } : {}),
-    ...options.client,
-  });
-  return {
-    client,
-    server,
-    innertube: () => server.requests.filter((r) => endpointOf(r.path) !== null),
-    close: () => server.close(),
-  };
-}
-
-/** The body a request sent, without `context`. */
-export function bodyOf(request: SeenRequest | undefined): Record<string, unknown> {
-  const { context: _context, ...body } = (request?.json ?? {}) as Record<string, unknown>;
-  return body;
-}
 
 const DOT = { text: " \u2022 " };
 

@@ -3,8 +3,8 @@ import { ArgumentError, ParseError } from "../../src/errors.js";
 import { albumBrowseIdOfPage } from "../../src/operations/browsing.js";
 import { parseMixedContent } from "../../src/parsers/home.js";
 import { collectNotes } from "../../src/parsers/notes.js";
+import { bodyOf, type Served, serve } from "../support/page-server.js";
 import {
-  bodyOf,
   browseRun,
   card,
   carousel,
@@ -12,8 +12,6 @@ import {
   nextToken,
   playOverlay,
   row,
-  type Served,
-  serve,
   singleColumn,
   thumbs,
   watchRun,

@@ -9,7 +9,7 @@ import {
 } from "../../src/parsers/explore.js";
 import { collectNotes } from "../../src/parsers/notes.js";
 import { describeWithFixtures, loadResponse } from "../support/fixtures.js";
-import { bodyOf, clone, type Served, serve } from "./media-support.js";
+import { bodyOf, type Served, serve } from "../support/page-server.js";
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -175,7 +175,7 @@ describe("getCharts", () => {
 });
 
 describeWithFixtures("charts capture", () => {
-  const capture = () => clone(loadResponse("ytm_2026_07_get_charts_us_albums_no_genres"));
+  const capture = () => structuredClone(loadResponse("ytm_2026_07_get_charts_us_albums_no_genres"));
 
   it("classifies carousels by content, not position", () => {
     const response = capture();
@@ -193,11 +193,11 @@ describeWithFixtures("charts capture", () => {
     const response = capture();
     const sections = sectionsOf(response);
     const videos = sections[2];
-    sections.push(clone(videos));
+    sections.push(structuredClone(videos));
     expect(Object.keys(parseCharts(response, "US", collectNotes()))).toEqual(
       expect.arrayContaining(["videos", "genres"]),
     );
-    sections.push(clone(videos));
+    sections.push(structuredClone(videos));
     const premium = parseCharts(response, "US", collectNotes());
     expect(premium.videos).toBeUndefined();
     expect(premium.daily).toHaveLength(3);
@@ -295,7 +295,7 @@ describeWithFixtures("explore capture", () => {
   });
 
   it("reads carousels by their title link wherever they are", () => {
-    const response = clone(loadResponse("ytm_2025_11_get_explore"));
+    const response = structuredClone(loadResponse("ytm_2025_11_get_explore"));
     sectionsOf(response).reverse();
     const explore = parseExplore(response, collectNotes());
     expect(explore.new_releases).toHaveLength(24);

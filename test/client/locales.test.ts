@@ -5,7 +5,8 @@ import { collectNotes } from "../../src/parsers/notes.js";
 import { parseSearchResponse, resultTypeOfWord } from "../../src/parsers/search.js";
 import { LANGUAGES } from "../../src/transport/constants.js";
 import type { ArtistCategories } from "../../src/types/browsing.js";
-import { browseRun, card, carousel, dotted, type Served, serve, singleColumn } from "./browsing-support.js";
+import { type Served, serve } from "../support/page-server.js";
+import { browseRun, card, carousel, dotted, singleColumn } from "./browsing-support.js";
 
 let served: Served | undefined;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import {
   parsePodcast,
 } from "../../src/parsers/podcasts.js";
 import { describeWithFixtures, loadResponse } from "../support/fixtures.js";
-import { bodyOf, clone, type Served, serve } from "./media-support.js";
+import { bodyOf, type Served, serve } from "../support/page-server.js";
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -220,7 +220,7 @@ describeWithFixtures("getPodcast", () => {
   });
 
   it("reads the saved state from the like toggle wherever it sits", () => {
-    const response = clone(first());
+    const response = structuredClone(first());
     const header = get(response, [
       "contents",
       "twoColumnBrowseResultsRenderer",

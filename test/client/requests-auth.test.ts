@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuthError, ErrorCodes, MusicApiError } from "../../src/index.js";
-import type { Logger } from "../../src/logger.js";
 import { API_KEY, clientVersion } from "../../src/transport/constants.js";
 import { createContext } from "../../src/transport/context.js";
+import { recordingLogger } from "../support/page-server.js";
 import { endpointOf, START_PAGE, startServer, type TestServer } from "../support/replay-server.js";
 
 /**
@@ -39,12 +39,6 @@ async function serve(answer: () => { status?: number; body: unknown } = () => ({
 }
 
 const apiCalls = (server: TestServer) => server.requests.filter((r) => endpointOf(r.path) !== null);
-
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const record = (fields: object, message?: string) => lines.push(JSON.stringify({ ...fields, message }));
-  return { lines, debug: record, info: record, warn: record, error: record };
-}
 
 describe("a browser-authenticated request", () => {
   it("carries the pasted cookie, a fresh SAPISIDHASH, the account index and the API key", async () => {
@@ -162,7 +156,7 @@ describe("credentials stay out of errors and logs", () => {
       JSON.stringify(error),
       JSON.stringify(Object.entries(error as object)),
       String((error as Error).stack),
-      ...logger.lines,
+      ...logger.lines.map((line) => JSON.stringify(line)),
     ].join("\n");
     expect(logger.lines.length).toBeGreaterThan(0);
     expect(leaks(everything)).toEqual([]);
@@ -217,8 +211,8 @@ describe("credentials stay out of errors and logs", () => {
       .send({ operation: "get_history", endpoint: "browse", body: {} })
       .catch((e: unknown) => e);
     expect((error as MusicApiError).code).toBe(ErrorCodes.CONNECTION);
-    expect(leaks(`${(error as Error).message} ${JSON.stringify(error)} ${logger.lines.join(" ")}`)).toEqual(
-      [],
-    );
+    expect(
+      leaks(`${(error as Error).message} ${JSON.stringify(error)} ${JSON.stringify(logger.lines)}`),
+    ).toEqual([]);
   });
 });

@@ -4,18 +4,8 @@ import { searchParams } from "../../src/operations/search.js";
 import { collectNotes } from "../../src/parsers/notes.js";
 import { parseSearchResponse, parseSearchSuggestions } from "../../src/parsers/search.js";
 import type { SearchFilter } from "../../src/types/search.js";
-import {
-  bodyOf,
-  browseRun,
-  dotted,
-  nextToken,
-  playOverlay,
-  row,
-  type Served,
-  serve,
-  thumbs,
-  watchRun,
-} from "./browsing-support.js";
+import { bodyOf, type Served, serve } from "../support/page-server.js";
+import { browseRun, dotted, nextToken, playOverlay, row, thumbs, watchRun } from "./browsing-support.js";
 
 let served: Served | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { collectNotes } from "../../src/parsers/notes.js";
 import { parseSong } from "../../src/parsers/song.js";
 import { parseTasteProfile } from "../../src/parsers/taste-profile.js";
 import { describeWithFixtures, loadResponse } from "../support/fixtures.js";
-import { bodyOf, clientOf, recordingLogger, type Served, serve } from "./media-support.js";
+import { bodyOf, clientOf, recordingLogger, type Served, serve } from "../support/page-server.js";
 
 let served: Served | undefined;
 afterEach(async () => {

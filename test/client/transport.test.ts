@@ -14,10 +14,10 @@ import {
   ServiceError,
   TransportError,
 } from "../../src/index.js";
-import type { Logger } from "../../src/logger.js";
 import { clientVersion } from "../../src/transport/constants.js";
 import { createContext } from "../../src/transport/context.js";
 import { parseRetryAfter, retryDelay } from "../../src/transport/retry.js";
+import { recordingLogger } from "../support/page-server.js";
 import {
   endpointOf,
   type Handler,
@@ -41,12 +41,6 @@ async function serve(api: Handler, startPage: Handler = () => ({ body: START_PAG
 }
 
 const apiCalls = (server: TestServer) => server.requests.filter((r) => endpointOf(r.path) !== null);
-
-function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const record = (fields: object, message?: string) => lines.push(JSON.stringify({ ...fields, message }));
-  return { lines, debug: record, info: record, warn: record, error: record };
-}
 
 const fastRetry = { baseDelayMs: 5, maxDelayMs: 20, totalMs: 5_000 };
 
@@ -218,7 +212,7 @@ describe("retries", () => {
     const ctx = createContext({ baseUrl: server.url, retry: fastRetry, logger });
     expect(await ctx.send({ operation: "get_home", endpoint: "browse", body: {} })).toEqual({ ok: 1 });
     expect(apiCalls(server)).toHaveLength(3);
-    expect(logger.lines.filter((l) => l.includes("retrying a read"))).toHaveLength(2);
+    expect(logger.lines.filter((l) => l.message === "retrying a read")).toHaveLength(2);
   });
 
   it("waits at least the Retry-After the service gave on 429", async () => {

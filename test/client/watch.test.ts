@@ -4,7 +4,7 @@ import { RADIO_PARAMS, SHUFFLE_PARAMS, watchRequestBody } from "../../src/operat
 import { collectNotes } from "../../src/parsers/notes.js";
 import { parseWatchPage } from "../../src/parsers/watch.js";
 import { describeWithFixtures, loadResponse } from "../support/fixtures.js";
-import { bodyOf, clone, type Served, serve } from "./media-support.js";
+import { bodyOf, type Served, serve } from "../support/page-server.js";
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -264,7 +264,10 @@ describe("the watch page", () => {
 
 describeWithFixtures("watch capture", () => {
   it("keeps the song/video counterpart and the radio's playlist id", () => {
-    const page = parseWatchPage(clone(loadResponse("yt_get_watch_playlist_20250630")), collectNotes());
+    const page = parseWatchPage(
+      structuredClone(loadResponse("yt_get_watch_playlist_20250630")),
+      collectNotes(),
+    );
     expect(page.tracks).toHaveLength(50);
     expect(page.tracks[0]?.counterpart?.videoType).toBe("MUSIC_VIDEO_TYPE_OMV");
     expect(page.playlistId).toBe("RDAMVMlYBUbBu4W08");

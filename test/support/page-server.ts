@@ -1,18 +1,20 @@
 import { MusicClient, type MusicClientOptions } from "../../src/index.js";
 import type { Logger } from "../../src/logger.js";
-import { TEST_BROWSER_AUTH } from "../support/fixtures.js";
+import { TEST_BROWSER_AUTH } from "./fixtures.js";
 import {
   endpointOf,
+  type Handler,
   type Reply,
   type SeenRequest,
   START_PAGE,
   startServer,
   type TestServer,
-} from "../support/replay-server.js";
+} from "./replay-server.js";
 
 /**
- * Helpers for the song, explore, watch and podcast tests: a local server (127.0.0.1) answering
- * InnerTube requests from a list of pages, and plain GETs from a map of paths.
+ * A local server (127.0.0.1) for operation tests: InnerTube requests are answered from a list of
+ * pages in order (then `{}`), plain GETs from a map of paths or a handler, and a MusicClient is
+ * pointed at it.
  */
 
 export interface Served {
@@ -20,15 +22,18 @@ export interface Served {
   server: TestServer;
   /** The InnerTube requests received, in order. */
   innertube(): SeenRequest[];
-  /** The other requests (start page, player script). */
+  /** The other requests (start page, player script, album pages). */
   plain(): SeenRequest[];
   close(): Promise<void>;
 }
 
 export interface ServeOptions {
+  /** Construct the client with test browser headers. */
   auth?: boolean;
-  /** Answers for plain GETs by path; `/` defaults to a start page without a player script. */
+  /** Answers for plain GETs by path; `/` defaults to a start page. */
   paths?: Record<string, Reply>;
+  /** Answers any other plain request; without it they get a 404. */
+  other?: Handler;
   client?: Partial<MusicClientOptions>;
 }
 
@@ -36,10 +41,10 @@ export async function serve(pages: readonly unknown[], options: ServeOptions = {
   let next = 0;
   const server = await startServer((request) => {
     if (endpointOf(request.path) === null) {
-      return (
-        options.paths?.[request.path] ??
-        (request.path === "/" ? { body: START_PAGE } : { status: 404, body: "" })
-      );
+      const fixed = options.paths?.[request.path];
+      if (fixed !== undefined) return fixed;
+      if (request.path === "/") return { body: START_PAGE };
+      return options.other?.(request) ?? { status: 404, body: "" };
     }
     const page = pages[next++];
     return { body: page === undefined ? {} : page };
@@ -71,20 +76,15 @@ export function clientOf(request: SeenRequest | undefined): Record<string, unkno
     {}) as Record<string, unknown>;
 }
 
+export type RecordedLine = { level: string; fields: object; message?: string };
+
 /** A logger that keeps what it is given. */
-export function recordingLogger(): Logger & {
-  lines: Array<{ level: string; fields: object; message?: string }>;
-} {
-  const lines: Array<{ level: string; fields: object; message?: string }> = [];
+export function recordingLogger(): Logger & { lines: RecordedLine[] } {
+  const lines: RecordedLine[] = [];
   const at =
     (level: string) =>
     (fields: object, message?: string): void => {
       lines.push({ level, fields, message });
     };
   return { lines, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
-}
-
-/** A deep copy of a loaded capture, to alter without touching the cached original. */
-export function clone<T>(value: T): T {
-  return structuredClone(value);
 }
