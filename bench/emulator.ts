@@ -5,7 +5,9 @@
  *
  * Options: --size N (songs, default 100000), --seconds S per scenario (default 5),
  * --concurrency C (default 32), --max N requests per scenario (default 50000), --uncached (turn
- * the emulator's response cache off, so that every read is rendered from the database).
+ * the emulator's response cache off, so that every read is rendered from the database),
+ * --no-row-cache (also turn off the cache of serialized playlist rows, so that every row is rendered
+ * and serialized again: the emulator as it was before that cache).
  *
  * The load sends `accept-encoding: gzip`, as the client does, so responses travel compressed.
  */
@@ -26,6 +28,7 @@ const seconds = flag("seconds", 5);
 const concurrency = flag("concurrency", 32);
 const maxRequests = flag("max", 50_000);
 const cache = !process.argv.includes("--uncached");
+const rowCache = !process.argv.includes("--no-row-cache");
 
 function load(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
@@ -49,7 +52,7 @@ function load(job: LoadJob): Promise<LoadResult> {
 }
 
 async function main() {
-  const emu = await startEmulator({ catalogueSize: size, seed: 1, cache });
+  const emu = await startEmulator({ catalogueSize: size, seed: 1, cache, rowCache });
   console.log(`catalogue: ${size} songs generated in ${(emu.generationMs / 1000).toFixed(2)} s`);
   try {
     const store = emu.state.store;
@@ -118,7 +121,7 @@ async function main() {
     ];
     console.log(
       `load: ${concurrency} concurrent requests from a second process, ${seconds} s or ${maxRequests} requests per scenario, ` +
-        `response cache ${cache ? "on" : "off"}`,
+        `response cache ${cache ? "on" : "off"}, row cache ${rowCache ? "on" : "off"}`,
     );
     for (const job of jobs) {
       const r = await load(job);

@@ -4,6 +4,7 @@
  * then cost a lookup, as they would behind the service's own caches.
  */
 import { gzipSync } from "node:zlib";
+import { stringify } from "./raw-json.js";
 
 export interface CachedResponse {
   json: Buffer;
@@ -59,6 +60,6 @@ export class ResponseCache {
 const GZIP_MIN = 1024;
 
 export function encodeResponse(body: unknown, gzip: boolean): CachedResponse {
-  const json = Buffer.from(JSON.stringify(body));
+  const json = Buffer.from(stringify(body));
   return { json, gzip: gzip && json.length >= GZIP_MIN ? gzipSync(json, { level: 1 }) : null };
 }

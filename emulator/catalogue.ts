@@ -301,7 +301,7 @@ export function generateCatalogue(sqlite: Database.Database, options: CatalogueO
 
     // ── charts: global has videos and artists; US adds genres; others videos and artists ──
     for (const country of CHART_COUNTRIES) {
-      const name = country === "ZZ" ? "Global" : country;
+      const name = country === "ZZ" ? "Global" : (COUNTRY_TITLES[country] ?? country);
       const chartId = unique(() => "PL" + r.chars(32));
       addPlaylist(chartId, `Top 100 Music Videos ${name}`, "chart", ytm, 100, videoIds);
       insChart.run(country, "videos", 1, chartId, null);
@@ -395,10 +395,21 @@ export function generateCatalogue(sqlite: Database.Database, options: CatalogueO
         p: string;
       }[]
     ).map((r) => r.p);
+    const podcastPlaylists = (
+      sqlite.prepare("SELECT playlist_id AS p FROM podcasts ORDER BY id LIMIT 2").all() as { p: string }[]
+    ).map((r) => r.p);
+    addCurrentChartLayout(sqlite, new Rng(hash32(`charts-2026:${options.seed}`)), {
+      songIds,
+      videoIds,
+      insPlaylist,
+      insItem,
+      insChart,
+    });
     summary.accounts = seedAccounts(sqlite, new Rng(hash32(`accounts:${options.seed}`)), {
       songIds,
       curatedIds,
       albumPlaylists,
+      podcastPlaylists,
       artistChannels: artistRows.map((a) => a.channelId),
     });
     sqlite
@@ -419,7 +430,13 @@ export const SEEDED_ACCOUNTS = [
 function seedAccounts(
   sqlite: Database.Database,
   r: RngType,
-  pools: { songIds: string[]; curatedIds: string[]; artistChannels: string[]; albumPlaylists: string[] },
+  pools: {
+    songIds: string[];
+    curatedIds: string[];
+    artistChannels: string[];
+    albumPlaylists: string[];
+    podcastPlaylists: string[];
+  },
 ): number {
   const ins = sqlite.prepare(
     "INSERT INTO accounts (id, email, name, handle, channel_id, sapisid, parent_id, page_id, auth_user) VALUES (?,?,?,?,?,?,?,?,?)",
@@ -476,5 +493,75 @@ function seedAccounts(
   if (pools.curatedIds[0]) lib.run(1, "playlist", pools.curatedIds[0], tick());
   // Saved albums are albums whose playlist the account rated LIKE.
   for (const p of pools.albumPlaylists) rate.run(1, "playlist", p, "LIKE", tick());
+  // Saved podcasts (a saved podcast is a liked podcast playlist), so that the "New Episodes" auto
+  // playlist (RDPN) has the latest episodes of each.
+  for (const p of pools.podcastPlaylists) rate.run(1, "playlist", p, "LIKE", tick());
   return SEEDED_ACCOUNTS.length + 1;
 }
+
+/**
+ * The charts layout a signed-in account sees since 2026 (capture
+ * ytm_2026_07_get_charts_us_albums_no_genres): an "Albums" carousel of top albums, "Video charts"
+ * with Trending 20, the daily and the Top 100 music videos, then top artists — and no genre
+ * carousel, nor a songs chart, in any country. Drawn from its own generator so that the rest of the
+ * catalogue stays what the seed made before this layout was added.
+ */
+function addCurrentChartLayout(
+  sqlite: Database.Database,
+  r: RngType,
+  o: {
+    songIds: readonly string[];
+    videoIds: readonly string[];
+    insPlaylist: Database.Statement;
+    insItem: Database.Statement;
+    insChart: Database.Statement;
+  },
+): void {
+  const albums = (
+    sqlite.prepare("SELECT browse_id AS b FROM albums ORDER BY id").all() as { b: string }[]
+  ).map((x) => x.b);
+  const add = (id: string, title: string, count: number, pool: readonly string[]) => {
+    o.insPlaylist.run(
+      id,
+      title,
+      `${title}.`,
+      null,
+      "YouTube Music",
+      null,
+      "PUBLIC",
+      "chart",
+      0,
+      0,
+      CATALOGUE_EPOCH_MS,
+      title.toLowerCase(),
+    );
+    const start = r.int(0, pool.length - 1);
+    const step = r.int(1, 97);
+    for (let i = 0; i < count; i++)
+      o.insItem.run(id, pool[(start + i * step) % pool.length]!, ids.setVideo(r), i + 1);
+  };
+  sqlite.exec("DELETE FROM charts WHERE section = 'genres'");
+  // The Top 100 music videos, made with the catalogue, comes last of the video charts.
+  sqlite.exec("UPDATE charts SET position = 3 WHERE section = 'videos'");
+  for (const country of CHART_COUNTRIES) {
+    const name = country === "ZZ" ? "Global" : (COUNTRY_TITLES[country] ?? country);
+    const trending = ids.audioPlaylist(r);
+    add(trending, `Trending 20 ${name}`, 20, [...o.songIds, ...o.videoIds]);
+    o.insChart.run(country, "videos", 1, trending, null);
+    const daily = ids.playlist(r);
+    add(daily, `Daily Top Music Videos - ${name}`, 100, o.videoIds);
+    o.insChart.run(country, "videos", 2, daily, null);
+    if (albums.length === 0) continue;
+    const start = r.int(0, albums.length - 1);
+    for (let i = 0; i < Math.min(10, albums.length); i++) {
+      o.insChart.run(country, "albums", i + 1, albums[(start + i * 11) % albums.length]!, null);
+    }
+  }
+}
+
+const COUNTRY_TITLES: Readonly<Record<string, string>> = {
+  US: "United States",
+  GB: "United Kingdom",
+  DE: "Germany",
+  IN: "India",
+};

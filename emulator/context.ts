@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { AuthConfig, OAuthConfig } from "./auth.js";
 import type { ResponseCache } from "./cache.js";
 import type { FaultInjector } from "./faults.js";
+import type { RenderCache } from "./raw-json.js";
 import type { AccountRow } from "./store/rows.js";
 import type { Store } from "./store/store.js";
 
@@ -24,6 +25,8 @@ export interface EmulatorState {
   recentPlaylistConflictMs: number;
   /** Serialized read responses of the current state version; null turns caching off. */
   cache: ResponseCache | null;
+  /** Serialized playlist rows by their inputs (kept across writes); null turns it off. */
+  rows: RenderCache | null;
   /** Upload sessions opened by step one of an upload, by session id. */
   uploadSessions: Map<string, { accountId: number; fileName: string; size: number }>;
 }

@@ -3,6 +3,7 @@
  * for the next matching requests, or drawn at a configured rate from a seeded generator.
  */
 import { Rng } from "./random.js";
+import { RawJson } from "./raw-json.js";
 
 export type FaultKind =
   | "rate-limit"
@@ -157,6 +158,8 @@ const LISTS: Record<string, string> = {
  * when the service drops part of a list.
  */
 export function truncateLists(value: unknown): unknown {
+  // A serialized row holds no list; it stays as it is.
+  if (value instanceof RawJson) return value;
   if (Array.isArray(value)) return value.map(truncateLists);
   if (!value || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};

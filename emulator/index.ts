@@ -8,6 +8,7 @@ import { ResponseCache } from "./cache.js";
 import { type CatalogueSummary, generateCatalogue, hasCatalogue } from "./catalogue.js";
 import type { EmulatorState } from "./context.js";
 import { type FaultConfig, FaultInjector } from "./faults.js";
+import { RenderCache } from "./raw-json.js";
 import { apiRoutes } from "./routes/index.js";
 import { createEmulatorServer } from "./server.js";
 import { openDb } from "./store/db.js";
@@ -32,6 +33,11 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Reuse serialized read responses until the next write (default true). */
   cache?: boolean;
+  /**
+   * Reuse each serialized playlist row while its inputs (song, position, the viewer's like and
+   * library marks…) stay the same, across writes (default true).
+   */
+  rowCache?: boolean;
   /** Refuse edits of playlists younger than this with HTTP 409, as the service does (default 0: off). */
   recentPlaylistConflictMs?: number;
 }
@@ -74,6 +80,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     baseUrl: "",
     uploadSessions: new Map(),
     cache: options.cache === false ? null : new ResponseCache(),
+    rows: options.rowCache === false ? null : new RenderCache(),
     recentPlaylistConflictMs: options.recentPlaylistConflictMs ?? 0,
   };
   const server = createEmulatorServer(state, apiRoutes());

@@ -23,7 +23,6 @@ import {
   shareItem,
   signInModal,
   text,
-  watch,
   watchPlaylist,
 } from "./common.js";
 import { countOf, totalDuration } from "./format.js";
@@ -65,9 +64,19 @@ export function albumHeader(v: AlbumView): Json {
             },
           },
       {
+        // Since 2024-07 the header's play button is a watchPlaylistEndpoint that also names the
+        // first track (captures yt_get_album_20240724, yt_get_album_not_signed_in_20250611).
         musicPlayButtonRenderer: playButton(
           first
-            ? watch(first.videoId, { playlistId: a.audioPlaylistId, videoType: first.videoType })
+            ? {
+                watchPlaylistEndpoint: {
+                  videoId: first.videoId,
+                  playlistId: a.audioPlaylistId,
+                  watchEndpointMusicSupportedConfigs: {
+                    watchEndpointMusicConfig: { musicVideoType: first.videoType },
+                  },
+                },
+              }
             : watchPlaylist(a.audioPlaylistId),
         ).musicPlayButtonRenderer,
       },

@@ -14,10 +14,12 @@ import {
   shareItem,
   signInModal,
   singleColumn,
+  sortMenuOptions,
   text,
   watch,
   watchPlaylist,
 } from "./common.js";
+import { categoryTitle } from "./display.js";
 import { abbreviate } from "./format.js";
 import { albumCard, artistCard, type Marks, songRow, videoCard } from "./items.js";
 
@@ -34,6 +36,8 @@ export interface ArtistView {
   marks: Marks;
   /** Some artists' pages use the two-column layout (PROTOCOL §8, capture ytm_2026_07_get_artist_two_column). */
   twoColumn: boolean;
+  /** The display language (`hl`) of the carousel titles. */
+  language: string;
 }
 
 /** The artist's shuffle / radio playlist ids (`RDAO…` / `RDEM…`) derived from the channel id. */
@@ -44,6 +48,9 @@ export const artistMixIds = (channelId: string) => ({
 
 /** The playlist behind an artist's "Songs" shelf (a `VL…` page of the artist's most played songs). */
 export const artistSongsPlaylistId = (channelId: string) => `OLAK5uy_${channelId.slice(2)}_songs`;
+
+/** The playlist behind an artist's "Videos" carousel, which its cards play in (capture yt_get_artist_20240705). */
+export const artistVideosPlaylistId = (channelId: string) => `OLAK5uy_${channelId.slice(2)}_videos`;
 
 export function subscribeButton(
   channelId: string,
@@ -148,7 +155,7 @@ export function artistPage(v: ArtistView): Json {
   if (v.albums.length) {
     sections.push(
       carousel(
-        "Albums",
+        categoryTitle("albums", v.language),
         v.albums.map((x) => albumCard(x, v.marks, "type-year")),
         more(ARTIST_PARAMS.albums),
       ),
@@ -157,14 +164,23 @@ export function artistPage(v: ArtistView): Json {
   if (v.singles.length) {
     sections.push(
       carousel(
-        "Singles & EPs",
+        categoryTitle("singles", v.language),
         v.singles.map((x) => albumCard(x, v.marks, "type-year")),
         more(ARTIST_PARAMS.singles),
       ),
     );
   }
-  if (v.videos.length) sections.push(carousel("Videos", v.videos.map(videoCard)));
-  if (v.related.length) sections.push(carousel("Fans might also like", v.related.map(artistCard)));
+  if (v.videos.length) {
+    const playlistId = artistVideosPlaylistId(a.channelId);
+    sections.push(
+      carousel(
+        categoryTitle("videos", v.language),
+        v.videos.map((x, index) => videoCard(x, { playlistId, index })),
+      ),
+    );
+  }
+  if (v.related.length)
+    sections.push(carousel(categoryTitle("related", v.language), v.related.map(artistCard)));
   sections.push({
     musicDescriptionShelfRenderer: {
       header: text("About"),
@@ -251,24 +267,11 @@ export function artistAlbumsPage(
   order: AlbumOrder,
   reloadToken: (order: AlbumOrder) => string,
 ): Json {
-  const options = ALBUM_ORDERS.map((o) => ({
-    musicMultiSelectMenuItemRenderer: {
-      title: text(o),
-      selectedIcon: { iconType: "CHECK" },
-      selectedCommand: {
-        commandExecutorCommand: {
-          commands: [
-            { musicCheckboxFormItemMutatedCommand: { newCheckedState: true } },
-            {
-              browseSectionListReloadEndpoint: {
-                continuation: { reloadContinuationData: { continuation: reloadToken(o) } },
-              },
-            },
-          ],
-        },
-      },
-    },
-  }));
+  const { options, mutations } = sortMenuOptions(
+    "artist-albums-sort",
+    ALBUM_ORDERS.map((o) => ({ title: o, reload: reloadToken(o) })),
+    ALBUM_ORDERS.indexOf(order),
+  );
   return {
     header: { musicHeaderRenderer: { title: text(title) } },
     ...singleColumn({
@@ -294,6 +297,7 @@ export function artistAlbumsPage(
         },
       },
     }),
+    frameworkUpdates: { entityBatchUpdate: { mutations } },
   };
 }
 

@@ -71,6 +71,23 @@ export const watchPlaylist = (playlistId: string, params?: string): Json => ({
   watchPlaylistEndpoint: params ? { playlistId, params } : { playlistId },
 });
 
+/**
+ * What an album's play overlay starts: its first track inside the album's playlist (captures
+ * yt_search_albums_20231226, yt_get_artist_20240705), the bare playlist for an empty album.
+ */
+export function albumPlay(a: {
+  audioPlaylistId: string;
+  firstVideoId: string | null;
+  firstVideoType: string | null;
+}): Json {
+  return a.firstVideoId
+    ? watch(a.firstVideoId, {
+        playlistId: a.audioPlaylistId,
+        videoType: a.firstVideoType ?? "MUSIC_VIDEO_TYPE_ATV",
+      })
+    : watchPlaylist(a.audioPlaylistId);
+}
+
 /** Image URLs in the shapes of the service's CDNs (never fetched by clients' parsers). */
 export function imageSizes(key: string, sizes: number[], video = false): Json[] {
   if (video) {
@@ -419,4 +436,95 @@ export function deletePlaylistItem(playlistId: string): Json {
       },
     },
   });
+}
+
+/**
+ * A sort menu's options as the service writes them since 2024: each option is a form item named by
+ * an entity key, its command checks it (unchecking the others) and reloads the section list, and
+ * `frameworkUpdates` carries the form and one boolean choice per option, the selected one marked
+ * (capture yt_get_library_songs_20240701). Returns the options and the mutations to put in the page.
+ */
+export function sortMenuOptions(
+  form: string,
+  choices: readonly { title: string; reload: string }[],
+  selected: number,
+): { options: Json[]; mutations: Json[] } {
+  const key = (name: string) => Buffer.from(name).toString("base64url");
+  const formKey = key(form);
+  const choiceKeys = choices.map((c) => key(`${form}-${c.title}`));
+  const options = choices.map((c, i) => ({
+    musicMultiSelectMenuItemRenderer: {
+      title: text(c.title),
+      formItemEntityKey: choiceKeys[i],
+      selectedIcon: { iconType: "CHECK" },
+      selectedCommand: {
+        commandExecutorCommand: {
+          commands: [
+            ...choiceKeys.map((k, j) => ({
+              musicCheckboxFormItemMutatedCommand: { formItemEntityKey: k, newCheckedState: i === j },
+            })),
+            {
+              browseSectionListReloadEndpoint: {
+                continuation: { reloadContinuationData: { continuation: c.reload } },
+              },
+            },
+          ],
+        },
+      },
+    },
+  }));
+  const mutations: Json[] = [
+    {
+      entityKey: formKey,
+      type: "ENTITY_MUTATION_TYPE_REPLACE",
+      payload: { musicForm: { id: formKey, booleanChoiceEntityKeys: choiceKeys } },
+    },
+    ...choices.map((c, i) => ({
+      entityKey: choiceKeys[i],
+      type: "ENTITY_MUTATION_TYPE_REPLACE",
+      payload: {
+        musicFormBooleanChoice: {
+          id: choiceKeys[i],
+          parentFormEntityKey: formKey,
+          selected: i === selected,
+          opaqueToken: c.title,
+        },
+      },
+    })),
+  ];
+  return { options, mutations };
+}
+
+/**
+ * The "Add to liked songs" toggle of a song's menu (captures yt_search_songs_20231226,
+ * yt_get_watch_playlist_20250630): liking also saves the song to the library; signed out, the
+ * toggle opens a sign-in prompt.
+ */
+export function likeMenuToggle(videoId: string, liked: boolean, signedIn = true): Json {
+  return {
+    toggleMenuServiceItemRenderer: {
+      defaultText: text("Add to liked songs"),
+      defaultIcon: { iconType: "FAVORITE" },
+      defaultServiceEndpoint: signedIn
+        ? {
+            likeEndpoint: {
+              status: "LIKE",
+              target: { videoId },
+              actions: [
+                {
+                  musicLibraryStatusUpdateCommand: {
+                    libraryStatus: "MUSIC_LIBRARY_STATUS_IN_LIBRARY",
+                    addToLibraryFeedbackToken: feedbackToken({ a: "add", kind: "song", id: videoId }),
+                  },
+                },
+              ],
+            },
+          }
+        : signInModal("Like this song", "Sign in to save your likes"),
+      toggledText: text("Remove from liked songs"),
+      toggledIcon: { iconType: "UNFAVORITE" },
+      toggledServiceEndpoint: { likeEndpoint: { status: "INDIFFERENT", target: { videoId } } },
+      isToggled: signedIn && liked,
+    },
+  };
 }

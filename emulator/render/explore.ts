@@ -144,6 +144,9 @@ function chartArtistRow(a: ArtistRow, rank: number, trend: string | null, signed
 export interface ChartsView {
   country: string;
   countries: string[];
+  /** Top albums, the first carousel since 2026 (capture ytm_2026_07_get_charts_us_albums_no_genres). */
+  albums: AlbumRow[];
+  marks: Marks;
   videos: PlaylistRow[];
   genres: PlaylistRow[];
   artists: { artist: ArtistRow; rank: number; trend: string | null }[];
@@ -213,6 +216,13 @@ export function chartsPage(v: ChartsView): Json {
     },
   };
   const sections: Json[] = [menu];
+  if (v.albums.length)
+    sections.push(
+      carousel(
+        "Albums",
+        v.albums.map((a) => albumCard(a, v.marks, "type-year")),
+      ),
+    );
   if (v.videos.length) sections.push(carousel("Video charts", v.videos.map(chartCard)));
   if (v.genres.length) sections.push(carousel("Genres", v.genres.map(chartCard)));
   if (v.artists.length) {
@@ -306,7 +316,11 @@ export function explorePage(v: ExploreView): Json {
       v.trending.songs.map((s, i) => trendingRow(s, i + 1, v.trending.playlistId, v.marks)),
       browse(`VL${v.trending.playlistId}`, PAGE.playlist),
     ),
-    carousel("New music videos", v.videos.map(videoCard), browse("FEmusic_new_releases_videos")),
+    carousel(
+      "New music videos",
+      v.videos.map((x) => videoCard(x)),
+      browse("FEmusic_new_releases_videos"),
+    ),
   ];
   return singleColumn({ sectionListRenderer: { contents: sections } });
 }
@@ -374,7 +388,10 @@ export function homeRow(
         (items.playlists ?? []).map((p) => playlistCard(p, null, false)),
       );
     case "videos":
-      return carousel(title, (items.songs ?? []).map(videoCard));
+      return carousel(
+        title,
+        (items.songs ?? []).map((x) => videoCard(x)),
+      );
     default:
       return carousel(
         title,

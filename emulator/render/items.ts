@@ -20,6 +20,7 @@ import {
   type Json,
   libraryToggle,
   likeButton,
+  likeMenuToggle,
   musicThumbnail,
   navItem,
   notificationAction,
@@ -93,6 +94,7 @@ function songMenu(s: SongRow, o: SongRowOptions): Json {
     ...queueItems({ videoId: s.videoId }, isSong ? "Song" : "Video"),
   ];
   items.push(libraryToggle("song", s.videoId, o.marks.inLibrary("song", s.videoId), o.marks.signedIn));
+  items.push(likeMenuToggle(s.videoId, o.marks.likeStatus(s.videoId) === "LIKE", o.marks.signedIn));
   items.push(downloadVideoItem(s.videoId));
   items.push(addToPlaylistItem({ videoId: s.videoId }, o.marks.signedIn));
   if (o.editable && o.playlistId && o.setVideoId) {
@@ -277,6 +279,7 @@ export function albumCard(
         ],
       },
     },
+    // Cards play the album's playlist (2025-11 and 2026 captures; 2024 ones named the first track).
     thumbnailOverlay: overlay(watchPlaylist(a.audioPlaylistId), "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
   };
   if (a.explicit) fields.subtitleBadges = [explicitBadge()];
@@ -325,8 +328,9 @@ export function artistCard(a: ArtistRow): Json {
   });
 }
 
-export function videoCard(s: SongRow): Json {
-  const we = watch(s.videoId, { videoType: s.videoType });
+/** A video card; on artist pages it plays inside the artist's videos playlist, at its position. */
+export function videoCard(s: SongRow, inPlaylist?: { playlistId: string; index: number }): Json {
+  const we = watch(s.videoId, { videoType: s.videoType, ...inPlaylist });
   return card({
     thumbnailRenderer: musicThumbnail(imageSizes(s.videoId, [], true)),
     title: { runs: [run(s.title, we)] },

@@ -24,6 +24,7 @@ import {
   queueItems,
   run,
   shareItem,
+  sortMenuOptions,
   text,
   watch,
   watchPlaylist,
@@ -40,23 +41,13 @@ export const ORDER_PARAMS: Record<string, string> = {
 
 export type ListContainer = "grid" | "shelf";
 
-function sortHeader(): Json {
-  const option = (title: string, params: string) => ({
-    musicMultiSelectMenuItemRenderer: {
-      title: text(title),
-      selectedCommand: {
-        commandExecutorCommand: {
-          commands: [
-            {
-              browseSectionListReloadEndpoint: {
-                continuation: { reloadContinuationData: { continuation: params } },
-              },
-            },
-          ],
-        },
-      },
-    },
-  });
+const SORT_CHOICES = [
+  { title: "Recently saved", reload: ORDER_PARAMS.recently_added as string },
+  { title: "A to Z", reload: ORDER_PARAMS.a_to_z as string },
+  { title: "Z to A", reload: ORDER_PARAMS.z_to_a as string },
+];
+
+function sortHeader(options: Json[]): Json {
   const chip = (label: string, browseId: string) => ({
     chipCloudChipRenderer: {
       text: text(label),
@@ -87,11 +78,7 @@ function sortHeader(): Json {
             menu: {
               musicMultiSelectMenuRenderer: {
                 title: { musicMenuTitleRenderer: { primaryText: text("Sort by") } },
-                options: [
-                  option("Recently saved", ORDER_PARAMS.recently_added!),
-                  option("A to Z", ORDER_PARAMS.a_to_z!),
-                  option("Z to A", ORDER_PARAMS.z_to_a!),
-                ],
+                options,
               },
             },
           },
@@ -116,8 +103,9 @@ export function containerOf(kind: ListContainer, items: Json[], token: string | 
  * which clients tell apart by the tab count (PROTOCOL §4.5).
  */
 export function libraryPage(kind: ListContainer, items: Json[], token: string | null, tab = 0): Json {
+  const sort = sortMenuOptions("library-sort", SORT_CHOICES, 0);
   const content = {
-    sectionListRenderer: { contents: [containerOf(kind, items, token)], header: sortHeader() },
+    sectionListRenderer: { contents: [containerOf(kind, items, token)], header: sortHeader(sort.options) },
   };
   const empty = (browseId: string) => ({
     sectionListRenderer: {
@@ -140,7 +128,10 @@ export function libraryPage(kind: ListContainer, items: Json[], token: string | 
       tabIdentifier: landing[title === "Uploads" ? 2 : i],
     },
   }));
-  return { contents: { singleColumnBrowseResultsRenderer: { tabs } } };
+  return {
+    contents: { singleColumnBrowseResultsRenderer: { tabs } },
+    frameworkUpdates: { entityBatchUpdate: { mutations: sort.mutations } },
+  };
 }
 
 export function libraryContinuationPage(kind: ListContainer, items: Json[], token: string | null): Json {

@@ -47,12 +47,14 @@ export interface PlaylistView {
   ownerName: string | null;
   /** Owner and collaborators when the playlist has collaborators; empty otherwise. */
   collaborators: { name: string; channelId: string }[];
+  /** Reuses a serialized row by a key naming all its inputs (the emulator's row cache), if given. */
+  memo?: (key: string, render: () => Json) => unknown;
 }
 
-export function playlistRows(v: PlaylistView): Json[] {
+export function playlistRows(v: PlaylistView): unknown[] {
   const contributor = v.collaborators[0];
   const chart = v.playlist.kind === "chart";
-  const rows = v.rows.map((r, i) =>
+  const render = (r: PlaylistItemRow, i: number): Json =>
     withRank(
       chart ? v.offset + i + 1 : null,
       songRow(r, {
@@ -64,8 +66,29 @@ export function playlistRows(v: PlaylistView): Json[] {
         index: v.offset + i,
         contributor,
       }),
-    ),
-  );
+    );
+  const memo = v.memo;
+  const rows: unknown[] = v.rows.map((r, i) => {
+    if (memo === undefined) return render(r, i);
+    // Every input of the row: the song (catalogue rows never change), its place, the page's
+    // editability and contributor, and the viewer's marks on it.
+    const key = [
+      v.playlist.playlistId,
+      chart,
+      r.setVideoId,
+      r.videoId,
+      r.title,
+      r.available,
+      v.offset + i,
+      v.owned,
+      contributor?.channelId,
+      contributor?.name,
+      v.marks.signedIn,
+      v.marks.likeStatus(r.videoId),
+      v.marks.inLibrary("song", r.videoId),
+    ].join("\u0001");
+    return memo(key, () => render(r, i));
+  });
   const next = v.offset + v.rows.length;
   if (next < v.total)
     rows.push(continuationItem(continuationToken({ k: "pl", id: v.playlist.playlistId, o: next })));

@@ -26,6 +26,7 @@ import {
   watch,
   watchPlaylist,
 } from "./common.js";
+import { categoryTitle } from "./display.js";
 import { shortDate, totalDuration } from "./format.js";
 import { episodeLength, episodeRow, markPlayedItem, podcastCard } from "./items.js";
 
@@ -211,18 +212,20 @@ export function channelPage(
   episodes: EpisodeRow[],
   podcasts: PodcastRow[],
   subscribed: boolean,
+  language = "en",
 ): Json {
   const more = browse(c.channelId, undefined, CHANNEL_EPISODES_PARAMS);
   const sections: Json[] = [];
   if (episodes.length)
     sections.push(
       carousel(
-        "Latest episodes",
+        categoryTitle("episodes", language),
         episodes.map((e, i) => episodeRow(e, i)),
         more,
       ),
     );
-  if (podcasts.length) sections.push(carousel("Podcasts", podcasts.map(podcastCard)));
+  if (podcasts.length)
+    sections.push(carousel(categoryTitle("podcasts", language), podcasts.map(podcastCard)));
   return {
     header: {
       musicVisualHeaderRenderer: {

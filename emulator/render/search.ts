@@ -6,6 +6,7 @@
 import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
 import { artistMixIds } from "./artist.js";
 import {
+  albumPlay,
   browse,
   dotted,
   downloadPlaylistItem,
@@ -27,6 +28,7 @@ import {
   watch,
   watchPlaylist,
 } from "./common.js";
+import { typeWord } from "./display.js";
 import { abbreviate, shortDate } from "./format.js";
 import { artistRun, type Marks, songRow } from "./items.js";
 
@@ -93,7 +95,7 @@ export function searchRow(item: SearchItem, marks: Marks, typed: boolean): Json 
       const nav = browse(a.browseId, PAGE.album);
       const row: Json = {
         thumbnail: musicThumbnail(imageSizes(a.browseId, [60, 120])),
-        overlay: overlay(watchPlaylist(a.audioPlaylistId)),
+        overlay: overlay(albumPlay(a)),
         flexColumns: [
           flex([run(a.title)]),
           flex(
@@ -234,7 +236,7 @@ export function searchRow(item: SearchItem, marks: Marks, typed: boolean): Json 
 }
 
 /** The "Top result" card of an unfiltered search. */
-export function topResultCard(item: SearchItem, marks: Marks): Json {
+export function topResultCard(item: SearchItem, marks: Marks, language = "en"): Json {
   const base: Json = { header: { musicCardShelfHeaderBasicRenderer: { title: text("Top result") } } };
   if (item.type === "artist") {
     const a = item.row;
@@ -244,7 +246,9 @@ export function topResultCard(item: SearchItem, marks: Marks): Json {
         ...base,
         thumbnail: musicThumbnail(imageSizes(a.channelId, [120, 226])),
         title: { runs: [run(a.name, nav)] },
-        subtitle: { runs: dotted([run("Artist"), run(`${abbreviate(a.subscribers)} subscribers`)]) },
+        subtitle: {
+          runs: dotted([run(typeWord("artist", language)), run(`${abbreviate(a.subscribers)} subscribers`)]),
+        },
         onTap: nav,
         contents: [],
       },
@@ -253,7 +257,7 @@ export function topResultCard(item: SearchItem, marks: Marks): Json {
   if (item.type === "song" || item.type === "video") {
     const s = item.row;
     const we = watch(s.videoId, { videoType: s.videoType });
-    const sub = [run(item.type === "song" ? "Song" : "Video"), artistRun(s)];
+    const sub = [run(typeWord(item.type, language)), artistRun(s)];
     if (s.albumBrowseId) sub.push(run(s.albumTitle ?? "", browse(s.albumBrowseId, PAGE.album)));
     return {
       musicCardShelfRenderer: {
@@ -278,7 +282,11 @@ export function topResultCard(item: SearchItem, marks: Marks): Json {
       thumbnail: musicThumbnail(imageSizes(a.browseId, [120, 226])),
       title: { runs: [run(a.title, nav)] },
       subtitle: {
-        runs: dotted([run(a.type), run(a.artistName, browse(a.channelId, PAGE.artist)), run(String(a.year))]),
+        runs: dotted([
+          run(a.type === "Album" ? typeWord("album", language) : a.type),
+          run(a.artistName, browse(a.channelId, PAGE.artist)),
+          run(String(a.year)),
+        ]),
       },
       onTap: nav,
       buttons: [{ buttonRenderer: { text: text("Play"), command: watchPlaylist(a.audioPlaylistId) } }],

@@ -52,14 +52,17 @@ function panelVideo(
         run(`${abbreviate(Math.floor(s.views / 40))} likes`),
       ]);
   const like = marks.likeStatus(s.videoId);
-  const likeToggle = (status: string, icon: string, toggled: boolean) => ({
+  // Each toggle has both icons, as the capture's "Add to liked songs" toggle does
+  // (yt_get_watch_playlist_20250630); readers that draw the toggled state need the second.
+  const likeToggle = (status: string, icon: string, toggledIcon: string, toggled: boolean) => ({
     toggleMenuServiceItemRenderer: {
-      defaultText: text(status === "LIKE" ? "Like" : "Dislike"),
+      defaultText: text(status === "LIKE" ? "Add to liked songs" : "Dislike"),
       defaultIcon: { iconType: icon },
+      toggledIcon: { iconType: toggledIcon },
       defaultServiceEndpoint: {
         likeEndpoint: { status: toggled ? "INDIFFERENT" : status, target: { videoId: s.videoId } },
       },
-      toggledText: text(status === "LIKE" ? "Remove like" : "Remove dislike"),
+      toggledText: text(status === "LIKE" ? "Remove from liked songs" : "Remove dislike"),
       toggledServiceEndpoint: { likeEndpoint: { status: "INDIFFERENT", target: { videoId: s.videoId } } },
       isToggled: toggled,
     },
@@ -82,8 +85,8 @@ function panelVideo(
   ];
   if (marks.signedIn)
     items.push(
-      likeToggle("LIKE", "FAVORITE", like === "LIKE"),
-      likeToggle("DISLIKE", "UNFAVORITE", like === "DISLIKE"),
+      likeToggle("LIKE", "FAVORITE", "UNFAVORITE", like === "LIKE"),
+      likeToggle("DISLIKE", "DISLIKE", "DISLIKE_SELECTED", like === "DISLIKE"),
     );
   const renderer: Json = {
     title: text(s.title),

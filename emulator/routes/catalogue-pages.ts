@@ -24,6 +24,12 @@ import { type Continuation, continuationToken } from "../tokens.js";
 import { accountId, marks, requireAccount } from "./viewer.js";
 
 /** Builds the view of one page of a playlist, or throws 404 for unknown and others' private lists. */
+/** The view with the emulator's row cache, when it is on. */
+function withRowCache(ctx: ApiContext, view: PlaylistView): PlaylistView {
+  const rows = ctx.state.rows;
+  return rows === null ? view : { ...view, memo: (key, render) => rows.get(key, render) };
+}
+
 export function playlistView(
   ctx: ApiContext,
   playlistId: string,
@@ -89,14 +95,19 @@ export function playlistView(
       collaborators: [],
     };
   }
-  const artistSongs = /^OLAK5uy_(.{22})_songs$/.exec(playlistId);
+  const artistSongs = /^OLAK5uy_(.{22})_(songs|videos)$/.exec(playlistId);
   if (artistSongs) {
     const artist = store.artist(`UC${artistSongs[1]}`);
     if (!artist) throw notFound();
-    const songs = store.artistSongs(artist.id, "MUSIC_VIDEO_TYPE_ATV", 500);
+    const kind = artistSongs[2] as "songs" | "videos";
+    const songs = store.artistSongs(
+      artist.id,
+      kind === "songs" ? "MUSIC_VIDEO_TYPE_ATV" : "MUSIC_VIDEO_TYPE_OMV",
+      500,
+    );
     return {
       playlist: {
-        ...virtualPlaylist(playlistId, `${artist.name}: songs`, artist.name),
+        ...virtualPlaylist(playlistId, `${artist.name}: ${kind}`, artist.name),
         authorChannelId: artist.channelId,
       },
       rows: songs
@@ -187,11 +198,11 @@ function virtualPlaylist(playlistId: string, title: string, author: string): Pla
 export const likedSetVideoId = (videoId: string): string => stableSetVideoId(`LM:${videoId}`);
 
 export function playlistBrowse(ctx: ApiContext, browseId: string): unknown {
-  return playlistPage(playlistView(ctx, browseId.slice(2), 0));
+  return playlistPage(withRowCache(ctx, playlistView(ctx, browseId.slice(2), 0)));
 }
 
 export function playlistNext(ctx: ApiContext, playlistId: string, offset: number): unknown {
-  return playlistContinuation(playlistView(ctx, playlistId, offset));
+  return playlistContinuation(withRowCache(ctx, playlistView(ctx, playlistId, offset)));
 }
 
 export function playlistSuggestions(ctx: ApiContext, playlistId: string, round: number): unknown {
@@ -285,6 +296,7 @@ export function artistBrowse(ctx: ApiContext, channelId: string, params: string 
     marks: m,
     // One artist in five has the two-column page, so clients meet both layouts.
     twoColumn: artist.id % 5 === 0,
+    language: ctx.language,
   });
 }
 

@@ -126,6 +126,11 @@ export function exploreBrowse(ctx: ApiContext, browseId: string, params: string 
       return chartsPage({
         country: known,
         countries: [...CHART_COUNTRIES],
+        albums: entries
+          .filter((e) => e.section === "albums")
+          .map((e) => store.album(e.targetId))
+          .filter((a): a is AlbumRow => a !== null),
+        marks: marks(ctx),
         videos: playlists("videos"),
         genres: playlists("genres"),
         artists: entries

@@ -84,5 +84,11 @@ export function channelBrowse(ctx: ApiContext, channelId: string, params: string
   }
   const me = accountId(ctx);
   const subscribed = me !== null && store.inLibrary(me, "subscription", channelId);
-  return channelPage(c, store.episodesOfChannel(c.id, 10), store.podcastsOfChannel(c.id), subscribed);
+  return channelPage(
+    c,
+    store.episodesOfChannel(c.id, 10),
+    store.podcastsOfChannel(c.id),
+    subscribed,
+    ctx.language,
+  );
 }

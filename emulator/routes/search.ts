@@ -313,7 +313,7 @@ export function search(ctx: ApiContext): unknown {
     );
   }
   if (!sections.length) return searchPage(q, [noResults(q)], tab, []);
-  if (top) sections.unshift(topResultCard(top, m));
+  if (top) sections.unshift(topResultCard(top, m, ctx.language));
   return searchPage(q, sections, tab, UNFILTERED);
 }
 

@@ -48,6 +48,9 @@ export interface AlbumRow {
   explicit: boolean;
   trackCount: number;
   durationSeconds: number;
+  /** The first track, which album play buttons start (null for an empty album). */
+  firstVideoId: string | null;
+  firstVideoType: string | null;
 }
 
 export interface PlaylistRow {

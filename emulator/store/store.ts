@@ -27,7 +27,9 @@ const SONG_JOIN = "JOIN artists a ON a.id = s.artist_id LEFT JOIN albums al ON a
 const ALBUM_COLUMNS = `al.id, al.browse_id AS browseId, al.audio_playlist_id AS audioPlaylistId, al.title,
   al.artist_id AS artistId, a.name AS artistName, a.channel_id AS channelId, al.type, al.year, al.explicit,
   (SELECT count(*) FROM songs s WHERE s.album_id = al.id) AS trackCount,
-  (SELECT coalesce(sum(duration_seconds), 0) FROM songs s WHERE s.album_id = al.id) AS durationSeconds`;
+  (SELECT coalesce(sum(duration_seconds), 0) FROM songs s WHERE s.album_id = al.id) AS durationSeconds,
+  (SELECT s.video_id FROM songs s WHERE s.album_id = al.id ORDER BY s.track_number LIMIT 1) AS firstVideoId,
+  (SELECT s.video_type FROM songs s WHERE s.album_id = al.id ORDER BY s.track_number LIMIT 1) AS firstVideoType`;
 
 const PLAYLIST_COLUMNS = `id, playlist_id AS playlistId, title, description, owner_account_id AS ownerAccountId,
   author_name AS authorName, author_channel_id AS authorChannelId, privacy, kind, add_to_top AS addToTop, views,

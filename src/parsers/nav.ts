@@ -31,10 +31,84 @@ function step(node: unknown, key: PathKey): unknown {
 export function get(node: unknown, path: Path): unknown {
   let current = node;
   for (let i = 0; i < path.length; i++) {
-    if (current === undefined || current === null) return undefined;
+    if (current === undefined || current === null) {
+      if (recorder !== null) recorder.note(node, path, i - 1);
+      return undefined;
+    }
     current = step(current, path[i] as PathKey);
   }
+  if (recorder !== null) recorder.note(node, path, current === undefined ? path.length - 1 : path.length);
   return current;
+}
+
+/**
+ * Which paths the parsers read, for the emulator's fidelity test: while `recordReads` runs, every
+ * path `get` walks is noted from the root of the response it walks in, array positions folded
+ * (`contents[].musicShelfRenderer`), keeping only the steps that existed. Off (one null check per
+ * `get`) otherwise.
+ */
+class ReadRecorder {
+  /** Every object and array of each response seen, with its folded path from that response's root. */
+  private readonly where = new WeakMap<object, { root: object; path: string }>();
+  readonly reads = new Map<object, Set<string>>();
+
+  note(node: unknown, path: Path, walked: number): void {
+    if (typeof node !== "object" || node === null) return;
+    let at = this.where.get(node);
+    if (at === undefined) {
+      // A node not seen yet is the root of a new response: parsers start from the response.
+      this.index(node, node, "");
+      at = { root: node, path: "" };
+    }
+    let out = at.path;
+    for (let i = 0; i < walked; i++) {
+      const key = path[i] as PathKey;
+      out += typeof key === "number" ? "[]" : out === "" ? key : `.${key}`;
+    }
+    if (out === "") return;
+    let set = this.reads.get(at.root);
+    if (set === undefined) {
+      set = new Set();
+      this.reads.set(at.root, set);
+    }
+    set.add(out);
+  }
+
+  private index(root: object, node: object, path: string): void {
+    if (this.where.has(node)) return;
+    this.where.set(node, { root, path });
+    if (Array.isArray(node)) {
+      for (const item of node)
+        if (typeof item === "object" && item !== null) this.index(root, item, `${path}[]`);
+      return;
+    }
+    for (const key in node) {
+      const value = (node as JsonObject)[key];
+      if (typeof value === "object" && value !== null)
+        this.index(root, value, path === "" ? key : `${path}.${key}`);
+    }
+  }
+}
+
+let recorder: ReadRecorder | null = null;
+
+/** What `recordReads` found: for each response root the parsers walked, the folded paths read in it. */
+export type RecordedReads = Map<object, Set<string>>;
+
+/**
+ * Runs `fn` (sync or async) with read recording on and returns its result with the paths read.
+ * For tests only: one recording at a time, and nothing else should parse while it runs.
+ */
+export async function recordReads<T>(fn: () => T | Promise<T>): Promise<{ result: T; reads: RecordedReads }> {
+  if (recorder !== null) throw new Error("recordReads: a recording is already running");
+  const active = new ReadRecorder();
+  recorder = active;
+  try {
+    const result = await fn();
+    return { result, reads: active.reads };
+  } finally {
+    recorder = null;
+  }
 }
 
 /** Renders a path as `a.b[0].c` for messages. */
@@ -128,6 +202,9 @@ export function mustObj(node: unknown, path: Path, base = ""): JsonObject {
  */
 export function rendererName(wrapper: unknown): string | undefined {
   if (!isObject(wrapper)) return undefined;
-  for (const key in wrapper) return key;
+  for (const key in wrapper) {
+    if (recorder !== null) recorder.note(wrapper, [key], 1);
+    return key;
+  }
   return undefined;
 }

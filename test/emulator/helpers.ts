@@ -42,10 +42,10 @@ export function api(
   endpoint: string,
   body: Json,
   headers: Record<string, string> = {},
-  options: { query?: string; gzip?: boolean; user?: string } = {},
+  options: { query?: string; gzip?: boolean; user?: string; language?: string } = {},
 ): Promise<Reply> {
   const context: Json = {
-    client: { clientName: "WEB_REMIX", clientVersion: "1.20260101.01.00", hl: "en" },
+    client: { clientName: "WEB_REMIX", clientVersion: "1.20260101.01.00", hl: options.language ?? "en" },
     user: {},
   };
   if (options.user) (context.user as Json).onBehalfOfUser = options.user;

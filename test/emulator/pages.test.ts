@@ -252,12 +252,19 @@ describe("pages", () => {
 
   it("the New episodes playlist lists episodes of saved podcasts", async () => {
     await fresh();
-    const p = q<{ p: string; id: number }>("SELECT playlist_id AS p, id FROM podcasts LIMIT 1");
+    const newEpisodes = async () =>
+      findAll((await api(emu, "browse", { browseId: "VLRDPN" }, auth)).json, "musicMultiRowListItemRenderer")
+        .length;
+    // The seeded account has saved podcasts, so its feed is not empty.
+    const before = await newEpisodes();
+    expect(before).toBeGreaterThan(0);
+    const p = q<{ p: string; id: number }>(
+      "SELECT playlist_id AS p, id FROM podcasts WHERE playlist_id NOT IN (SELECT target_id FROM ratings WHERE account_id = 1 AND rating = 'LIKE') LIMIT 1",
+    );
     await api(emu, "like/like", { target: { playlistId: p.p } }, auth);
-    const r = await api(emu, "browse", { browseId: "VLRDPN" }, auth);
-    const rows = findAll(r.json, "musicMultiRowListItemRenderer");
-    expect(rows.length).toBe(
-      Math.min(5, q<{ n: number }>("SELECT count(*) AS n FROM episodes WHERE podcast_id = ?", p.id).n),
+    expect(await newEpisodes()).toBe(
+      before +
+        Math.min(5, q<{ n: number }>("SELECT count(*) AS n FROM episodes WHERE podcast_id = ?", p.id).n),
     );
     expect((await api(emu, "browse", { browseId: "VLRDPN" })).status).toBe(401);
   });
@@ -330,7 +337,7 @@ describe("pages", () => {
     expect(findAll(related.json, "musicTwoRowItemRenderer").length).toBeGreaterThan(0);
   });
 
-  it("charts: global has no genres, the US has them; rank and trend only when signed in", async () => {
+  it("charts: the 2026 layout (albums, video charts with Trending 20, artists; no genres); rank and trend only when signed in", async () => {
     const global = await api(emu, "browse", {
       browseId: "FEmusic_charts",
       formData: { selectedValues: ["ZZ"] },
@@ -345,8 +352,18 @@ describe("pages", () => {
       (findAll(r.json, "musicCarouselShelfBasicHeaderRenderer") as Json[]).map((h) =>
         at(h, "title", "runs", 0, "text"),
       );
-    expect(titles(global)).not.toContain("Genres");
-    expect(titles(us)).toContain("Genres");
+    for (const page of [global, us]) {
+      expect(titles(page)).toEqual(["Albums", "Video charts", "Top artists"]);
+    }
+    const charts = (r: typeof us) =>
+      (findAll(r.json, "musicTwoRowItemRenderer") as Json[])
+        .map((c) => String(at(c, "title", "runs", 0, "text")))
+        .filter((t) => /Trending|Music Videos/.test(t));
+    expect(charts(us)).toEqual([
+      "Trending 20 United States",
+      "Daily Top Music Videos - United States",
+      "Top 100 Music Videos United States",
+    ]);
     expect(findAll(global.json, "musicCustomIndexColumnRenderer")).toEqual([]);
     expect(findAll(us.json, "musicCustomIndexColumnRenderer").length).toBeGreaterThan(0);
   });
