@@ -4,6 +4,7 @@ export {
   type ApplyContext,
   type ApplyResult,
   applyPlan,
+  QUARANTINE_MS,
   QUARANTINE_TARGET,
 } from "./apply/apply.js";
 export type { EngineClient, WriteClient } from "./apply/client.js";
@@ -11,10 +12,20 @@ export {
   type Clock,
   DEFAULT_PACING,
   isRetryable,
+  isThrottle400,
   Pacer,
   type PacingOptions,
   systemClock,
 } from "./apply/pacer.js";
+export {
+  type AttemptEvent,
+  Daemon,
+  type DaemonDeps,
+  type DaemonOptions,
+  DEFAULT_DAEMON_OPTIONS,
+} from "./daemon/daemon.js";
+export { createDaemonLogger } from "./daemon/log.js";
+export { InterruptedError, Shutdown } from "./daemon/shutdown.js";
 export { combine } from "./pipeline/combine.js";
 export { isoWeek, parseServiceDate } from "./pipeline/dates.js";
 export { filterItems } from "./pipeline/filter.js";
@@ -79,4 +90,7 @@ export type * from "./sources/reader.js";
 export { ownedFor, stateTargetKey } from "./state/owned.js";
 export { engineMigrationsFolder, openSqliteState, SqliteState } from "./state/sqlite.js";
 export type * from "./state/types.js";
+export { compareWithSnapshot, type DriftChange, type DriftReport, detectDrift } from "./status/drift.js";
+export { collectHistory, type HistoryRun } from "./status/history.js";
+export { collectStatus, type RecipeStatus, type StatusReport } from "./status/status.js";
 export { readTarget, type TargetRead, type TargetReadContext } from "./targets/read.js";

@@ -18,10 +18,16 @@ import type { EngineState, JournalStatus } from "../state/types.js";
 import { readTarget } from "../targets/read.js";
 import type { AddedRow, EngineClient } from "./client.js";
 import { succeeded } from "./client.js";
-import type { Clock, Pacer } from "./pacer.js";
+import { type Clock, isThrottle400, type Pacer } from "./pacer.js";
 
 /** Where quarantined ids are filed (account-wide: an id the service refuses is refused everywhere). */
 export const QUARANTINE_TARGET = "quarantine";
+/**
+ * How long a quarantined id is left out. Refusals are often passing (a region block, a song
+ * re-uploaded, a private video made public again), so after a week the id is tried once more; if the
+ * service refuses it again it is quarantined for another week from that refusal.
+ */
+export const QUARANTINE_MS = 7 * 86_400_000;
 
 export interface ApplyLogger {
   debug(fields: object, message?: string): void;
@@ -67,9 +73,13 @@ export interface ApplyResult {
   quarantined: string[];
 }
 
-/** A playlist this young may still refuse edits (ENGINE.md, limits of the service). */
-const FRESH_PLAYLIST_MS = 15_000;
-const FRESH_RETRY_MS = 2_000;
+/**
+ * A freshly created playlist refuses edits with 409 for up to ~20 s (PROTOCOL §1.5): such a write is
+ * waited for and sent again, first after FRESH_RETRY_MS, doubling, for at most FRESH_PLAYLIST_MS in
+ * all — never taken as a refusal of its ids (which would quarantine good songs).
+ */
+const FRESH_PLAYLIST_MS = 30_000;
+const FRESH_RETRY_MS = 1_000;
 
 class ActionFailed extends Error {}
 
@@ -80,8 +90,22 @@ function message(error: unknown): string {
 /** A refusal that says the request itself was wrong (a bad id…), as opposed to "not now". */
 function refused(error: unknown): boolean {
   return (
-    error instanceof ServiceError && error.status !== undefined && error.status >= 400 && error.status < 500
+    error instanceof ServiceError &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    // A throttling 400 that outlasted the pacer's retries says "not now", not "bad id": never split on it.
+    !isThrottle400(error) &&
+    error.status !== 429
   );
+}
+
+/**
+ * HTTP 409. On a playlist write: the playlist was created seconds ago, not editable yet (waited for).
+ * On a rating or a subscription: it is already so (verified by reading back, like any refusal).
+ */
+function conflict(error: unknown): boolean {
+  return error instanceof ServiceError && error.status === 409;
 }
 
 /** The answer never came: the write may or may not have happened. */
@@ -122,7 +146,7 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
     );
   }
 
-  const send = async <T>(write: () => Promise<T>): Promise<T> => {
+  const paced = <T>(write: () => Promise<T>): Promise<T> => {
     requests += 1;
     return pacer.send(write, (note) =>
       logger.warn(
@@ -130,6 +154,24 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
         "write throttled; retrying",
       ),
     );
+  };
+  /** A playlist write: a 409 means the playlist is too fresh to edit yet, so wait and send it again. */
+  const send = async <T>(write: () => Promise<T>): Promise<T> => {
+    if (spec.type !== "playlist" && spec.type !== "saved_episodes") return paced(write);
+    const started = clock.now();
+    for (let delay = FRESH_RETRY_MS; ; delay *= 2) {
+      try {
+        return await paced(write);
+      } catch (e) {
+        const wait = Math.min(delay, started + FRESH_PLAYLIST_MS - clock.now());
+        if (!conflict(e) || wait <= 0) throw e;
+        logger.warn(
+          { recipe: recipeId, delayMs: wait, error: message(e) },
+          "playlist not editable yet; waiting",
+        );
+        await clock.sleep(wait);
+      }
+    }
   };
 
   /** The target as it is now (a read, not a write): how refusals and lost answers are verified. */
@@ -150,14 +192,12 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
     );
   };
 
-  /** When this run created the playlist: the service may refuse edits to it for a few seconds. */
-  let createdAt: number | null = null;
   /**
    * Adds ids; a refused or unanswered batch is verified by reading back, then what is missing is
-   * re-sent (unanswered), waited for (a fresh playlist), or split until each bad id stands alone and
-   * is quarantined.
+   * re-sent (unanswered) or split until each bad id stands alone and is quarantined. A playlist
+   * still too fresh to edit (409 past the wait in `send`) fails the action without blaming any id.
    */
-  const addIds = async (pid: string, ids: string[], tries = { fresh: 0, lost: 0 }): Promise<void> => {
+  const addIds = async (pid: string, ids: string[], tries = { lost: 0 }): Promise<void> => {
     if (ids.length === 0) return;
     let answer: unknown;
     let error: unknown = null;
@@ -182,22 +222,13 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
     if (missing.length === 0) return;
     if (lost(error)) {
       if (tries.lost >= 2) throw error;
-      return addIds(pid, missing, { ...tries, lost: tries.lost + 1 });
+      return addIds(pid, missing, { lost: tries.lost + 1 });
     }
-    if (
-      missing.length === ids.length &&
-      createdAt !== null &&
-      clock.now() - createdAt < FRESH_PLAYLIST_MS &&
-      tries.fresh < 2 &&
-      !(error instanceof ServiceError && error.status === 400)
-    ) {
-      // Nothing went in and the playlist is seconds old: wait for it rather than blame the ids
-      // (a 400 names a bad argument, so that one goes straight to splitting).
-      await clock.sleep(FRESH_RETRY_MS);
-      return addIds(pid, ids, { ...tries, fresh: tries.fresh + 1 });
-    }
+    if (conflict(error)) throw new ActionFailed(`the playlist is not editable yet: ${message(error)}`);
     if (missing.length === 1) {
       quarantined.push(missing[0]!);
+      // An expired quarantine refused again starts a new week: replace the old record, not keep it.
+      await state.removeTombstones(account, QUARANTINE_TARGET, missing);
       await state.addTombstones(account, QUARANTINE_TARGET, recipeId, missing, clock.now());
       logger.warn({ recipe: recipeId, videoId: missing[0], why: message(error ?? answer) }, "id quarantined");
       return;
@@ -245,7 +276,6 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
           } else throw new ActionFailed(`create refused: ${message(answer)}`);
         }
         const pid = playlistId;
-        createdAt = clock.now();
         await state.recordOwnedPlaylist({
           account,
           recipeId,

@@ -27,9 +27,23 @@ export const DEFAULT_PACING: PacingOptions = Object.freeze({
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 
+/**
+ * The service sometimes throttles with HTTP 400 instead of 429 (ENGINE.md, limits of the service):
+ * told apart from a bad request by its status word or its message. Such a 400 did nothing, like a 429.
+ */
+const THROTTLE_WORDS = new Set(["RESOURCE_EXHAUSTED", "RATE_LIMIT_EXCEEDED"]);
+const THROTTLE_TEXT = /\b(quota|rate.?limit|too many requests|throttl|exhausted|try again later)/i;
+
+export function isThrottle400(error: unknown): boolean {
+  if (!(error instanceof ServiceError) || error.status !== 400) return false;
+  if (error.serviceStatus && THROTTLE_WORDS.has(error.serviceStatus)) return true;
+  return THROTTLE_TEXT.test(error.serviceMessage ?? "");
+}
+
 /** A refusal that means "not now, and nothing was done": safe to send again. */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof RateLimitError) return true;
+  if (isThrottle400(error)) return true;
   return error instanceof ServiceError && error.status !== undefined && RETRY_STATUSES.has(error.status);
 }
 
@@ -90,7 +104,7 @@ export class Pacer {
         if (!isRetryable(error) || attempt >= o.attempts) throw error;
         const step = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (attempt - 1));
         const jittered = Math.round(step * (0.5 + Math.random() / 2));
-        const asked = error instanceof RateLimitError ? (error.retryAfterMs ?? 0) : 0;
+        const asked = error instanceof ServiceError ? (error.retryAfterMs ?? 0) : 0;
         const delayMs = Math.max(jittered, asked);
         this.penaltyMs = Math.min(o.maxDelayMs, Math.max(this.penaltyMs * 2, o.baseDelayMs));
         this.retries += 1;

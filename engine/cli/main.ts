@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `musicsync` command: validate, plan, apply, sync, unlock, demo. Exit codes as ENGINE.md
+ * The `musicsync` command: validate, plan, apply, sync, unlock, demo (and daemon, status, history,
+ * drift, resume from engine/daemon/commands.ts). Exit codes as ENGINE.md
  * gives them: 0 no changes / converged, 1 error (before any write), 2 changes pending (plan),
  * 3 partial, 4 locked or credentials expired. Errors are one line each; `--debug` adds the stack.
  */
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { SingleBar } from "cli-progress";
 import { Command, CommanderError, Option } from "commander";
 import { AuthError, ErrorCodes, MusicApiError } from "../../src/index.js";
+import { registerDaemonCommands } from "../daemon/commands.js";
 import type { Plan } from "../plan/types.js";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
@@ -350,6 +352,15 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
         bar.stop();
       }
     });
+
+  // daemon, status, history, drift, resume: engine/daemon/commands.ts
+  registerDaemonCommands(cmd, {
+    io,
+    setExit,
+    loadProject: (path) => loadProject(path, io),
+    stateFileOf,
+    fail: (message, exitCode) => new CliError(message, exitCode),
+  });
   return cmd;
 }
 

@@ -69,22 +69,25 @@ function lineOf(
   };
 }
 
-interface Entry {
-  item: Item;
-  key: string;
-  line: PlanLine;
-  /** Index of the target row that already holds it, or -1. */
-  row: number;
-  adding: boolean;
+/**
+ * Desired entries and target rows are kept in parallel arrays (typed where numeric) rather than one
+ * object each: a 5,000-row plan then allocates only what it returns (lines, actions, moves).
+ */
+interface Entries {
+  item: Item[];
+  key: string[];
+  line: PlanLine[];
+  /** Index of the target row that already holds the entry, or -1. */
+  row: Int32Array;
+  adding: Uint8Array;
 }
 
-interface RowFate {
-  row: Item;
-  key: string | null;
-  /** Index into entries when the row is the desired one for its key. */
-  entry: number;
-  remove: boolean;
-  line: PlanLine | null;
+interface Rows {
+  key: (string | null)[];
+  /** Index into the entries when the row is the desired one for its key, else -1. */
+  entry: Int32Array;
+  remove: Uint8Array;
+  line: (PlanLine | null)[];
 }
 
 function emptySummary(): PlanSummary {
@@ -112,7 +115,14 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
   }
 
   // ── desired entries, one per key ──
-  const entries: Entry[] = [];
+  const n = desired.items.length;
+  const entries: Entries = {
+    item: [],
+    key: [],
+    line: [],
+    row: new Int32Array(n).fill(-1),
+    adding: new Uint8Array(n),
+  };
   const entryOf = new Map<string, number>();
   const keepSetIds = new Set<string>();
   for (const item of desired.items) {
@@ -127,113 +137,114 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
     }
     const first = entryOf.get(key);
     if (first !== undefined) {
-      skipLines.push(
-        lineOf(
-          item,
-          "skip",
-          key,
-          `duplicate of #${entries[first]!.item.rank} of ${entries[first]!.item.source}`,
-          true,
-        ),
-      );
+      const earlier = entries.item[first]!;
+      skipLines.push(lineOf(item, "skip", key, `duplicate of #${earlier.rank} of ${earlier.source}`, true));
       continue;
     }
-    entryOf.set(key, entries.length);
-    entries.push({ item, key, line: lineOf(item, "keep", key, null, true), row: -1, adding: false });
+    entryOf.set(key, entries.item.length);
+    entries.item.push(item);
+    entries.key.push(key);
+    entries.line.push(lineOf(item, "keep", key, null, true));
   }
+  const count = entries.item.length;
 
   // ── target rows: which one holds each desired key, which go ──
-  const fates: RowFate[] = actual.rows.map((row) => ({
-    row,
-    key: targetKey(target, row),
-    entry: -1,
-    remove: false,
-    line: null,
-  }));
-  for (let i = 0; i < fates.length; i++) {
-    const fate = fates[i]!;
+  const rowItems = actual.rows;
+  const m = rowItems.length;
+  const rows: Rows = {
+    key: new Array<string | null>(m),
+    entry: new Int32Array(m).fill(-1),
+    remove: new Uint8Array(m),
+    line: new Array<PlanLine | null>(m).fill(null),
+  };
+  for (let i = 0; i < m; i++) {
+    const row = rowItems[i]!;
+    const key = targetKey(target, row);
+    rows.key[i] = key;
     if (mode === "clean") {
-      const setId = fate.row.setVideoId;
+      const setId = row.setVideoId;
       if (setId !== null && !keepSetIds.has(setId)) {
-        fate.remove = true;
-        fate.line = lineOf(
-          fate.row,
+        rows.remove[i] = 1;
+        rows.line[i] = lineOf(
+          row,
           "remove",
-          fate.key,
+          key,
           cleanReasons.get(setId) ?? "not kept by the pipeline",
           false,
         );
-      } else fate.line = lineOf(fate.row, "keep", fate.key, null, false);
+      } else rows.line[i] = lineOf(row, "keep", key, null, false);
       continue;
     }
-    const e = fate.key === null ? undefined : entryOf.get(fate.key);
-    if (e !== undefined && entries[e]!.row === -1) {
-      entries[e]!.row = i;
-      fate.entry = e;
+    const e = key === null ? undefined : entryOf.get(key);
+    if (e !== undefined && entries.row[e] === -1) {
+      entries.row[e] = i;
+      rows.entry[i] = e;
       continue;
     }
     const duplicate = e !== undefined;
-    const isOwned = fate.key !== null && owned.rows.has(fate.key);
+    const isOwned = key !== null && owned.rows.has(key);
     if (mode === "mirror" || (mode === "sync" && isOwned)) {
-      fate.remove = true;
+      rows.remove[i] = 1;
       const reason = duplicate ? "duplicate row" : mode === "mirror" ? "not desired" : "no longer desired";
-      fate.line = lineOf(fate.row, "remove", fate.key, reason, false);
+      rows.line[i] = lineOf(row, "remove", key, reason, false);
     } else {
       const reason = mode === "append" ? "append never removes" : "added outside the engine";
-      fate.line = lineOf(fate.row, "keep", fate.key, reason, false);
+      rows.line[i] = lineOf(row, "keep", key, reason, false);
     }
   }
 
   // ── desired keys not in the target: add, or skip (tombstones, unavailable) ──
-  for (const entry of entries) {
-    if (entry.row !== -1) continue;
-    const { key, item } = entry;
+  const keepAway = mode === "append" || (mode === "sync" && policy.on_drift === "adopt");
+  for (let i = 0; i < count; i++) {
+    if (entries.row[i] !== -1) continue;
+    const key = entries.key[i]!;
+    const item = entries.item[i]!;
+    const line = entries.line[i]!;
     // A playlist about to be created has no history: nothing of it can have been removed by hand.
     const goneAfterEngineAdded = actual.exists && owned.rows.has(key);
     const tombstoned = actual.exists && owned.tombstones.has(key);
-    const keepAway = mode === "append" || (mode === "sync" && policy.on_drift === "adopt");
     if (keepAway && (goneAfterEngineAdded || tombstoned)) {
-      entry.line.op = "skip";
-      entry.line.reason = goneAfterEngineAdded ? "removed outside the engine; not re-added" : "tombstoned";
+      line.op = "skip";
+      line.reason = goneAfterEngineAdded ? "removed outside the engine; not re-added" : "tombstoned";
       if (goneAfterEngineAdded && !tombstoned) tombstones.push(key);
       continue;
     }
     if (!item.isAvailable) {
       // One unavailable id can fail a whole add request: never send it.
-      entry.line.op = "skip";
-      entry.line.reason = "unavailable";
+      line.op = "skip";
+      line.reason = "unavailable";
       continue;
     }
     if (target.type === "library" && target.kind === "songs" && !item.feedbackTokens?.add) {
-      entry.line.op = "skip";
-      entry.line.reason = "no library token to add it with";
+      line.op = "skip";
+      line.reason = "no library token to add it with";
       continue;
     }
-    entry.adding = true;
-    entry.line.op = target.type === "likes" ? "rate" : "add";
-    if (target.type === "likes") entry.line.reason = `rating ${target.rating}`;
+    entries.adding[i] = 1;
+    line.op = target.type === "likes" ? "rate" : "add";
+    if (target.type === "likes") line.reason = `rating ${target.rating}`;
   }
 
   // ── guards before deletes ──
+  /** Takes row i out of the removals, with the reason it stays. */
+  const hold = (i: number, reason: string) => {
+    rows.remove[i] = 0;
+    rows.line[i] = lineOf(rowItems[i]!, "skip", rows.key[i]!, reason, false);
+  };
   if (ordered) {
     // remove_playlist_items needs both ids of a row; a row the service lists without them stays.
-    for (const f of fates) {
-      if (f.remove && (!f.row.videoId || !f.row.setVideoId)) {
-        f.remove = false;
-        f.line = lineOf(f.row, "skip", f.key, "cannot be removed: the service gave no row id", false);
-      }
+    for (let i = 0; i < m; i++) {
+      if (rows.remove[i] && (!rowItems[i]!.videoId || !rowItems[i]!.setVideoId))
+        hold(i, "cannot be removed: the service gave no row id");
     }
   }
-  let removals = fates.filter((f) => f.remove);
   if (target.type === "library" && target.kind === "songs") {
-    for (const f of removals) {
-      if (!f.row.feedbackTokens?.remove) {
-        f.remove = false;
-        f.line = lineOf(f.row, "skip", f.key, "no library token to remove it with", false);
-      }
-    }
-    removals = fates.filter((f) => f.remove);
+    for (let i = 0; i < m; i++)
+      if (rows.remove[i] && !rowItems[i]!.feedbackTokens?.remove)
+        hold(i, "no library token to remove it with");
   }
+  let removals: number[] = [];
+  for (let i = 0; i < m; i++) if (rows.remove[i]) removals.push(i);
   if (actual.truncated) {
     guards.push({
       guard: "target_truncated",
@@ -274,18 +285,16 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
     if (blockers.length > 0) {
       guards.push(...blockers);
       const why = `removal blocked: ${blockers.map((b) => b.guard).join(", ")}`;
-      for (const f of removals) {
-        f.remove = false;
-        f.line = lineOf(f.row, "skip", f.key, why, false);
-      }
+      for (const i of removals) hold(i, why);
       removals = [];
     }
   }
 
   // ── the 5,000 cap ──
-  let adds = entries.filter((e) => e.adding);
+  let adds: number[] = [];
+  for (let i = 0; i < count; i++) if (entries.adding[i]) adds.push(i);
   if (ordered) {
-    const final = actual.rows.length - removals.length + adds.length;
+    const final = m - removals.length + adds.length;
     if (final > PLAYLIST_CAP) {
       const over = final - PLAYLIST_CAP;
       if (policy.overflow === "error") {
@@ -298,10 +307,10 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
           message: `${over} adds dropped: the target would pass the ${PLAYLIST_CAP} cap`,
           blocks: "adds",
         });
-        for (const e of adds.slice(adds.length - over)) {
-          e.adding = false;
-          e.line.op = "skip";
-          e.line.reason = `over the ${PLAYLIST_CAP.toLocaleString("en-US")} cap`;
+        for (const i of adds.slice(adds.length - over)) {
+          entries.adding[i] = 0;
+          entries.line[i]!.op = "skip";
+          entries.line[i]!.reason = `over the ${PLAYLIST_CAP.toLocaleString("en-US")} cap`;
         }
         adds = adds.slice(0, adds.length - over);
       }
@@ -314,14 +323,14 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
   // ── actions ──
   const actions: PlanAction[] = [];
   let moves: MoveStep[] = [];
-  let movedEntries = new Set<number>();
+  let movedEntries: Uint8Array | null = null;
   const batch = policy.batch_size;
-  const removedRows = removals.map((f) => f.row);
+  const addKeys = adds.map((i) => entries.key[i]!);
+  const removalKeys = removals.map((i) => rows.key[i]!);
   if (target.type === "playlist" || target.type === "saved_episodes") {
     const playlistId = actual.playlistId ?? (target.type === "saved_episodes" ? "SE" : null);
-    const addIds = adds.map((e) => e.key);
     if (target.type === "playlist" && !actual.exists) {
-      const [firstBatch = [], ...rest] = chunk(addIds, batch);
+      const [firstBatch = [], ...rest] = chunk(addKeys, batch);
       actions.push({
         kind: "create_playlist",
         title: target.playlist.title ?? desired.recipe.id,
@@ -335,64 +344,76 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
         const edit = metadataEdit(target, actual, owned, desired.recipe.id, playlistId);
         if (edit) actions.push(edit);
       }
-      for (const rows of chunk(removedRows, batch)) {
-        actions.push({ kind: "remove_playlist_items", playlistId, videos: rows.map(refOf) });
+      for (const part of chunk(removals, batch)) {
+        actions.push({
+          kind: "remove_playlist_items",
+          playlistId,
+          videos: part.map((i) => refOf(rowItems[i]!)),
+        });
       }
-      for (const ids of chunk(addIds, batch))
+      for (const ids of chunk(addKeys, batch))
         actions.push({ kind: "add_playlist_items", playlistId, videoIds: ids });
       const enforce =
         target.type === "playlist" && policy.order === "source" && (mode === "mirror" || mode === "sync");
       if (enforce) {
-        ({ moves, moved: movedEntries } = fewestMoves(entries, fates));
-        for (const m of chunk(moves, batch))
-          actions.push({ kind: "move_playlist_items", playlistId, moves: m });
+        ({ moves, moved: movedEntries } = fewestMoves(entries, count, rows, rowItems));
+        for (const part of chunk(moves, batch))
+          actions.push({ kind: "move_playlist_items", playlistId, moves: part });
       }
     }
   } else if (target.type === "likes") {
-    for (const e of adds) actions.push({ kind: "rate_song", videoId: e.key, rating: target.rating });
-    for (const f of removals) {
-      actions.push({ kind: "rate_song", videoId: f.key!, rating: "INDIFFERENT" });
-      f.line = lineOf(f.row, "rate", f.key, `rating INDIFFERENT (${f.line?.reason ?? "not desired"})`, false);
+    for (const key of addKeys) actions.push({ kind: "rate_song", videoId: key, rating: target.rating });
+    for (const i of removals) {
+      const key = rows.key[i]!;
+      actions.push({ kind: "rate_song", videoId: key, rating: "INDIFFERENT" });
+      rows.line[i] = lineOf(
+        rowItems[i]!,
+        "rate",
+        key,
+        `rating INDIFFERENT (${rows.line[i]?.reason ?? "not desired"})`,
+        false,
+      );
     }
   } else if (target.type === "library") {
     if (target.kind === "songs") {
       for (const tokens of chunk(
-        adds.map((e) => e.item.feedbackTokens!.add!),
+        adds.map((i) => entries.item[i]!.feedbackTokens!.add!),
         batch,
       )) {
         actions.push({ kind: "edit_song_library_status", feedbackTokens: tokens });
       }
       for (const tokens of chunk(
-        removedRows.map((r) => r.feedbackTokens!.remove!),
+        removals.map((i) => rowItems[i]!.feedbackTokens!.remove!),
         batch,
       )) {
         actions.push({ kind: "edit_song_library_status", feedbackTokens: tokens });
       }
     } else {
-      for (const e of adds) actions.push({ kind: "rate_playlist", playlistId: e.key, rating: "LIKE" });
-      for (const f of removals)
-        actions.push({ kind: "rate_playlist", playlistId: f.key!, rating: "INDIFFERENT" });
+      for (const key of addKeys) actions.push({ kind: "rate_playlist", playlistId: key, rating: "LIKE" });
+      for (const key of removalKeys)
+        actions.push({ kind: "rate_playlist", playlistId: key, rating: "INDIFFERENT" });
     }
   } else {
     // The service takes one channel per subscribe request, several per unsubscribe.
-    for (const e of adds) actions.push({ kind: "subscribe_artists", channelIds: [e.key] });
-    for (const ids of chunk(
-      removals.map((f) => f.key!),
-      batch,
-    )) {
+    for (const key of addKeys) actions.push({ kind: "subscribe_artists", channelIds: [key] });
+    for (const ids of chunk(removalKeys, batch)) {
       actions.push({ kind: "unsubscribe_artists", channelIds: ids });
     }
   }
-  entries.forEach((e, i) => {
-    if (movedEntries.has(i) && !e.adding && e.line.op === "keep") e.line.op = "move";
-  });
+  if (movedEntries !== null) {
+    for (let i = 0; i < count; i++) {
+      const line = entries.line[i]!;
+      if (movedEntries[i] && !entries.adding[i] && line.op === "keep") line.op = "move";
+    }
+  }
 
   const blockedAll = actual.truncated || errors.length > 0;
-  let lines = [
-    ...entries.map((e) => e.line),
-    ...fates.map((f) => f.line).filter((l): l is PlanLine => l !== null),
-    ...skipLines,
-  ];
+  let lines: PlanLine[] = entries.line.slice();
+  for (let i = 0; i < m; i++) {
+    const line = rows.line[i];
+    if (line) lines.push(line);
+  }
+  for (const line of skipLines) lines.push(line);
   if (blockedAll) {
     const why = errors[0] ?? "the target read looks truncated";
     lines = lines.map((l) =>
@@ -404,11 +425,32 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
   }
 
   const summary = emptySummary();
-  for (const l of lines) if (l.op !== "move") summary[l.op] += 1;
+  // A switch, not summary[l.op]: a keyed increment per line is a slow path at 5,000 lines.
+  for (const l of lines) {
+    switch (l.op) {
+      case "add":
+        summary.add++;
+        break;
+      case "keep":
+        summary.keep++;
+        break;
+      case "remove":
+        summary.remove++;
+        break;
+      case "rate":
+        summary.rate++;
+        break;
+      case "skip":
+        summary.skip++;
+        break;
+    }
+  }
   // Moves count write steps: an added row that then moves into place is one add and one move.
   summary.move = moves.length;
-  summary.create = actions.filter((a) => a.kind === "create_playlist").length;
-  summary.edit = actions.filter((a) => a.kind === "edit_playlist").length;
+  for (const a of actions) {
+    if (a.kind === "create_playlist") summary.create++;
+    else if (a.kind === "edit_playlist") summary.edit++;
+  }
   summary.requests = actions.length;
 
   return {
@@ -421,7 +463,7 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
       playlistId: actual.playlistId,
       exists: actual.exists,
       fingerprint: targetFingerprint(actual),
-      rows: actual.rows.length,
+      rows: m,
     },
     actions,
     lines,
@@ -439,33 +481,37 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
  * every successor it is placed against is already where it belongs.
  */
 function fewestMoves(
-  entries: readonly Entry[],
-  fates: readonly RowFate[],
-): { moves: MoveStep[]; moved: Set<number> } {
-  // refs[i]: the row that will hold desired entry i after removes and adds (undefined: none).
-  const refs = new Array<RowRef | undefined>(entries.length);
+  entries: Entries,
+  count: number,
+  rows: Rows,
+  rowItems: readonly Item[],
+): { moves: MoveStep[]; moved: Uint8Array } {
+  // holder[i]: the target row holding desired entry i after removes (-1: an added row, -2: none).
+  const holder = new Int32Array(count).fill(-2);
   const sequence: number[] = [];
-  for (const fate of fates) {
-    if (fate.remove || fate.entry === -1) continue;
-    refs[fate.entry] = refOf(fate.row);
-    sequence.push(fate.entry);
+  for (let r = 0; r < rowItems.length; r++) {
+    const e = rows.entry[r]!;
+    if (rows.remove[r] || e === -1) continue;
+    holder[e] = r;
+    sequence.push(e);
   }
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!;
-    if (!e.adding) continue;
-    refs[i] = { videoId: e.key, setVideoId: null };
+  for (let i = 0; i < count; i++) {
+    if (!entries.adding[i]) continue;
+    holder[i] = -1;
     sequence.push(i);
   }
-  const stay = new Uint8Array(entries.length);
+  const stay = new Uint8Array(count);
   for (const p of longestIncreasingSubsequence(sequence)) stay[sequence[p]!] = 1;
   const moves: MoveStep[] = [];
-  const moved = new Set<number>();
+  const moved = new Uint8Array(count);
   let next: RowRef | null = null;
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const ref = refs[i];
-    if (ref === undefined) continue;
+  for (let i = count - 1; i >= 0; i--) {
+    const at = holder[i]!;
+    if (at === -2) continue;
+    // A row this plan adds has no setVideoId yet: apply learns it from the add's answer.
+    const ref: RowRef = at === -1 ? { videoId: entries.key[i]!, setVideoId: null } : refOf(rowItems[at]!);
     if (!stay[i]) {
-      moved.add(i);
+      moved[i] = 1;
       moves.push({ row: ref, before: next });
     }
     next = ref;

@@ -70,7 +70,7 @@ export interface RecipeInput {
   id: string;
   description?: string;
   account?: string;
-  schedule?: { cron: string; timezone?: string };
+  schedule?: { cron: string; timezone?: string; jitter?: string };
   sources: SourceInput[];
   pipeline?: StepInput[];
   target: TargetInput;

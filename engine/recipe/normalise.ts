@@ -141,6 +141,13 @@ function normaliseTarget(t: RecipeInput["target"]): TargetSpec {
   }
 }
 
+/** `90s`, `10m`, `2h` (the schema has checked the form) in seconds. */
+function durationSeconds(text: string): number {
+  const n = Number(text.slice(0, -1));
+  const unit = text.slice(-1);
+  return unit === "h" ? n * 3600 : unit === "m" ? n * 60 : n;
+}
+
 export function normaliseRecipe(input: RecipeInput, defaults: RecipeDefaults = BUILT_IN_DEFAULTS): Recipe {
   return {
     apiVersion: input.apiVersion,
@@ -149,7 +156,14 @@ export function normaliseRecipe(input: RecipeInput, defaults: RecipeDefaults = B
     description: input.description ?? null,
     account: input.account ?? defaults.account,
     schedule: input.schedule
-      ? { cron: input.schedule.cron, timezone: input.schedule.timezone ?? defaults.timezone }
+      ? {
+          cron: input.schedule.cron,
+          timezone: input.schedule.timezone ?? defaults.timezone,
+          // Only when given, so recipes without jitter keep the hash they had before it existed.
+          ...(input.schedule.jitter !== undefined
+            ? { jitter_seconds: durationSeconds(input.schedule.jitter) }
+            : {}),
+        }
       : null,
     sources: input.sources.map(normaliseSource),
     pipeline: (input.pipeline ?? []).map(normaliseStep),

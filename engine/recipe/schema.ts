@@ -240,6 +240,11 @@ export const recipeSchema = {
       properties: {
         cron: { type: "string", pattern: "^\\S+( +\\S+){4,5}$" },
         timezone: nonEmpty,
+        jitter: {
+          type: "string",
+          pattern: "^[0-9]+(s|m|h)$",
+          description: "Start each run up to this long after its time (e.g. `90s`, `10m`), spreading load.",
+        },
       },
       required: ["cron"],
       additionalProperties: false,

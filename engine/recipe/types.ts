@@ -262,6 +262,8 @@ export interface Policy {
 export interface Schedule {
   cron: string;
   timezone: string | null;
+  /** Seconds: each run starts at a random moment up to this long after its time. Absent = none. */
+  jitter_seconds?: number;
 }
 
 export interface Recipe {

@@ -6,7 +6,13 @@
  */
 import { hostname } from "node:os";
 import { AuthError, ErrorCodes, ServiceError } from "../../src/index.js";
-import { type ApplyLogger, type ApplyResult, applyPlan, QUARANTINE_TARGET } from "../apply/apply.js";
+import {
+  type ApplyLogger,
+  type ApplyResult,
+  applyPlan,
+  QUARANTINE_MS,
+  QUARANTINE_TARGET,
+} from "../apply/apply.js";
 import type { EngineClient } from "../apply/client.js";
 import type { Clock, Pacer } from "../apply/pacer.js";
 import { buildDesired, planPolicy } from "../plan/desired.js";
@@ -14,9 +20,10 @@ import { targetFingerprint } from "../plan/fingerprint.js";
 import { plan as makePlan, targetKey } from "../plan/plan.js";
 import type { ActualTarget, Desired, Owned, Plan } from "../plan/types.js";
 import type { LoadedRecipe, TargetSpec } from "../recipe/types.js";
+import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
 import { stateTargetKey } from "../state/owned.js";
-import type { EngineState, JournalEntry, LockInfo, RunKind } from "../state/types.js";
+import type { EngineState, JournalEntry, LockInfo, OwnedRow, RunKind } from "../state/types.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
 
@@ -103,15 +110,27 @@ function withoutQuarantined(desired: Desired, target: TargetSpec, quarantine: Re
   return { ...desired, items, skipped };
 }
 
+/**
+ * The service lists liked songs but offers no read of disliked ones, so a DISLIKE target's rows are
+ * the ratings the engine itself confirmed (its owned rows). Without them every plan would rate the
+ * same songs again; a dislike the person took back by hand stays unknown until the song is rated.
+ */
+function withRemembered(target: TargetSpec, read: TargetRead, ownedRows: readonly OwnedRow[]): TargetRead {
+  if (target.type !== "likes" || target.rating !== "DISLIKE") return read;
+  const rows = ownedRows.map((r, i) => makeItem({ videoId: r.itemKey, source: "target", rank: i + 1 }));
+  return { ...read, actual: { ...read.actual, rows } };
+}
+
 /** Reads and plans one recipe. Writes nothing anywhere. */
 export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<Planned> {
   const { recipe } = loaded;
   const client = env.clientFor(recipe.account);
   const remembered = (await env.state.ownedPlaylist(recipe.account, recipe.id))?.playlistId ?? null;
-  const read = await readTargetOf(recipe.target, client, recipe.id, remembered);
-  const actual: ActualTarget = read.actual;
-  const key = stateTargetKey(recipe.target, actual.playlistId);
+  const fresh = await readTargetOf(recipe.target, client, recipe.id, remembered);
+  const key = stateTargetKey(recipe.target, fresh.actual.playlistId);
   const ownedRows = await env.state.ownedRows(recipe.account, key);
+  const read = withRemembered(recipe.target, fresh, ownedRows);
+  const actual: ActualTarget = read.actual;
   const reconciliation = reconcile(
     await unfinishedOf(env.state, recipe.id),
     actual,
@@ -144,7 +163,7 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
       tombstones: owned.tombstones,
     }),
     recipe.target,
-    await env.state.tombstones(recipe.account, QUARANTINE_TARGET),
+    await env.state.tombstonesSince(recipe.account, QUARANTINE_TARGET, env.clock.now() - QUARANTINE_MS),
   );
   const plan = makePlan(desired, actual, owned, planPolicy(loaded));
   return { plan, read, reconciliation };
@@ -342,6 +361,16 @@ async function saveSnapshot(env: EngineEnv, plan: Plan, playlistId: string | nul
         key: targetKey(plan.target.spec, r) ?? r.videoId ?? "",
         setVideoId: r.setVideoId,
       })),
+      // For `drift`: a title or privacy changed by hand shows against these.
+      meta:
+        plan.target.spec.type === "playlist"
+          ? {
+              playlistId: actual.playlistId,
+              title: actual.title,
+              description: actual.description,
+              privacy: actual.privacy,
+            }
+          : null,
     });
   } catch (e) {
     // The writes are done; a failed snapshot read only leaves `drift` without a baseline.
@@ -387,12 +416,13 @@ export async function applySavedPlan(plan: Plan, env: EngineEnv): Promise<Recipe
     const client = env.clientFor(plan.account);
     const remembered =
       plan.target.playlistId ?? (await env.state.ownedPlaylist(plan.account, recipeId))?.playlistId ?? null;
-    const read = await readTargetOf(plan.target.spec, client, recipeId, remembered);
-    if (targetFingerprint(read.actual) !== plan.target.fingerprint) throw new StalePlanError(recipeId);
+    const fresh = await readTargetOf(plan.target.spec, client, recipeId, remembered);
     const ownedRows = await env.state.ownedRows(
       plan.account,
-      stateTargetKey(plan.target.spec, read.actual.playlistId),
+      stateTargetKey(plan.target.spec, fresh.actual.playlistId),
     );
+    const read = withRemembered(plan.target.spec, fresh, ownedRows);
+    if (targetFingerprint(read.actual) !== plan.target.fingerprint) throw new StalePlanError(recipeId);
     const reconciliation = reconcile(
       await unfinishedOf(env.state, recipeId),
       read.actual,

@@ -72,8 +72,11 @@ export function makeItem(fields: Partial<Item> & { source: string; rank: number 
 export function itemLabel(
   item: Pick<Item, "title" | "artists" | "videoId" | "playlistId" | "browseId">,
 ): string {
-  const id = item.videoId ?? item.playlistId ?? item.browseId ?? "?";
-  if (!item.title) return id;
-  const artists = item.artists.map((a) => a.name).join(", ");
+  if (!item.title) return item.videoId ?? item.playlistId ?? item.browseId ?? "?";
+  // Planning labels every item of a 5,000-row target: no intermediate arrays for the artist names.
+  const list = item.artists;
+  if (list.length === 0) return item.title;
+  let artists = list[0]!.name;
+  for (let i = 1; i < list.length; i++) artists += `, ${list[i]!.name}`;
   return artists ? `${item.title} — ${artists}` : item.title;
 }

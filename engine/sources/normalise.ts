@@ -101,12 +101,21 @@ export function fromPlaylistCard(p: PlaylistCardResult, source: string, rank: nu
   });
 }
 
+/**
+ * Library artists are listed under `MPLA` + the channel id (their library page), subscriptions and
+ * charts under the channel id itself: one artist, one key, and the key subscribe_artists takes.
+ */
+function channelOf(browseId: string | null | undefined): string | null {
+  if (!browseId) return null;
+  return /^MPLAUC/.test(browseId) ? browseId.slice(4) : browseId;
+}
+
 export function fromArtistRow(a: ArtistRowResult, source: string, rank: number): Item {
   const parsedRank = a.rank ? Number.parseInt(a.rank, 10) : Number.NaN;
   return makeItem({
     kind: "artist",
     title: a.artist ?? a.title ?? null,
-    browseId: a.browseId ?? null,
+    browseId: channelOf(a.browseId),
     source,
     rank: Number.isFinite(parsedRank) ? parsedRank : rank,
   });

@@ -10,6 +10,9 @@ export function stateTargetKey(target: TargetSpec, playlistId: string | null): s
       return `playlist/${playlistId ?? target.playlist.id ?? `title:${target.playlist.title ?? ""}`}`;
     case "library":
       return `library/${target.kind}`;
+    case "likes":
+      // Likes and dislikes are two lists: a DISLIKE recipe must never take a LIKE recipe's rows for its own.
+      return target.rating === "DISLIKE" ? "likes/DISLIKE" : "likes";
     default:
       return target.type;
   }

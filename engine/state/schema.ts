@@ -21,7 +21,7 @@ export const runs = sqliteTable(
     recipeHash: text("recipe_hash").notNull(),
     startedAt: integer("started_at").notNull(),
     finishedAt: integer("finished_at"),
-    /** `running`, `no_changes`, `converged`, `partial`, `failed`, `refused`. */
+    /** `running`, `no_changes`, `converged`, `partial`, `failed`, `refused`, `interrupted`. */
     result: text("result").notNull(),
     /** JSON: the plan summary counts. */
     counts: text("counts"),
@@ -109,8 +109,10 @@ export const targetSnapshots = sqliteTable(
     fingerprint: text("fingerprint").notNull(),
     /** JSON: the rows as read (key and setVideoId, in order). */
     rows: text("rows").notNull(),
+    /** JSON: the playlist's id, title, description and privacy as read (null for other targets). */
+    meta: text("meta"),
   },
-  (t) => [primaryKey({ columns: [t.account, t.target] })],
+  (t) => [primaryKey({ columns: [t.account, t.target] }), index("target_snapshots_recipe").on(t.recipeId)],
 );
 
 /** One writer per account: a lock with its holder and a heartbeat, removable by `unlock`. */
@@ -154,4 +156,23 @@ export const accountHealth = sqliteTable("account_health", {
   consecutiveFailures: integer("consecutive_failures").notNull().default(0),
   suspendedAt: integer("suspended_at"),
   suspendedReason: text("suspended_reason"),
+});
+
+/**
+ * Per recipe: consecutive failed runs and the suspension they lead to (the account-wide one is in
+ * `account_health`), and when the daemon plans to run it next — a scheduled time or a retry — so that
+ * `status`, in another process, can say so.
+ */
+export const recipeHealth = sqliteTable("recipe_health", {
+  recipeId: text("recipe_id").primaryKey(),
+  account: text("account").notNull(),
+  consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+  suspendedAt: integer("suspended_at"),
+  suspendedReason: text("suspended_reason"),
+  nextRunAt: integer("next_run_at"),
+  /** `schedule` or `retry`. */
+  nextRunReason: text("next_run_reason"),
+  /** The daemon (`host:pid`) that planned nextRunAt. */
+  plannedBy: text("planned_by"),
+  updatedAt: integer("updated_at").notNull(),
 });

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./schema.js";
@@ -22,6 +22,7 @@ import type {
   LockInfo,
   OwnedPlaylist,
   OwnedRow,
+  RecipeHealth,
   RunKind,
   RunRecord,
   RunResult,
@@ -29,6 +30,8 @@ import type {
 } from "./types.js";
 
 type Db = BetterSQLite3Database<typeof schema>;
+
+const IMMEDIATE = { behavior: "immediate" } as const;
 
 /**
  * `migrations/engine/`, found by walking up from this file to the folder with `package.json`, so the
@@ -54,8 +57,26 @@ export function openSqliteState(file: string): SqliteState {
   // The journal is what makes a killed run safe: each write must reach the disk before the next request.
   sqlite.pragma("synchronous = FULL");
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: engineMigrationsFolder() });
+  migrateWaiting(db);
   return new SqliteState(db, sqlite);
+}
+
+/**
+ * Two processes opening one new file at once (two daemons started together) both migrate; the
+ * loser's read-then-write transaction gets SQLITE_BUSY at once rather than waiting, so it waits and
+ * tries again, and then finds the migrations applied.
+ */
+function migrateWaiting(db: Db): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      migrate(db, { migrationsFolder: engineMigrationsFolder() });
+      return;
+    } catch (e) {
+      const busy = (e as { code?: string }).code?.startsWith("SQLITE_BUSY") === true;
+      if (!busy || attempt >= 20) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
+    }
+  }
 }
 
 export class SqliteState implements EngineState {
@@ -282,6 +303,21 @@ export class SqliteState implements EngineState {
     return new Set(rows.map((r) => r.key));
   }
 
+  async tombstonesSince(account: string, target: string, since: number): Promise<Set<string>> {
+    const rows = this.db
+      .select({ key: schema.tombstones.itemKey })
+      .from(schema.tombstones)
+      .where(
+        and(
+          eq(schema.tombstones.account, account),
+          eq(schema.tombstones.target, target),
+          gte(schema.tombstones.createdAt, since),
+        ),
+      )
+      .all();
+    return new Set(rows.map((r) => r.key));
+  }
+
   async addTombstones(
     account: string,
     target: string,
@@ -320,11 +356,21 @@ export class SqliteState implements EngineState {
       .from(schema.targetSnapshots)
       .where(and(eq(schema.targetSnapshots.account, account), eq(schema.targetSnapshots.target, target)))
       .get();
-    return r ? { ...r, rows: parse(r.rows) as Snapshot["rows"] } : null;
+    return r ? this.snapshotRow(r) : null;
+  }
+
+  private snapshotRow(r: typeof schema.targetSnapshots.$inferSelect): Snapshot {
+    const { meta, ...rest } = r;
+    return {
+      ...rest,
+      rows: parse(r.rows) as Snapshot["rows"],
+      // Only playlists have metadata; other snapshots (and those from before it was kept) have none.
+      ...(meta !== null ? { meta: parse(meta) as Snapshot["meta"] } : {}),
+    };
   }
 
   async saveSnapshot(s: Snapshot): Promise<void> {
-    const values = { ...s, rows: json(s.rows) };
+    const values = { ...s, rows: json(s.rows), meta: s.meta ? json(s.meta) : null };
     this.db
       .insert(schema.targetSnapshots)
       .values(values)
@@ -336,7 +382,9 @@ export class SqliteState implements EngineState {
   }
 
   async acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt> {
-    // One transaction: two daemons racing for the same account cannot both win.
+    // One IMMEDIATE transaction: the write lock is taken before the read, so two processes racing
+    // for the account cannot both see it free (and a deferred read-then-write would fail at once
+    // with SQLITE_BUSY instead of waiting for the other).
     return this.db.transaction((tx) => {
       const current = tx.select().from(schema.locks).where(eq(schema.locks.account, account)).get();
       if (current && at - current.heartbeatAt <= staleAfterMs)
@@ -345,7 +393,7 @@ export class SqliteState implements EngineState {
       if (current) tx.delete(schema.locks).where(eq(schema.locks.account, account)).run();
       tx.insert(schema.locks).values(lock).run();
       return { acquired: true as const, lock };
-    });
+    }, IMMEDIATE);
   }
 
   async heartbeat(lockId: string, at: number): Promise<boolean> {
@@ -382,7 +430,7 @@ export class SqliteState implements EngineState {
       const generation = (last?.generation ?? 0) + 1;
       tx.insert(schema.recipeGenerations).values({ recipeId, generation, hash, seenAt: at }).run();
       return generation;
-    });
+    }, IMMEDIATE);
   }
 
   async setCondition(recipeId: string, c: Omit<Condition, "changedAt">, at: number): Promise<void> {
@@ -468,6 +516,139 @@ export class SqliteState implements EngineState {
       .set({ consecutiveFailures: 0, suspendedAt: null, suspendedReason: null })
       .where(eq(schema.accountHealth.account, account))
       .run();
+  }
+
+  private runRecord(r: typeof schema.runs.$inferSelect): RunRecord {
+    return {
+      ...r,
+      kind: r.kind as RunKind,
+      result: r.result as RunResult,
+      counts: parse(r.counts) as Record<string, number> | null,
+    };
+  }
+
+  async recentRuns(options: { recipeId?: string; limit?: number } = {}): Promise<RunRecord[]> {
+    const query = this.db.select().from(schema.runs);
+    const filtered = options.recipeId ? query.where(eq(schema.runs.recipeId, options.recipeId)) : query;
+    return filtered
+      .orderBy(desc(schema.runs.startedAt), desc(schema.runs.id))
+      .limit(options.limit ?? 20)
+      .all()
+      .map((r) => this.runRecord(r));
+  }
+
+  async markInterrupted(runId: number, at: number, reason: string): Promise<void> {
+    this.db
+      .update(schema.runs)
+      .set({ result: "interrupted", finishedAt: at, error: reason })
+      .where(eq(schema.runs.id, runId))
+      .run();
+  }
+
+  async snapshotOf(account: string, recipeId: string): Promise<Snapshot | null> {
+    const r = this.db
+      .select()
+      .from(schema.targetSnapshots)
+      .where(and(eq(schema.targetSnapshots.account, account), eq(schema.targetSnapshots.recipeId, recipeId)))
+      .orderBy(desc(schema.targetSnapshots.takenAt))
+      .limit(1)
+      .get();
+    return r ? this.snapshotRow(r) : null;
+  }
+
+  async locks(): Promise<LockInfo[]> {
+    return this.db.select().from(schema.locks).orderBy(asc(schema.locks.account)).all();
+  }
+
+  async accountHealth(): Promise<AccountHealth[]> {
+    return this.db.select().from(schema.accountHealth).orderBy(asc(schema.accountHealth.account)).all();
+  }
+
+  async recipeHealth(recipeId: string): Promise<RecipeHealth> {
+    return this.readRecipeHealth(recipeId);
+  }
+
+  /** Synchronous, so that it can run inside a transaction. */
+  private readRecipeHealth(recipeId: string): RecipeHealth {
+    const r = this.db
+      .select()
+      .from(schema.recipeHealth)
+      .where(eq(schema.recipeHealth.recipeId, recipeId))
+      .get();
+    if (!r)
+      return {
+        recipeId,
+        account: null,
+        consecutiveFailures: 0,
+        suspendedAt: null,
+        suspendedReason: null,
+        nextRunAt: null,
+        nextRunReason: null,
+        plannedBy: null,
+      };
+    const { updatedAt: _u, ...rest } = r;
+    return { ...rest, nextRunReason: r.nextRunReason as RecipeHealth["nextRunReason"] };
+  }
+
+  private saveRecipeHealth(h: RecipeHealth, at: number): RecipeHealth {
+    const values = { ...h, account: h.account ?? "", updatedAt: at };
+    this.db
+      .insert(schema.recipeHealth)
+      .values(values)
+      .onConflictDoUpdate({ target: schema.recipeHealth.recipeId, set: values })
+      .run();
+    return h;
+  }
+
+  async recordRecipeFailure(
+    recipeId: string,
+    account: string,
+    at: number,
+    reason: string,
+    options: { suspendAfter: number },
+  ): Promise<RecipeHealth> {
+    return this.db.transaction(() => {
+      const h = this.readRecipeHealth(recipeId);
+      const failures = h.consecutiveFailures + 1;
+      const suspend = h.suspendedAt === null && failures >= options.suspendAfter;
+      return this.saveRecipeHealth(
+        {
+          ...h,
+          account,
+          consecutiveFailures: failures,
+          suspendedAt: suspend ? at : h.suspendedAt,
+          suspendedReason: suspend
+            ? `${failures} consecutive failed runs; the last: ${reason}`
+            : h.suspendedReason,
+        },
+        at,
+      );
+    }, IMMEDIATE);
+  }
+
+  async recordRecipeSuccess(recipeId: string, account: string, at: number): Promise<RecipeHealth> {
+    const h = await this.recipeHealth(recipeId);
+    return this.saveRecipeHealth({ ...h, account, consecutiveFailures: 0 }, at);
+  }
+
+  async resumeRecipe(recipeId: string, at: number): Promise<boolean> {
+    const h = await this.recipeHealth(recipeId);
+    if (h.suspendedAt === null) return false;
+    this.saveRecipeHealth({ ...h, consecutiveFailures: 0, suspendedAt: null, suspendedReason: null }, at);
+    return true;
+  }
+
+  async setNextRun(
+    recipeId: string,
+    account: string,
+    next: { at: number | null; reason: "schedule" | "retry" | null; by: string | null },
+    now: number,
+  ): Promise<void> {
+    const h = await this.recipeHealth(recipeId);
+    this.saveRecipeHealth(
+      { ...h, account, nextRunAt: next.at, nextRunReason: next.reason, plannedBy: next.by },
+      now,
+    );
   }
 
   async close(): Promise<void> {

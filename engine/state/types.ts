@@ -5,7 +5,15 @@
  */
 
 export type RunKind = "plan" | "apply" | "sync";
-export type RunResult = "running" | "no_changes" | "converged" | "partial" | "failed" | "refused";
+export type RunResult =
+  | "running"
+  | "no_changes"
+  | "converged"
+  | "partial"
+  | "failed"
+  | "refused"
+  /** Stopped by SIGTERM / SIGINT after the write in flight: what was sent is confirmed or failed. */
+  | "interrupted";
 
 export interface RunRecord {
   id: number;
@@ -56,6 +64,27 @@ export interface Snapshot {
   takenAt: number;
   fingerprint: string;
   rows: { key: string; setVideoId: string | null }[];
+  /** A playlist's metadata as read after the apply (absent for other targets and older snapshots). */
+  meta?: SnapshotMeta | null;
+}
+
+export interface SnapshotMeta {
+  playlistId: string | null;
+  title: string | null;
+  description: string | null;
+  privacy: string | null;
+}
+
+/** Per recipe: failures in a row, suspension, and the daemon's next planned run. */
+export interface RecipeHealth {
+  recipeId: string;
+  account: string | null;
+  consecutiveFailures: number;
+  suspendedAt: number | null;
+  suspendedReason: string | null;
+  nextRunAt: number | null;
+  nextRunReason: "schedule" | "retry" | null;
+  plannedBy: string | null;
 }
 
 export interface LockInfo {
@@ -131,6 +160,8 @@ export interface EngineState {
   ): Promise<void>;
 
   tombstones(account: string, target: string): Promise<Set<string>>;
+  /** Tombstones recorded at `since` or later (quarantined ids expire: ENGINE.md limits). */
+  tombstonesSince(account: string, target: string, since: number): Promise<Set<string>>;
   addTombstones(
     account: string,
     target: string,
@@ -166,6 +197,35 @@ export interface EngineState {
   recordSuccess(account: string): Promise<AccountHealth>;
   health(account: string): Promise<AccountHealth>;
   resume(account: string): Promise<void>;
+
+  // ── the daemon, status and history ──
+  /** Runs of every recipe (or one), newest first. */
+  recentRuns(options?: { recipeId?: string; limit?: number }): Promise<RunRecord[]>;
+  /** Marks a finished run as interrupted (counts kept), with why. */
+  markInterrupted(runId: number, at: number, reason: string): Promise<void>;
+  /** The snapshot saved for a recipe's target, whatever the target's key (a deleted playlist's included). */
+  snapshotOf(account: string, recipeId: string): Promise<Snapshot | null>;
+  locks(): Promise<LockInfo[]>;
+  /** Accounts with a health record. */
+  accountHealth(): Promise<AccountHealth[]>;
+  recipeHealth(recipeId: string): Promise<RecipeHealth>;
+  /** A failed run of one recipe; suspends it once `suspendAfter` failures are consecutive. */
+  recordRecipeFailure(
+    recipeId: string,
+    account: string,
+    at: number,
+    reason: string,
+    options: { suspendAfter: number },
+  ): Promise<RecipeHealth>;
+  recordRecipeSuccess(recipeId: string, account: string, at: number): Promise<RecipeHealth>;
+  /** Lifts a recipe's suspension (and its failure count); false if it was not suspended. */
+  resumeRecipe(recipeId: string, at: number): Promise<boolean>;
+  setNextRun(
+    recipeId: string,
+    account: string,
+    next: { at: number | null; reason: "schedule" | "retry" | null; by: string | null },
+    now: number,
+  ): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 /** The write pace and retries, on a fake clock. */
 import { describe, expect, it } from "vitest";
-import { type Clock, Pacer } from "../../engine/apply/pacer.js";
+import { type Clock, isThrottle400, Pacer } from "../../engine/apply/pacer.js";
 import { RateLimitError, ServiceError } from "../../src/index.js";
 
 function fakeClock(): Clock & { slept: number[] } {
@@ -61,5 +61,40 @@ describe("Pacer", () => {
     const busy = new ServiceError("HTTP_ERROR", "busy", { status: 503 });
     await expect(pacer.send(async () => Promise.reject(busy))).rejects.toBe(busy);
     expect(pacer.sent).toBe(1 + options.attempts);
+  });
+
+  it("paces a throttling 400 like a 429 (Retry-After honoured), but never a plain bad request", async () => {
+    const clock = fakeClock();
+    const pacer = new Pacer(options, clock);
+    const answers: unknown[] = [
+      new ServiceError("HTTP_ERROR", "quota", {
+        status: 400,
+        serviceStatus: "RESOURCE_EXHAUSTED",
+        retryAfterMs: 2000,
+      }),
+      new ServiceError("HTTP_ERROR", "slow down", {
+        status: 400,
+        serviceMessage: "Too many requests. Try again later.",
+      }),
+      "ok",
+    ];
+    const result = await pacer.send(async () => {
+      const a = answers.shift();
+      if (a instanceof Error) throw a;
+      return a;
+    });
+    expect(result).toBe("ok");
+    expect(pacer.sent).toBe(3);
+    expect(clock.slept[0]).toBeGreaterThanOrEqual(2000);
+    expect(
+      isThrottle400(
+        new ServiceError("HTTP_ERROR", "x", { status: 400, serviceMessage: "Invalid video id." }),
+      ),
+    ).toBe(false);
+    expect(
+      isThrottle400(
+        new ServiceError("HTTP_ERROR", "x", { status: 503, serviceStatus: "RESOURCE_EXHAUSTED" }),
+      ),
+    ).toBe(false);
   });
 });

@@ -6,8 +6,10 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../engine/cli/main.js";
 import { withLock } from "../../engine/run/runner.js";
 import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
 
@@ -194,4 +196,117 @@ describe("musicsync demo", () => {
     expect(first!.match(/^Applied: .*converged\.$/gm)).toHaveLength(5);
     expect(second!.match(/No changes\./g)).toHaveLength(5);
   }, 60_000);
+});
+
+describe("every command with broken inputs: one line per error, no stack without --debug", () => {
+  const noStack = (r: Result, label: string) => {
+    expect(r.stderr, label).not.toMatch(/\n\s+at /);
+    expect(r.stderr, label).not.toMatch(/^\s+at /m);
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines.length, `${label}: ${r.stderr}`).toBeGreaterThan(0);
+    for (const l of lines) expect(l, label).toMatch(/^error: \S/);
+  };
+
+  it("missing project file, unknown recipe, unreadable plan, service down, bad option values", async () => {
+    h = await startHarness();
+    const songs = catalogueSongs(h, 4);
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeRecipe(h, songs);
+    const planFile = join(h.dir, "plan.json");
+    expect((await musicsync(["plan", "-p", h.projectFile, "-o", planFile])).code).toBe(2);
+    const garbage = join(h.dir, "garbage.json");
+    await writeFile(garbage, "{ not json");
+    const wrongFormat = join(h.dir, "wrong.json");
+    await writeFile(wrongFormat, JSON.stringify({ format: "something-else", version: 9 }));
+    const missing = join(h.dir, "nowhere", "musicsync.yaml");
+    const p = ["-p", h.projectFile];
+    const before: [string, string[]][] = [
+      ["validate, missing project", ["validate", "-p", missing]],
+      ["plan, missing project", ["plan", "-p", missing]],
+      ["sync, missing project", ["sync", "-p", missing]],
+      ["apply, missing project", ["apply", planFile, "-p", missing]],
+      ["unlock, missing project", ["unlock", "some-lock", "-p", missing]],
+      ["plan, unknown recipe", ["plan", ...p, "-r", "no-such-recipe"]],
+      ["sync, unknown recipe", ["sync", ...p, "-r", "no-such-recipe"]],
+      ["sync --dry-run, unknown recipe", ["sync", "--dry-run", ...p, "-r", "no-such-recipe"]],
+      ["apply, missing plan file", ["apply", join(h.dir, "none.json"), ...p]],
+      ["apply, plan file not JSON", ["apply", garbage, ...p]],
+      ["apply, plan file of another format", ["apply", wrongFormat, ...p]],
+      ["validate, missing recipe path", ["validate", join(h.dir, "no-recipes-here")]],
+      ["demo, catalogue size not a number", ["demo", "--catalogue-size", "lots"]],
+    ];
+    for (let i = 0; i < before.length; i += 4) {
+      const results = await Promise.all(before.slice(i, i + 4).map(([, args]) => musicsync(args)));
+      results.forEach((r, k) => {
+        const [label] = before[i + k]!;
+        expect(r.code, `${label}: ${r.stderr}`).toBe(1);
+        noStack(r, label);
+      });
+    }
+    // The service is down: every command that talks to it says so in one line.
+    await h.emulator.stop();
+    const down: [string, string[]][] = [
+      ["plan, service down", ["plan", ...p]],
+      ["sync, service down", ["sync", ...p]],
+      ["sync --dry-run, service down", ["sync", "--dry-run", ...p]],
+      ["apply, service down", ["apply", planFile, ...p]],
+    ];
+    const results = await Promise.all(down.map(([, args]) => musicsync(args)));
+    results.forEach((r, k) => {
+      const [label] = down[k]!;
+      expect(r.code, `${label}: ${r.stderr}`).toBe(1);
+      noStack(r, label);
+      expect(r.stderr, label).toMatch(/connect|connection|refused|ECONNREFUSED/i);
+    });
+    // --debug adds the stack (in the debug log line of the failed recipe).
+    const debug = await musicsync(["plan", ...p, "--debug"]);
+    expect(debug.stderr).toMatch(/"stack":"TransportError: [^"]*\\n\s+at /);
+  }, 90_000);
+});
+
+describe("progress on a terminal", () => {
+  /** An in-memory stream that says it is a terminal (or not). */
+  function screen(isTTY: boolean) {
+    const chunks: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer | string, _enc, done) {
+        chunks.push(chunk.toString());
+        done();
+      },
+    }) as Writable & { isTTY?: boolean; columns?: number };
+    stream.isTTY = isTTY;
+    stream.columns = 100;
+    return { stream, text: () => chunks.join("") };
+  }
+
+  it("draws a bar of writes on a terminal, and none into a pipe or with --json", async () => {
+    h = await startHarness();
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeRecipe(h, catalogueSongs(h, 10));
+    const tty = screen(true);
+    const err = screen(false);
+    const code = await main(["sync", "-p", h.projectFile], {
+      stdout: tty.stream,
+      stderr: err.stream,
+      env: {},
+    });
+    expect(code, err.text()).toBe(0);
+    expect(tty.text()).toMatch(/mine \[[^\]]*\] \d+\/3 writes/);
+    await writeRecipe(h, catalogueSongs(h, 14));
+    const pipe = screen(false);
+    expect(
+      await main(["sync", "-p", h.projectFile], { stdout: pipe.stream, stderr: err.stream, env: {} }),
+    ).toBe(0);
+    expect(pipe.text()).not.toMatch(/writes/);
+    expect(pipe.text()).toMatch(/^mine: Applied: /m);
+    await writeRecipe(h, catalogueSongs(h, 18));
+    const json = screen(true);
+    const jsonCode = await main(["sync", "-p", h.projectFile, "--json"], {
+      stdout: json.stream,
+      stderr: err.stream,
+      env: {},
+    });
+    expect(jsonCode).toBe(0);
+    expect(JSON.parse(json.text()).runs[0]).toMatchObject({ recipe: "mine", outcome: "converged" });
+  });
 });

@@ -32,7 +32,8 @@ function client(tracks: TrackResult[], trackCount: number): SourceClient {
       daily: [{ title: "Daily Top Songs - United States", playlistId: "PLsongs" }],
     }),
     getPlaylist: async (id: string) => {
-      if (id !== "PLsongs") throw new Error(`unexpected playlist ${id}`);
+      // The shipped recipe mirrors the video chart (the 2025+ charts page has no songs chart).
+      if (id !== "PLvideos") throw new Error(`unexpected playlist ${id}`);
       return { trackCount, tracks };
     },
   };

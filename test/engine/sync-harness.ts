@@ -7,11 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index.js";
 import type { EngineClient } from "../../engine/apply/client.js";
+import type { Clock } from "../../engine/apply/pacer.js";
 import { loadProjectText, loadRecipeText } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
 import { createLogger } from "../../engine/run/logger.js";
-import type { EngineEnv } from "../../engine/run/runner.js";
+import { type EngineEnv, planRecipe, type RecipeRun, syncRecipe } from "../../engine/run/runner.js";
 import { MusicClient } from "../../src/index.js";
 
 /** The endpoints that change state (the emulator's write routes). */
@@ -37,7 +38,11 @@ export interface Harness {
   /** A client of the same account, for playing the person who edits by hand. */
   person: MusicClient;
   headers: Record<string, string>;
-  env(options?: { stateFile?: string; wrap?: (c: EngineClient) => EngineClient }): EngineEnv & {
+  env(options?: {
+    stateFile?: string;
+    wrap?: (c: EngineClient) => EngineClient;
+    clock?: Clock;
+  }): EngineEnv & {
     close(): Promise<void>;
   };
   /** Write requests the emulator has received so far (faulted attempts included). */
@@ -84,6 +89,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
         projectFile,
         logger,
         ...(o.stateFile ? { stateFile: o.stateFile } : {}),
+        ...(o.clock ? { clock: o.clock } : {}),
         pacing: { minIntervalMs: 0, maxPerMinute: 0, baseDelayMs: 100 },
       });
       if (o.wrap) {
@@ -143,4 +149,60 @@ export async function playlistsTitled(h: Harness, title: string): Promise<string
   return (await h.person.getLibraryPlaylists({ limit: null }))
     .filter((p) => p.title === title)
     .map((p) => p.playlistId ?? "");
+}
+
+/** What `converge` saw: the sync's run and the writes the emulator counted. */
+export interface Converged {
+  run: RecipeRun;
+  /** Write requests the sync sent (counted at the emulator). */
+  writes: number;
+}
+
+/**
+ * The end-to-end promise for one recipe: planning (and `sync --dry-run`) writes nothing, the sync
+ * sends exactly its planned requests and converges, and a fresh plan then has nothing to do.
+ */
+export async function converge(
+  h: Harness,
+  env: EngineEnv,
+  loaded: LoadedRecipe,
+  expected: RecipeRun["outcome"][] = ["converged"],
+): Promise<Converged> {
+  const before = await h.writes();
+  const { plan } = await planRecipe(loaded, env);
+  const dry = await syncRecipe(loaded, env, { dryRun: true });
+  if ((await h.writes()) !== before) throw new Error(`${loaded.recipe.id}: planning wrote`);
+  if (JSON.stringify(dry.plan?.actions) !== JSON.stringify(plan.actions))
+    throw new Error(`${loaded.recipe.id}: dry-run planned differently`);
+  const run = await syncRecipe(loaded, env);
+  if (!expected.includes(run.outcome))
+    throw new Error(`${loaded.recipe.id}: ${run.outcome} (${run.error ?? "no error"})`);
+  const writes = (await h.writes()) - before;
+  // A partial apply may split refused batches (more requests than planned); a converged one may not.
+  const planned = run.plan!.summary.requests;
+  if (run.outcome === "partial" ? writes < planned : writes !== planned)
+    throw new Error(`${loaded.recipe.id}: ${writes} writes for ${run.plan!.summary.requests} planned`);
+  const again = await planRecipe(loaded, env);
+  if (again.plan.actions.length > 0)
+    throw new Error(
+      `${loaded.recipe.id} does not converge: ${JSON.stringify(again.plan.actions).slice(0, 400)}`,
+    );
+  return { run, writes };
+}
+
+/**
+ * A clock shared by the engine and the emulator (`startHarness({ now: clock.now })`): the engine's
+ * waits move it forward at once, so a test of "wait 20 s for the service" takes no time.
+ */
+export function virtualClock(start = Date.now()): Clock & { slept: number[] } {
+  let at = start;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => at,
+    sleep: async (ms: number) => {
+      slept.push(ms);
+      at += ms;
+    },
+  };
 }

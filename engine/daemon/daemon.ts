@@ -1,0 +1,588 @@
+/**
+ * `musicsync daemon`: each recipe with a `schedule` runs on it (node-cron, in the recipe's time zone,
+ * with its jitter) through the same `syncRecipe` as `musicsync sync`. The recipes of one account run
+ * one at a time (in this process through a queue, across processes through the account's lock in
+ * the state database, waited for); a failed run is retried with backoff and, after N failures in a
+ * row, the recipe is suspended; expired credentials suspend every recipe of the account at once.
+ * `musicsync resume` lifts a suspension through the state, which the daemon reads before each run.
+ */
+import { hostname } from "node:os";
+import { schedule as cronSchedule, type ScheduledTask } from "node-cron";
+import { AuthError, ErrorCodes } from "../../src/index.js";
+import type { ActionEvent } from "../apply/apply.js";
+import type { EngineClient } from "../apply/client.js";
+import { systemClock } from "../apply/pacer.js";
+import { formatIssue, type RecipeIssue } from "../recipe/errors.js";
+import type { LoadedRecipe } from "../recipe/types.js";
+import { createEnv, type EnvOptions } from "../run/env.js";
+import type { EngineLogger } from "../run/logger.js";
+import { type EngineEnv, LockedError, type Outcome, type RecipeRun, syncRecipe } from "../run/runner.js";
+import { SourceError } from "../sources/read.js";
+import type { EngineState } from "../state/types.js";
+import { AccountQueue } from "./account-queue.js";
+import { mergeReload, type Reload } from "./recipes.js";
+import { InterruptedError, Shutdown } from "./shutdown.js";
+
+export interface DaemonOptions {
+  /** Attempts after a failed run before the recipe waits for its next scheduled time. */
+  retries: number;
+  /** First retry delay; doubled for each further retry, capped at maxRetryDelayMs. */
+  retryDelayMs: number;
+  maxRetryDelayMs: number;
+  /** Failed runs in a row after which a recipe is suspended (default: the project's pacing). */
+  suspendAfter: number;
+  /** How often to try again for an account another process holds the lock of. */
+  lockWaitMs: number;
+  /** A lock whose heartbeat is older than this is taken over. */
+  lockStaleMs: number;
+}
+
+export const DEFAULT_DAEMON_OPTIONS: DaemonOptions = Object.freeze({
+  retries: 3,
+  retryDelayMs: 30_000,
+  maxRetryDelayMs: 15 * 60_000,
+  suspendAfter: 5,
+  lockWaitMs: 5_000,
+  lockStaleMs: 5 * 60_000,
+});
+
+export type RunTrigger = "schedule" | "retry" | "manual";
+
+/** What became of one attempt of one recipe. */
+export interface AttemptEvent {
+  recipeId: string;
+  account: string;
+  runId: number | null;
+  trigger: RunTrigger;
+  attempt: number;
+  /** The runner's outcome, or what stopped the attempt before it had one. */
+  outcome: Outcome | "interrupted" | "suspended";
+  error: string | null;
+  startedAt: number;
+  finishedAt: number;
+}
+
+export interface DaemonDeps {
+  /** How to build the engine's environment (the daemon adds its stop-aware clock). */
+  envOptions: EnvOptions;
+  logger: EngineLogger;
+  /** Reads the recipes (at start and on every reload). */
+  load(): Promise<{ recipes: LoadedRecipe[]; issues: RecipeIssue[] }>;
+  options?: Partial<DaemonOptions>;
+  /** Wraps each account's client (tests use it to slow or fail requests). */
+  wrapClient?: (client: EngineClient, account: string) => EngineClient;
+  onAttempt?: (event: AttemptEvent) => void;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function expired(e: unknown): boolean {
+  return e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED;
+}
+
+export class Daemon {
+  readonly options: DaemonOptions;
+  readonly shutdown = new Shutdown();
+  readonly holder = `${hostname()}:${process.pid}`;
+  readonly env: EngineEnv & { close(): Promise<void> };
+  private readonly logger: EngineLogger;
+  private readonly recipes = new Map<string, LoadedRecipe>();
+  private readonly tasks = new Map<string, ScheduledTask>();
+  private readonly queue = new AccountQueue();
+  /** The run each recipe's current attempt started (seen as the runner starts it). */
+  private readonly currentRun = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private keepAlive: NodeJS.Timeout | null = null;
+  private finished!: () => void;
+  /** Settles once `stop` has let the write in flight finish and released everything. */
+  readonly done: Promise<void>;
+
+  constructor(private readonly deps: DaemonDeps) {
+    this.logger = deps.logger;
+    const { envOptions } = deps;
+    this.options = {
+      ...DEFAULT_DAEMON_OPTIONS,
+      suspendAfter: envOptions.project.pacing.suspend_after_failures,
+      ...deps.options,
+    };
+    this.done = new Promise((resolve) => {
+      this.finished = resolve;
+    });
+    const base = createEnv({
+      ...envOptions,
+      clock: this.shutdown.clock(envOptions.clock ?? systemClock),
+    });
+    const clients = new Map<string, EngineClient>();
+    this.env = {
+      ...base,
+      state: this.watchRuns(base.state),
+      logger: this.logger,
+      clientFor: (name) => {
+        let client = clients.get(name);
+        if (!client) {
+          const inner = base.clientFor(name);
+          client = this.shutdown.guard(deps.wrapClient ? deps.wrapClient(inner, name) : inner);
+          clients.set(name, client);
+        }
+        return client;
+      },
+      onAction: (e) => {
+        envOptions.onAction?.(e);
+        this.logBatch(e);
+      },
+      // The account-wide count is not the daemon's measure: one bad recipe must not stop the others.
+      // The account is suspended at once on expired credentials; a recipe after its own failures.
+      suspendAfterFailures: Number.MAX_SAFE_INTEGER,
+      lockStaleMs: this.options.lockStaleMs,
+    };
+  }
+
+  get state(): EngineState {
+    return this.env.state;
+  }
+
+  /** Loads the recipes and schedules them; resolves once they are scheduled. */
+  async start(): Promise<Reload> {
+    // The cron timers of recipes keep the process alive; this one does when none has a schedule.
+    this.keepAlive = setInterval(() => {}, 1 << 30);
+    const r = await this.reload("start");
+    this.logger.info(
+      {
+        holder: this.holder,
+        recipes: r.recipes.length,
+        scheduled: [...this.tasks.keys()],
+        manual: r.recipes.filter((x) => !x.recipe.schedule).map((x) => x.recipe.id),
+      },
+      "daemon started",
+    );
+    return r;
+  }
+
+  /** SIGHUP: reads the recipes again; a file that no longer loads keeps its previous version. */
+  async reload(why: "start" | "reload" = "reload"): Promise<Reload> {
+    const loaded = await this.deps.load();
+    const r = mergeReload([...this.recipes.values()], loaded);
+    for (const issue of r.issues) {
+      this.logger.error(
+        { file: issue.file, line: issue.line, col: issue.col },
+        `invalid recipe: ${formatIssue(issue)}`,
+      );
+    }
+    for (const id of r.kept) {
+      this.logger.warn(
+        { recipe: id },
+        "the recipe's new version does not load; its previous version keeps running",
+      );
+    }
+    for (const id of r.removed) {
+      const account = this.recipes.get(id)?.recipe.account ?? "";
+      this.unschedule(id);
+      this.recipes.delete(id);
+      await this.state
+        .setNextRun(id, account, { at: null, reason: null, by: null }, this.env.clock.now())
+        .catch(() => {});
+    }
+    for (const recipe of r.recipes) {
+      const id = recipe.recipe.id;
+      const changed = r.added.includes(id) || r.changed.includes(id);
+      this.recipes.set(id, recipe);
+      if (changed && !this.shutdown.requested) {
+        this.unschedule(id);
+        this.scheduleRecipe(recipe);
+      }
+    }
+    if (why === "reload") {
+      this.logger.info(
+        { added: r.added, changed: r.changed, removed: r.removed, kept: r.kept, invalid: r.issues.length },
+        "recipes reloaded",
+      );
+    }
+    return r;
+  }
+
+  /** The recipes as currently running. */
+  loaded(): LoadedRecipe[] {
+    return [...this.recipes.values()];
+  }
+
+  /** When the recipe runs next on its schedule (before jitter); null without one. */
+  nextRun(recipeId: string): Date | null {
+    return this.tasks.get(recipeId)?.getNextRun() ?? null;
+  }
+
+  private scheduleRecipe(loaded: LoadedRecipe): void {
+    const s = loaded.recipe.schedule;
+    if (!s) return;
+    const id = loaded.recipe.id;
+    const log = this.logger.child({ recipe: id, component: "cron" });
+    const task = cronSchedule(s.cron, () => this.trigger(id, "schedule"), {
+      name: `musicsync:${id}`,
+      ...(s.timezone ? { timezone: s.timezone } : {}),
+      ...(s.jitter_seconds ? { maxRandomDelay: s.jitter_seconds * 1000 } : {}),
+      // A recipe still running (or retrying) when its next time comes skips that time.
+      noOverlap: true,
+      logger: {
+        info: (m) => log.debug({}, m),
+        warn: (m) => log.debug({}, m),
+        error: (m) => log.error({}, String(m)),
+        debug: (m) => log.debug({}, String(m)),
+      },
+    });
+    this.tasks.set(id, task);
+    void this.planNext(loaded);
+  }
+
+  private unschedule(id: string): void {
+    const task = this.tasks.get(id);
+    if (!task) return;
+    void task.destroy();
+    this.tasks.delete(id);
+  }
+
+  /** Notes the next scheduled time for `status`; a failure to note it never stops the daemon. */
+  private async planNext(loaded: LoadedRecipe): Promise<void> {
+    const next = this.nextRun(loaded.recipe.id);
+    try {
+      await this.state.setNextRun(
+        loaded.recipe.id,
+        loaded.recipe.account,
+        { at: next?.getTime() ?? null, reason: next ? "schedule" : null, by: next ? this.holder : null },
+        this.env.clock.now(),
+      );
+    } catch (e) {
+      this.logger.warn({ recipe: loaded.recipe.id, error: errorText(e) }, "could not record the next run");
+    }
+  }
+
+  /**
+   * Runs a recipe now (its schedule calls this), with retries; resolves when it and its retries are
+   * done. Waits behind any run of the same account.
+   */
+  trigger(recipeId: string, trigger: RunTrigger = "manual"): Promise<AttemptEvent[]> {
+    if (!this.recipes.has(recipeId) || this.shutdown.requested) return Promise.resolve([]);
+    const p = this.attempts(recipeId, trigger);
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p)).catch(() => {});
+    return p;
+  }
+
+  private async attempts(recipeId: string, trigger: RunTrigger): Promise<AttemptEvent[]> {
+    const events: AttemptEvent[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const loaded = this.recipes.get(recipeId);
+      if (!loaded || this.shutdown.requested) break;
+      // One attempt at a time per account; the backoff below is waited outside the queue, so the
+      // account's other recipes run meanwhile.
+      const kind = attempt === 1 ? trigger : "retry";
+      const event = await this.queue.run(loaded.recipe.account, () =>
+        this.attempt(loaded, kind, attempt).catch((e: unknown) => {
+          // Recording the outcome failed (the state database unwritable…): log it, go on.
+          this.logger.error({ recipe: recipeId, error: errorText(e) }, "run could not be recorded");
+          const at = this.env.clock.now();
+          return {
+            recipeId,
+            account: loaded.recipe.account,
+            runId: this.currentRun.get(recipeId) ?? null,
+            trigger: kind,
+            attempt,
+            outcome: "failed" as const,
+            error: errorText(e),
+            startedAt: at,
+            finishedAt: at,
+          };
+        }),
+      );
+      events.push(event);
+      this.deps.onAttempt?.(event);
+      const failed = !["converged", "no_changes", "interrupted", "suspended", "locked"].includes(
+        event.outcome,
+      );
+      if (!failed || attempt > this.options.retries || this.shutdown.requested) break;
+      // Suspended by this failure (its own count, or the account's expired credentials): no retry.
+      if ((await this.suspension(loaded)) !== null) break;
+      const delay = Math.min(this.options.maxRetryDelayMs, this.options.retryDelayMs * 2 ** (attempt - 1));
+      const at = this.env.clock.now() + delay;
+      await this.state
+        .setNextRun(
+          recipeId,
+          loaded.recipe.account,
+          { at, reason: "retry", by: this.holder },
+          this.env.clock.now(),
+        )
+        .catch(() => {});
+      this.logger.info(
+        { recipe: recipeId, account: loaded.recipe.account, attempt, delayMs: delay },
+        "retrying",
+      );
+      if (!(await this.shutdown.sleep(delay, this.env.clock))) break;
+    }
+    const current = this.recipes.get(recipeId);
+    if (current && !this.shutdown.requested) await this.planNext(current);
+    return events;
+  }
+
+  /** Why the recipe must not run now (its own or its account's suspension), or null. */
+  private async suspension(loaded: LoadedRecipe): Promise<string | null> {
+    const { id, account } = loaded.recipe;
+    const own = await this.state.recipeHealth(id);
+    if (own.suspendedAt !== null) return `suspended: ${own.suspendedReason ?? ""}`;
+    const acc = await this.state.health(account);
+    if (acc.suspendedAt !== null) return `account ${account} suspended: ${acc.suspendedReason ?? ""}`;
+    return null;
+  }
+
+  private async attempt(loaded: LoadedRecipe, trigger: RunTrigger, attempt: number): Promise<AttemptEvent> {
+    const { id, account } = loaded.recipe;
+    const { clock, state } = this.env;
+    const startedAt = clock.now();
+    const event = (outcome: AttemptEvent["outcome"], error: string | null): AttemptEvent => ({
+      recipeId: id,
+      account,
+      runId: this.currentRun.get(id) ?? null,
+      trigger,
+      attempt,
+      outcome,
+      error,
+      startedAt,
+      finishedAt: clock.now(),
+    });
+    const suspended = await this.suspension(loaded);
+    if (suspended !== null) {
+      this.logger.info({ recipe: id, account }, `not run: ${suspended}; lift it with: musicsync resume`);
+      return event("suspended", suspended);
+    }
+    this.currentRun.delete(id);
+    let run: RecipeRun | null = null;
+    let error: unknown = null;
+    let waiting = false;
+    for (;;) {
+      try {
+        run = await syncRecipe(loaded, this.env);
+        break;
+      } catch (e) {
+        if (e instanceof LockedError && !this.shutdown.requested) {
+          if (!waiting) {
+            waiting = true;
+            this.logger.info(
+              { recipe: id, account, lock: e.heldBy.lockId, holder: e.heldBy.holder },
+              "waiting for the account's lock",
+            );
+          }
+          if (await this.shutdown.sleep(this.options.lockWaitMs, clock)) continue;
+        }
+        error = e;
+        break;
+      }
+    }
+    const runId = this.currentRun.get(id) ?? null;
+    const outcome = run?.outcome ?? null;
+    const why = error !== null ? errorText(error) : (run?.error ?? null);
+    const base = { recipe: id, account, run: runId, trigger, attempt };
+    const requests = run?.apply?.requests ?? 0;
+    const durationMs = clock.now() - startedAt;
+
+    // A stop cut this run short (or kept it from starting): interrupted, not failed.
+    if (
+      this.shutdown.requested &&
+      (error instanceof LockedError ||
+        error instanceof InterruptedError ||
+        (outcome !== "converged" && outcome !== "no_changes"))
+    ) {
+      const reason = `interrupted by ${this.shutdown.signal}`;
+      if (runId !== null) {
+        await state.markInterrupted(runId, clock.now(), reason);
+        await state.setCondition(
+          id,
+          { type: "Ready", status: "False", reason: "Interrupted", message: `the last run was ${reason}` },
+          clock.now(),
+        );
+      }
+      this.logger.info({ ...base, outcome: "interrupted", requests, durationMs }, "run interrupted");
+      return event("interrupted", reason);
+    }
+
+    if (error !== null && expired(error)) {
+      await this.recordUnstartedRun(loaded, runId, why ?? "credentials expired");
+      await this.suspendAccount(account, why ?? "credentials expired");
+      this.logger.error({ ...base, outcome: "failed", durationMs, error: why }, "run failed");
+      return event("failed", why);
+    }
+
+    if (error === null && (outcome === "converged" || outcome === "no_changes")) {
+      await state.recordRecipeSuccess(id, account, clock.now());
+      await state.setCondition(
+        id,
+        { type: "Degraded", status: "False", reason: "Healthy", message: "the last run converged" },
+        clock.now(),
+      );
+      this.logger.info(
+        {
+          ...base,
+          outcome,
+          actions: run?.plan?.actions.length ?? 0,
+          requests,
+          durationMs,
+        },
+        "run finished",
+      );
+      return event(outcome, null);
+    }
+
+    // Failed, partial or refused: counts towards the recipe's suspension.
+    const message = why ?? outcome ?? "failed";
+    await this.recordUnstartedRun(loaded, runId, message);
+    if (error instanceof SourceError) {
+      await state.setCondition(
+        id,
+        { type: "SourceComplete", status: "False", reason: "SourceUnreadable", message },
+        clock.now(),
+      );
+    }
+    if (runId === null || error !== null) {
+      await state.setCondition(
+        id,
+        { type: "Ready", status: "False", reason: "RunFailed", message },
+        clock.now(),
+      );
+    }
+    await state.setCondition(
+      id,
+      {
+        type: "Degraded",
+        status: "True",
+        reason: outcome === "partial" ? "PartialApply" : "RunFailed",
+        message,
+      },
+      clock.now(),
+    );
+    const health = await state.recordRecipeFailure(id, account, clock.now(), message, {
+      suspendAfter: this.options.suspendAfter,
+    });
+    this.logger.warn(
+      {
+        ...base,
+        outcome: outcome ?? "failed",
+        requests,
+        durationMs,
+        error: message,
+        consecutiveFailures: health.consecutiveFailures,
+      },
+      "run failed",
+    );
+    if (health.suspendedAt !== null) {
+      await state.setCondition(
+        id,
+        {
+          type: "Ready",
+          status: "False",
+          reason: "Suspended",
+          message: `${health.suspendedReason ?? message}; lift with: musicsync resume ${id}`,
+        },
+        clock.now(),
+      );
+      this.logger.error({ recipe: id, account, reason: health.suspendedReason }, "recipe suspended");
+    }
+    return event(outcome ?? "failed", message);
+  }
+
+  /** A failure before the runner started a run (a source or the target unreadable): history shows it. */
+  private async recordUnstartedRun(loaded: LoadedRecipe, runId: number | null, error: string): Promise<void> {
+    if (runId !== null) return;
+    const { state, clock } = this.env;
+    const id = await state.startRun({
+      recipeId: loaded.recipe.id,
+      account: loaded.recipe.account,
+      kind: "sync",
+      recipeHash: loaded.hash,
+      at: clock.now(),
+    });
+    await state.finishRun(id, { at: clock.now(), result: "failed", error });
+  }
+
+  /** Expired credentials: every recipe of the account stops until `musicsync resume <account>`. */
+  private async suspendAccount(account: string, why: string): Promise<void> {
+    const { state, clock } = this.env;
+    const h = await state.health(account);
+    if (h.suspendedAt === null) {
+      await state.recordFailure(account, clock.now(), why, { suspendAfter: 1, authExpired: true });
+    }
+    for (const r of this.recipes.values()) {
+      if (r.recipe.account !== account) continue;
+      await state.setCondition(
+        r.recipe.id,
+        { type: "AuthValid", status: "False", reason: "Expired", message: why },
+        clock.now(),
+      );
+      await state.setCondition(
+        r.recipe.id,
+        {
+          type: "Ready",
+          status: "False",
+          reason: "AccountSuspended",
+          message: `the credentials of account ${account} expired; renew them, then: musicsync resume ${account}`,
+        },
+        clock.now(),
+      );
+    }
+    this.logger.error({ account, reason: why }, "account suspended: its credentials expired");
+  }
+
+  /** SIGTERM / SIGINT: no new run or write; the write in flight finishes; then everything is released. */
+  async stop(signal = "SIGTERM"): Promise<void> {
+    const first = !this.shutdown.requested;
+    this.shutdown.request(signal);
+    if (!first) return this.done;
+    this.logger.info({ signal, running: this.inFlight.size }, "stopping");
+    for (const id of [...this.tasks.keys()]) this.unschedule(id);
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.queue.idle();
+    for (const r of this.recipes.values()) {
+      await this.state
+        .setNextRun(r.recipe.id, r.recipe.account, { at: null, reason: null, by: null }, this.env.clock.now())
+        .catch(() => {});
+    }
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.logger.info({ signal }, "daemon stopped");
+    this.finished();
+    return this.done;
+  }
+
+  async close(): Promise<void> {
+    await this.env.close();
+  }
+
+  private logBatch(e: ActionEvent): void {
+    const fields = {
+      recipe: e.recipeId,
+      account: this.recipes.get(e.recipeId)?.recipe.account ?? null,
+      run: this.currentRun.get(e.recipeId) ?? null,
+      seq: e.seq,
+      total: e.total,
+      kind: e.kind,
+      status: e.phase,
+    };
+    if (e.phase === "sent") this.logger.debug(fields, "write batch sent");
+    else if (e.phase === "confirmed") this.logger.info(fields, "write batch confirmed");
+    else this.logger.warn(fields, `write batch ${e.phase}`);
+  }
+
+  /** The state, with each run the runner starts noted against its recipe (for logs and `stop`). */
+  private watchRuns(state: EngineState): EngineState {
+    const currentRun = this.currentRun;
+    return new Proxy(state, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property === "startRun") {
+          return async (run: Parameters<EngineState["startRun"]>[0]) => {
+            const id = await target.startRun(run);
+            currentRun.set(run.recipeId, id);
+            return id;
+          };
+        }
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * `musicsync status`: for each recipe, when it runs next, how its last run went, and its conditions
+ * (Ready, Degraded, AuthValid, SourceComplete) with reasons — gathered from the state, rendered as
+ * text or JSON. Reads only.
+ */
+import type { LoadedRecipe } from "../recipe/types.js";
+import type { Condition, ConditionType, EngineState, LockInfo, RunRecord } from "../state/types.js";
+import { duration, instant, plural, relative } from "./format.js";
+import { nextRunOf } from "./next-run.js";
+
+export const CONDITION_TYPES: readonly ConditionType[] = ["Ready", "Degraded", "AuthValid", "SourceComplete"];
+
+export interface RunBrief {
+  id: number;
+  kind: string;
+  result: string;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  counts: Record<string, number> | null;
+  error: string | null;
+}
+
+export interface RecipeStatus {
+  recipe: string;
+  account: string;
+  file: string;
+  schedule: { cron: string; timezone: string | null; jitterSeconds: number } | null;
+  /** Null when the recipe has no schedule or is suspended. */
+  nextRun: { at: string; reason: "schedule" | "retry"; plannedBy: string | null } | null;
+  suspended: { scope: "recipe" | "account"; since: string; reason: string } | null;
+  consecutiveFailures: number;
+  lastRun: RunBrief | null;
+  lastSuccess: { id: number; at: string } | null;
+  conditions: {
+    type: ConditionType;
+    status: string;
+    reason: string;
+    message: string;
+    since: string | null;
+  }[];
+}
+
+export interface LockStatus {
+  account: string;
+  lockId: string;
+  holder: string;
+  host: string | null;
+  pid: number | null;
+  acquiredAt: string;
+  heartbeatAt: string;
+}
+
+export interface StatusReport {
+  at: string;
+  recipes: RecipeStatus[];
+  locks: LockStatus[];
+}
+
+export function runBrief(r: RunRecord): RunBrief {
+  return {
+    id: r.id,
+    kind: r.kind,
+    result: r.result,
+    startedAt: new Date(r.startedAt).toISOString(),
+    finishedAt: r.finishedAt === null ? null : new Date(r.finishedAt).toISOString(),
+    durationMs: r.finishedAt === null ? null : r.finishedAt - r.startedAt,
+    counts: r.counts,
+    error: r.error,
+  };
+}
+
+/** The lock's holder is `host:pid` (see the runner's withLock). */
+export function lockStatus(l: LockInfo): LockStatus {
+  const m = /^(.*):(\d+)$/.exec(l.holder);
+  return {
+    account: l.account,
+    lockId: l.lockId,
+    holder: l.holder,
+    host: m ? m[1]! : null,
+    pid: m ? Number(m[2]) : null,
+    acquiredAt: new Date(l.acquiredAt).toISOString(),
+    heartbeatAt: new Date(l.heartbeatAt).toISOString(),
+  };
+}
+
+function conditionsOf(recorded: readonly Condition[]): RecipeStatus["conditions"] {
+  return CONDITION_TYPES.map((type) => {
+    const c = recorded.find((x) => x.type === type);
+    return c
+      ? {
+          type,
+          status: c.status,
+          reason: c.reason,
+          message: c.message,
+          since: new Date(c.changedAt).toISOString(),
+        }
+      : {
+          type,
+          status: "Unknown",
+          reason: "NotObserved",
+          message: "no run has reported it yet",
+          since: null,
+        };
+  });
+}
+
+export async function collectStatus(
+  state: EngineState,
+  recipes: readonly LoadedRecipe[],
+  now: number,
+): Promise<StatusReport> {
+  const out: RecipeStatus[] = [];
+  for (const loaded of recipes) {
+    const { id, account, schedule } = loaded.recipe;
+    const [health, accountHealth, runs, conditions] = await Promise.all([
+      state.recipeHealth(id),
+      state.health(account),
+      state.runs(id, 50),
+      state.conditions(id),
+    ]);
+    const suspended: RecipeStatus["suspended"] =
+      accountHealth.suspendedAt !== null
+        ? {
+            scope: "account",
+            since: new Date(accountHealth.suspendedAt).toISOString(),
+            reason: accountHealth.suspendedReason ?? "",
+          }
+        : health.suspendedAt !== null
+          ? {
+              scope: "recipe",
+              since: new Date(health.suspendedAt).toISOString(),
+              reason: health.suspendedReason ?? "",
+            }
+          : null;
+    let nextRun: RecipeStatus["nextRun"] = null;
+    if (schedule && !suspended) {
+      // A daemon's own plan (jitter-free time or a retry) when it is current; else the schedule's.
+      if (health.nextRunAt !== null && health.nextRunReason !== null && health.nextRunAt >= now - 60_000) {
+        nextRun = {
+          at: new Date(health.nextRunAt).toISOString(),
+          reason: health.nextRunReason,
+          plannedBy: health.plannedBy,
+        };
+      } else {
+        const next = nextRunOf(schedule);
+        if (next) nextRun = { at: next.toISOString(), reason: "schedule", plannedBy: null };
+      }
+    }
+    const success = runs.find((r) => r.result === "converged" || r.result === "no_changes");
+    out.push({
+      recipe: id,
+      account,
+      file: loaded.file,
+      schedule: schedule
+        ? { cron: schedule.cron, timezone: schedule.timezone, jitterSeconds: schedule.jitter_seconds ?? 0 }
+        : null,
+      nextRun,
+      suspended,
+      consecutiveFailures: health.consecutiveFailures,
+      lastRun: runs[0] ? runBrief(runs[0]) : null,
+      lastSuccess: success
+        ? { id: success.id, at: new Date(success.finishedAt ?? success.startedAt).toISOString() }
+        : null,
+      conditions: conditionsOf(conditions),
+    });
+  }
+  const locks = (await state.locks()).map(lockStatus);
+  return { at: new Date(now).toISOString(), recipes: out, locks };
+}
+
+function countsText(counts: Record<string, number> | null): string {
+  if (!counts) return "";
+  const parts: string[] = [];
+  if (counts.actions !== undefined) parts.push(plural(counts.actions, "action"));
+  if (counts.requests !== undefined) parts.push(plural(counts.requests, "request"));
+  if (counts.failed) parts.push(`${counts.failed} failed`);
+  if (counts.quarantined) parts.push(`${counts.quarantined} quarantined`);
+  return parts.length > 0 ? ` — ${parts.join(", ")}` : "";
+}
+
+export function renderStatusText(report: StatusReport): string {
+  const now = Date.parse(report.at);
+  const lines: string[] = [];
+  if (report.recipes.length === 0) lines.push("No recipes.");
+  for (const r of report.recipes) {
+    lines.push(`${r.recipe} (account ${r.account})`);
+    const s = r.schedule;
+    const tz = s?.timezone ? ` ${s.timezone}` : "";
+    const jitter = s?.jitterSeconds ? `, jitter ${duration(s.jitterSeconds * 1000)}` : "";
+    lines.push(`  schedule     ${s ? `${s.cron}${tz}${jitter}` : "none (runs by hand only)"}`);
+    if (r.suspended) {
+      const what = r.suspended.scope === "account" ? `account ${r.account}` : r.recipe;
+      lines.push(
+        `  next run     suspended since ${instant(Date.parse(r.suspended.since))}: ${r.suspended.reason}`,
+        `               lift with: musicsync resume ${r.suspended.scope === "account" ? r.account : r.recipe} (${what})`,
+      );
+    } else if (r.nextRun) {
+      const at = Date.parse(r.nextRun.at);
+      const why = r.nextRun.reason === "retry" ? " (retry)" : "";
+      const by = r.nextRun.plannedBy ? ` by daemon ${r.nextRun.plannedBy}` : " (when a daemon runs)";
+      lines.push(`  next run     ${instant(at)} ${relative(at, now)}${why}${by}`);
+    } else lines.push("  next run     —");
+    if (r.lastRun) {
+      const l = r.lastRun;
+      const took = l.durationMs !== null ? ` in ${duration(l.durationMs)}` : "";
+      const start = Date.parse(l.startedAt);
+      lines.push(
+        `  last run     #${l.id} ${l.kind} ${l.result.replace("_", " ")} ${instant(start)} (${relative(start, now)})${took}${countsText(l.counts)}`,
+      );
+      if (l.error) lines.push(`               ${l.error}`);
+    } else lines.push("  last run     never");
+    if (r.lastSuccess && r.lastRun && r.lastSuccess.id !== r.lastRun.id) {
+      lines.push(`  last success #${r.lastSuccess.id} ${instant(Date.parse(r.lastSuccess.at))}`);
+    }
+    if (r.consecutiveFailures > 0) lines.push(`  failures     ${r.consecutiveFailures} in a row`);
+    lines.push("  conditions");
+    for (const c of r.conditions) {
+      const since = c.since ? ` since ${instant(Date.parse(c.since))}` : "";
+      lines.push(`    ${c.type.padEnd(15)}${c.status.padEnd(8)}${c.reason}${since}: ${c.message}`);
+    }
+    lines.push("");
+  }
+  if (report.locks.length > 0) {
+    lines.push("Locks");
+    for (const l of report.locks) {
+      const beat = Date.parse(l.heartbeatAt);
+      lines.push(
+        `  ${l.account}: ${l.lockId} held by ${l.host ?? l.holder}${l.pid !== null ? ` pid ${l.pid}` : ""}, heartbeat ${relative(beat, now)}`,
+      );
+    }
+    lines.push("");
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}
