@@ -1,5 +1,6 @@
 /**
- * Control endpoints under `/_emulator/` (not part of the service): request counts per endpoint,
+ * Control endpoints under `/_emulator/` (not part of the service): request counts per endpoint and
+ * the request log,
  * faults, accounts with ready-to-use browser headers, OAuth approval, configuration.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -7,6 +8,7 @@ import { approveUserCode, browserHeaders, expireAccessTokens } from "./auth.js";
 import type { EmulatorState } from "./context.js";
 import { ApiError, invalidArgument, notFound } from "./errors.js";
 import { type FaultConfig, isFaultKind, type QueuedFault } from "./faults.js";
+import { clearRequestLog, loggedRequests } from "./request-log.js";
 import { sendJson } from "./server.js";
 
 function json(text: Buffer): Record<string, unknown> {
@@ -62,6 +64,15 @@ export async function handleControl(
     const requests = Object.fromEntries([...state.counts.entries()].sort(([a], [b]) => a.localeCompare(b)));
     const total = [...state.counts.values()].reduce((a, b) => a + b, 0);
     return sendJson(res, 200, { requests, total });
+  }
+  if (head === "requests") {
+    // The request log: `?since=<seq>` for the newer ones, `?writes=1` for writes only.
+    if (method === "DELETE") {
+      clearRequestLog(state);
+      return sendJson(res, 200, { requests: [] });
+    }
+    const since = Number(query.get("since") ?? 0) || 0;
+    return sendJson(res, 200, { requests: loggedRequests(state, since, query.get("writes") === "1") });
   }
   if (head === "faults") {
     if (method === "DELETE") {

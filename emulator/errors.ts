@@ -21,12 +21,14 @@ export class ApiError extends Error {
     readonly httpStatus: number,
     message: string,
     readonly reason: string = "badRequest",
+    /** The status name when it is not the usual one for the HTTP status (a throttling 400). */
+    private readonly status?: string,
   ) {
     super(message);
   }
 
   get statusName(): string {
-    return STATUS_NAMES[this.httpStatus] ?? "UNKNOWN";
+    return this.status ?? STATUS_NAMES[this.httpStatus] ?? "UNKNOWN";
   }
 
   body(): { error: { code: number; message: string; status: string; errors: unknown[] } } {

@@ -13,11 +13,13 @@ export type FaultKind =
   | "cut"
   | "failed-status"
   | "gated"
-  | "truncate";
+  | "truncate"
+  | "conflict"
+  | "throttled";
 
 export interface Fault {
   kind: FaultKind;
-  /** Seconds for Retry-After (rate-limit, unavailable). */
+  /** Seconds for Retry-After (rate-limit, unavailable, throttled). */
   retryAfter?: number;
   /** Added latency for `slow`, in milliseconds. */
   delayMs?: number;
@@ -48,6 +50,10 @@ const KINDS: readonly FaultKind[] = [
   "slow",
   "cut",
   "failed-status",
+  "gated",
+  "truncate",
+  "conflict",
+  "throttled",
 ];
 
 export function isFaultKind(v: unknown): v is FaultKind {
@@ -56,7 +62,7 @@ export function isFaultKind(v: unknown): v is FaultKind {
 
 /**
  * Reads the per-request header: `429`, `429;retry-after=3`, `500`, `503`, `slow=250`, `cut`,
- * `failed`, `gated`, `truncate` (or the kind names themselves).
+ * `failed`, `gated`, `truncate`, `409`, `throttled;retry-after=5` (or the kind names themselves).
  */
 export function parseFaultHeader(value: string | undefined): Fault | null {
   if (!value) return null;
@@ -86,6 +92,11 @@ export function parseFaultHeader(value: string | undefined): Fault | null {
       return { kind: "gated" };
     case "truncate":
       return { kind: "truncate" };
+    case "409":
+    case "conflict":
+      return { kind: "conflict" };
+    case "throttled":
+      return { kind: "throttled", retryAfter: retryAfter ?? 1 };
     default:
       return null;
   }

@@ -13,6 +13,7 @@ import { handleControl } from "./control.js";
 import { ApiError, invalidArgument, notFound, Refusal } from "./errors.js";
 import { type Fault, truncateLists } from "./faults.js";
 import { basejs, playlistHtml, startPage } from "./render/pages.js";
+import { logRequest } from "./request-log.js";
 import { recordPlayback } from "./routes/player.js";
 import { uploadFinalize, uploadStart } from "./routes/uploads.js";
 
@@ -122,6 +123,24 @@ async function applyFault(res: ServerResponse, fault: Fault): Promise<boolean> {
         fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {},
       );
       return true;
+    case "conflict":
+      // What the service answers an idempotent write that is already so, and any edit of a
+      // playlist created moments ago (PROTOCOL §1.5): a plain 409.
+      sendError(res, new ApiError(409, "The operation was aborted.", "conflict"));
+      return true;
+    case "throttled":
+      // Throttling that comes as a 400 rather than a 429: the quota status, with Retry-After.
+      sendError(
+        res,
+        new ApiError(
+          400,
+          "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute'.",
+          "rateLimitExceeded",
+          "RESOURCE_EXHAUSTED",
+        ),
+        { "retry-after": String(fault.retryAfter ?? 1) },
+      );
+      return true;
     case "cut": {
       // Promise a long body, send a fragment of it, then drop the connection.
       res.writeHead(200, { "content-type": "application/json; charset=UTF-8", "content-length": "4096" });
@@ -186,6 +205,7 @@ async function handleApi(
   const route = routes.get(endpoint);
   // Unknown endpoints share one counter, so that junk paths cannot grow the table.
   count(state, route ? endpoint : "unknown");
+  logRequest(state, res, route ? endpoint : "unknown", route?.write === true);
   const fault = state.faults.pick(endpoint, header(req, "x-emulator-fault"));
   if (fault && (await applyFault(res, fault))) {
     req.resume();

@@ -328,15 +328,40 @@ export function artistCard(a: ArtistRow): Json {
   });
 }
 
-/** A video card; on artist pages it plays inside the artist's videos playlist, at its position. */
-export function videoCard(s: SongRow, inPlaylist?: { playlistId: string; index: number }): Json {
+/**
+ * A video card; on artist pages it plays inside the artist's videos playlist, at its position. On
+ * a user's page (`user`) the subtitle names the user's channel instead of the artist, and the menu
+ * is the full one of a video (radio, queue, like, download, save, share; captures
+ * yt_get_user_20250707, yt_get_user_videos_20250707).
+ */
+export function videoCard(
+  s: SongRow,
+  inPlaylist?: { playlistId: string; index: number },
+  user?: { name: string; channelId: string; marks: Marks },
+): Json {
   const we = watch(s.videoId, { videoType: s.videoType, ...inPlaylist });
+  const owner = user ? run(user.name, browse(user.channelId, PAGE.channel)) : artistRun(s);
+  const queue = queueItems({ videoId: s.videoId }, "Video");
+  const items = user
+    ? [
+        navItem(
+          "Start radio",
+          "MIX",
+          watch(s.videoId, { videoType: s.videoType, playlistId: `RDAMVM${s.videoId}`, params: "wAEB" }),
+        ),
+        ...queue,
+        likeMenuToggle(s.videoId, user.marks.likeStatus(s.videoId) === "LIKE", user.marks.signedIn),
+        downloadVideoItem(s.videoId),
+        addToPlaylistItem({ videoId: s.videoId }, user.marks.signedIn),
+        shareItem(s.videoId),
+      ]
+    : [...queue, shareItem(s.videoId)];
   return card({
     thumbnailRenderer: musicThumbnail(imageSizes(s.videoId, [], true)),
     title: { runs: [run(s.title, we)] },
-    subtitle: { runs: dotted([artistRun(s), run(`${abbreviate(s.views)} views`)]) },
+    subtitle: { runs: dotted([owner, run(`${abbreviate(s.views)} views`)]) },
     navigationEndpoint: we,
-    menu: { menuRenderer: { items: [...queueItems({ videoId: s.videoId }, "Video"), shareItem(s.videoId)] } },
+    menu: { menuRenderer: { items } },
     thumbnailOverlay: overlay(we, "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
     aspectRatio: "MUSIC_TWO_ROW_ITEM_THUMBNAIL_ASPECT_RATIO_RECTANGLE_16_9",
   });

@@ -435,12 +435,28 @@ export function uploadAlbumCard(artist: string, album: string, count: number): J
   };
 }
 
+/**
+ * A row of the uploaded artists list. Its menu plays the artist's uploads: shuffled, or as a radio,
+ * from the `MLPA` playlist named after the artist's page id, as an uploaded album's `MLPR` one is
+ * (capture yt_get_library_upload_artists_20240712).
+ */
 export function uploadArtistRow(artist: string, count: number): Json {
+  const id = uploadArtistId(artist);
+  const audio = `MLPA${id.slice("FEmusic_library_privately_owned_artist_detail".length)}`;
   return {
     musicResponsiveListItemRenderer: {
       thumbnail: musicThumbnail(imageSizes(artist, [60])),
       flexColumns: [flex([run(artist)]), flex([run(`${count} ${count === 1 ? "song" : "songs"}`)])],
-      navigationEndpoint: browse(uploadArtistId(artist), PAGE.unknown),
+      menu: {
+        menuRenderer: {
+          items: [
+            navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(audio, "wAEB8gECKAE%3D")),
+            navItem("Start radio", "MIX", watchPlaylist(audio, "wAEB")),
+          ],
+          accessibility: { accessibilityData: { label: "Action menu" } },
+        },
+      },
+      navigationEndpoint: browse(id, PAGE.unknown),
       flexColumnDisplayStyle: "MUSIC_RESPONSIVE_LIST_ITEM_FLEX_COLUMN_DISPLAY_STYLE_TWO_LINE_STACK",
     },
   };

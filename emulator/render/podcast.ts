@@ -27,7 +27,7 @@ import {
   watchPlaylist,
 } from "./common.js";
 import { categoryTitle } from "./display.js";
-import { shortDate, totalDuration } from "./format.js";
+import { clock, shortDate, totalDuration } from "./format.js";
 import { episodeLength, episodeRow, markPlayedItem, podcastCard } from "./items.js";
 
 export const PODCAST_PAGE_SIZE = 10;
@@ -198,13 +198,38 @@ export function episodePage(e: EpisodeRow, saved: boolean): Json {
   const page = twoColumn(header, [
     {
       musicDescriptionShelfRenderer: {
-        description: text(e.description),
+        description: episodeDescription(e),
         header: text("Episode description"),
       },
     },
   ]);
   page.background = musicThumbnail(imageSizes(e.videoId, [544]));
   return page;
+}
+
+/**
+ * An episode's description as the service sends it (capture yt_get_episode_20240830): plain text
+ * runs, URLs turned into runs holding a `urlEndpoint`, and timestamps into runs holding a
+ * `watchEndpoint` of the episode itself with `startTimeSeconds`. The generated text is followed
+ * by the show's site and a few chapters spread over the episode's length, derived from the row
+ * so that the same episode always reads the same.
+ */
+export function episodeDescription(e: EpisodeRow): Json {
+  const site = `https://${e.channelName.toLowerCase().replace(/[^a-z0-9]+/g, "")}.example.org/`;
+  const link = (url: string) => run(url, { urlEndpoint: { url, target: "TARGET_NEW_WINDOW" } });
+  const at = (seconds: number) =>
+    run(clock(seconds), {
+      watchEndpoint: { videoId: e.videoId, continuePlayback: true, startTimeSeconds: seconds },
+    });
+  const chapters = ["Introduction", "The main topic", "Questions from listeners"];
+  const items: Json[] = [{ text: `${e.description}\n\nMore from ${e.channelName}: ` }, link(site)];
+  items.push({ text: "\n\nTimestamps\n" });
+  chapters.forEach((name, i) => {
+    // Chapters start at 0 and at a third and two thirds of the episode, on whole seconds.
+    items.push(at(Math.floor((e.durationSeconds * i) / chapters.length)));
+    items.push({ text: ` ${name}${i < chapters.length - 1 ? "\n" : ""}` });
+  });
+  return { runs: items };
 }
 
 export function channelPage(

@@ -235,7 +235,7 @@ export function searchRow(item: SearchItem, marks: Marks, typed: boolean): Json 
   }
 }
 
-/** The "Top result" card of an unfiltered search. */
+/** The "Top result" card of an unfiltered search: a song, video, album, artist, playlist or podcast. */
 export function topResultCard(item: SearchItem, marks: Marks, language = "en"): Json {
   const base: Json = { header: { musicCardShelfHeaderBasicRenderer: { title: text("Top result") } } };
   if (item.type === "artist") {
@@ -269,6 +269,69 @@ export function topResultCard(item: SearchItem, marks: Marks, language = "en"): 
         buttons: [{ buttonRenderer: { text: text("Play"), command: we } }],
         menu: {
           menuRenderer: { items: [libraryToggle("song", s.videoId, marks.inLibrary("song", s.videoId))] },
+        },
+        contents: [],
+      },
+    };
+  }
+  if (item.type === "playlist") {
+    // A playlist named like the query (capture yt_search_basic_with_podcast_community_playlists_20250605):
+    // the title links to the playlist page, "Play" plays it, and the menu starts with shuffle.
+    const p = item.row;
+    const nav = browse(`VL${p.playlistId}`, PAGE.playlist);
+    const author = run(p.authorName, p.authorChannelId ? browse(p.authorChannelId, PAGE.channel) : undefined);
+    return {
+      musicCardShelfRenderer: {
+        ...base,
+        thumbnail: musicThumbnail(imageSizes(p.playlistId, [120, 226])),
+        title: { runs: [run(p.title, nav)] },
+        subtitle: {
+          runs: dotted([run(typeWord("playlist", language)), author, run(`${abbreviate(p.views)} views`)]),
+        },
+        onTap: nav,
+        buttons: [
+          { buttonRenderer: { text: text("Play"), command: watchPlaylist(p.playlistId) } },
+          {
+            buttonRenderer: { text: text("Shuffle"), command: watchPlaylist(p.playlistId, "wAEB8gECKAE%3D") },
+          },
+        ],
+        menu: {
+          menuRenderer: {
+            items: [
+              navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(p.playlistId, "wAEB8gECKAE%3D")),
+              navItem("Start radio", "MIX", watchPlaylist(`RDAMPL${p.playlistId}`, "wAEB")),
+              saveCollectionItem(p.playlistId, marks.saved(p.playlistId)),
+              shareItem(p.playlistId),
+            ],
+          },
+        },
+        contents: [],
+      },
+    };
+  }
+  if (item.type === "podcast") {
+    const p = item.row;
+    const nav = browse(`MPSP${p.playlistId}`, PAGE.podcast);
+    return {
+      musicCardShelfRenderer: {
+        ...base,
+        thumbnail: musicThumbnail(imageSizes(p.playlistId, [120, 226])),
+        title: { runs: [run(p.title, nav)] },
+        subtitle: {
+          runs: dotted([
+            run(typeWord("podcast", language)),
+            run(p.channelName, browse(p.channelId, PAGE.channel)),
+          ]),
+        },
+        onTap: nav,
+        buttons: [{ buttonRenderer: { text: text("Play"), command: watchPlaylist(p.playlistId) } }],
+        menu: {
+          menuRenderer: {
+            items: [
+              saveCollectionItem(p.playlistId, marks.saved(p.playlistId), "podcast"),
+              shareItem(p.playlistId),
+            ],
+          },
         },
         contents: [],
       },

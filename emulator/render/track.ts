@@ -15,9 +15,18 @@ import {
   singleColumn,
   text,
 } from "./common.js";
-import { artistCard, playlistCard, songCard } from "./items.js";
+import { artistCard, type Marks, playlistCard, songCard, videoCard } from "./items.js";
 
 export const USER_PLAYLISTS_PARAMS = "6gPiAUdxWUJXcFlCQ3BNQkNpUjVkRjl3WVdkbFgzTnVZWEJ6YUc5MFgyMTFj";
+/** The params of a user's full video list (same channel id, other params). */
+export const USER_VIDEOS_PARAMS = "6gPiAUdxWUJXcFlCQ3BNQkNpUjVkRjl3WVdkbFgzWnBaR1Z2YzE5d1lXZGxY";
+
+export interface UserChannel {
+  name: string;
+  channelId: string;
+  /** The viewer's like states, for the video cards' menus. */
+  marks: Marks;
+}
 
 export function lyricsPage(lines: string, source: string): Json {
   return {
@@ -132,8 +141,22 @@ export function creditsPage(s: SongRow): Json {
   };
 }
 
-export function userPage(name: string, channelId: string, playlists: PlaylistRow[]): Json {
+/**
+ * A user's channel page: a videos carousel, then a playlists carousel (capture
+ * yt_get_user_20250707), each with a "More" link to its full list (same browse id, own params).
+ */
+export function userPage(user: UserChannel, videos: SongRow[], playlists: PlaylistRow[]): Json {
+  const { name, channelId } = user;
   const sections: Json[] = [];
+  if (videos.length) {
+    sections.push(
+      carousel(
+        "Videos",
+        videos.map((v) => videoCard(v, undefined, user)),
+        browse(channelId, undefined, USER_VIDEOS_PARAMS),
+      ),
+    );
+  }
   if (playlists.length) {
     sections.push(
       carousel(
@@ -180,6 +203,26 @@ export function userPlaylistsPage(playlists: PlaylistRow[]): Json {
       contents: [{ gridRenderer: { items: playlists.map((p) => playlistCard(p, null, false)) } }],
     },
   });
+}
+
+/**
+ * A user's full video list: the user's name as the page header, one grid under a "Videos" header
+ * (capture yt_get_user_videos_20250707).
+ */
+export function userVideosPage(user: UserChannel, videos: SongRow[]): Json {
+  const page = singleColumn({
+    sectionListRenderer: {
+      contents: [
+        {
+          gridRenderer: {
+            items: videos.map((v) => videoCard(v, undefined, user)),
+            header: { gridHeaderRenderer: { title: text("Videos") } },
+          },
+        },
+      ],
+    },
+  });
+  return { header: { musicHeaderRenderer: { title: text(user.name) } }, ...page };
 }
 
 export function tasteProfilePage(artists: ArtistRow[]): Json {

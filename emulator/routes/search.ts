@@ -245,6 +245,22 @@ function uploadsSearch(
   };
 }
 
+/**
+ * A public playlist or a podcast called exactly what was searched for: the service makes it the
+ * top result (capture yt_search_basic_with_podcast_community_playlists_20250605), even when more
+ * popular playlists also match and fill the shelf.
+ */
+function namedCollection(ctx: ApiContext, q: string): SearchItem | null {
+  const same = (title: string) => title.toLowerCase() === q.toLowerCase();
+  for (const filter of ["community_playlists", "featured_playlists", "podcasts"] as const) {
+    const hit = results(ctx, q, filter, "catalogue", 0, 100).find(
+      (i) => (i.type === "playlist" || i.type === "podcast") && same(i.row.title),
+    );
+    if (hit) return hit;
+  }
+  return null;
+}
+
 export function search(ctx: ApiContext): unknown {
   const m = marks(ctx);
   const token = continuationOf(ctx);
@@ -296,12 +312,8 @@ export function search(ctx: ApiContext): unknown {
   for (const filter of categories) {
     const items = q ? results(ctx, q, filter, mode.scope, 0, UNFILTERED_SHELF) : [];
     if (!items.length) continue;
-    if (
-      !top &&
-      (filter === "songs" || filter === "artists" || filter === "albums") &&
-      mode.scope === "catalogue"
-    ) {
-      top = items[0]!;
+    if (mode.scope === "catalogue") {
+      if (!top && (filter === "songs" || filter === "artists" || filter === "albums")) top = items[0]!;
     }
     sections.push(
       shelf(
@@ -313,6 +325,7 @@ export function search(ctx: ApiContext): unknown {
     );
   }
   if (!sections.length) return searchPage(q, [noResults(q)], tab, []);
+  if (mode.scope === "catalogue") top = namedCollection(ctx, q) ?? top;
   if (top) sections.unshift(topResultCard(top, m, ctx.language));
   return searchPage(q, sections, tab, UNFILTERED);
 }

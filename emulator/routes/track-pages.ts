@@ -10,12 +10,14 @@ import {
   tasteProfilePage,
   timedLyricsPage,
   USER_PLAYLISTS_PARAMS,
+  USER_VIDEOS_PARAMS,
   userPage,
   userPlaylistsPage,
+  userVideosPage,
 } from "../render/track.js";
 import type { ArtistRow } from "../store/rows.js";
 import { ADJECTIVES, LYRIC_LINES, NOUNS } from "../words.js";
-import { requireAccount } from "./viewer.js";
+import { marks, requireAccount } from "./viewer.js";
 
 /** Lyrics and related pages are keyed by the video id: `MPLYt_<videoId>`, `MPTRt_<videoId>`. */
 export const lyricsBrowseId = (videoId: string) => `MPLYt_${videoId}`;
@@ -80,11 +82,15 @@ export function userBrowse(ctx: ApiContext, channelId: string, params: string | 
     | undefined;
   if (!account) return null;
   const lists = store.playlistsOf(account.id).filter((p) => p.privacy === "PUBLIC");
+  const user = { name: account.name, channelId, marks: marks(ctx) };
   if (params) {
-    if (decodeURIComponent(params) !== USER_PLAYLISTS_PARAMS) throw invalidArgument();
+    const p = decodeURIComponent(params);
+    if (p === USER_VIDEOS_PARAMS) return userVideosPage(user, store.userVideos(account.id, 100));
+    if (p !== USER_PLAYLISTS_PARAMS) throw invalidArgument();
     return userPlaylistsPage(lists);
   }
-  return userPage(account.name, channelId, lists);
+  // The page's carousel shows the first few; "More" lists them all.
+  return userPage(user, store.userVideos(account.id, 10), lists);
 }
 
 function tasteArtists(ctx: ApiContext): ArtistRow[] {

@@ -113,6 +113,17 @@ export class Store {
     return rows.map((r) => bools(r, "explicit", "available")!);
   }
 
+  /**
+   * The videos on a user's channel page. The catalogue has no uploader for its user-made (UGC)
+   * videos, so they are shared out among the accounts by id, the same ones every time.
+   */
+  userVideos(accountId: number, limit: number): SongRow[] {
+    const rows = this.st(
+      `SELECT ${SONG_COLUMNS} FROM songs s ${SONG_JOIN} WHERE s.video_type = 'MUSIC_VIDEO_TYPE_UGC' AND s.id % 4 = ? % 4 ORDER BY s.views DESC, s.id LIMIT ?`,
+    ).all(accountId, limit) as SongRow[];
+    return rows.map((r) => bools(r, "explicit", "available")!);
+  }
+
   randomSongs(seed: number, limit: number, videoType = "MUSIC_VIDEO_TYPE_ATV"): SongRow[] {
     const total = (
       this.st("SELECT max(id) AS n FROM songs WHERE video_type = 'MUSIC_VIDEO_TYPE_ATV'").get() as {

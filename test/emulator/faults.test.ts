@@ -62,6 +62,33 @@ describe("faults per request (header)", () => {
   });
 });
 
+describe("a conflict and a throttling 400", () => {
+  it("answers a plain 409 for the header, changing nothing", async () => {
+    const auth = await headersFor(emu, 1);
+    const before = emu.state.store.playlistsOf(1).length;
+    for (const h of ["409", "conflict"]) {
+      const r = await api(emu, "playlist/create", { title: "dup" }, { ...auth, "x-emulator-fault": h });
+      expect(r.status).toBe(409);
+      expect(at(r.json, "error", "code")).toBe(409);
+      expect(typeof at(r.json, "error", "message")).toBe("string");
+    }
+    expect(emu.state.store.playlistsOf(1).length).toBe(before);
+  });
+
+  it("answers a throttling 400 with the quota status and Retry-After", async () => {
+    const r = await api(emu, "browse", HOME, { "x-emulator-fault": "throttled;retry-after=4" });
+    expect(r.status).toBe(400);
+    expect(r.headers["retry-after"]).toBe("4");
+    expect(at(r.json, "error", "code")).toBe(400);
+    expect(at(r.json, "error", "status")).toBe("RESOURCE_EXHAUSTED");
+    expect(at(r.json, "error", "message")).toMatch(/^Quota exceeded/);
+    // An ordinary bad request keeps its usual status name.
+    const bad = await call(emu, "/youtubei/v1/browse", { body: "[1]" });
+    expect(bad.status).toBe(400);
+    expect(at(bad.json, "error", "status")).toBe("INVALID_ARGUMENT");
+  });
+});
+
 describe("a gated write", () => {
   it("answers 200 with only an engagement panel and creates nothing", async () => {
     const auth = await headersFor(emu, 1);
@@ -85,6 +112,67 @@ describe("faults queued through the control endpoint", () => {
     expect((await api(emu, "search", { query: "a" })).status).toBe(500);
     expect((await api(emu, "search", { query: "a" })).status).toBe(500);
     expect((await api(emu, "search", { query: "a" })).status).toBe(200);
+  });
+
+  it("accepts every kind, each answered as it would be through the header", async () => {
+    const auth = await headersFor(emu, 1);
+    const queue = (kind: string, extra: Record<string, unknown> = {}) =>
+      call(emu, "/_emulator/faults", {
+        body: JSON.stringify({ queue: [{ kind, endpoint: "playlist/create", ...extra }] }),
+      });
+    const create = () => api(emu, "playlist/create", { title: "queued" }, auth);
+    const before = emu.state.store.playlistsOf(1).length;
+
+    expect((await queue("conflict")).status).toBe(200);
+    expect((await create()).status).toBe(409);
+
+    expect((await queue("throttled", { retryAfter: 9 })).status).toBe(200);
+    const throttled = await create();
+    expect([throttled.status, throttled.headers["retry-after"]]).toEqual([400, "9"]);
+    expect(at(throttled.json, "error", "status")).toBe("RESOURCE_EXHAUSTED");
+
+    expect((await queue("gated")).status).toBe(200);
+    const gated = await create();
+    expect(gated.status).toBe(200);
+    expect(at(gated.json, "actions", 0, "showEngagementPanelEndpoint", "identifier", "tag")).toBe(
+      "PAfeature_enablement",
+    );
+    expect(emu.state.store.playlistsOf(1).length).toBe(before);
+    // The queue is used up: the next create goes through.
+    expect(at((await create()).json, "playlistId")).toEqual(expect.any(String));
+    expect(emu.state.store.playlistsOf(1).length).toBe(before + 1);
+  });
+
+  it("accepts a queued truncate, which cuts the next read's list", async () => {
+    const r = await call(emu, "/_emulator/faults", {
+      body: JSON.stringify({ queue: [{ kind: "truncate", endpoint: "browse" }] }),
+    });
+    expect(r.status).toBe(200);
+    const p = (
+      emu.state.store
+        .st(
+          "SELECT playlist_id AS p FROM playlists WHERE (SELECT count(*) FROM playlist_items i WHERE i.playlist_id = playlists.playlist_id) > 100 LIMIT 1",
+        )
+        .get() as { p: string }
+    ).p;
+    const rows = async () =>
+      findAll((await api(emu, "browse", { browseId: `VL${p}` })).json, "playlistItemData").length;
+    expect(await rows()).toBe(50);
+    expect(await rows()).toBe(100);
+  });
+
+  it("accepts the new kinds in a configured rate", async () => {
+    const r = await call(emu, "/_emulator/faults", {
+      body: JSON.stringify({ config: { rate: 1, seed: 3, kinds: ["conflict", "throttled"] } }),
+    });
+    expect(r.status).toBe(200);
+    try {
+      const seen = new Set<number>();
+      for (let i = 0; i < 12; i++) seen.add((await api(emu, "browse", HOME)).status);
+      expect([...seen].sort()).toEqual([400, 409]);
+    } finally {
+      await call(emu, "/_emulator/faults", { method: "DELETE" });
+    }
   });
 
   it("rejects an unknown fault kind", async () => {
@@ -118,6 +206,9 @@ describe("fault parsing", () => {
     expect(parseFaultHeader("429;retry-after=3")).toEqual({ kind: "rate-limit", retryAfter: 3 });
     expect(parseFaultHeader("slow=50")).toEqual({ kind: "slow", delayMs: 50 });
     expect(parseFaultHeader("cut")).toEqual({ kind: "cut" });
+    expect(parseFaultHeader("409")).toEqual({ kind: "conflict" });
+    expect(parseFaultHeader("throttled;retry-after=5")).toEqual({ kind: "throttled", retryAfter: 5 });
+    expect(parseFaultHeader("throttled")).toEqual({ kind: "throttled", retryAfter: 1 });
     expect(parseFaultHeader("bogus")).toBeNull();
   });
 

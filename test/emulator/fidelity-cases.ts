@@ -16,6 +16,8 @@ export interface Ids {
   twoColumnArtist: string;
   chart: string;
   community: string;
+  /** The exact title of a public playlist, searched for to get a playlist top result. */
+  communityTitle: string;
   owned: string;
   podcast: string;
   episode: string;
@@ -246,6 +248,12 @@ export const CASES: FidelityCase[] = [
     run: (i, h) => browse({ browseId: i.userChannel }, h),
   },
   {
+    capture: "yt_get_user_videos_20250707",
+    paths: 0.95,
+    nodes: 0.95,
+    run: async (i, h) => browse({ browseId: i.userChannel, params: await userMoreParams(i, "Videos") }, h),
+  },
+  {
     capture: "yt_get_history_20240713",
     paths: 0.79,
     nodes: 0.85,
@@ -324,7 +332,8 @@ export const CASES: FidelityCase[] = [
     capture: "yt_search_songs_continuation_20231226",
     paths: 0.91,
     nodes: 0.94,
-    run: (_i, h) => searchContinuation("e", P.songs, h),
+    // "the": its second page of songs holds explicit ones, whose rows carry the badge the parser reads.
+    run: (_i, h) => searchContinuation("the", P.songs, h),
   },
   {
     capture: "yt_get_watch_playlist_continuation_20250630",
@@ -460,9 +469,10 @@ export const CASES: FidelityCase[] = [
   },
   {
     capture: "yt_search_basic_with_podcast_community_playlists_20250605",
-    paths: 0.79,
+    paths: 0.82,
     nodes: 0.95,
-    run: (_i, h) => search("the", undefined, h),
+    // The capture's top result is a playlist: searching for one's exact title gives that.
+    run: (i, h) => search(i.communityTitle, undefined, h),
   },
   {
     capture: "yt_get_library_playlists_continuation_mock",
@@ -514,6 +524,15 @@ async function libraryContinuation(browseId: string, h: Record<string, string>):
   const first = await browse({ browseId }, h);
   const token = findAll(first.json, "nextContinuationData").map((d) => (d as Json).continuation)[0];
   return api(emu, "browse", {}, h, { query: `&ctoken=${token}&continuation=${token}` });
+}
+
+/** The params of a carousel's "More" link on a user's page, as the client takes them. */
+async function userMoreParams(i: Ids, title: string): Promise<string> {
+  const page = await browse({ browseId: i.userChannel });
+  const header = findAll(page.json, "musicCarouselShelfBasicHeaderRenderer").find(
+    (x) => at(x, "title", "runs", 0, "text") === title,
+  );
+  return String(at(header, "title", "runs", 0, "navigationEndpoint", "browseEndpoint", "params"));
 }
 
 function findFirst(value: unknown, key: string): unknown {
@@ -576,6 +595,7 @@ export async function startFidelityEmulator(): Promise<{ emu: RunningEmulator; i
     community: q<{ p: string }>(
       "SELECT playlist_id AS p FROM playlists WHERE kind = 'community' AND (SELECT count(*) FROM playlist_items i WHERE i.playlist_id = playlists.playlist_id) > 100 LIMIT 1",
     ).p,
+    communityTitle: "",
     owned: q<{ p: string }>(
       "SELECT playlist_id AS p FROM playlists WHERE owner_account_id = 1 ORDER BY id LIMIT 1",
     ).p,
@@ -590,6 +610,10 @@ export async function startFidelityEmulator(): Promise<{ emu: RunningEmulator; i
     ownedFirst: "",
     collaborative: "",
   };
+  // The capture's top result is a playlist named like the query, which also found songs (some
+  // explicit) and videos: another account's public playlist called "the" gives that.
+  await api(emu, "playlist/create", { title: "the", privacyStatus: "PUBLIC" }, await headersFor(emu, 2));
+  ids.communityTitle = "the";
   // A public playlist another account joined through its invite link.
   const shared = await api(
     emu,

@@ -116,30 +116,7 @@ const NOT_APPLICABLE: Record<string, Record<string, string>> = {
  * Read paths the emulator does not produce yet although they could apply: open gaps, listed so the
  * figure stays honest. Same staleness rule as NOT_APPLICABLE.
  */
-const NOT_YET: Record<string, string[]> = {
-  yt_get_episode_20240830: [
-    `${TC}.secondaryContents.sectionListRenderer.contents[].musicDescriptionShelfRenderer.description.runs[].navigationEndpoint`,
-    `${TC}.secondaryContents.sectionListRenderer.contents[].musicDescriptionShelfRenderer.${WIKI}`,
-    `${TC}.secondaryContents.sectionListRenderer.contents[].musicDescriptionShelfRenderer.description.runs[].navigationEndpoint.watchEndpoint.startTimeSeconds`,
-  ],
-  yt_get_user_20250707: [
-    `${SC}.musicCarouselShelfRenderer.contents[].${CARD}.navigationEndpoint.watchEndpoint`,
-    `${SC}.musicCarouselShelfRenderer.contents[].${CARD}.navigationEndpoint.watchEndpoint.videoId`,
-  ],
-  yt_search_songs_continuation_20231226: [
-    `continuationContents.musicShelfContinuation.contents[].${ROW}.badges[].musicInlineBadgeRenderer.accessibilityData.accessibilityData.label`,
-  ],
-  yt_get_library_upload_artists_20240712: [
-    `${SC}.musicShelfRenderer.contents[].${ROW}.menu.menuRenderer.items`,
-    `${SC}.musicShelfRenderer.contents[].${ROW}.menu.menuRenderer.items[].menuNavigationItemRenderer`,
-    `${SC}.musicShelfRenderer.contents[].${ROW}.menu.menuRenderer.items[].menuNavigationItemRenderer.icon.iconType`,
-    `${SC}.musicShelfRenderer.contents[].${ROW}.menu.menuRenderer.items[].menuNavigationItemRenderer.navigationEndpoint.watchPlaylistEndpoint.playlistId`,
-  ],
-  yt_search_basic_with_podcast_community_playlists_20250605: [
-    `${TS}.musicCardShelfRenderer.buttons[].buttonRenderer.command.watchPlaylistEndpoint.playlistId`,
-    `${TS}.musicCardShelfRenderer.title.runs[].navigationEndpoint.browseEndpoint.browseId`,
-  ],
-};
+const NOT_YET: Record<string, string[]> = {};
 
 /** Every path in a JSON value (objects' keys and leaves), array positions folded. */
 function allPaths(value: unknown): Set<string> {

@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index.js";
-import { api, at, call, type Json } from "./helpers.js";
+import { api, at, call, headersFor, type Json } from "./helpers.js";
 
 let emu: RunningEmulator;
 
@@ -168,6 +168,26 @@ describe("control endpoints", () => {
     expect(emu.counts()).toEqual(at(r.json, "requests"));
     emu.resetCounts();
     expect(emu.counts()).toEqual({});
+  });
+
+  it("logs every API request with its timing, and writes apart", async () => {
+    await call(emu, "/_emulator/requests", { method: "DELETE" });
+    const headers = await headersFor(emu, 1);
+    await api(emu, "browse", { browseId: "FEmusic_home" });
+    await api(emu, "like/like", { target: { videoId: "nosuchvideo" } }, headers);
+    const all = at((await call(emu, "/_emulator/requests")).json, "requests") as Json[];
+    expect(all.map((r) => [r.endpoint, r.write])).toEqual([
+      ["browse", false],
+      ["like/like", true],
+    ]);
+    for (const r of all) expect(Number(r.finishedAt)).toBeGreaterThanOrEqual(Number(r.startedAt));
+    const writes = at((await call(emu, "/_emulator/requests?writes=1")).json, "requests") as Json[];
+    expect(writes.map((r) => r.endpoint)).toEqual(["like/like"]);
+    const later = at(
+      (await call(emu, `/_emulator/requests?since=${all[0]?.seq}`)).json,
+      "requests",
+    ) as Json[];
+    expect(later.map((r) => r.seq)).toEqual([all[1]?.seq]);
   });
 
   it("lists the seeded accounts with a brand account under the first login", async () => {

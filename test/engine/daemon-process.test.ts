@@ -1,6 +1,7 @@
 /**
  * The real `musicsync daemon` process: two of them on one database never write at the same time
- * (seen in a log of every request, kept by a proxy in front of each); SIGTERM in the middle of a run
+ * (seen in the emulator's request log, and in a proxy's log in front of each daemon that says who
+ * sent what); SIGTERM in the middle of a run
  * finishes the write in flight, records the run as interrupted and exits 0, and the next run
  * converges; after SIGKILL the lock left behind is taken over once its heartbeat expires; and the
  * logs of a whole run hold no credential.
@@ -100,6 +101,22 @@ describe("two daemons on one database", () => {
         const apart = x.end <= y.start || y.end <= x.start;
         expect(apart, `a wrote ${x.start}–${x.end} while b wrote ${y.start}–${y.end}`).toBe(true);
       }
+    }
+    // The emulator's own request log says the same: no two writes to the account were ever in
+    // flight at once (whoever sent them), and it saw every write the proxies passed on.
+    const logged = (await (await fetch(`${h.emulator.url}/_emulator/requests?writes=1`)).json()) as {
+      requests: Array<{ seq: number; startedAt: number; finishedAt: number | null }>;
+    };
+    const spans = logged.requests.sort((x, y) => x.startedAt - y.startedAt);
+    expect(spans.length).toBe(writes.length);
+    for (let i = 1; i < spans.length; i++) {
+      const before = spans[i - 1]!;
+      const next = spans[i]!;
+      expect(before.finishedAt, `write #${before.seq} never finished`).not.toBeNull();
+      expect(
+        next.startedAt >= (before.finishedAt ?? Number.POSITIVE_INFINITY),
+        `write #${next.seq} began while #${before.seq} was in flight`,
+      ).toBe(true);
     }
     // They did contend: one waited for the other's lock at least once.
     expect([...da.logs, ...db.logs].some((l) => l.msg === "waiting for the account's lock")).toBe(true);
