@@ -19,6 +19,7 @@ export type * from "./types/library.js";
 export type * from "./types/playlists.js";
 export type * from "./types/podcasts.js";
 export type * from "./types/search.js";
+export { SEARCH_FILTERS, SEARCH_SCOPES } from "./types/search.js";
 export type * from "./types/song.js";
 export type * from "./types/uploads.js";
 export type * from "./types/watch.js";

@@ -3,24 +3,14 @@
  * Keys the engine defines are snake_case (`max_removals`); ids the service defines keep its
  * camelCase (`videoId`, `browseId`, `channelId`, `playlistId`).
  */
+import type { SearchFilter } from "../../src/index.js";
 
 export const API_VERSION = "musicsync/v1";
 /** The service refuses to grow a playlist past this many items. */
 export const PLAYLIST_CAP = 5000;
 
-export const SEARCH_FILTERS = [
-  "songs",
-  "videos",
-  "albums",
-  "artists",
-  "playlists",
-  "community_playlists",
-  "featured_playlists",
-  "profiles",
-  "podcasts",
-  "episodes",
-] as const;
-export type SearchFilter = (typeof SEARCH_FILTERS)[number];
+// Search filters are the client's (PROTOCOL §4.1): one list, so a recipe accepts exactly what search does.
+export { SEARCH_FILTERS, type SearchFilter } from "../../src/index.js";
 
 export const LIBRARY_KINDS = [
   "songs",
