@@ -59,6 +59,37 @@ export function subscribeButton(
   signedIn = true,
 ): Json {
   const count = abbreviate(subscribers);
+  // Signed out too, the button carries the subscribe endpoints beside its sign-in prompt (capture
+  // ytm_2026_05_get_artist1).
+  const serviceEndpoints: Json[] = [
+    { subscribeEndpoint: { channelIds: [channelId], params: "GAA%3D" } },
+    {
+      // Unsubscribing asks for confirmation first (capture yt_get_artist_20240705).
+      signalServiceEndpoint: {
+        signal: "CLIENT_SIGNAL",
+        actions: [
+          {
+            openPopupAction: {
+              popup: {
+                confirmDialogRenderer: {
+                  dialogMessages: [text("Unsubscribe?")],
+                  confirmButton: {
+                    buttonRenderer: {
+                      style: "STYLE_BRAND",
+                      text: text("Unsubscribe"),
+                      serviceEndpoint: { unsubscribeEndpoint: { channelIds: [channelId] } },
+                    },
+                  },
+                  cancelButton: { buttonRenderer: { style: "STYLE_TEXT", text: text("Cancel") } },
+                },
+              },
+              popupType: "DIALOG",
+            },
+          },
+        ],
+      },
+    },
+  ];
   if (!signedIn) {
     // Signed out, the button asks to sign in instead of subscribing (capture ytm_2026_05_get_artist1).
     return {
@@ -73,6 +104,7 @@ export function subscribeButton(
         subscribedButtonText: text("Subscribed"),
         unsubscribedButtonText: text("Subscribe"),
         unsubscribeButtonText: text("Unsubscribe"),
+        serviceEndpoints,
         longSubscriberCountText: text(`${count} subscribers`),
         shortSubscriberCountText: text(count),
         signInEndpoint: signInModal(
@@ -94,35 +126,7 @@ export function subscribeButton(
       subscribedButtonText: text("Subscribed"),
       unsubscribedButtonText: text("Subscribe"),
       unsubscribeButtonText: text("Unsubscribe"),
-      serviceEndpoints: [
-        { subscribeEndpoint: { channelIds: [channelId], params: "GAA%3D" } },
-        {
-          // Unsubscribing asks for confirmation first (capture yt_get_artist_20240705).
-          signalServiceEndpoint: {
-            signal: "CLIENT_SIGNAL",
-            actions: [
-              {
-                openPopupAction: {
-                  popup: {
-                    confirmDialogRenderer: {
-                      dialogMessages: [text("Unsubscribe?")],
-                      confirmButton: {
-                        buttonRenderer: {
-                          style: "STYLE_BRAND",
-                          text: text("Unsubscribe"),
-                          serviceEndpoint: { unsubscribeEndpoint: { channelIds: [channelId] } },
-                        },
-                      },
-                      cancelButton: { buttonRenderer: { style: "STYLE_TEXT", text: text("Cancel") } },
-                    },
-                  },
-                  popupType: "DIALOG",
-                },
-              },
-            ],
-          },
-        },
-      ],
+      serviceEndpoints,
       longSubscriberCountText: text(`${count} subscribers`),
       shortSubscriberCountText: text(count),
     },
@@ -240,7 +244,17 @@ export function artistPage(v: ArtistView): Json {
             },
           },
         }
-      : singleColumn({ sectionListRenderer: { contents: sections } })),
+      : {
+          ...singleColumn({ sectionListRenderer: { contents: sections } }),
+          // The page's metadata for sharing and search engines (capture ytm_2026_05_get_artist1).
+          microformat: {
+            microformatDataRenderer: {
+              urlCanonical: `https://music.youtube.com/channel/${a.channelId}`,
+              title: a.name,
+              description: a.description,
+            },
+          },
+        }),
   };
 }
 

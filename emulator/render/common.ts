@@ -184,6 +184,9 @@ export function queueItems(target: Json, noun: string): Json[] {
  * with the icons kept as the not-saved / saved pair so older readers agree (PROTOCOL §4.0).
  */
 export function libraryToggle(kind: string, id: string, inLibrary: boolean, signedIn = true): Json {
+  const endpoint = (a: "add" | "remove", toast: string) => ({
+    feedbackEndpoint: { feedbackToken: feedbackToken({ a, kind, id }), actions: [notificationAction(toast)] },
+  });
   if (!signedIn) {
     return {
       toggleMenuServiceItemRenderer: {
@@ -195,13 +198,13 @@ export function libraryToggle(kind: string, id: string, inLibrary: boolean, sign
         ),
         toggledText: text("Remove from library"),
         toggledIcon: { iconType: "BOOKMARK" },
+        // Signed out, only the save side becomes a sign-in prompt; the remove side keeps its
+        // feedback endpoint (capture yt_get_album_not_signed_in_20250611).
+        toggledServiceEndpoint: endpoint("remove", "Removed from library"),
         isToggled: false,
       },
     };
   }
-  const endpoint = (a: "add" | "remove", toast: string) => ({
-    feedbackEndpoint: { feedbackToken: feedbackToken({ a, kind, id }), actions: [notificationAction(toast)] },
-  });
   return {
     toggleMenuServiceItemRenderer: {
       defaultText: text("Save to library"),
@@ -258,7 +261,13 @@ export function likeToggleButton(playlistId: string, liked: boolean): Json {
 
 export function likeButton(videoId: string, likeStatus: string, signedIn = true): Json {
   const button: Json = { target: { videoId }, likeStatus, likesAllowed: true };
-  if (!signedIn) {
+  if (signedIn) {
+    // Signed in, the button carries one like endpoint per state it can move to (captures
+    // yt_get_library_upload_songs_20240712, yt_get_history_20240713).
+    button.serviceEndpoints = ["LIKE", "DISLIKE", "INDIFFERENT"].map((status) => ({
+      likeEndpoint: { status, target: { videoId } },
+    }));
+  } else {
     button.dislikeNavigationEndpoint = signInModal("Don't like this?", "Sign in to let us know");
     button.likeCommand = signInModal("Like this song?", "Sign in to save it to your Liked music");
   }

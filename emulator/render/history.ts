@@ -28,6 +28,30 @@ export function historyPage(
   }));
   return {
     header: { musicHeaderRenderer: { title: text("History") } },
-    ...singleColumn({ sectionListRenderer: { contents } }),
+    ...singleColumn({ sectionListRenderer: { contents, header: historyChips() } }),
+  };
+}
+
+/**
+ * The "Music" / "Podcasts" filter chips above the history (capture yt_get_history_20240713). The
+ * emulator's history holds songs only, so a chip leads back to the same unfiltered list.
+ */
+function historyChips(): Json {
+  const chip = (label: string, params: string) => ({
+    chipCloudChipRenderer: {
+      text: text(label),
+      navigationEndpoint: { browseEndpoint: { browseId: "FEmusic_history", params } },
+      isSelected: false,
+      targetId: label,
+      onDeselectedCommand: { browseEndpoint: { browseId: "FEmusic_history" } },
+      selectionBehavior: "CHIP_SELECTION_BEHAVIOR_TOGGLE_ON_TAP",
+      uniqueId: label,
+    },
+  });
+  return {
+    chipCloudRenderer: {
+      chips: [chip("Music", "oggECgIIAQ%3D%3D"), chip("Podcasts", "oggECgIoAQ%3D%3D")],
+      selectionBehavior: "CHIP_CLOUD_SELECTION_BEHAVIOR_SINGLE_SELECT",
+    },
   };
 }

@@ -353,6 +353,7 @@ export function videoCard(
         likeMenuToggle(s.videoId, user.marks.likeStatus(s.videoId) === "LIKE", user.marks.signedIn),
         downloadVideoItem(s.videoId),
         addToPlaylistItem({ videoId: s.videoId }, user.marks.signedIn),
+        ...(user.marks.signedIn ? [pinToggle("video", s.videoId, false)] : []),
         shareItem(s.videoId),
       ]
     : [...queue, shareItem(s.videoId)];
@@ -389,17 +390,22 @@ export function songCard(s: SongRow, marks?: Marks, listenAgain = false): Json {
       ...queueItems({ videoId: s.videoId }, "Song"),
       libraryToggle("song", s.videoId, marks.inLibrary("song", s.videoId)),
     ];
-    if (listenAgain) items.push(pinToggle(s.videoId, marks.inLibrary("pin", s.videoId)));
+    if (listenAgain) items.push(pinToggle("song", s.videoId, marks.inLibrary("pin", s.videoId)));
     items.push(shareItem(s.videoId));
     fields.menu = { menuRenderer: { items } };
   }
   return card(fields);
 }
 
-function pinToggle(videoId: string, pinned: boolean): Json {
+/**
+ * "Pin to Listen again". Songs keep the pin (it orders the Listen again shelf); the service offers
+ * the toggle on a signed-in user's video and podcast cards too (captures yt_get_user_videos_20250707,
+ * yt_get_library_podcasts_20250626), where the emulator acknowledges it without keeping state.
+ */
+function pinToggle(kind: string, id: string, pinned: boolean): Json {
   const endpoint = (a: "pin" | "unpin", message: string) => ({
     feedbackEndpoint: {
-      feedbackToken: feedbackToken({ a, kind: "song", id: videoId }),
+      feedbackToken: feedbackToken({ a, kind, id }),
       actions: [notificationAction(message)],
     },
   });
@@ -416,7 +422,8 @@ function pinToggle(videoId: string, pinned: boolean): Json {
   };
 }
 
-export function podcastCard(p: PodcastRow): Json {
+/** A podcast card; `inLibrary` cards (the signed-in library page) carry the pin toggle. */
+export function podcastCard(p: PodcastRow, inLibrary = false): Json {
   const nav = browse(`MPSP${p.playlistId}`, PAGE.podcast);
   return card({
     thumbnailRenderer: musicThumbnail(imageSizes(p.playlistId, [226, 544])),
@@ -432,6 +439,7 @@ export function podcastCard(p: PodcastRow): Json {
           navItem("Save to playlist", "ADD_TO_PLAYLIST", {
             addToPlaylistEndpoint: { playlistId: p.playlistId },
           }),
+          ...(inLibrary ? [pinToggle("podcast", p.playlistId, false)] : []),
           shareItem(`\u0012${p.playlistId}`),
         ],
       },

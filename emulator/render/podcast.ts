@@ -6,6 +6,7 @@ import type { ArtistRow, EpisodeRow, PodcastRow } from "../store/rows.js";
 import { continuationToken } from "../tokens.js";
 import { subscribeButton } from "./artist.js";
 import {
+  addToPlaylistItem,
   browse,
   carousel,
   downloadVideoItem,
@@ -135,7 +136,7 @@ export function podcastShelf(
   return { musicShelfRenderer: body };
 }
 
-export function episodePage(e: EpisodeRow, saved: boolean): Json {
+export function episodePage(e: EpisodeRow, saved: boolean, signedIn = true): Json {
   const header = {
     musicResponsiveHeaderRenderer: {
       thumbnail: musicThumbnail(imageSizes(e.videoId, [], true)),
@@ -177,6 +178,8 @@ export function episodePage(e: EpisodeRow, saved: boolean): Json {
               markPlayedItem(e.videoId),
               ...queueItems({ videoId: e.videoId }, "Episode"),
               downloadVideoItem(e.videoId),
+              // Capture yt_get_episode_20240830: the header menu offers the episode to a playlist.
+              addToPlaylistItem({ videoId: e.videoId }, signedIn),
               navItem("Go to podcast", "BROADCAST", browse(`MPSP${e.podcastPlaylistId}`, PAGE.podcast)),
               shareItem(e.videoId),
             ],
@@ -250,7 +253,12 @@ export function channelPage(
       ),
     );
   if (podcasts.length)
-    sections.push(carousel(categoryTitle("podcasts", language), podcasts.map(podcastCard)));
+    sections.push(
+      carousel(
+        categoryTitle("podcasts", language),
+        podcasts.map((p) => podcastCard(p)),
+      ),
+    );
   return {
     header: {
       musicVisualHeaderRenderer: {
@@ -276,8 +284,18 @@ export function channelEpisodesPage(c: ArtistRow, episodes: EpisodeRow[]): Json 
 }
 
 /** The "New episodes" auto playlist (`VLRDPN`, capture yt_get_new_episodes_20240830). */
-export function newEpisodesPage(episodes: EpisodeRow[], ownerName: string, year: number): Json {
+export function newEpisodesPage(
+  episodes: EpisodeRow[],
+  owner: { name: string; channelId: string },
+  year: number,
+): Json {
   const seconds = episodes.reduce((n, e) => n + e.durationSeconds, 0);
+  // The play button starts the newest episode inside the auto playlist, and the strapline links the
+  // owner's channel (capture yt_get_new_episodes_20240830).
+  const first = episodes[0];
+  const play = first
+    ? watch(first.videoId, { playlistId: "RDPN", videoType: "MUSIC_VIDEO_TYPE_PODCAST_EPISODE" })
+    : watchPlaylist("RDPN");
   const header = {
     musicResponsiveHeaderRenderer: {
       thumbnail: musicThumbnail(imageSizes("RDPN", [226, 544])),
@@ -295,8 +313,7 @@ export function newEpisodesPage(episodes: EpisodeRow[], ownerName: string, year:
           },
         },
         {
-          musicPlayButtonRenderer: playButton(watchPlaylist("RDPN"), "MUSIC_PLAY_BUTTON_SIZE_LARGE")
-            .musicPlayButtonRenderer,
+          musicPlayButtonRenderer: playButton(play, "MUSIC_PLAY_BUTTON_SIZE_LARGE").musicPlayButtonRenderer,
         },
         {
           menuRenderer: {
@@ -306,8 +323,8 @@ export function newEpisodesPage(episodes: EpisodeRow[], ownerName: string, year:
       ],
       title: text("New episodes"),
       subtitle: { runs: [{ text: "Auto playlist" }, { text: " • " }, { text: String(year) }] },
-      straplineTextOne: text(ownerName),
-      straplineThumbnail: musicThumbnail(imageSizes(ownerName, [60])),
+      straplineTextOne: { runs: [run(owner.name, browse(owner.channelId, PAGE.channel))] },
+      straplineThumbnail: musicThumbnail(imageSizes(owner.name, [60])),
       description: {
         musicDescriptionShelfRenderer: {
           description: text("New episodes from the podcasts you saved"),

@@ -82,6 +82,11 @@ function panelVideo(
     serviceItem("Remove from queue", "REMOVE", {
       removeFromQueueEndpoint: { videoId: s.videoId, commands: [toastAction("Item removed from queue")] },
     }),
+    // Every queue row ends with "Dismiss queue", a delete of the queue's playlist that also clears
+    // the player's queue (capture yt_get_watch_playlist_20250630).
+    serviceItem("Dismiss queue", "DISMISS_QUEUE", {
+      deletePlaylistEndpoint: { playlistId, command: { dismissQueueCommand: {} } },
+    }),
   ];
   if (marks.signedIn)
     items.push(

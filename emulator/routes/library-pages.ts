@@ -1,7 +1,7 @@
 /** Library lists, history and uploads (all need a signed-in account). */
 import type { ApiContext } from "../context.js";
 import { invalidArgument, notFound } from "../errors.js";
-import type { Json } from "../render/common.js";
+import { type Json, text } from "../render/common.js";
 import { historyPage } from "../render/history.js";
 import { albumCard, historyToken, marksFor, playlistCard, podcastCard, songRow } from "../render/items.js";
 import {
@@ -160,7 +160,7 @@ function listSpec(ctx: ApiContext, account: AccountRow, browseId: string): ListS
         container: "grid",
         tab: 0,
         leading: [addPodcastCard(), ...autoPodcastCards(newEpisodes)],
-        entries: podcasts.map((p) => ({ name: p!.title, render: () => podcastCard(p!) })),
+        entries: podcasts.map((p) => ({ name: p!.title, render: () => podcastCard(p!, true) })),
       };
     }
     case "FEmusic_library_privately_owned_tracks": {
@@ -241,11 +241,16 @@ export function libraryBrowse(ctx: ApiContext, browseId: string, params: string 
     const uploads = store.uploads(account.id).filter((u) => uploadArtistId(u.artistName) === browseId);
     if (!uploads.length) throw notFound();
     const marks = marksFor(store, account.id);
-    return libraryPage(
-      "shelf",
-      [shuffleRow("MLPT"), ...uploads.map((u) => uploadRow(u, marks.likeStatus(u.videoId)))],
-      null,
-    );
+    // An uploaded artist's page names the artist in a plain header (capture
+    // yt_get_library_upload_artist_20240712).
+    return {
+      ...libraryPage(
+        "shelf",
+        [shuffleRow("MLPT"), ...uploads.map((u) => uploadRow(u, marks.likeStatus(u.videoId)))],
+        null,
+      ),
+      header: { musicHeaderRenderer: { title: text(uploads[0]!.artistName) } },
+    };
   }
   if (browseId.startsWith("FEmusic_library_privately_owned_release_detail")) {
     const account = requireAccount(ctx);

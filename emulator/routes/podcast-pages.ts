@@ -56,7 +56,7 @@ export function episodeBrowse(ctx: ApiContext, videoId: string): unknown {
     me !== null &&
     store.st("SELECT 1 FROM saved_episodes WHERE account_id = ? AND video_id = ?").get(me, videoId) !==
       undefined;
-  return episodePage(e, saved);
+  return episodePage(e, saved, me !== null);
 }
 
 /** New episodes of the podcasts the account saved (all podcasts when signed out), newest first. */
@@ -71,7 +71,11 @@ export function newEpisodesBrowse(ctx: ApiContext): unknown {
     .flatMap((p) => store.episodes(p!.id, 0, 5))
     .sort((a, b) => b.publishedDay - a.publishedDay)
     .slice(0, 50);
-  return newEpisodesPage(episodes, account.name, new Date(ctx.state.now()).getUTCFullYear());
+  return newEpisodesPage(
+    episodes,
+    { name: account.name, channelId: account.channelId },
+    new Date(ctx.state.now()).getUTCFullYear(),
+  );
 }
 
 export function channelBrowse(ctx: ApiContext, channelId: string, params: string | null): unknown | null {
