@@ -184,7 +184,12 @@ export function artistPage(v: ArtistView): Json {
     );
   }
   if (v.related.length)
-    sections.push(carousel(categoryTitle("related", v.language), v.related.map(artistCard)));
+    sections.push(
+      carousel(
+        categoryTitle("related", v.language),
+        v.related.map((a) => artistCard(a)),
+      ),
+    );
   sections.push({
     musicDescriptionShelfRenderer: {
       header: text("About"),

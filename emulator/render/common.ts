@@ -26,6 +26,7 @@ export function dotted(items: Json[]): Json[] {
 export const PAGE = {
   album: "MUSIC_PAGE_TYPE_ALBUM",
   artist: "MUSIC_PAGE_TYPE_ARTIST",
+  discography: "MUSIC_PAGE_TYPE_ARTIST_DISCOGRAPHY",
   channel: "MUSIC_PAGE_TYPE_USER_CHANNEL",
   playlist: "MUSIC_PAGE_TYPE_PLAYLIST",
   podcast: "MUSIC_PAGE_TYPE_PODCAST_SHOW_DETAIL_PAGE",

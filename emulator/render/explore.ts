@@ -4,7 +4,7 @@
  * yt_get_mood_playlists_20240723, ytm_2025_11_get_explore).
  */
 import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, SongRow } from "../store/rows.js";
-import { artistMixIds } from "./artist.js";
+import { ARTIST_PARAMS, artistMixIds } from "./artist.js";
 import {
   browse,
   carousel,
@@ -28,6 +28,7 @@ import {
 import { abbreviate } from "./format.js";
 import {
   albumCard,
+  artistCard,
   artistRun,
   episodeRow,
   type Marks,
@@ -95,7 +96,46 @@ export const COUNTRY_NAMES: Record<string, string> = {
   IN: "India",
 };
 
-function chartArtistRow(a: ArtistRow, rank: number, trend: string | null, signedIn: boolean): Json {
+/**
+ * The channel behind a country's album chart: the charts page's "Albums" carousel opens its
+ * discography page (`MPAD<channel>` with the albums params; capture
+ * ytm_2026_07_get_charts_us_albums_no_genres, whose chart has a channel of its own).
+ */
+export const chartAlbumsChannelId = (country: string): string =>
+  `UC${`albumchart-${country}`.padEnd(22, "_")}`;
+
+/** The country of a chart album channel id, or null when the id is not one. */
+export function chartAlbumsCountry(channelId: string): string | null {
+  const m = /^UCalbumchart-([A-Z]{2})_+$/.exec(channelId);
+  return m?.[1] ?? null;
+}
+
+/** A country's album chart as a discography-style page: one grid, no sort menu. */
+export function chartAlbumsPage(albums: AlbumRow[], marks: Marks): Json {
+  return {
+    header: { musicHeaderRenderer: { title: text("Albums") } },
+    ...singleColumn({
+      sectionListRenderer: {
+        contents: [
+          {
+            gridRenderer: {
+              items: albums.map((a) => albumCard(a, marks, "type-year")),
+              header: { gridHeaderRenderer: { title: text("Albums") } },
+            },
+          },
+        ],
+      },
+    }),
+  };
+}
+
+function chartArtistRow(
+  a: ArtistRow,
+  rank: number,
+  trend: string | null,
+  signedIn: boolean,
+  ranked: boolean,
+): Json {
   const mix = artistMixIds(a.channelId);
   const row: Json = {
     thumbnail: musicThumbnail(imageSizes(a.channelId, [60, 120])),
@@ -126,8 +166,8 @@ function chartArtistRow(a: ArtistRow, rank: number, trend: string | null, signed
     navigationEndpoint: browse(a.channelId, PAGE.artist),
     itemHeight: "MUSIC_RESPONSIVE_LIST_ITEM_HEIGHT_MEDIUM_COMPACT",
   };
-  // Rank and trend are only shown to signed-in users (PROTOCOL §4.3).
-  if (signedIn) {
+  // Rank and trend: see ChartsView.ranked.
+  if (ranked) {
     const icon =
       trend === "up" ? "ARROW_DROP_UP" : trend === "down" ? "ARROW_DROP_DOWN" : "ARROW_CHART_NEUTRAL";
     row.customIndexColumn = {
@@ -151,6 +191,13 @@ export interface ChartsView {
   genres: PlaylistRow[];
   artists: { artist: ArtistRow; rank: number; trend: string | null }[];
   signedIn: boolean;
+  /**
+   * Whether artist rows show rank and trend: always when signed in; signed out only on a country's
+   * chart, where the 2026 service shows them beside sign-in modals (capture
+   * ytm_2026_07_get_charts_us_albums_no_genres, logged_in 0). The global chart keeps the older rule
+   * (PROTOCOL §4.3: absent unauthenticated).
+   */
+  ranked: boolean;
 }
 
 function chartCard(p: PlaylistRow): Json {
@@ -221,6 +268,7 @@ export function chartsPage(v: ChartsView): Json {
       carousel(
         "Albums",
         v.albums.map((a) => albumCard(a, v.marks, "type-year")),
+        browse(`MPAD${chartAlbumsChannelId(v.country)}`, PAGE.discography, ARTIST_PARAMS.albums),
       ),
     );
   if (v.videos.length) sections.push(carousel("Video charts", v.videos.map(chartCard)));
@@ -229,7 +277,7 @@ export function chartsPage(v: ChartsView): Json {
     sections.push(
       carousel(
         "Top artists",
-        v.artists.map((a) => chartArtistRow(a.artist, a.rank, a.trend, v.signedIn)),
+        v.artists.map((a) => chartArtistRow(a.artist, a.rank, a.trend, v.signedIn, v.ranked)),
       ),
     );
   }
@@ -352,7 +400,12 @@ export function homePage(rows: Json[], token: string | null, continuation: boole
 export function homeRow(
   kind: "quick" | "albums" | "playlists" | "videos" | "songs",
   title: string,
-  items: { songs?: SongRow[]; albums?: AlbumRow[]; playlists?: PlaylistRow[] },
+  items: {
+    songs?: SongRow[];
+    albums?: AlbumRow[];
+    playlists?: PlaylistRow[];
+    artist?: ArtistRow | undefined;
+  },
   marks: Marks,
 ): Json {
   switch (kind) {
@@ -392,10 +445,19 @@ export function homeRow(
         title,
         (items.songs ?? []).map((x) => videoCard(x)),
       );
-    default:
-      return carousel(
-        title,
-        (items.songs ?? []).map((song) => songCard(song, marks, true)),
-      );
+    default: {
+      const cards = (items.songs ?? []).map((song) => songCard(song, marks, true));
+      // Listen again mixes an artist card in among the songs (capture yt_set_taste_profile_20240723
+      // has one 13th of 19); it goes before the last song so the shelf still ends with a song.
+      if (items.artist) {
+        const a = items.artist;
+        cards.splice(
+          Math.max(cards.length - 1, 0),
+          0,
+          artistCard(a, marks.inLibrary("subscription", a.channelId)),
+        );
+      }
+      return carousel(title, cards);
+    }
   }
 }

@@ -317,15 +317,46 @@ export function playlistCard(p: PlaylistRow, count: number | null, owned: boolea
   });
 }
 
-export function artistCard(a: ArtistRow): Json {
+/**
+ * An artist card. With `subscribed` (a signed-in user's Listen again shelf, capture
+ * yt_set_taste_profile_20240723) it carries the artist's menu: shuffle, radio, a subscribe toggle
+ * whose two sides are the subscribe and unsubscribe endpoints, and share.
+ */
+export function artistCard(a: ArtistRow, subscribed?: boolean): Json {
   const nav = browse(a.channelId, a.kind === "artist" ? PAGE.artist : PAGE.channel);
-  return card({
+  const fields: Json = {
     thumbnailRenderer: musicThumbnail(imageSizes(a.channelId, [226, 544])),
     title: { runs: [run(a.name, nav)] },
     subtitle: text(`${abbreviate(a.subscribers)} subscribers`),
     navigationEndpoint: nav,
     aspectRatio: "MUSIC_TWO_ROW_ITEM_THUMBNAIL_ASPECT_RATIO_CIRCLE",
-  });
+  };
+  if (subscribed !== undefined) {
+    const mix = { shuffle: `RDAO${a.channelId.slice(2)}`, radio: `RDEM${a.channelId.slice(2)}` };
+    fields.menu = {
+      menuRenderer: {
+        items: [
+          navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(mix.shuffle, "wAEB8gECGAE%3D")),
+          navItem("Start radio", "MIX", watchPlaylist(mix.radio, "wAEB")),
+          {
+            toggleMenuServiceItemRenderer: {
+              defaultText: text("Subscribe"),
+              defaultIcon: { iconType: "SUBSCRIBE" },
+              defaultServiceEndpoint: { subscribeEndpoint: { channelIds: [a.channelId], params: "GAA%3D" } },
+              toggledText: text("Unsubscribe"),
+              toggledIcon: { iconType: "SUBSCRIBE" },
+              toggledServiceEndpoint: {
+                unsubscribeEndpoint: { channelIds: [a.channelId], params: "GAA%3D" },
+              },
+              isToggled: subscribed,
+            },
+          },
+          shareItem(a.channelId),
+        ],
+      },
+    };
+  }
+  return card(fields);
 }
 
 /**
@@ -402,7 +433,7 @@ export function songCard(s: SongRow, marks?: Marks, listenAgain = false): Json {
  * the toggle on a signed-in user's video and podcast cards too (captures yt_get_user_videos_20250707,
  * yt_get_library_podcasts_20250626), where the emulator acknowledges it without keeping state.
  */
-function pinToggle(kind: string, id: string, pinned: boolean): Json {
+export function pinToggle(kind: string, id: string, pinned: boolean): Json {
   const endpoint = (a: "pin" | "unpin", message: string) => ({
     feedbackEndpoint: {
       feedbackToken: feedbackToken({ a, kind, id }),

@@ -6,6 +6,7 @@
 import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
 import { artistMixIds } from "./artist.js";
 import {
+  addToPlaylistItem,
   albumPlay,
   browse,
   dotted,
@@ -30,7 +31,7 @@ import {
 } from "./common.js";
 import { typeWord } from "./display.js";
 import { abbreviate, shortDate } from "./format.js";
-import { artistRun, type Marks, songRow } from "./items.js";
+import { artistRun, type Marks, pinToggle, songRow } from "./items.js";
 
 export type SearchFilter =
   | "songs"
@@ -68,7 +69,7 @@ export type SearchItem =
   | { type: "album"; row: AlbumRow }
   | { type: "artist"; row: ArtistRow }
   | { type: "playlist"; row: PlaylistRow; count: number }
-  | { type: "podcast"; row: PodcastRow }
+  | { type: "podcast"; row: PodcastRow; pin?: boolean }
   | { type: "episode"; row: EpisodeRow }
   | { type: "profile"; row: ProfileRow };
 
@@ -164,10 +165,9 @@ export function searchRow(item: SearchItem, marks: Marks, typed: boolean): Json 
               navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(p.playlistId, "wAEB8gECKAE%3D")),
               navItem("Start radio", "MIX", watchPlaylist(`RDAMPL${p.playlistId}`, "wAEB")),
               ...queueItems({ playlistId: p.playlistId }, "Playlist"),
-              saveCollectionItem(p.playlistId, marks.saved(p.playlistId)),
-              navItem("Save to playlist", "ADD_TO_PLAYLIST", {
-                addToPlaylistEndpoint: { playlistId: p.playlistId },
-              }),
+              // Signed out, both save items open sign-in modals (capture yt_search_playlists_20231228).
+              saveCollectionItem(p.playlistId, marks.saved(p.playlistId), "playlist", marks.signedIn),
+              addToPlaylistItem({ playlistId: p.playlistId }, marks.signedIn),
               shareItem(p.playlistId),
             ],
           },
@@ -177,6 +177,15 @@ export function searchRow(item: SearchItem, marks: Marks, typed: boolean): Json 
     }
     case "podcast": {
       const p = item.row;
+      // A podcast among playlist results (`pin`) saves through a likeEndpoint and pins to Listen
+      // again through feedbackEndpoints, signed out too (capture yt_search_playlists_20231228).
+      const items = item.pin
+        ? [
+            saveCollectionItem(p.playlistId, marks.saved(p.playlistId)),
+            shareItem(p.playlistId),
+            pinToggle("podcast", p.playlistId, marks.inLibrary("pin", p.playlistId)),
+          ]
+        : [saveCollectionItem(p.playlistId, marks.saved(p.playlistId), "podcast"), shareItem(p.playlistId)];
       return listRow({
         thumbnail: musicThumbnail(imageSizes(p.playlistId, [60, 120])),
         overlay: overlay(watchPlaylist(p.playlistId)),
@@ -184,14 +193,7 @@ export function searchRow(item: SearchItem, marks: Marks, typed: boolean): Json 
           flex([run(p.title)]),
           flex(dotted([...lead("Podcast"), run(p.channelName, browse(p.channelId, PAGE.channel))])),
         ],
-        menu: {
-          menuRenderer: {
-            items: [
-              saveCollectionItem(p.playlistId, marks.saved(p.playlistId), "podcast"),
-              shareItem(p.playlistId),
-            ],
-          },
-        },
+        menu: { menuRenderer: { items } },
         navigationEndpoint: browse(`MPSP${p.playlistId}`, PAGE.podcast),
       });
     }

@@ -100,7 +100,10 @@ export function relatedPage(songs: SongRow[], artists: ArtistRow[], about: strin
             "You might also like",
             songs.map((s) => songCard(s)),
           ),
-          carousel("Similar artists", artists.map(artistCard)),
+          carousel(
+            "Similar artists",
+            artists.map((a) => artistCard(a)),
+          ),
           { musicDescriptionShelfRenderer: { header: text("About the artist"), description: text(about) } },
         ],
       },

@@ -14,7 +14,7 @@ import {
   playlistRelated,
   playlistSuggestions,
 } from "./catalogue-pages.js";
-import { exploreBrowse, homeContinuation } from "./explore-pages.js";
+import { chartAlbumsBrowse, exploreBrowse, homeContinuation } from "./explore-pages.js";
 import { libraryBrowse, libraryContinuation } from "./library-pages.js";
 import {
   channelBrowse,
@@ -76,7 +76,7 @@ export function browseRoute(ctx: ApiContext): unknown {
   if (browseId.startsWith("MPTR")) return relatedBrowse(ctx, browseId);
   if (browseId.startsWith("MPTC")) return creditsBrowse(ctx, browseId.slice(4));
   if (browseId.startsWith("MPAD")) {
-    const page = artistBrowse(ctx, browseId.slice(4), params);
+    const page = chartAlbumsBrowse(ctx, browseId.slice(4)) ?? artistBrowse(ctx, browseId.slice(4), params);
     if (page !== null) return page;
     throw notFound();
   }

@@ -4,6 +4,8 @@ import type { ApiContext } from "../context.js";
 import { invalidArgument, notFound } from "../errors.js";
 import type { Json } from "../render/common.js";
 import {
+  chartAlbumsCountry,
+  chartAlbumsPage,
   chartsPage,
   explorePage,
   homePage,
@@ -33,20 +35,37 @@ function listenAgain(ctx: ApiContext, seed: number): SongRow[] {
   return [...pinned, ...recent].slice(0, 12);
 }
 
+/**
+ * The artist Listen again shows beside the songs: the artist of the account's latest play, else the
+ * first channel it subscribed to; none signed out.
+ */
+function listenAgainArtist(ctx: ApiContext): ArtistRow | undefined {
+  const store = ctx.state.store;
+  const me = accountId(ctx);
+  if (me === null) return undefined;
+  const latest = store.history(me)[0];
+  const channelId = latest?.channelId ?? store.libraryTargets(me, "subscription")[0]?.targetId;
+  const artist = channelId === undefined ? null : store.artist(channelId);
+  return artist?.kind === "artist" ? artist : undefined;
+}
+
 function homeRows(ctx: ApiContext, from: number, to: number): Json[] {
   const store = ctx.state.store;
   const m = marks(ctx);
   const seed = (accountId(ctx) ?? 0) * 1000 + 17;
   const rows: Json[] = [];
   for (let i = from; i < to && i < HOME_ROWS; i++) {
-    const kind = (["quick", "albums", "playlists", "videos", "songs"] as const)[i % 5]!;
+    // Listen again is on the first page, beside albums (capture yt_set_taste_profile_20240723).
+    const kind = (["quick", "albums", "songs", "playlists", "videos"] as const)[i % 5]!;
     const s = seed + i * 101;
     if (kind === "quick" || kind === "songs") {
       rows.push(
         homeRow(
           kind,
           kind === "quick" ? "Quick picks" : "Listen again",
-          { songs: kind === "songs" ? listenAgain(ctx, s) : store.randomSongs(s, 12) },
+          kind === "songs"
+            ? { songs: listenAgain(ctx, s), artist: listenAgainArtist(ctx) }
+            : { songs: store.randomSongs(s, 12) },
           m,
         ),
       );
@@ -99,6 +118,19 @@ export function homeContinuation(ctx: ApiContext, offset: number): unknown {
   );
 }
 
+/** `browse MPAD<chart album channel>`: a country's album chart in full; null for other ids. */
+export function chartAlbumsBrowse(ctx: ApiContext, channelId: string): unknown | null {
+  const country = chartAlbumsCountry(channelId);
+  if (country === null) return null;
+  const store = ctx.state.store;
+  const ids = store
+    .st("SELECT target_id AS t FROM charts WHERE country = ? AND section = 'albums' ORDER BY position")
+    .all(country) as { t: string }[];
+  if (ids.length === 0) return null;
+  const albums = ids.map((r) => store.album(r.t)).filter((a): a is AlbumRow => a !== null);
+  return chartAlbumsPage(albums, marks(ctx));
+}
+
 export function exploreBrowse(ctx: ApiContext, browseId: string, params: string | null): unknown | null {
   const store = ctx.state.store;
   switch (browseId) {
@@ -138,6 +170,7 @@ export function exploreBrowse(ctx: ApiContext, browseId: string, params: string 
           .map((e) => ({ artist: store.artist(e.targetId), rank: e.position, trend: e.trend }))
           .filter((a): a is { artist: ArtistRow; rank: number; trend: string | null } => a.artist !== null),
         signedIn: ctx.viewer !== null,
+        ranked: ctx.viewer !== null || known !== "ZZ",
       });
     }
     case "FEmusic_moods_and_genres": {

@@ -304,6 +304,9 @@ export function search(ctx: ApiContext): unknown {
         ? continuationToken({ k: "search", q, f: mode.filter, s: mode.scope, o: FILTERED_PAGE })
         : null;
     const rows = items.slice(0, FILTERED_PAGE).map((i) => searchRow(i, m, false));
+    const podcast =
+      mode.filter === "playlists" && mode.scope === "catalogue" ? playlistsPodcast(ctx, q) : null;
+    if (podcast) rows.splice(Math.min(PODCAST_POSITION, rows.length), 0, searchRow(podcast, m, false));
     return searchPage(q, [shelf(SHELF_TITLES[mode.filter], rows, token)], tab, UNFILTERED);
   }
   const categories = mode.scope === "library" ? LIBRARY_UNFILTERED : UNFILTERED;
@@ -328,6 +331,18 @@ export function search(ctx: ApiContext): unknown {
   if (mode.scope === "catalogue") top = namedCollection(ctx, q) ?? top;
   if (top) sections.unshift(topResultCard(top, m, ctx.language));
   return searchPage(q, sections, tab, UNFILTERED);
+}
+
+/**
+ * The playlists filter's first page holds one podcast matching the query beside its playlists (an
+ * extra row: the 21st, 11th from the top in capture yt_search_playlists_20231228); continuation
+ * pages hold playlists only.
+ */
+const PODCAST_POSITION = 10;
+
+function playlistsPodcast(ctx: ApiContext, q: string): SearchItem | null {
+  const row = (ctx.state.store.search("podcasts", q, 0, 1) as PodcastRow[])[0];
+  return row ? { type: "podcast", row, pin: true } : null;
 }
 
 export function suggestions(ctx: ApiContext): unknown {

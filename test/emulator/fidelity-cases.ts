@@ -95,7 +95,8 @@ export const CASES: FidelityCase[] = [
     capture: "yt_search_playlists_20231228",
     paths: 0.8,
     nodes: 0.86,
-    run: (_i, h) => search("a", P.playlists, h),
+    // Signed out, as the capture's sign-in modals show.
+    run: () => search("a", P.playlists),
   },
   {
     capture: "yt_search_community_playlists_20231226",
@@ -215,7 +216,8 @@ export const CASES: FidelityCase[] = [
     capture: "ytm_2026_07_get_charts_us_albums_no_genres",
     paths: 0.78,
     nodes: 0.89,
-    run: (_i, h) => browse({ browseId: "FEmusic_charts", formData: { selectedValues: ["US"] } }, h),
+    // Signed out, as the capture was (logged_in 0): its menus open sign-in modals beside the ranks.
+    run: () => browse({ browseId: "FEmusic_charts", formData: { selectedValues: ["US"] } }),
   },
   {
     capture: "ytm_2025_11_get_explore",

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Helpers, Log, Parser } from "youtubei.js";
 import type { RunningEmulator } from "../../emulator/index.js";
 import { CASES, type Ids, startFidelityEmulator } from "./fidelity-cases.js";
-import { headersFor, type Json, rendererPaths } from "./helpers.js";
+import { api, at, findAll, headersFor, type Json, rendererPaths } from "./helpers.js";
 
 const FIXTURES = fileURLToPath(new URL("../../../shared/fixtures/", import.meta.url));
 const present = existsSync(`${FIXTURES}responses`);
@@ -136,25 +136,7 @@ const TYPES_NOT_APPLICABLE: Record<string, Record<string, string>> = {
  * Node types the emulator does not produce yet although they could apply: open gaps, each with
  * where it sits in the capture. Same staleness rule as TYPES_NOT_APPLICABLE.
  */
-const TYPES_NOT_YET: Record<string, Record<string, string>> = {
-  yt_search_playlists_20231228: {
-    FeedbackEndpoint:
-      "one row's menu (Save to library, Share, Pin to Listen again) saves and pins through feedbackEndpoints; the emulator's playlist rows save through a likeEndpoint and carry no pin toggle",
-    ModalWithTitleAndButton:
-      '20 rows\' "Save playlist to library" and "Save to playlist" items open sign-in modals in this capture; the emulator\'s playlist rows do not render that variant',
-    Button: "the sign-in button of that modal",
-  },
-  ytm_2026_07_get_charts_us_albums_no_genres: {
-    Button: 'the "Albums" carousel header\'s moreContentButton (to a discography page)',
-    ModalWithTitleAndButton:
-      "the cards' and rows' menus open sign-in modals although the rows show rank and trend, which the emulator shows signed in only (PROTOCOL, get_charts: rank and trend are absent unauthenticated); the signed-out request loses the rank read paths, so the case stays signed in",
-  },
-  yt_set_taste_profile_20240723: {
-    SubscribeEndpoint:
-      "the home page's \"Listen again\" shelf holds an artist card whose menu has a subscribe toggle; the emulator's Listen again holds songs only",
-    UnsubscribeEndpoint: "the other side of that toggle",
-  },
-};
+const TYPES_NOT_YET: Record<string, Record<string, string>> = {};
 
 /** The youtubei.js node types a response parses into. */
 function nodeTypes(response: unknown): Set<string> {
@@ -261,5 +243,102 @@ describe.skipIf(!present)("emulator responses have the captures' structure", () 
       `renderer-path and youtubei.js node-type coverage of each capture (required = the node types not allow-listed):\n${figures.join("\n")}`,
     );
     expect(figures.length).toBe(CASES.length);
+  });
+});
+
+describe.skipIf(!present)("where the nodes the captures showed lead", () => {
+  /** The musicCarouselShelfRenderer titled `title` in a browse response. */
+  const shelf = (json: unknown, title: string) =>
+    (findAll(json, "musicCarouselShelfRenderer") as Json[]).find(
+      (c) => at(c, "header", "musicCarouselShelfBasicHeaderRenderer", "title", "runs", 0, "text") === title,
+    );
+  const subscribeToggle = (card: unknown) =>
+    (findAll(card, "toggleMenuServiceItemRenderer") as Json[]).find(
+      (t) => at(t, "defaultIcon", "iconType") === "SUBSCRIBE",
+    );
+
+  it("the charts' Albums \"More\" button opens the country's whole album chart, in chart order", async () => {
+    const charts = await api(emu, "browse", {
+      browseId: "FEmusic_charts",
+      formData: { selectedValues: ["US"] },
+    });
+    const albums = shelf(charts.json, "Albums");
+    const more = at(
+      albums,
+      "header",
+      "musicCarouselShelfBasicHeaderRenderer",
+      "moreContentButton",
+      "buttonRenderer",
+    );
+    const endpoint = at(more, "navigationEndpoint", "browseEndpoint") as Json;
+    expect(at(more, "text", "runs", 0, "text")).toBe("More");
+    const page = await api(emu, "browse", { browseId: endpoint.browseId, params: endpoint.params });
+    expect(page.status).toBe(200);
+    const opened = (findAll(at(page.json, "contents"), "gridRenderer") as Json[]).flatMap((g) =>
+      (g.items as Json[]).map((c) =>
+        at(c, "musicTwoRowItemRenderer", "navigationEndpoint", "browseEndpoint", "browseId"),
+      ),
+    );
+    const stored = (
+      emu.state.store
+        .st("SELECT target_id AS t FROM charts WHERE country = 'US' AND section = 'albums' ORDER BY position")
+        .all() as { t: string }[]
+    ).map((r) => r.t);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(opened).toEqual(stored);
+    // A chart channel of a country without an album chart is not found.
+    const unknown = String(endpoint.browseId).replace("-US", "-XX");
+    expect((await api(emu, "browse", { browseId: unknown, params: endpoint.params })).status).toBe(404);
+  });
+
+  it("Listen again's artist card is an artist of the account's history, and its toggle follows subscribing", async () => {
+    // Account 1 has a play history; account 2 has neither history nor subscriptions, so no artist.
+    const auth = await headersFor(emu, 1);
+    const card = async (h = auth) => {
+      const home = await api(emu, "browse", { browseId: "FEmusic_home" }, h);
+      const again = shelf(home.json, "Listen again");
+      return (again?.contents as Json[] | undefined)?.find((c) => subscribeToggle(c) !== undefined);
+    };
+    const first = await card();
+    expect(first).toBeDefined();
+    const channelId = String(
+      at(first, "musicTwoRowItemRenderer", "navigationEndpoint", "browseEndpoint", "browseId"),
+    );
+    const latest = emu.state.store.history(1)[0];
+    expect(channelId).toBe(latest?.channelId);
+    const toggle = subscribeToggle(first)!;
+    const was = toggle.isToggled === true;
+    const side = was ? "toggledServiceEndpoint" : "defaultServiceEndpoint";
+    const endpoint = at(toggle, side, was ? "unsubscribeEndpoint" : "subscribeEndpoint") as Json;
+    expect(endpoint.channelIds).toEqual([channelId]);
+    const r = await api(emu, `subscription/${was ? "unsubscribe" : "subscribe"}`, endpoint, auth);
+    expect(r.status).toBe(200);
+    expect(subscribeToggle(await card())?.isToggled).toBe(!was);
+    const back = was ? "subscribeEndpoint" : "unsubscribeEndpoint";
+    const restore = at(toggle, was ? "defaultServiceEndpoint" : "toggledServiceEndpoint", back) as Json;
+    await api(emu, `subscription/${was ? "subscribe" : "unsubscribe"}`, restore, auth);
+    expect(subscribeToggle(await card())?.isToggled).toBe(was);
+    expect(await card(await headersFor(emu, 2))).toBeUndefined();
+  });
+
+  it("a podcast among the playlist results pins to Listen again through its feedback token", async () => {
+    const r = await api(emu, "search", { query: "a", params: "Eg-KAQwIABAAGAAgACgBMABqChAEEAMQCRAFEAo%3D" });
+    const rows = findAll(r.json, "musicResponsiveListItemRenderer") as Json[];
+    const podcasts = rows.filter((row) =>
+      String(at(row, "navigationEndpoint", "browseEndpoint", "browseId")).startsWith("MPSP"),
+    );
+    expect(podcasts).toHaveLength(1);
+    const pin = (findAll(podcasts[0], "toggleMenuServiceItemRenderer") as Json[]).find(
+      (t) => at(t, "defaultIcon", "iconType") === "KEEP",
+    );
+    const token = at(pin, "defaultServiceEndpoint", "feedbackEndpoint", "feedbackToken");
+    const done = await api(emu, "feedback", { feedbackTokens: [token] }, await headersFor(emu, 2));
+    expect(at(done.json, "feedbackResponses", 0, "isProcessed")).toBe(true);
+    // The playlist rows of the same signed-out page open sign-in modals from both save items.
+    const modals = findAll(
+      rows.find((row) => !podcasts.includes(row)),
+      "modalWithTitleAndButtonRenderer",
+    );
+    expect(modals).toHaveLength(2);
   });
 });

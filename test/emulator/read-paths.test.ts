@@ -106,10 +106,6 @@ const NOT_APPLICABLE: Record<string, Record<string, string>> = {
     "header.musicImmersiveHeaderRenderer.startRadioButton.buttonRenderer.navigationEndpoint.watchEndpoint.playlistId":
       OLDER_SHAPE("ytm_2026_05_get_artist1 (the radio button is a watchPlaylistEndpoint)"),
   },
-  yt_set_taste_profile_20240723: {
-    [`${SC}.musicCarouselShelfRenderer.contents[].${CARD}.thumbnailOverlay.musicItemThumbnailOverlayRenderer.content.musicPlayButtonRenderer.playNavigationEndpoint.watchEndpoint.playlistId`]:
-      OLDER_SHAPE("ytm_2025_11_get_explore (album cards play a watchPlaylistEndpoint)"),
-  },
 };
 
 /**
