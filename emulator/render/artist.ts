@@ -90,47 +90,29 @@ export function subscribeButton(
       },
     },
   ];
-  if (!signedIn) {
-    // Signed out, the button asks to sign in instead of subscribing (capture ytm_2026_05_get_artist1).
-    return {
-      subscribeButtonRenderer: {
-        subscriberCountText: text(count),
-        subscribed: false,
-        enabled: true,
-        type: "FREE",
-        channelId,
-        showPreferences: false,
-        subscriberCountWithSubscribeText: text(count),
-        subscribedButtonText: text("Subscribed"),
-        unsubscribedButtonText: text("Subscribe"),
-        unsubscribeButtonText: text("Unsubscribe"),
-        serviceEndpoints,
-        longSubscriberCountText: text(`${count} subscribers`),
-        shortSubscriberCountText: text(count),
-        signInEndpoint: signInModal(
-          "Want to subscribe to this channel?",
-          "Sign in to subscribe to this channel.",
-        ),
-      },
-    };
-  }
-  return {
-    subscribeButtonRenderer: {
-      subscriberCountText: text(count),
-      subscribed,
-      enabled: true,
-      type: "FREE",
-      channelId,
-      showPreferences: false,
-      subscriberCountWithSubscribeText: text(count),
-      subscribedButtonText: text("Subscribed"),
-      unsubscribedButtonText: text("Subscribe"),
-      unsubscribeButtonText: text("Unsubscribe"),
-      serviceEndpoints,
-      longSubscriberCountText: text(`${count} subscribers`),
-      shortSubscriberCountText: text(count),
-    },
+  const button: Record<string, unknown> = {
+    subscriberCountText: text(count),
+    subscribed: signedIn ? subscribed : false,
+    enabled: true,
+    type: "FREE",
+    channelId,
+    showPreferences: false,
+    subscriberCountWithSubscribeText: text(count),
+    subscribedButtonText: text("Subscribed"),
+    unsubscribedButtonText: text("Subscribe"),
+    unsubscribeButtonText: text("Unsubscribe"),
+    serviceEndpoints,
+    longSubscriberCountText: text(`${count} subscribers`),
+    shortSubscriberCountText: text(count),
   };
+  if (!signedIn) {
+    // Signed out, the button also asks to sign in (capture ytm_2026_05_get_artist1).
+    button.signInEndpoint = signInModal(
+      "Want to subscribe to this channel?",
+      "Sign in to subscribe to this channel.",
+    );
+  }
+  return { subscribeButtonRenderer: button };
 }
 
 export function artistPage(v: ArtistView): Json {
