@@ -2,7 +2,7 @@
  * Building blocks of the service's renderer JSON (PROTOCOL §7): text runs, endpoints, thumbnails,
  * play buttons, menus and like buttons, shaped as in the captures (`responses/*`).
  */
-import { feedbackToken } from "../tokens.js";
+import { type FeedbackAction, feedbackToken } from "../tokens.js";
 
 export type Json = Record<string, unknown>;
 
@@ -184,39 +184,50 @@ export function queueItems(target: Json, noun: string): Json[] {
  * The library toggle of a song, album or podcast. The state is in `isToggled` (1.12.2 reads it),
  * with the icons kept as the not-saved / saved pair so older readers agree (PROTOCOL §4.0).
  */
-export function libraryToggle(kind: string, id: string, inLibrary: boolean, signedIn = true): Json {
-  const endpoint = (a: "add" | "remove", toast: string) => ({
+/** A feedback endpoint whose token names the action, the kind and the id, with its toast. */
+export function feedbackAction(a: FeedbackAction["a"], kind: string, id: string, toast: string): Json {
+  return {
     feedbackEndpoint: { feedbackToken: feedbackToken({ a, kind, id }), actions: [notificationAction(toast)] },
-  });
-  if (!signedIn) {
-    return {
-      toggleMenuServiceItemRenderer: {
-        defaultText: text("Save to library"),
-        defaultIcon: { iconType: "BOOKMARK_BORDER" },
-        defaultServiceEndpoint: signInModal(
-          "Save this for later",
-          "Make playlists and save music when you sign in",
-        ),
-        toggledText: text("Remove from library"),
-        toggledIcon: { iconType: "BOOKMARK" },
-        // Signed out, only the save side becomes a sign-in prompt; the remove side keeps its
-        // feedback endpoint (capture yt_get_album_not_signed_in_20250611).
-        toggledServiceEndpoint: endpoint("remove", "Removed from library"),
-        isToggled: false,
-      },
-    };
-  }
+  };
+}
+
+/** One side of a two-state menu item: its words, its icon and what pressing it does. */
+export interface ToggleSide {
+  text: string;
+  icon: string;
+  endpoint: Json;
+}
+
+/** A `toggleMenuServiceItemRenderer` (library save, Listen-again pin): off side, on side, state. */
+export function toggleItem(off: ToggleSide, on: ToggleSide, isToggled: boolean): Json {
   return {
     toggleMenuServiceItemRenderer: {
-      defaultText: text("Save to library"),
-      defaultIcon: { iconType: "BOOKMARK_BORDER" },
-      defaultServiceEndpoint: endpoint("add", "Saved to library"),
-      toggledText: text("Remove from library"),
-      toggledIcon: { iconType: "BOOKMARK" },
-      toggledServiceEndpoint: endpoint("remove", "Removed from library"),
-      isToggled: inLibrary,
+      defaultText: text(off.text),
+      defaultIcon: { iconType: off.icon },
+      defaultServiceEndpoint: off.endpoint,
+      toggledText: text(on.text),
+      toggledIcon: { iconType: on.icon },
+      toggledServiceEndpoint: on.endpoint,
+      isToggled,
     },
   };
+}
+
+export function libraryToggle(kind: string, id: string, inLibrary: boolean, signedIn = true): Json {
+  // Signed out, only the save side becomes a sign-in prompt; the remove side keeps its feedback
+  // endpoint (capture yt_get_album_not_signed_in_20250611).
+  const save = signedIn
+    ? feedbackAction("add", kind, id, "Saved to library")
+    : signInModal("Save this for later", "Make playlists and save music when you sign in");
+  return toggleItem(
+    { text: "Save to library", icon: "BOOKMARK_BORDER", endpoint: save },
+    {
+      text: "Remove from library",
+      icon: "BOOKMARK",
+      endpoint: feedbackAction("remove", kind, id, "Removed from library"),
+    },
+    signedIn && inLibrary,
+  );
 }
 
 /** What signed-out users get instead of a service endpoint: a sign-in prompt (capture yt_get_album_not_signed_in_20250611). */

@@ -14,6 +14,7 @@ import {
   downloadPlaylistItem,
   downloadVideoItem,
   explicitBadge,
+  feedbackAction,
   fixed,
   flex,
   imageSizes,
@@ -33,6 +34,7 @@ import {
   shareItem,
   text,
   toastAction,
+  toggleItem,
   watch,
   watchPlaylist,
 } from "./common.js";
@@ -434,23 +436,19 @@ export function songCard(s: SongRow, marks?: Marks, listenAgain = false): Json {
  * yt_get_library_podcasts_20250626), where the emulator acknowledges it without keeping state.
  */
 export function pinToggle(kind: string, id: string, pinned: boolean): Json {
-  const endpoint = (a: "pin" | "unpin", message: string) => ({
-    feedbackEndpoint: {
-      feedbackToken: feedbackToken({ a, kind, id }),
-      actions: [notificationAction(message)],
+  return toggleItem(
+    {
+      text: "Pin to Listen again",
+      icon: "KEEP",
+      endpoint: feedbackAction("pin", kind, id, "Pinned to Listen again"),
     },
-  });
-  return {
-    toggleMenuServiceItemRenderer: {
-      defaultText: text("Pin to Listen again"),
-      defaultIcon: { iconType: "KEEP" },
-      defaultServiceEndpoint: endpoint("pin", "Pinned to Listen again"),
-      toggledText: text("Unpin from Listen again"),
-      toggledIcon: { iconType: "KEEP_OFF" },
-      toggledServiceEndpoint: endpoint("unpin", "Unpinned from Listen again"),
-      isToggled: pinned,
+    {
+      text: "Unpin from Listen again",
+      icon: "KEEP_OFF",
+      endpoint: feedbackAction("unpin", kind, id, "Unpinned from Listen again"),
     },
-  };
+    pinned,
+  );
 }
 
 /** A podcast card; `inLibrary` cards (the signed-in library page) carry the pin toggle. */

@@ -67,6 +67,17 @@ export async function headersFor(emu: RunningEmulator, accountId = 1): Promise<R
 }
 
 /** Walks a path of keys / indexes (negative = from the end); undefined when absent. */
+/** Where a single-column browse page keeps its section list (the tests read many such pages). */
+export const SECTION_LIST = [
+  "contents",
+  "singleColumnBrowseResultsRenderer",
+  "tabs",
+  0,
+  "tabRenderer",
+  "content",
+  "sectionListRenderer",
+] as const;
+
 export function at(value: unknown, ...path: (string | number)[]): unknown {
   let v: unknown = value;
   for (const k of path) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index.js";
-import { api, at, call, findAll, headersFor, type Json } from "./helpers.js";
+import { api, at, call, findAll, headersFor, type Json, SECTION_LIST } from "./helpers.js";
 
 let emu: RunningEmulator;
 let auth: Record<string, string>;
@@ -68,19 +68,7 @@ describe("continuations in the shapes the service uses", () => {
       { browseId: "FEmusic_liked_videos", params: "ggMGKgQIARAA" },
       auth,
     );
-    const shelf = at(
-      first.json,
-      "contents",
-      "singleColumnBrowseResultsRenderer",
-      "tabs",
-      0,
-      "tabRenderer",
-      "content",
-      "sectionListRenderer",
-      "contents",
-      0,
-      "musicShelfRenderer",
-    ) as Json;
+    const shelf = at(first.json, ...SECTION_LIST, "contents", 0, "musicShelfRenderer") as Json;
     const rows = shelf.contents as Json[];
     expect(rows.length).toBe(26); // the shuffle row, then 25 songs
     const token = String(at(shelf, "continuations", 0, "nextContinuationData", "continuation"));
@@ -145,16 +133,7 @@ describe("continuations in the shapes the service uses", () => {
 
   it("home continues its section list with shape A", async () => {
     const r = await api(emu, "browse", { browseId: "FEmusic_home" });
-    const list = at(
-      r.json,
-      "contents",
-      "singleColumnBrowseResultsRenderer",
-      "tabs",
-      0,
-      "tabRenderer",
-      "content",
-      "sectionListRenderer",
-    ) as Json;
+    const list = at(r.json, ...SECTION_LIST) as Json;
     const token = at(list, "continuations", 0, "nextContinuationData", "continuation");
     const next = await api(
       emu,
@@ -178,13 +157,7 @@ describe("pages", () => {
     const link = String(
       at(
         page.json,
-        "contents",
-        "singleColumnBrowseResultsRenderer",
-        "tabs",
-        0,
-        "tabRenderer",
-        "content",
-        "sectionListRenderer",
+        ...SECTION_LIST,
         "contents",
         0,
         "musicShelfRenderer",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index.js";
-import { api, at, call, findAll, headersFor, type Json, PLAYLIST_ROWS } from "./helpers.js";
+import { api, at, call, findAll, headersFor, type Json, PLAYLIST_ROWS, SECTION_LIST } from "./helpers.js";
 
 let emu: RunningEmulator;
 let auth: Record<string, string>;
@@ -416,19 +416,7 @@ describe("history, episodes, uploads", () => {
     const hit = await call(emu, u.pathname + u.search, { headers: fresh });
     expect(hit.status).toBe(204);
     const history = await api(emu, "browse", { browseId: "FEmusic_history" }, fresh);
-    const today = at(
-      history.json,
-      "contents",
-      "singleColumnBrowseResultsRenderer",
-      "tabs",
-      0,
-      "tabRenderer",
-      "content",
-      "sectionListRenderer",
-      "contents",
-      0,
-      "musicShelfRenderer",
-    ) as Json;
+    const today = at(history.json, ...SECTION_LIST, "contents", 0, "musicShelfRenderer") as Json;
     expect(at(today, "title", "runs", 0, "text")).toBe("Today");
     const first = at(today, "contents", 0, "musicResponsiveListItemRenderer") as Json;
     expect(at(first, "playlistItemData", "videoId")).toBe(s);
@@ -441,13 +429,7 @@ describe("history, episodes, uploads", () => {
     const after = await api(emu, "browse", { browseId: "FEmusic_history" }, fresh);
     const firstAfter = at(
       after.json,
-      "contents",
-      "singleColumnBrowseResultsRenderer",
-      "tabs",
-      0,
-      "tabRenderer",
-      "content",
-      "sectionListRenderer",
+      ...SECTION_LIST,
       "contents",
       0,
       "musicShelfRenderer",

@@ -11,6 +11,7 @@ import {
   catalogueSongs,
   converge,
   type Harness,
+  mirrorOfPlaylist,
   playlistRows,
   recipe,
   startHarness,
@@ -75,23 +76,12 @@ describe("a freshly created playlist", () => {
 });
 
 describe("lists cut short (the emulator's truncate fault)", () => {
-  const mirrorOf = (playlistId: string) => `apiVersion: musicsync/v1
-kind: Recipe
-id: copy
-sources:
-  - { id: src, type: playlist, playlistId: ${playlistId} }
-target:
-  type: playlist
-  playlist: { title: "Copy", privacy: PRIVATE }
-mode: mirror
-`;
-
   it("a truncated source read adds but never removes", async () => {
     h = await startHarness();
     const env = h.env();
     const library = await h.person.getLibraryPlaylists({ limit: null });
     const source = library.find((p) => p.title === "Road Trip")!.playlistId!;
-    const loaded = recipe(h.project, mirrorOf(source));
+    const loaded = recipe(h.project, mirrorOfPlaylist(source));
     const copy = (await syncRecipe(loaded, env)).apply!.playlistId!;
     const filled = (await playlistRows(h, copy)).map((r) => r.videoId);
     // The person adds a song to the copy: a full read would remove it (mirror), a cut one must not.

@@ -128,6 +128,20 @@ export function recipe(project: Project, yaml: string): LoadedRecipe {
 }
 
 /** Available songs of the catalogue in a stable order, read from the emulator's database. */
+/** A recipe mirroring one playlist into a private "Copy" (the guard and truncation tests). */
+export function mirrorOfPlaylist(playlistId: string): string {
+  return `apiVersion: musicsync/v1
+kind: Recipe
+id: copy
+sources:
+  - { id: src, type: playlist, playlistId: ${playlistId} }
+target:
+  type: playlist
+  playlist: { title: "Copy", privacy: PRIVATE }
+mode: mirror
+`;
+}
+
 export function catalogueSongs(h: Harness, count: number): string[] {
   const rows = h.emulator.state.store
     .st("SELECT video_id AS id FROM songs WHERE available = 1 AND album_id IS NOT NULL ORDER BY id LIMIT ?")

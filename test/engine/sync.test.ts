@@ -9,6 +9,7 @@ import { planRecipe, syncRecipe } from "../../engine/run/runner.js";
 import {
   catalogueSongs,
   type Harness,
+  mirrorOfPlaylist,
   playlistRows,
   playlistsTitled,
   recipe,
@@ -139,23 +140,12 @@ describe("sync", () => {
 });
 
 describe("guards", () => {
-  const mirrorOf = (playlistId: string) => `apiVersion: musicsync/v1
-kind: Recipe
-id: copy
-sources:
-  - { id: src, type: playlist, playlistId: ${playlistId} }
-target:
-  type: playlist
-  playlist: { title: "Copy", privacy: PRIVATE }
-mode: mirror
-`;
-
   it("a source that comes back empty never empties the target", async () => {
     h = await startHarness();
     const env = h.env();
     const library = await h.person.getLibraryPlaylists({ limit: null });
     const source = library.find((p) => p.title === "Morning Coffee")!.playlistId!;
-    const loaded = recipe(h.project, mirrorOf(source));
+    const loaded = recipe(h.project, mirrorOfPlaylist(source));
     const r1 = await syncRecipe(loaded, env);
     expect(r1.outcome).toBe("converged");
     const copy = r1.apply!.playlistId!;
