@@ -26,6 +26,8 @@ export const runs = sqliteTable(
     /** JSON: the plan summary counts. */
     counts: text("counts"),
     error: text("error"),
+    /** The process (`host:pid`) running it: a `running` run whose process is gone was interrupted. */
+    holder: text("holder"),
   },
   (t) => [index("runs_recipe_started").on(t.recipeId, t.startedAt)],
 );
@@ -176,3 +178,19 @@ export const recipeHealth = sqliteTable("recipe_health", {
   plannedBy: text("planned_by"),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/**
+ * The size of the last complete read of each source of a recipe. Search, library, album, history,
+ * radio and mood reads carry no total, so a read far smaller than the last good one is the only sign
+ * that it was cut short; the planner then blocks removals.
+ */
+export const sourceReads = sqliteTable(
+  "source_reads",
+  {
+    recipeId: text("recipe_id").notNull(),
+    sourceId: text("source_id").notNull(),
+    items: integer("items").notNull(),
+    readAt: integer("read_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recipeId, t.sourceId] })],
+);

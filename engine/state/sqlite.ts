@@ -91,6 +91,7 @@ export class SqliteState implements EngineState {
     kind: RunKind;
     recipeHash: string;
     at: number;
+    holder?: string;
   }): Promise<number> {
     const row = this.db
       .insert(schema.runs)
@@ -101,6 +102,7 @@ export class SqliteState implements EngineState {
         recipeHash: run.recipeHash,
         startedAt: run.at,
         result: "running",
+        holder: run.holder ?? null,
       })
       .returning({ id: schema.runs.id })
       .get();
@@ -649,6 +651,32 @@ export class SqliteState implements EngineState {
       { ...h, account, nextRunAt: next.at, nextRunReason: next.reason, plannedBy: next.by },
       now,
     );
+  }
+
+  async sourceReads(recipeId: string): Promise<Map<string, number>> {
+    const rows = this.db
+      .select()
+      .from(schema.sourceReads)
+      .where(eq(schema.sourceReads.recipeId, recipeId))
+      .all();
+    return new Map(rows.map((r) => [r.sourceId, r.items]));
+  }
+
+  async recordSourceReads(
+    recipeId: string,
+    reads: readonly { sourceId: string; items: number }[],
+    at: number,
+  ): Promise<void> {
+    for (const r of reads) {
+      this.db
+        .insert(schema.sourceReads)
+        .values({ recipeId, sourceId: r.sourceId, items: r.items, readAt: at })
+        .onConflictDoUpdate({
+          target: [schema.sourceReads.recipeId, schema.sourceReads.sourceId],
+          set: { items: r.items, readAt: at },
+        })
+        .run();
+    }
   }
 
   async close(): Promise<void> {

@@ -26,6 +26,8 @@ export interface RunRecord {
   result: RunResult;
   counts: Record<string, number> | null;
   error: string | null;
+  /** The process (`host:pid`) that ran it; null for runs recorded before this was kept. */
+  holder: string | null;
 }
 
 export type JournalStatus = "pending" | "sent" | "confirmed" | "failed" | "unknown";
@@ -123,6 +125,8 @@ export interface EngineState {
     kind: RunKind;
     recipeHash: string;
     at: number;
+    /** The process running it (`host:pid`), so that another process can tell it was interrupted. */
+    holder?: string;
   }): Promise<number>;
   finishRun(
     runId: number,
@@ -225,6 +229,16 @@ export interface EngineState {
     account: string,
     next: { at: number | null; reason: "schedule" | "retry" | null; by: string | null },
     now: number,
+  ): Promise<void>;
+
+  // ── source sizes, for the shrinkage guard ──
+  /** The item count of each source's last complete read, by source id. */
+  sourceReads(recipeId: string): Promise<Map<string, number>>;
+  /** Records complete reads (a source read that was cut short is never recorded). */
+  recordSourceReads(
+    recipeId: string,
+    reads: readonly { sourceId: string; items: number }[],
+    at: number,
   ): Promise<void>;
 
   close(): Promise<void>;
