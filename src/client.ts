@@ -119,6 +119,20 @@ export class MusicClient {
     this.ctx = createContext(options);
   }
 
+  /**
+   * Scrubs this client's credentials (the cookie and each of its values, the SAPISID and
+   * SAPISIDHASH, OAuth tokens, the client secret), in every spelling and any piece of 12 or more
+   * characters, out of a value before you log or store it. What the client returns and raises is
+   * scrubbed already; this is for text your own code puts together.
+   *
+   * @param value - Text, a JSON-like value (a copy is returned when anything changed), or an error
+   *   (scrubbed in place).
+   * @returns The value with each credential replaced by `[redacted]`.
+   */
+  redact<T>(value: T): T {
+    return this.ctx.redact(value);
+  }
+
   // ── search: search, getSearchSuggestions ─────────────────────────────────────────────────────
 
   /**

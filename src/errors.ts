@@ -19,9 +19,9 @@ export const ErrorCodes = {
   HTTP_ERROR: "HTTP_ERROR",
   /** The service answered 429 (or a throttling status) and asked us to slow down. */
   RATE_LIMITED: "RATE_LIMITED",
-  /** HTTP 200 whose body says the write failed (`status` other than STATUS_SUCCEEDED). */
+  /** HTTP 200 whose body says the request failed (`status` other than STATUS_SUCCEEDED). */
   STATUS_FAILED: "STATUS_FAILED",
-  /** HTTP 200 whose body only asks the user to enable a feature first. */
+  /** HTTP 200 whose body only asks the user to enable a feature first (a write, or a read's page). */
   GATED: "GATED",
   /** The service gave no usable content (e.g. a private playlist's empty watch queue). */
   NO_CONTENT: "NO_CONTENT",
@@ -111,7 +111,10 @@ export class RateLimitError extends ServiceError {
   }
 }
 
-/** A write answered HTTP 200 with a failed status: never to be mistaken for success. */
+/**
+ * A request answered HTTP 200 with a failed status: a write's is never mistaken for success, a
+ * read's is raised before any parser runs (not a ParseError about a page that was never sent).
+ */
 export class StatusFailedError extends ServiceError {
   /** The whole response body, for the caller to inspect. */
   readonly response: unknown;

@@ -1,4 +1,5 @@
 /** Display strings in the service's English formats: abbreviated counts, `m:ss`, dates. */
+import { bcp47, RELATIVE_DATES, relativeDateText } from "../../src/transport/relative-dates.js";
 
 /** `999`, `1.2K`, `12K`, `1.2M`, `55M`, `1.1B` — one decimal below 10, none above. */
 export function abbreviate(n: number): string {
@@ -72,6 +73,35 @@ const MONTHS_LONG = [
 export function shortDate(ms: number): string {
   const d = new Date(ms);
   return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+}
+
+/** The display language and the clock of a page whose dates are written for people. */
+export interface DateStyle {
+  /** `hl` of the request. */
+  language: string;
+  /** Unix milliseconds. */
+  now: number;
+}
+
+/**
+ * An episode's date as the service writes it in the page's language: within a month relative
+ * ("vor 3 Tagen", "3 日前"), older as a date in that language's form ("30 août 2024"). English pages
+ * keep the absolute `Aug 29, 2024` the emulator has always written (the captures show both forms;
+ * tests of English pages rely on this one).
+ */
+export function episodeDate(ms: number, style?: DateStyle): string {
+  if (!style || style.language === "en") return shortDate(ms);
+  const words = RELATIVE_DATES[style.language] ?? RELATIVE_DATES.en!;
+  const days = Math.floor(style.now / 86_400_000) - Math.floor(ms / 86_400_000);
+  if (days <= 0) return words.today;
+  if (days < 7) return relativeDateText(style.language, "day", days);
+  if (days < 30) return relativeDateText(style.language, "week", Math.floor(days / 7));
+  return new Intl.DateTimeFormat(bcp47(style.language), {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(ms));
 }
 
 /** History shelf titles: Today, Yesterday, This week, Last week, then month names (with the year when not this year). */

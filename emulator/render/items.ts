@@ -38,7 +38,7 @@ import {
   watch,
   watchPlaylist,
 } from "./common.js";
-import { abbreviate, clock, shortDate } from "./format.js";
+import { abbreviate, clock, type DateStyle, episodeDate } from "./format.js";
 
 /** What the viewer's state says about an item. */
 export interface Marks {
@@ -478,7 +478,7 @@ export function podcastCard(p: PodcastRow, inLibrary = false): Json {
 }
 
 /** A podcast episode row (MMRIR). */
-export function episodeRow(e: EpisodeRow, index: number): Json {
+export function episodeRow(e: EpisodeRow, index: number, dates?: DateStyle): Json {
   const nav = browse(`MPED${e.videoId}`, PAGE.episode);
   const we = watch(e.videoId, {
     playlistId: e.podcastPlaylistId,
@@ -529,7 +529,7 @@ export function episodeRow(e: EpisodeRow, index: number): Json {
           ],
         },
       },
-      subtitle: text(shortDate(e.publishedDay * 86_400_000)),
+      subtitle: text(episodeDate(e.publishedDay * 86_400_000, dates)),
       playbackProgress: {
         musicPlaybackProgressRenderer: {
           playbackProgressPercentage: 0,

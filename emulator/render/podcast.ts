@@ -28,7 +28,7 @@ import {
   watchPlaylist,
 } from "./common.js";
 import { categoryTitle } from "./display.js";
-import { clock, shortDate, totalDuration } from "./format.js";
+import { clock, type DateStyle, episodeDate, totalDuration } from "./format.js";
 import { episodeLength, episodeRow, markPlayedItem, podcastCard } from "./items.js";
 
 export const PODCAST_PAGE_SIZE = 10;
@@ -53,6 +53,7 @@ export function podcastPage(
   offset: number,
   total: number,
   saved: boolean,
+  dates?: DateStyle,
 ): Json {
   const header = {
     musicResponsiveHeaderRenderer: {
@@ -114,7 +115,7 @@ export function podcastPage(
       ],
     },
   };
-  const page = twoColumn(header, [podcastShelf(p, episodes, offset, total, false)], sortChips);
+  const page = twoColumn(header, [podcastShelf(p, episodes, offset, total, false, dates)], sortChips);
   page.background = musicThumbnail(imageSizes(p.playlistId, [544]));
   return page;
 }
@@ -125,8 +126,9 @@ export function podcastShelf(
   offset: number,
   total: number,
   continuation: boolean,
+  dates?: DateStyle,
 ): Json {
-  const body: Json = { contents: episodes.map((e, i) => episodeRow(e, offset + i)) };
+  const body: Json = { contents: episodes.map((e, i) => episodeRow(e, offset + i, dates)) };
   const next = offset + episodes.length;
   if (next < total) {
     body.continuations = nextContinuation(continuationToken({ k: "podcast", id: p.playlistId, o: next }));
@@ -136,7 +138,7 @@ export function podcastShelf(
   return { musicShelfRenderer: body };
 }
 
-export function episodePage(e: EpisodeRow, saved: boolean, signedIn = true): Json {
+export function episodePage(e: EpisodeRow, saved: boolean, signedIn = true, dates?: DateStyle): Json {
   const header = {
     musicResponsiveHeaderRenderer: {
       thumbnail: musicThumbnail(imageSizes(e.videoId, [], true)),
@@ -187,7 +189,7 @@ export function episodePage(e: EpisodeRow, saved: boolean, signedIn = true): Jso
         },
       ],
       title: text(e.title),
-      subtitle: text(shortDate(e.publishedDay * 86_400_000)),
+      subtitle: text(episodeDate(e.publishedDay * 86_400_000, dates)),
       progress: {
         musicPlaybackProgressRenderer: {
           playbackProgressPercentage: 0,
@@ -241,6 +243,7 @@ export function channelPage(
   podcasts: PodcastRow[],
   subscribed: boolean,
   language = "en",
+  dates?: DateStyle,
 ): Json {
   const more = browse(c.channelId, undefined, CHANNEL_EPISODES_PARAMS);
   const sections: Json[] = [];
@@ -248,7 +251,7 @@ export function channelPage(
     sections.push(
       carousel(
         categoryTitle("episodes", language),
-        episodes.map((e, i) => episodeRow(e, i)),
+        episodes.map((e, i) => episodeRow(e, i, dates)),
         more,
       ),
     );
@@ -272,12 +275,12 @@ export function channelPage(
   };
 }
 
-export function channelEpisodesPage(c: ArtistRow, episodes: EpisodeRow[]): Json {
+export function channelEpisodesPage(c: ArtistRow, episodes: EpisodeRow[], dates?: DateStyle): Json {
   return {
     header: { musicHeaderRenderer: { title: text(`${c.name}: episodes`) } },
     ...singleColumn({
       sectionListRenderer: {
-        contents: [{ gridRenderer: { items: episodes.map((e, i) => episodeRow(e, i)) } }],
+        contents: [{ gridRenderer: { items: episodes.map((e, i) => episodeRow(e, i, dates)) } }],
       },
     }),
   };
@@ -288,6 +291,7 @@ export function newEpisodesPage(
   episodes: EpisodeRow[],
   owner: { name: string; channelId: string },
   year: number,
+  dates?: DateStyle,
 ): Json {
   const seconds = episodes.reduce((n, e) => n + e.durationSeconds, 0);
   // The play button starts the newest episode inside the auto playlist, and the strapline links the
@@ -345,7 +349,7 @@ export function newEpisodesPage(
   const page = twoColumn(header, [
     {
       musicShelfRenderer: {
-        contents: episodes.map((e, i) => episodeRow(e, i)),
+        contents: episodes.map((e, i) => episodeRow(e, i, dates)),
         shelfDivider: { musicShelfDividerRenderer: { hidden: true } },
       },
     },

@@ -1,6 +1,7 @@
 /** Podcasts, episodes and podcast channels. */
 import type { ApiContext } from "../context.js";
 import { invalidArgument, notFound } from "../errors.js";
+import type { DateStyle } from "../render/format.js";
 import {
   CHANNEL_EPISODES_PARAMS,
   channelEpisodesPage,
@@ -12,6 +13,11 @@ import {
   podcastShelf,
 } from "../render/podcast.js";
 import { accountId, marks, requireAccount } from "./viewer.js";
+
+/** Dates in the request's language, against the emulator's clock (the service writes them so). */
+function datesOf(ctx: ApiContext): DateStyle {
+  return { language: ctx.language, now: ctx.state.now() };
+}
 
 function episodeCount(ctx: ApiContext, podcastId: number): number {
   return (
@@ -31,6 +37,7 @@ export function podcastBrowse(ctx: ApiContext, playlistId: string): unknown {
     0,
     episodeCount(ctx, p.id),
     marks(ctx).saved(playlistId),
+    datesOf(ctx),
   );
 }
 
@@ -44,6 +51,7 @@ export function podcastContinuation(ctx: ApiContext, playlistId: string, offset:
     offset,
     episodeCount(ctx, p.id),
     true,
+    datesOf(ctx),
   );
 }
 
@@ -56,7 +64,7 @@ export function episodeBrowse(ctx: ApiContext, videoId: string): unknown {
     me !== null &&
     store.st("SELECT 1 FROM saved_episodes WHERE account_id = ? AND video_id = ?").get(me, videoId) !==
       undefined;
-  return episodePage(e, saved, me !== null);
+  return episodePage(e, saved, me !== null, datesOf(ctx));
 }
 
 /** New episodes of the podcasts the account saved (all podcasts when signed out), newest first. */
@@ -75,6 +83,7 @@ export function newEpisodesBrowse(ctx: ApiContext): unknown {
     episodes,
     { name: account.name, channelId: account.channelId },
     new Date(ctx.state.now()).getUTCFullYear(),
+    datesOf(ctx),
   );
 }
 
@@ -84,7 +93,7 @@ export function channelBrowse(ctx: ApiContext, channelId: string, params: string
   if (c?.kind !== "channel") return null;
   if (params) {
     if (decodeURIComponent(params) !== CHANNEL_EPISODES_PARAMS) throw invalidArgument();
-    return channelEpisodesPage(c, store.episodesOfChannel(c.id, 100));
+    return channelEpisodesPage(c, store.episodesOfChannel(c.id, 100), datesOf(ctx));
   }
   const me = accountId(ctx);
   const subscribed = me !== null && store.inLibrary(me, "subscription", channelId);
@@ -94,5 +103,6 @@ export function channelBrowse(ctx: ApiContext, channelId: string, params: string
     store.podcastsOfChannel(c.id),
     subscribed,
     ctx.language,
+    datesOf(ctx),
   );
 }

@@ -4,9 +4,9 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { migrateSqlite, openSqliteFile } from "../../engine/state/sqlite-migrate.js";
 import * as schema from "./schema.js";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -25,12 +25,21 @@ export function migrationsFolder(from: string = import.meta.url): string {
   }
 }
 
+/**
+ * Opens (creating it and its folder if needed) the emulator's database. Several emulators started
+ * on one new file at once migrate it one after the other (the same helper as the engine's state:
+ * drizzle's migrator reads what is applied outside its transaction, and the second one failed).
+ */
 export function openDb(file: string): Db {
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("foreign_keys = OFF");
-  const db = drizzle(sqlite, { schema }) as Db;
-  migrate(db, { migrationsFolder: migrationsFolder() });
-  return db;
+  const what = "emulator database";
+  const sqlite = openSqliteFile(file, what);
+  try {
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("foreign_keys = OFF");
+    migrateSqlite(sqlite, migrationsFolder(), file, what);
+  } catch (e) {
+    sqlite.close();
+    throw e;
+  }
+  return drizzle(sqlite, { schema }) as Db;
 }

@@ -6,18 +6,20 @@
  * journal a re-run can reconcile against the target it reads again.
  *
  * Failures follow ENGINE.md "Limits of the service": an add refused for one bad id is split until
- * the id is found and quarantined; a refusal (also HTTP 200 with a failed status) or a lost answer is
+ * the id stands alone, and the id is quarantined when that one-id add is refused twice; a refusal (also HTTP 200 with a failed status) or a lost answer is
  * verified by reading the target back; 429/5xx are paced and retried by the Pacer.
  */
 import { ServiceError, TransportError } from "../../src/index.js";
 import type { Plan, PlanAction, RowRef } from "../plan/types.js";
+import { sameDescription, sameTitle } from "../recipe/service-text.js";
 import type { TargetSpec } from "../recipe/types.js";
-import type { Item } from "../sources/item.js";
+import { type Item, makeItem } from "../sources/item.js";
 import { stateTargetKey } from "../state/owned.js";
 import type { EngineState, JournalStatus } from "../state/types.js";
+import { type Rating, readRatings } from "../targets/ratings.js";
 import { readTarget } from "../targets/read.js";
 import type { AddedRow, EngineClient } from "./client.js";
-import { succeeded } from "./client.js";
+import { failedStatus, succeeded, type WriteKind, writeConfirmed } from "./client.js";
 import { type Clock, isThrottle400, type Pacer } from "./pacer.js";
 
 /** Where quarantined ids are filed (account-wide: an id the service refuses is refused everywhere). */
@@ -62,6 +64,8 @@ export interface ActionOutcome {
   /** Write requests this action took (splits and re-sends included, throttled retries not). */
   requests: number;
   error: string | null;
+  /** False when its request never left (a stop, or the create before it failed): not sent, not failed. */
+  sent?: boolean;
 }
 
 export interface ApplyResult {
@@ -82,6 +86,22 @@ const FRESH_PLAYLIST_MS = 30_000;
 const FRESH_RETRY_MS = 1_000;
 
 class ActionFailed extends Error {}
+
+/**
+ * A write whose fate could not be checked because the read meant to verify it failed (the create
+ * went through, then reading its rows failed). Journaled `unknown`, not `failed`: the next run reads
+ * the target and takes ownership of what the journal says this action put there.
+ */
+class Unverified extends Error {
+  constructor(cause: unknown) {
+    super(`could not read the target back to verify: ${message(cause)}`, { cause });
+  }
+}
+
+/** An error raised instead of sending (a stop was requested): the request never left. */
+function neverSent(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { notSent?: unknown }).notSent === true;
+}
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -146,14 +166,19 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
     );
   }
 
-  const paced = <T>(write: () => Promise<T>): Promise<T> => {
+  const paced = async <T>(write: () => Promise<T>): Promise<T> => {
     requests += 1;
-    return pacer.send(write, (note) =>
-      logger.warn(
-        { recipe: recipeId, attempt: note.attempt, delayMs: note.delayMs, error: message(note.error) },
-        "write throttled; retrying",
-      ),
-    );
+    try {
+      return await pacer.send(write, (note) =>
+        logger.warn(
+          { recipe: recipeId, attempt: note.attempt, delayMs: note.delayMs, error: message(note.error) },
+          "write throttled; retrying",
+        ),
+      );
+    } catch (e) {
+      if (neverSent(e)) requests -= 1;
+      throw e;
+    }
   };
   /** A playlist write: a 409 means the playlist is too fresh to edit yet, so wait and send it again. */
   const send = async <T>(write: () => Promise<T>): Promise<T> => {
@@ -174,14 +199,41 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
     }
   };
 
-  /** The target as it is now (a read, not a write): how refusals and lost answers are verified. */
-  const reread = async (): Promise<Item[]> => {
-    const read = await readTarget(spec, client, { recipeId, ownedPlaylistId: playlistId });
-    if (spec.type === "playlist" && read.actual.playlistId) playlistId = read.actual.playlistId;
-    return [...read.actual.rows];
+  /** A read that verifies a write: when it fails, the write's fate is unknown (not failed). */
+  const verifying = async <T>(read: () => Promise<T>): Promise<T> => {
+    try {
+      return await read();
+    } catch (e) {
+      throw new Unverified(e);
+    }
   };
+  /** The target as it is now (a read, not a write): how refusals and lost answers are verified. */
+  const reread = (): Promise<Item[]> =>
+    verifying(async () => {
+      const read = await readTarget(spec, client, { recipeId, ownedPlaylistId: playlistId });
+      if (spec.type === "playlist" && read.actual.playlistId) playlistId = read.actual.playlistId;
+      return [...read.actual.rows];
+    });
   const keysOf = (rows: readonly Item[]) =>
     new Set(rows.map((r) => r.videoId ?? r.playlistId ?? r.browseId ?? ""));
+
+  /**
+   * Whether a song now holds `rating`, read back. The liked-songs list is complete, so it answers
+   * LIKE (in it), and INDIFFERENT from a LIKE target, which promises only "not liked" (not in it).
+   * It says nothing about a DISLIKE, nor about an INDIFFERENT that undoes one: a song neither liked
+   * nor disliked is absent from it too. Those are read from the song's own like button on its album
+   * page (`readRatings`). A song with no album page (a music video, an episode) cannot be read so:
+   * its write stays unconfirmed, the action fails, and the next run sends it again.
+   */
+  const songRated = async (videoId: string, rating: Rating): Promise<boolean> => {
+    const likeTarget = spec.type === "likes" && spec.rating === "LIKE";
+    if (rating === "LIKE" || (rating === "INDIFFERENT" && likeTarget)) {
+      return keysOf(await reread()).has(videoId) === (rating === "LIKE");
+    }
+    const song = makeItem({ videoId, source: "target", rank: 1 });
+    const ratings = await verifying(() => readRatings([song], client));
+    return ratings.get(videoId) === rating;
+  };
 
   const own = async (rows: readonly { videoId: string; setVideoId: string | null }[]) => {
     for (const r of rows) if (r.setVideoId) addedRows.set(r.videoId, r.setVideoId);
@@ -194,10 +246,11 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
 
   /**
    * Adds ids; a refused or unanswered batch is verified by reading back, then what is missing is
-   * re-sent (unanswered) or split until each bad id stands alone and is quarantined. A playlist
-   * still too fresh to edit (409 past the wait in `send`) fails the action without blaming any id.
+   * re-sent (unanswered) or split until each bad id stands alone and is quarantined once refused
+   * twice (see below). A playlist still too fresh to edit (409 past the wait in `send`) fails the
+   * action without blaming any id.
    */
-  const addIds = async (pid: string, ids: string[], tries = { lost: 0 }): Promise<void> => {
+  const addIds = async (pid: string, ids: string[], tries = { lost: 0, refused: 0 }): Promise<void> => {
     if (ids.length === 0) return;
     let answer: unknown;
     let error: unknown = null;
@@ -222,10 +275,27 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
     if (missing.length === 0) return;
     if (lost(error)) {
       if (tries.lost >= 2) throw error;
-      return addIds(pid, missing, { lost: tries.lost + 1 });
+      return addIds(pid, missing, { ...tries, lost: tries.lost + 1 });
     }
     if (conflict(error)) throw new ActionFailed(`the playlist is not editable yet: ${message(error)}`);
+    // An answer with no status (the feature gate) refused no id in particular: nothing to split or
+    // quarantine, the add simply did not happen and the next run plans it again.
+    if (error === null && !failedStatus(answer)) {
+      throw new ActionFailed(`the service did not confirm the add of ${missing.length} of ${ids.length} ids`);
+    }
     if (missing.length === 1) {
+      // One refusal is no proof the id is bad: a failed status can be passing (the service's own
+      // hiccup, nothing changed), and a week without an available song is a worse outcome for the
+      // person than one more request. So the one-id add is sent once more (through the pacer, so
+      // after its delay) within this run, and the id is quarantined only when refused again — a bad
+      // id is refused every time, so it still costs one run, not two.
+      if (tries.refused === 0) {
+        logger.warn(
+          { recipe: recipeId, videoId: missing[0], why: message(error ?? answer) },
+          "add of one id refused; sending it once more before quarantining it",
+        );
+        return addIds(pid, missing, { lost: 0, refused: 1 });
+      }
       quarantined.push(missing[0]!);
       // An expired quarantine refused again starts a new week: replace the old record, not keep it.
       await state.removeTombstones(account, QUARANTINE_TARGET, missing);
@@ -264,7 +334,7 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
           playlistId = answer;
         } else {
           // Refused or unanswered: the marker tells whether it exists after all.
-          const read = await readTarget(spec, client, { recipeId, ownedPlaylistId: null });
+          const read = await verifying(() => readTarget(spec, client, { recipeId, ownedPlaylistId: null }));
           if (read.actual.exists && read.actual.playlistId) playlistId = read.actual.playlistId;
           else if (refused(answer) && action.videoIds.length > 0) {
             // One bad id refuses the whole create: create it empty, then add with splitting.
@@ -283,7 +353,8 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
           playlistId: pid,
           createdAt: clock.now(),
         });
-        // The create answer names only the playlist: its rows' ids come from reading it.
+        // The create answer names only the playlist: its rows' ids come from reading it. If that read
+        // fails the action is `unknown`, and the next run owns the rows the journal says it created.
         const rows = await reread();
         const have = new Set<string>();
         const first: AddedRow[] = [];
@@ -308,13 +379,15 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
           ...(privacy !== undefined ? { privacyStatus: privacy } : {}),
         };
         await checked(
+          "edit_playlist",
           () => client.editPlaylist(pid, opts),
           async () => {
-            const read = await readTarget(spec, client, { recipeId, ownedPlaylistId: pid });
+            const read = await verifying(() => readTarget(spec, client, { recipeId, ownedPlaylistId: pid }));
             const a = read.actual;
             return (
-              (title === undefined || a.title === title) &&
-              (description === undefined || a.description === description) &&
+              // As the service stores them (it trims titles): an exact match would miss a done edit.
+              (title === undefined || sameTitle(a.title, title)) &&
+              (description === undefined || sameDescription(a.description, description)) &&
               (privacy === undefined || a.privacy === privacy)
             );
           },
@@ -334,7 +407,8 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
         let removed = videos;
         try {
           const answer = await send(() => client.removePlaylistItems(pid, videos));
-          if (!succeeded(answer)) throw new ActionFailed("remove refused");
+          // Only the success status confirms it: an answer without one (the feature gate) is read back.
+          if (!succeeded(answer)) throw new ActionFailed("the service did not confirm the remove");
         } catch (e) {
           if (!(e instanceof ActionFailed) && !refused(e) && !lost(e)) throw e;
           removed = gone(await reread());
@@ -363,6 +437,7 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
         });
         // Order is re-checked by the next plan; a refused move is reported, not verified here.
         await checked(
+          "move_playlist_items",
           () => client.editPlaylist(pid, { moveItems }),
           async () => false,
         );
@@ -370,8 +445,9 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
       }
       case "rate_song": {
         await checked(
+          "rate_song",
           () => client.rateSong(action.videoId, action.rating),
-          async () => keysOf(await reread()).has(action.videoId) === (action.rating === "LIKE"),
+          () => songRated(action.videoId, action.rating),
         );
         if (action.rating === "INDIFFERENT")
           await state.removeOwnedRows(account, key(), [{ itemKey: action.videoId }]);
@@ -380,7 +456,10 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
       }
       case "rate_playlist": {
         await checked(
+          "rate_playlist",
           () => client.ratePlaylist(action.playlistId, action.rating),
+          // A liked album, playlist or podcast is one in the library list this target reads, and
+          // only then (rate_playlist has no DISLIKE): that list answers LIKE and INDIFFERENT exactly.
           async () => keysOf(await reread()).has(action.playlistId) === (action.rating === "LIKE"),
         );
         if (action.rating === "INDIFFERENT")
@@ -391,12 +470,14 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
       case "edit_song_library_status":
         // Tokens do not say which song they name; the next plan reads the library again.
         await checked(
+          "edit_song_library_status",
           () => client.editSongLibraryStatus(action.feedbackTokens),
           async () => false,
         );
         return;
       case "subscribe_artists": {
         await checked(
+          "subscribe_artists",
           () => client.subscribeArtists(action.channelIds),
           async () => {
             const keys = keysOf(await reread());
@@ -408,6 +489,7 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
       }
       case "unsubscribe_artists": {
         await checked(
+          "unsubscribe_artists",
           () => client.unsubscribeArtists(action.channelIds),
           async () => {
             const keys = keysOf(await reread());
@@ -424,13 +506,24 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
     }
   };
 
-  /** One write whose refusal or lost answer is checked by reading back (a 409 "already so" included). */
-  const checked = async (write: () => Promise<unknown>, verify: () => Promise<boolean>): Promise<void> => {
+  /**
+   * One write, done only on the service's positive confirmation for its kind; otherwise (a refusal,
+   * a lost answer, a 409 "already so", an answer that says nothing) checked by reading back.
+   */
+  const checked = async (
+    kind: WriteKind,
+    write: () => Promise<unknown>,
+    verify: () => Promise<boolean>,
+  ): Promise<void> => {
     let problem: unknown;
     try {
       const answer = await send(write);
-      if (succeeded(answer)) return;
-      problem = new ActionFailed("the service answered with a failed status");
+      if (writeConfirmed(kind, answer)) return;
+      problem = new ActionFailed(
+        failedStatus(answer)
+          ? "the service answered with a failed status"
+          : "the service did not confirm the write",
+      );
     } catch (e) {
       if (!refused(e) && !lost(e)) throw e;
       problem = e;
@@ -448,8 +541,8 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
     const addedBefore = addedRows.size;
     const quarantinedBefore = quarantined.length;
     if (stop !== null) {
-      await state.journalMark(runId, seq, "failed", clock.now(), { error: stop });
-      outcomes.push({ seq, kind: action.kind, status: "failed", requests: 0, error: stop });
+      await state.journalMark(runId, seq, "failed", clock.now(), { error: stop, sent: false });
+      outcomes.push({ seq, kind: action.kind, status: "failed", requests: 0, error: stop, sent: false });
       continue;
     }
     await state.journalMark(runId, seq, "sent", clock.now());
@@ -477,14 +570,29 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
       });
       ctx.onAction?.({ recipeId, seq, total, kind: action.kind, phase: "confirmed" });
     } catch (e) {
-      const status: ActionOutcome["status"] = lost(e) ? "unknown" : "failed";
+      const status: ActionOutcome["status"] = lost(e) || e instanceof Unverified ? "unknown" : "failed";
       const why = message(e);
-      await state.journalMark(runId, seq, status, clock.now(), { error: why });
-      outcomes.push({ seq, kind: action.kind, status, requests: requests - before, error: why });
+      // Stopped before its first request: not sent (the counts say so, not "failed").
+      const sent = !(neverSent(e) && requests === before);
+      await state.journalMark(runId, seq, status, clock.now(), {
+        error: why,
+        ...(sent ? {} : { sent: false }),
+        ...(action.kind === "create_playlist" && playlistId ? { playlistId } : {}),
+      });
+      outcomes.push({
+        seq,
+        kind: action.kind,
+        status,
+        requests: requests - before,
+        error: why,
+        ...(sent ? {} : { sent: false }),
+      });
       ctx.onAction?.({ recipeId, seq, total, kind: action.kind, phase: status });
       logger.warn({ recipe: recipeId, run: runId, seq, kind: action.kind, error: why }, "action failed");
-      // Without its playlist nothing else of the plan can be sent.
-      if (action.kind === "create_playlist") stop = `not sent: ${why}`;
+      // Without its playlist nothing else of the plan can be sent (a create whose rows could not be
+      // read back did make it: the rest goes on).
+      if (action.kind === "create_playlist" && !(e instanceof Unverified && playlistId))
+        stop = `not sent: ${why}`;
     }
   }
   const allDone = outcomes.every((o) => o.status === "confirmed");

@@ -19,7 +19,7 @@ import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import { PlanFormatError, parsePlansJson, renderPlansJson } from "../render/json.js";
 import { renderPlansMarkdown } from "../render/markdown.js";
-import { renderPlansText, renderPlanText } from "../render/text.js";
+import { failedLine, type PlanFailure, renderPlansText, renderPlanText } from "../render/text.js";
 import { resultLine, runDemo } from "../run/demo.js";
 import { AccountError, createEnv } from "../run/env.js";
 import { createLogger, type EngineLogger } from "../run/logger.js";
@@ -31,6 +31,8 @@ import {
   StalePlanError,
   syncRecipe,
 } from "../run/runner.js";
+import { scrubbingStream } from "../run/scrub.js";
+import { DEFAULT_LOCK_STALE_MS, unlockRefusal } from "../state/holder.js";
 import { openSqliteState } from "../state/sqlite.js";
 
 export const Exit = { OK: 0, ERROR: 1, CHANGES: 2, PARTIAL: 3, LOCKED: 4 } as const;
@@ -186,6 +188,25 @@ async function runAll(
   return runs;
 }
 
+/** The recipes that have no plan, each with its target, mode and the reason, for the renderings. */
+function failuresOf(runs: readonly RecipeRun[], recipes: readonly LoadedRecipe[]): PlanFailure[] {
+  const byId = new Map(recipes.map((r) => [r.recipe.id, r.recipe]));
+  return runs
+    .filter((r) => r.plan === null)
+    .map((r) => {
+      const recipe = byId.get(r.recipeId);
+      return {
+        recipe: r.recipeId,
+        target: recipe?.target ?? null,
+        mode: recipe?.mode ?? null,
+        error: r.error ?? r.outcome,
+      };
+    });
+}
+
+/** Outcomes that are failures: the last line of the text output names these recipes. */
+const FAILED: ReadonlySet<RecipeRun["outcome"]> = new Set(["failed", "refused", "locked", "partial"]);
+
 function printRuns(io: CliIo, g: GlobalOptions, runs: readonly RecipeRun[], showPlans: boolean) {
   if (g.json) {
     io.stdout.write(`${JSON.stringify({ runs: runs.map(runJson) }, null, 2)}\n`);
@@ -198,6 +219,11 @@ function printRuns(io: CliIo, g: GlobalOptions, runs: readonly RecipeRun[], show
     } else io.stdout.write(`${r.recipeId}: ${resultLine(r)}\n`);
     if (r.plan) io.stdout.write("\n");
   }
+  const last = failedLine(
+    runs.filter((r) => FAILED.has(r.outcome)).map((r) => r.recipeId),
+    runs.length,
+  );
+  if (last) io.stdout.write(`${last}\n`);
   for (const r of runs) if (r.error && !r.plan) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
 }
 
@@ -251,10 +277,11 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
             env.logger as EngineLogger,
           );
           const plans = runs.map((r) => r.plan).filter((p): p is Plan => p !== null);
-          if (o.out) await writeFile(o.out, renderPlansJson(plans));
-          if (g.json) io.stdout.write(renderPlansJson(plans));
-          else if (o.markdown) io.stdout.write(renderPlansMarkdown(plans));
-          else io.stdout.write(renderPlansText(plans, { color: io.stdout.isTTY === true }));
+          const failed = failuresOf(runs, recipes);
+          if (o.out) await writeFile(o.out, renderPlansJson(plans, 2, failed));
+          if (g.json) io.stdout.write(renderPlansJson(plans, 2, failed));
+          else if (o.markdown) io.stdout.write(renderPlansMarkdown(plans, failed));
+          else io.stdout.write(renderPlansText(plans, { color: io.stdout.isTTY === true }, failed));
           for (const r of runs) if (!r.plan && r.error) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
           setExit(exitOf(runs));
         },
@@ -316,13 +343,17 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
 
   cmd
     .command("unlock")
-    .description("remove a stale account lock")
+    .description("remove a stale account lock (refused while its holder is alive, unless --force)")
     .argument("<lock-id>")
-    .action(async (lockId: string, _o: unknown, c: Command) => {
+    .option("--force", "remove it even though its holder looks alive (two writers may then collide)")
+    .action(async (lockId: string, o: { force?: boolean }, c: Command) => {
       const g = globals(c);
       const project = await loadProject(g.project, io);
       const state = openSqliteState(stateFileOf(g, project));
       try {
+        const lock = (await state.locks()).find((l) => l.lockId === lockId);
+        const refusal = lock && !o.force ? unlockRefusal(lock, Date.now(), DEFAULT_LOCK_STALE_MS) : null;
+        if (refusal !== null) throw new CliError(refusal, Exit.LOCKED);
         const removed = await state.forceUnlock(lockId);
         io.stdout.write(removed ? `Lock ${lockId} removed.\n` : `No lock ${lockId}.\n`);
         setExit(removed ? Exit.OK : Exit.ERROR);
@@ -372,7 +403,13 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** Runs the command line; returns the exit code (never throws). */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], given: CliIo): Promise<number> {
+  // Whatever the command prints, no credential of the engine's clients gets out (issue 10 item 8).
+  const io: CliIo = {
+    ...given,
+    stdout: scrubbingStream(given.stdout),
+    stderr: scrubbingStream(given.stderr),
+  };
   let code: number = Exit.OK;
   const cmd = program(io, (c) => {
     code = c;

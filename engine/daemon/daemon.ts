@@ -497,6 +497,7 @@ export class Daemon {
       kind: "sync",
       recipeHash: loaded.hash,
       at: clock.now(),
+      holder: this.holder,
     });
     await state.finishRun(id, { at: clock.now(), result: "failed", error });
   }
@@ -513,6 +514,12 @@ export class Daemon {
       await state.setCondition(
         r.recipe.id,
         { type: "AuthValid", status: "False", reason: "Expired", message: why },
+        clock.now(),
+      );
+      // Not "Healthy: the last run converged" from before: nothing of the account runs now.
+      await state.setCondition(
+        r.recipe.id,
+        { type: "Degraded", status: "True", reason: "AuthExpired", message: why },
         clock.now(),
       );
       await state.setCondition(

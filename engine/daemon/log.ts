@@ -1,11 +1,11 @@
 /**
  * The daemon's log: pino JSON lines on stderr (for journald and log shippers), or pino-pretty's
- * readable lines when stderr is a terminal. The redaction is the engine's (`REDACT_PATHS`), so a
- * credential field is censored in either form.
+ * readable lines when stderr is a terminal. The redaction is the engine's (`REDACT_PATHS` and the
+ * scrubbing of every line), so a credential is censored in either form.
  */
 import { pino } from "pino";
 import pretty from "pino-pretty";
-import { type EngineLogger, REDACT_PATHS } from "../run/logger.js";
+import { type EngineLogger, REDACT_PATHS, SCRUB_HOOKS } from "../run/logger.js";
 
 export interface DaemonLogOptions {
   level: string;
@@ -21,6 +21,7 @@ export function createDaemonLogger(options: DaemonLogOptions): EngineLogger {
     level: options.level,
     base: { pid: process.pid },
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    hooks: SCRUB_HOOKS,
   };
   const tty = options.isTTY ?? process.stderr.isTTY === true;
   const usePretty = options.format === "pretty" || (options.format === "auto" && tty);

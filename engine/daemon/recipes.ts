@@ -3,8 +3,8 @@
  * keeps its recipes' previous versions running and is reported; a recipe whose file loads but that
  * is gone from it is dropped. Pure: loading is the caller's.
  */
-import { validate as validCron } from "node-cron";
 import type { RecipeIssue } from "../recipe/errors.js";
+import { scheduleProblems } from "../recipe/schedule.js";
 import type { LoadedRecipe } from "../recipe/types.js";
 
 export interface Reload {
@@ -18,19 +18,21 @@ export interface Reload {
 }
 
 /**
- * Schedule checks the recipe schema cannot make: node-cron must accept the expression (the schema
- * only checks its shape, so `99 * * * *` passes there).
+ * The schedule check `validate` makes (one function, `scheduleProblems`), made again on what the
+ * daemon is given: its recipes come through the loader, which has already refused these, but one
+ * that did not must not reach node-cron. How often a schedule may fire is the loader's rule (the
+ * test suite lifts it there), so this second look asks only what node-cron can run.
  */
 export function scheduleIssues(recipes: readonly LoadedRecipe[]): RecipeIssue[] {
   const issues: RecipeIssue[] = [];
   for (const r of recipes) {
     const s = r.recipe.schedule;
-    if (s && !validCron(s.cron)) {
+    for (const p of s ? scheduleProblems(s, { allowSecondSchedules: true }) : []) {
       issues.push({
         file: r.file,
         line: r.line,
         col: r.col,
-        message: `recipe ${r.recipe.id}: schedule.cron: "${s.cron}" is not a valid cron expression`,
+        message: `recipe ${r.recipe.id}: schedule.${p.field}: ${p.message}`,
       });
     }
   }

@@ -9,6 +9,8 @@ import { type Clock, systemClock } from "../apply/pacer.js";
 
 /** Thrown instead of sending a write once a stop was requested (never reaches the service). */
 export class InterruptedError extends Error {
+  /** The applier counts an action stopped by it before any request as "not sent", not "failed". */
+  readonly notSent = true;
   constructor(readonly signal: string) {
     super(`not sent: interrupted by ${signal}`);
     this.name = "InterruptedError";

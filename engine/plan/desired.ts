@@ -3,12 +3,15 @@ import { runPipeline } from "../pipeline/run.js";
 import type { LoadedRecipe } from "../recipe/types.js";
 import type { Item } from "../sources/item.js";
 import type { SourceRead } from "../sources/read.js";
+import { sourceSizes } from "./shrinkage.js";
 import type { Desired, PlanPolicy } from "./types.js";
 
 export interface DesiredContext {
   now: Date;
   liked?: ReadonlySet<string>;
   tombstones?: ReadonlySet<string>;
+  /** Item counts of each source's last complete read, by source key (state `sourceReads`). */
+  lastReads?: ReadonlyMap<string, number>;
 }
 
 export function buildDesired(
@@ -33,6 +36,7 @@ export function buildDesired(
     skipped: result.skipped,
     sourceTotal: [...reads.values()].reduce((n, r) => n + r.items.length, 0),
     truncatedSources: [...reads.values()].filter((r) => r.truncated).map((r) => r.id),
+    sources: sourceSizes(recipe.sources, reads, ctx.lastReads ?? new Map()),
   };
 }
 

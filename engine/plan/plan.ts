@@ -3,11 +3,13 @@
  * inputs always give the same plan. Every source item and every target row ends up in exactly one
  * line (added, kept, moved, removed, rated or skipped with a reason).
  */
+import { sameDescription, sameTitle, serviceDescription, serviceTitle } from "../recipe/service-text.js";
 import { PLAYLIST_CAP, type TargetSpec } from "../recipe/types.js";
 import { type Item, itemLabel } from "../sources/item.js";
 import { targetFingerprint } from "./fingerprint.js";
 import { longestIncreasingSubsequence } from "./lis.js";
 import { describeOwned } from "./ownership.js";
+import { planSources, shrinkMessage } from "./shrinkage.js";
 import {
   type ActualTarget,
   type Desired,
@@ -261,6 +263,8 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
         blocks: "removals",
       });
     }
+    const shrunk = shrinkMessage(desired.sources ?? [], policy.min_source_ratio);
+    if (shrunk !== null) blockers.push({ guard: "source_shrunk", message: shrunk, blocks: "removals" });
     if (desired.sourceTotal < policy.min_source_items) {
       blockers.push({
         guard: "too_few_items",
@@ -333,7 +337,7 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
       const [firstBatch = [], ...rest] = chunk(addKeys, batch);
       actions.push({
         kind: "create_playlist",
-        title: target.playlist.title ?? desired.recipe.id,
+        title: serviceTitle(target.playlist.title ?? desired.recipe.id),
         description: describeOwned(target.playlist.description, desired.recipe.id),
         privacy: target.playlist.privacy ?? "PRIVATE",
         videoIds: firstBatch,
@@ -471,6 +475,7 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
     errors,
     tombstones,
     summary,
+    sources: planSources(desired.sources ?? [], policy.min_source_ratio),
   };
 }
 
@@ -528,11 +533,13 @@ function metadataEdit(
 ): PlanAction | null {
   const edit: Extract<PlanAction, { kind: "edit_playlist" }> = { kind: "edit_playlist", playlistId };
   const p = target.playlist;
-  if (p.title !== null && p.title !== actual.title) edit.title = p.title;
+  // Compared as the service stores titles: an untrimmed title would otherwise be edited on every run.
+  if (p.title !== null && !sameTitle(p.title, actual.title)) edit.title = serviceTitle(p.title);
   // A playlist the engine made by title keeps its marker; an adopted one gets the text as written.
   const description =
     owned.playlist && p.id === null ? describeOwned(p.description, recipeId) : (p.description ?? null);
-  if (description !== null && description !== (actual.description ?? "")) edit.description = description;
+  if (description !== null && !sameDescription(description, actual.description))
+    edit.description = serviceDescription(description);
   if (p.privacy !== null && p.privacy !== actual.privacy) edit.privacy = p.privacy;
   return Object.keys(edit).length > 2 ? edit : null;
 }

@@ -27,6 +27,27 @@ export interface Desired {
   sourceTotal: number;
   /** Ids of sources whose read looked truncated (fewer items than the service said it had). */
   truncatedSources: readonly string[];
+  /** Each source's read size against its last complete read (the shrinkage guard); absent = unknown. */
+  sources?: readonly SourceSize[];
+}
+
+/** How many items one source returned, and how many its last complete read held. */
+export interface SourceSize {
+  id: string;
+  /** The source id and a digest of its options: a source whose options change starts afresh. */
+  key: string;
+  items: number;
+  /** The service said how many items the list holds, and the read had them all. */
+  counted: boolean;
+  /** The read had fewer items than the service said the list holds. */
+  truncated: boolean;
+  /** Items of the last complete read of this source, or null when none is recorded. */
+  last: number | null;
+}
+
+/** A source read as the plan reports it; `record`: a run that applies keeps its size as the baseline. */
+export interface PlanSource extends SourceSize {
+  record: boolean;
 }
 
 /** The target as just read from the service. */
@@ -101,6 +122,7 @@ export interface PlanLine {
 
 export type GuardName =
   | "source_truncated"
+  | "source_shrunk"
   | "too_few_items"
   | "empty_desired"
   | "max_removals"
@@ -148,4 +170,6 @@ export interface Plan {
   /** Keys apply records as tombstones (rows the person removed after the engine added them). */
   tombstones: string[];
   summary: PlanSummary;
+  /** Each source's read size (absent in plans made before it was kept). */
+  sources?: PlanSource[];
 }

@@ -4,11 +4,15 @@ import type { Policy } from "./types.js";
 export const DEFAULT_POLICY: Policy = Object.freeze({
   max_removals: 100,
   min_source_items: 0,
+  // Under half of the last complete read: a cut list (the service's truncation keeps about half).
+  min_source_ratio: 0.5,
   allow_empty: false,
   order: "source",
   on_drift: "adopt",
   overflow: "truncate",
   batch_size: 100,
+  // A rating the person set by hand is theirs: a recipe does not undo it unless it says so.
+  override_ratings: false,
 });
 
 /** A radio is endless: without a limit the engine reads this many tracks of it. */

@@ -9,7 +9,9 @@ import { type Environment, substituteEnvironment } from "./env.js";
 import { type RecipeIssue, sortIssues } from "./errors.js";
 import { canonicalJson, deepFreeze } from "./freeze.js";
 import type { ProjectInput, RecipeInput } from "./input.js";
+import { decodeUtf8, sizeProblem } from "./limits.js";
 import { BUILT_IN_DEFAULTS, normaliseProject, normaliseRecipe, type RecipeDefaults } from "./normalise.js";
+import { SECOND_SCHEDULES_ENV } from "./schedule.js";
 import { checkRecipe, type PathIssue, recipeTargetKey } from "./semantic.js";
 import type { LoadedRecipe, Project, Recipe } from "./types.js";
 import { checkProjectSchema, checkRecipeSchema, pathText } from "./validate-schema.js";
@@ -18,6 +20,8 @@ import { parseYamlFile, type SourceDocument } from "./yaml-source.js";
 export interface RecipeLoadOptions {
   /** The project file: its defaults fill recipes, and accounts are checked against it. */
   project?: Project | null;
+  /** Schedules more often than once a minute: the test suite's only (engine/recipe/schedule.ts). */
+  allowSecondSchedules?: boolean;
 }
 
 export interface RecipeLoadResult {
@@ -55,7 +59,54 @@ function defaultsOf(options: RecipeLoadOptions): RecipeDefaults {
   return options.project ? options.project.defaults : BUILT_IN_DEFAULTS;
 }
 
+/**
+ * A file is checked alone, and nothing it holds may stop the others: an unexpected throw (a bug,
+ * or an input we did not foresee) becomes an issue of that file, never a crash of `validate` or of
+ * the daemon's start.
+ */
 function checkFile(
+  input: RecipeFileText,
+  options: RecipeLoadOptions,
+): { candidates: Candidate[]; issues: RecipeIssue[] } {
+  try {
+    const tooBig = sizeProblem(Buffer.byteLength(input.text));
+    if (tooBig) return { candidates: [], issues: [{ file: input.file, line: 1, col: 1, message: tooBig }] };
+    return bounded(checkFileText(input, options));
+  } catch (err) {
+    const first = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    return {
+      candidates: [],
+      issues: [{ file: input.file, line: 1, col: 1, message: `cannot check: ${first}` }],
+    };
+  }
+}
+
+/** Issues a person can read: a hostile file gets the first 100, each at most 400 characters. */
+const MAX_ISSUES_PER_FILE = 100;
+const MAX_MESSAGE = 400;
+
+function bounded(r: { candidates: Candidate[]; issues: RecipeIssue[] }) {
+  const clip = (i: RecipeIssue): RecipeIssue => {
+    const cut = i.message.length > MAX_MESSAGE ? `${i.message.slice(0, MAX_MESSAGE)}…` : i.message;
+    return { ...i, message: visible(cut) };
+  };
+  const issues = sortIssues(r.issues);
+  if (issues.length <= MAX_ISSUES_PER_FILE) return { candidates: r.candidates, issues: issues.map(clip) };
+  const rest = issues.length - MAX_ISSUES_PER_FILE;
+  const next = issues[MAX_ISSUES_PER_FILE]!;
+  const more = { ...next, message: `and ${rest} more issue${rest === 1 ? "" : "s"} in this file` };
+  return { candidates: r.candidates, issues: [...issues.slice(0, MAX_ISSUES_PER_FILE).map(clip), more] };
+}
+
+/**
+ * Characters a terminal would act on or not show (controls, a BOM inside a key, zero-width
+ * spaces) are written as `\u{feff}`: a message must show what is wrong, not hide or run it.
+ */
+function visible(message: string): string {
+  return message.replace(/\p{C}/gu, (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`);
+}
+
+function checkFileText(
   input: RecipeFileText,
   options: RecipeLoadOptions,
 ): { candidates: Candidate[]; issues: RecipeIssue[] } {
@@ -76,6 +127,7 @@ function checkFile(
     const semantic = checkRecipe(recipe, {
       ...(accounts ? { accounts } : {}),
       defaultAccount: defaultsOf(options).account,
+      allowSecondSchedules: options.allowSecondSchedules === true,
     });
     if (semantic.length > 0) {
       issues.push(...positioned(source, semantic));
@@ -173,6 +225,7 @@ export async function loadRecipePaths(
   paths: readonly string[],
   options: RecipeLoadOptions = {},
 ): Promise<RecipeLoadResult> {
+  const allowSecondSchedules = options.allowSecondSchedules ?? process.env[SECOND_SCHEDULES_ENV] === "1";
   const files: string[] = [];
   const unreadable: RecipeIssue[] = [];
   const cannot = (file: string, err: unknown) =>
@@ -180,13 +233,36 @@ export async function loadRecipePaths(
   for (const p of paths) await collect(p, files).catch((err: unknown) => cannot(p, err));
   const texts: RecipeFileText[] = [];
   for (const file of files) {
-    await readFile(file, "utf8").then(
-      (text) => texts.push({ file, text }),
-      (err: unknown) => cannot(file, err),
-    );
+    const read = await readBoundedText(file);
+    if ("text" in read) texts.push({ file, text: read.text });
+    else unreadable.push(read.issue);
   }
-  const result = loadRecipeTexts(texts, options);
+  const result = loadRecipeTexts(texts, { ...options, allowSecondSchedules });
   return { recipes: result.recipes, issues: sortIssues([...unreadable, ...result.issues]) };
+}
+
+/**
+ * Reads a recipe or project file: its size is checked by `stat` before a byte is read (a 10 MB
+ * file once took 1.1 GB to validate), and its bytes must be UTF-8.
+ */
+export async function readBoundedText(file: string): Promise<{ text: string } | { issue: RecipeIssue }> {
+  const issue = (message: string, at = { line: 1, col: 1 }): { issue: RecipeIssue } => ({
+    issue: { file, ...at, message },
+  });
+  try {
+    const tooBig = sizeProblem((await stat(file)).size);
+    if (tooBig) return issue(tooBig);
+    const decoded = decodeUtf8(await readFile(file));
+    if (!("bad" in decoded)) return { text: decoded.text };
+    const before = decoded.text.slice(0, decoded.bad);
+    const line = before.split("\n").length;
+    return issue("invalid UTF-8 (save the file as UTF-8)", {
+      line,
+      col: decoded.bad - before.lastIndexOf("\n"),
+    });
+  } catch (err) {
+    return issue(`cannot read: ${describeFsError(err)}`);
+  }
 }
 
 /** `no such file or directory` rather than a stack trace. */
@@ -250,14 +326,7 @@ export async function loadProjectFile(
   path: string,
   env: Environment = process.env,
 ): Promise<ProjectLoadResult> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    return {
-      project: null,
-      issues: [{ file: path, line: 1, col: 1, message: `cannot read: ${describeFsError(err)}` }],
-    };
-  }
-  return loadProjectText(path, text, env);
+  const read = await readBoundedText(path);
+  if (!("text" in read)) return { project: null, issues: [read.issue] };
+  return loadProjectText(path, read.text, env);
 }

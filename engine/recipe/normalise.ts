@@ -1,6 +1,7 @@
 /** Recipe as written → Recipe with every default filled in (then frozen by the loader). */
 import { DEFAULT_POLICY, DEFAULT_RADIO_LIMIT } from "./defaults.js";
 import type { ProjectInput, RecipeInput, SourceInput, StepInput } from "./input.js";
+import { serviceDescription, serviceTitle } from "./service-text.js";
 import type {
   Account,
   ArtistSection,
@@ -124,8 +125,9 @@ function normaliseTarget(t: RecipeInput["target"]): TargetSpec {
         type: "playlist",
         playlist: {
           id: t.playlist?.id?.replace(/^VL/, "") ?? null,
-          title: t.playlist?.title ?? null,
-          description: t.playlist?.description ?? null,
+          // Kept as the service stores them, so plans compare and create exactly that.
+          title: t.playlist?.title !== undefined ? serviceTitle(t.playlist.title) : null,
+          description: t.playlist?.description ? serviceDescription(t.playlist.description) || null : null,
           privacy: t.playlist?.privacy ?? null,
         },
         allow_delete: t.allow_delete ?? false,

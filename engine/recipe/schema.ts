@@ -41,11 +41,23 @@ const policyProperties = {
     minimum: 0,
     description: "A source total below this looks truncated and blocks removals.",
   },
+  min_source_ratio: {
+    type: "number",
+    minimum: 0,
+    maximum: 1,
+    description:
+      "A source without an item count that returns less than this share of its last complete read (and at least 5 items fewer) looks cut short and blocks removals; 0 turns the check off.",
+  },
   allow_empty: { type: "boolean", description: "Whether an empty desired list may empty the target." },
   order: { enum: ["source", "keep"] },
   on_drift: { enum: ["adopt", "revert"] },
   overflow: { enum: ["truncate", "error"] },
   batch_size: { type: "integer", minimum: 1, maximum: 1000 },
+  override_ratings: {
+    type: "boolean",
+    description:
+      "Likes targets: also rate songs the person rated the other way by hand (default false: they are skipped).",
+  },
 } as const;
 
 const policy = { type: "object", properties: policyProperties, additionalProperties: false } as const;
@@ -274,8 +286,12 @@ export const projectSchema = {
       additionalProperties: {
         type: "object",
         properties: {
-          auth: { ...nonEmpty, description: "Browser-headers file or OAuth token file." },
-          token: { ...nonEmpty, description: "OAuth token file." },
+          auth: {
+            ...nonEmpty,
+            description:
+              "Browser-headers file or OAuth token file, or the headers or token themselves (JSON or header text).",
+          },
+          token: { ...nonEmpty, description: "OAuth token file, or the token JSON itself." },
           oauth_client: {
             type: "object",
             properties: { id: nonEmpty, secret: nonEmpty },

@@ -3,6 +3,8 @@
  * and the service's limits. Each issue carries the path of the node to point at.
  */
 import type { RecipeInput, SourceInput } from "./input.js";
+import { scheduleProblems } from "./schedule.js";
+import { descriptionProblem, serviceTitle, titleProblem } from "./service-text.js";
 import { PLAYLIST_CAP } from "./types.js";
 import type { Path } from "./yaml-source.js";
 
@@ -24,15 +26,6 @@ function validRegex(pattern: string): string | null {
   }
 }
 
-function validTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function exactlyOne(source: SourceInput, keys: readonly (keyof SourceInput)[]): number {
   return keys.filter((k) => source[k] !== undefined).length;
 }
@@ -42,6 +35,8 @@ export interface SemanticContext {
   accounts?: ReadonlySet<string>;
   /** The project's default account, used when the recipe names none. */
   defaultAccount?: string;
+  /** Schedules of seconds, for the test suite only (see engine/recipe/schedule.ts). */
+  allowSecondSchedules?: boolean;
 }
 
 export function checkRecipe(recipe: RecipeInput, ctx: SemanticContext = {}): PathIssue[] {
@@ -187,6 +182,12 @@ export function checkRecipe(recipe: RecipeInput, ctx: SemanticContext = {}): Pat
         message: "needs an id (to adopt a playlist) or a title (to create one)",
       });
     }
+    // The schema knows lengths and `<>`; what the service would trim to nothing is checked here.
+    const titleIssue = p.title === undefined ? null : titleProblem(p.title);
+    if (titleIssue) issues.push({ path: ["target", "playlist", "title"], message: titleIssue });
+    const descriptionIssue = p.description === undefined ? null : descriptionProblem(p.description);
+    if (descriptionIssue)
+      issues.push({ path: ["target", "playlist", "description"], message: descriptionIssue });
     if (mode === "clean" && p.id === undefined) {
       issues.push({
         path: ["target", "playlist"],
@@ -200,11 +201,12 @@ export function checkRecipe(recipe: RecipeInput, ctx: SemanticContext = {}): Pat
       message: `has no meaning for target type "${target.type}" (it has no order)`,
     });
   }
-  if (recipe.schedule?.timezone !== undefined && !validTimeZone(recipe.schedule.timezone)) {
-    issues.push({
-      path: ["schedule", "timezone"],
-      message: `unknown time zone "${recipe.schedule.timezone}"`,
-    });
+  // The daemon checks a schedule with this same function before it runs it.
+  if (recipe.schedule) {
+    const allowSecondSchedules = ctx.allowSecondSchedules === true;
+    for (const p of scheduleProblems(recipe.schedule, { allowSecondSchedules })) {
+      issues.push({ path: ["schedule", p.field], message: p.message });
+    }
   }
   if (ctx.accounts) {
     const account = recipe.account ?? ctx.defaultAccount ?? "default";
@@ -225,11 +227,12 @@ export function recipeTargetKey(account: string, recipe: RecipeInput): string {
     case "playlist":
       return t.playlist?.id !== undefined
         ? `${account}/playlist/${t.playlist.id.replace(/^VL/, "")}`
-        : `${account}/playlist-title/${t.playlist?.title ?? ""}`;
+        : `${account}/playlist-title/${serviceTitle(t.playlist?.title ?? "")}`;
     case "library":
       return `${account}/library/${t.kind}`;
     case "likes":
-      return `${account}/likes`;
+      // Liked and disliked songs are two lists: a LIKE and a DISLIKE recipe write different targets.
+      return `${account}/likes/${t.rating ?? "LIKE"}`;
     default:
       return `${account}/${t.type}`;
   }

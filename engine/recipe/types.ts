@@ -237,6 +237,11 @@ export interface Policy {
   max_removals: number;
   /** A source total below this looks truncated: removals are blocked. */
   min_source_items: number;
+  /**
+   * A source read with no item count that returns less than this share of the source's last
+   * complete read looks cut short: removals are blocked (0 turns the check off).
+   */
+  min_source_ratio: number;
   /** Whether an empty desired list may empty the target. */
   allow_empty: boolean;
   /** `source` enforces the desired order with the fewest moves; `keep` never moves rows. */
@@ -247,6 +252,8 @@ export interface Policy {
   overflow: "truncate" | "error";
   /** Most adds, removes or moves sent in one edit request. */
   batch_size: number;
+  /** Likes targets: rate songs the person rated the other way by hand (false: skip them). */
+  override_ratings: boolean;
 }
 
 export interface Schedule {
@@ -281,9 +288,9 @@ export interface LoadedRecipe {
 }
 
 export interface Account {
-  /** Browser-headers file or OAuth token file. */
+  /** Browser-headers file or OAuth token file, or the credentials themselves (see run/auth-setting.ts). */
   auth: string | null;
-  /** An OAuth token file (alternative to `auth`). */
+  /** An OAuth token file or the token JSON (alternative to `auth`). */
   token: string | null;
   oauth_client: { id: string; secret: string } | null;
   brand_account: string | null;

@@ -23,12 +23,17 @@ function validators() {
   return compiled;
 }
 
+/** A key as it may be shown: a hostile file's 900,000-character key is cut to its start. */
+export function keyText(key: string): string {
+  return key.length > 40 ? `${key.slice(0, 40)}…` : key;
+}
+
 /** `sources[0].type` from `["sources", 0, "type"]`. */
 export function pathText(path: Path): string {
   let out = "";
   for (const seg of path) {
     if (typeof seg === "number") out += `[${seg}]`;
-    else out += out ? `.${seg}` : seg;
+    else out += out ? `.${keyText(seg)}` : keyText(seg);
   }
   return out;
 }
@@ -77,7 +82,7 @@ function describe(err: ErrorObject, value: unknown): Described | null {
     case "required":
       return { path, key: false, message: `missing required property "${String(params.missingProperty)}"` };
     case "additionalProperties": {
-      const prop = String(params.additionalProperty);
+      const prop = keyText(String(params.additionalProperty));
       const parent = err.parentSchema as { properties?: Record<string, unknown> } | undefined;
       const known = parent?.properties ? ` (expected one of: ${list(Object.keys(parent.properties))})` : "";
       return { path: [...path, prop], key: true, message: `unknown property "${prop}"${known}` };

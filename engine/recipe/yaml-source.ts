@@ -14,6 +14,7 @@ import {
   visit,
 } from "yaml";
 import type { RecipeIssue } from "./errors.js";
+import { controlCharacterProblem, shapeProblems, structureProblem, valueProblem } from "./limits.js";
 
 export type Path = readonly (string | number)[];
 
@@ -84,10 +85,35 @@ function firstUnresolvedAlias(doc: Document.Parsed): number | null {
   return found;
 }
 
+/** Position of an offset without yaml's parser: for problems found before it may run. */
+function positionIn(text: string, offset: number): Position {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, col: offset - lineStart + 1 };
+}
+
+/** Problems of the raw text that must stop a file before yaml's (recursive) composer sees it. */
+function textIssues(file: string, text: string): RecipeIssue[] {
+  const problem = controlCharacterProblem(text) ?? structureProblem(text);
+  if (!problem) return [];
+  return [{ file, ...positionIn(text, problem.offset), message: `YAML: ${problem.message}` }];
+}
+
+function firstAlias(doc: Document.Parsed): number | null {
+  let found: number | null = null;
+  visit(doc, {
+    Alias(_key, node) {
+      if (found === null) found = node.range?.[0] ?? null;
+    },
+  });
+  return found;
+}
+
 export function parseYamlFile(file: string, text: string): ParsedFile {
   const lineCounter = new LineCounter();
-  const issues: RecipeIssue[] = [];
+  const issues: RecipeIssue[] = textIssues(file, text);
   const documents: SourceDocument[] = [];
+  if (issues.length > 0) return { documents, issues };
   const all = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: true, merge: true });
   // A file of only comments parses to an empty list; one with a stray `---` may too.
   const docs = Array.isArray(all) ? all : [all];
@@ -103,6 +129,11 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
       }
       continue;
     }
+    const shape = shapeProblems(doc);
+    if (shape.length > 0) {
+      for (const p of shape) issues.push({ file, ...posAt(p.offset), message: `YAML: ${p.message}` });
+      continue;
+    }
     const contents = doc.contents;
     if (contents === null || (isScalar(contents) && contents.value === null)) continue;
     const start = (contents as Node).range?.[0] ?? 0;
@@ -111,8 +142,13 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (err) {
       // Unknown aliases, alias bombs and bad merge keys surface only when the document becomes data.
-      const pos = posAt(firstUnresolvedAlias(doc) ?? start);
+      const pos = posAt(firstUnresolvedAlias(doc) ?? firstAlias(doc) ?? start);
       issues.push({ file, ...pos, message: `YAML: ${shortMessage((err as Error).message)}` });
+      continue;
+    }
+    const expanded = valueProblem(value);
+    if (expanded) {
+      issues.push({ file, ...posAt(firstAlias(doc) ?? start), message: `YAML: ${expanded}` });
       continue;
     }
     documents.push({

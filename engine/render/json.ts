@@ -3,6 +3,9 @@
  * Reading refuses other formats and versions rather than guessing.
  */
 import { PLAN_VERSION, type Plan } from "../plan/types.js";
+import { engineScrubber } from "../run/scrub.js";
+import { planDocumentProblem } from "./plan-schema.js";
+import type { PlanFailure } from "./text.js";
 
 export const PLAN_FORMAT = "musicsync-plan";
 
@@ -10,11 +13,27 @@ export interface PlanDocument {
   format: typeof PLAN_FORMAT;
   version: typeof PLAN_VERSION;
   plans: Plan[];
+  /**
+   * Recipes that could not be planned, with the reason: a machine reading the document sees them as
+   * failures, not as recipes without changes. `apply` applies the plans and ignores these. Absent
+   * in documents written before it existed.
+   */
+  failed?: PlanFailure[];
 }
 
-export function renderPlansJson(plans: readonly Plan[], indent = 2): string {
-  const doc: PlanDocument = { format: PLAN_FORMAT, version: PLAN_VERSION, plans: [...plans] };
-  return JSON.stringify(doc, null, indent) + "\n";
+export function renderPlansJson(
+  plans: readonly Plan[],
+  indent = 2,
+  failed: readonly PlanFailure[] = [],
+): string {
+  const doc: PlanDocument = {
+    format: PLAN_FORMAT,
+    version: PLAN_VERSION,
+    plans: [...plans],
+    failed: [...failed],
+  };
+  // Defence in depth (issue 10 item 8): a plan holds texts the service sent; none may be a credential.
+  return JSON.stringify(engineScrubber.value(doc), null, indent) + "\n";
 }
 
 export class PlanFormatError extends Error {
@@ -42,17 +61,9 @@ export function parsePlansJson(text: string): PlanDocument {
     );
   }
   if (!Array.isArray(doc.plans)) throw new PlanFormatError("plans must be a list");
-  doc.plans.forEach((p: unknown, i: number) => {
-    const plan = p as Partial<Plan> | null;
-    if (!plan || typeof plan !== "object") throw new PlanFormatError(`plans[${i}] must be an object`);
-    if (plan.version !== PLAN_VERSION)
-      throw new PlanFormatError(`plans[${i}].version must be ${PLAN_VERSION}`);
-    if (!plan.recipe || typeof plan.recipe.id !== "string")
-      throw new PlanFormatError(`plans[${i}].recipe.id is missing`);
-    if (!plan.target || typeof plan.target.fingerprint !== "string") {
-      throw new PlanFormatError(`plans[${i}].target.fingerprint is missing`);
-    }
-    if (!Array.isArray(plan.actions)) throw new PlanFormatError(`plans[${i}].actions must be a list`);
-  });
+  // The whole document, against the plan format's schema (issue 10 item 13): apply sends what it
+  // says, so a damaged or hand-edited field is refused here, before anything is read or sent.
+  const problem = planDocumentProblem(raw);
+  if (problem) throw new PlanFormatError(problem);
   return doc as unknown as PlanDocument;
 }

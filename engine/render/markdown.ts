@@ -1,6 +1,6 @@
 /** The plan as a pull-request comment: a summary table, then the changes of each recipe folded away. */
 import type { Plan, PlanLine } from "../plan/types.js";
-import { describeTarget, formatLine, summaryLine } from "./text.js";
+import { describeTarget, failedIds, failedLine, formatLine, type PlanFailure, summaryLine } from "./text.js";
 
 /** Escapes what Markdown would read as formatting, and keeps table cells on one line. */
 export function escapeMarkdown(text: string): string {
@@ -9,9 +9,26 @@ export function escapeMarkdown(text: string): string {
 
 const ORDER: PlanLine["op"][] = ["add", "remove", "move", "rate", "skip"];
 
-export function renderPlansMarkdown(plans: readonly Plan[]): string {
+/** A table row for a recipe that has no plan: its target and mode when known, the counts empty. */
+function failureRow(f: PlanFailure): string {
+  const target = f.target ? escapeMarkdown(describeTarget(f.target, null)) : "";
+  return `| ${escapeMarkdown(f.recipe)} | ${target} | ${f.mode ?? ""} | | | | | | **failed** |`;
+}
+
+/**
+ * The verdict under the table: a failure wins over "No changes." — a pull request whose plan could
+ * not be read must never look like one that changes nothing.
+ */
+function verdict(plans: readonly Plan[], failed: readonly PlanFailure[]): string {
+  const line = failedLine(failedIds(plans, failed), plans.length + failed.length);
+  if (line) return `**${escapeMarkdown(line)}**`;
+  return plans.some((p) => p.actions.length > 0) ? "" : "**No changes.**";
+}
+
+export function renderPlansMarkdown(plans: readonly Plan[], failed: readonly PlanFailure[] = []): string {
   const out: string[] = ["## musicsync plan", ""];
-  if (plans.length === 0) return "## musicsync plan\n\nNo recipes to plan. **No changes.**\n";
+  if (plans.length === 0 && failed.length === 0)
+    return "## musicsync plan\n\nNo recipes to plan. **No changes.**\n";
   out.push("| recipe | target | mode | add | remove | move | rate | skip | result |");
   out.push("|---|---|---|---:|---:|---:|---:|---:|---|");
   for (const p of plans) {
@@ -22,8 +39,11 @@ export function renderPlansMarkdown(plans: readonly Plan[]): string {
       `| ${escapeMarkdown(p.recipe.id)} | ${escapeMarkdown(describeTarget(p.target.spec, p.target.playlistId))} | ${p.mode} | ${s.add} | ${s.remove} | ${s.move} | ${s.rate} | ${s.skip} | ${result} |`,
     );
   }
-  const changed = plans.some((p) => p.actions.length > 0);
-  out.push("", changed ? "" : "**No changes.**");
+  for (const f of failed) out.push(failureRow(f));
+  out.push("", verdict(plans, failed), "");
+  // Failures are not folded away: the reason is what the reviewer must see.
+  for (const f of failed)
+    out.push(`> **${escapeMarkdown(f.recipe)} failed**: ${escapeMarkdown(f.error)}`, "");
   for (const p of plans) {
     const shown = p.lines
       .filter((l) => l.op !== "keep")

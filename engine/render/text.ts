@@ -4,7 +4,20 @@
  * Kept rows are counted, not listed, unless `verbose`.
  */
 import type { Plan, PlanAction, PlanLine } from "../plan/types.js";
-import type { TargetSpec } from "../recipe/types.js";
+import type { Mode, TargetSpec } from "../recipe/types.js";
+
+/**
+ * A recipe that could not be planned (its auth, a read, the connection failed): it has no plan, but
+ * every rendering still lists it with the reason, so a failure never looks like "No changes.".
+ */
+export interface PlanFailure {
+  recipe: string;
+  /** What the recipe writes and how, when the recipe was loaded (always, from the CLI). */
+  target: TargetSpec | null;
+  mode: Mode | null;
+  /** Why: the error, one line, with no credential in it. */
+  error: string;
+}
 
 export interface TextOptions {
   /** Also list kept rows. */
@@ -107,7 +120,37 @@ export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
   return out.join("\n") + "\n";
 }
 
-export function renderPlansText(plans: readonly Plan[], options: TextOptions = {}): string {
-  if (plans.length === 0) return "No recipes to plan.\nNo changes.\n";
-  return plans.map((p) => renderPlanText(p, options)).join("\n");
+/** `bad: playlist "Mix" (new) [mirror]`, the reason, and `Not planned.` */
+export function renderFailureText(failure: PlanFailure): string {
+  const what = failure.target ? ` ${describeTarget(failure.target, null)}` : "";
+  const mode = failure.mode ? ` [${failure.mode}]` : "";
+  return `${failure.recipe}:${what}${mode}\n  ! error: ${failure.error}\nNot planned.\n`;
+}
+
+/**
+ * The last line when anything failed: `Failed: 2 of 3 recipes (a, b).`; null when nothing did.
+ * A refused plan (its own errors) counts as failed, as its exit code does.
+ */
+export function failedLine(failedIds: readonly string[], total: number): string | null {
+  if (failedIds.length === 0) return null;
+  return `Failed: ${failedIds.length} of ${total} recipe${total === 1 ? "" : "s"} (${failedIds.join(", ")}).`;
+}
+
+/** Ids of the recipes that failed: refused plans, then recipes with no plan at all. */
+export function failedIds(plans: readonly Plan[], failed: readonly PlanFailure[]): string[] {
+  return [
+    ...plans.filter((p) => p.errors.length > 0).map((p) => p.recipe.id),
+    ...failed.map((f) => f.recipe),
+  ];
+}
+
+export function renderPlansText(
+  plans: readonly Plan[],
+  options: TextOptions = {},
+  failed: readonly PlanFailure[] = [],
+): string {
+  if (plans.length === 0 && failed.length === 0) return "No recipes to plan.\nNo changes.\n";
+  const parts = [...plans.map((p) => renderPlanText(p, options)), ...failed.map(renderFailureText)];
+  const last = failedLine(failedIds(plans, failed), plans.length + failed.length);
+  return parts.join("\n") + (last ? `\n${last}\n` : "");
 }

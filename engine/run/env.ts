@@ -3,14 +3,17 @@
  * per account, the state database, a clock and a logger.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
+import { authTextKind, looksLikePath } from "../../src/auth/detect.js";
 import { MusicClient, type MusicClientOptions } from "../../src/index.js";
 import type { EngineClient } from "../apply/client.js";
 import { type Clock, DEFAULT_PACING, Pacer, type PacingOptions, systemClock } from "../apply/pacer.js";
-import type { Project } from "../recipe/types.js";
+import type { Account, Project } from "../recipe/types.js";
 import { openSqliteState } from "../state/sqlite.js";
 import type { EngineState } from "../state/types.js";
+import { authOption, settingError } from "./auth-setting.js";
 import type { EngineLogger } from "./logger.js";
 import type { EngineEnv } from "./runner.js";
+import { engineScrubber, scrubbingState } from "./scrub.js";
 
 export interface EnvOptions {
   project: Project;
@@ -32,7 +35,8 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
   const base = dirname(resolve(options.projectFile));
   const at = (p: string) => (isAbsolute(p) || p === ":memory:" ? p : resolve(base, p));
   const project = options.project;
-  const state = options.state ?? openSqliteState(at(options.stateFile ?? project.state));
+  // Whatever the engine stores goes through the scrubber first (issue 10 item 8).
+  const state = scrubbingState(options.state ?? openSqliteState(at(options.stateFile ?? project.state)));
   const clients = new Map<string, EngineClient>();
   const pacers = new Map<string, Pacer>();
   const clock = options.clock ?? systemClock;
@@ -49,13 +53,13 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
     suspendAfterFailures: project.pacing.suspend_after_failures,
     ...(options.onAction ? { onAction: options.onAction } : {}),
     clientFor(name: string): EngineClient {
-      let client = clients.get(name);
+      const client = clients.get(name);
       if (client) return client;
       const account = project.accounts[name];
       if (!account) throw new AccountError(`account "${name}" is not in the project file`);
-      const auth = account.auth ?? account.token;
+      const auth = accountAuth(name, account, base);
       const opts: MusicClientOptions = {
-        ...(auth ? { auth: at(auth) } : {}),
+        ...(auth ? { auth } : {}),
         ...(account.base_url ? { baseUrl: account.base_url } : {}),
         ...(account.brand_account ? { user: account.brand_account } : {}),
         ...(account.language ? { language: account.language } : {}),
@@ -70,9 +74,16 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
           : {}),
         logger: options.logger.child({ account: name }),
       };
-      client = new MusicClient(opts);
-      clients.set(name, client);
-      return client;
+      const setting = { account: name, setting: account.auth ? "auth" : "token" } as const;
+      let made: MusicClient;
+      try {
+        made = new MusicClient(opts);
+      } catch (error) {
+        throw settingError(setting, error);
+      }
+      engineScrubber.addClient((value) => made.redact(value));
+      clients.set(name, made);
+      return made;
     },
     pacerFor(name: string): Pacer {
       let pacer = pacers.get(name);
@@ -84,4 +95,19 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
     },
     close: () => state.close(),
   };
+}
+
+/**
+ * The account's credentials as the client option: inline values (headers or token JSON, header
+ * text) as they are, paths made absolute. Inline credentials become known to the scrubber through
+ * the client made from them (its errors never quote them); a value that is neither inline nor
+ * named like a file (a bare token, a one-line cookie) is made known here, as no client may ever
+ * be made from it. A path may be shown, so it is not.
+ */
+function accountAuth(name: string, account: Account, base: string): string | undefined {
+  const value = account.auth ?? account.token;
+  const secret = value && authTextKind(value) === "path" && !looksLikePath(value) ? value.trim() : null;
+  engineScrubber.addSecrets([secret, account.oauth_client?.secret].filter((v): v is string => !!v));
+  if (!value) return undefined;
+  return authOption({ account: name, setting: account.auth ? "auth" : "token", value, base }).auth;
 }

@@ -1,8 +1,10 @@
 /**
  * Logs through pino as JSON on stderr (stdout carries plans and results). Every field that can
- * hold a credential is redacted wherever it appears, and messages never include one.
+ * hold a credential is redacted wherever it appears, and every line is scrubbed of the credentials
+ * of the engine's clients before it is written, so messages never include one.
  */
 import { pino } from "pino";
+import { scrubLogLine } from "./scrub.js";
 
 export interface EngineLogger {
   debug(fields: object, message?: string): void;
@@ -33,8 +35,23 @@ export const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [
   `headers["${f}"]`,
 ]);
 
+/**
+ * The field paths above catch named fields; this catches a credential (or a piece of one, in any
+ * spelling) in any field or message, whatever path it took (issue 10 item 8). Every engine logger
+ * (the daemon's too) writes through it.
+ */
+export const SCRUB_HOOKS = { streamWrite: (line: string) => scrubLogLine(line) };
+
 export function createLogger(level: string, destination: NodeJS.WritableStream | number = 2): EngineLogger {
   const stream =
     typeof destination === "number" ? pino.destination({ fd: destination, sync: true }) : destination;
-  return pino({ level, base: null, redact: { paths: REDACT_PATHS, censor: "[redacted]" } }, stream);
+  return pino(
+    {
+      level,
+      base: null,
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      hooks: SCRUB_HOOKS,
+    },
+    stream,
+  );
 }

@@ -4,7 +4,6 @@
  * interrupted run left in the journal is reconciled in memory for the plan and persisted only by a
  * run that goes on to write.
  */
-import { hostname } from "node:os";
 import { AuthError, ErrorCodes, ServiceError } from "../../src/index.js";
 import {
   type ApplyLogger,
@@ -22,8 +21,11 @@ import type { ActualTarget, Desired, Owned, Plan } from "../plan/types.js";
 import type { LoadedRecipe, TargetSpec } from "../recipe/types.js";
 import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
+import { actionCounts, journalFate } from "../state/counts.js";
+import { currentHolder, DEFAULT_LOCK_STALE_MS, holderGone } from "../state/holder.js";
 import { stateTargetKey } from "../state/owned.js";
 import type { EngineState, JournalEntry, LockInfo, OwnedRow, RunKind } from "../state/types.js";
+import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
 
@@ -85,6 +87,10 @@ async function readTargetOf(
     // The playlist the state remembers was deleted by hand: look for it (or a new one) by marker.
     if (remembered !== null && e instanceof ServiceError && e.status === 404) {
       return readTarget(target, client, { recipeId, ownedPlaylistId: null });
+    }
+    // A playlist adopted by id that is gone: say which one, not only "HTTP 404".
+    if (target.type === "playlist" && target.playlist.id && e instanceof ServiceError && e.status === 404) {
+      throw new Error(`target playlist ${target.playlist.id} was not found (HTTP 404)`, { cause: e });
     }
     throw e;
   }
@@ -161,33 +167,41 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
       now: new Date(env.clock.now()),
       ...(liked ? { liked } : {}),
       tombstones: owned.tombstones,
+      lastReads: await env.state.sourceReads(recipe.id),
     }),
     recipe.target,
     await env.state.tombstonesSince(recipe.account, QUARANTINE_TARGET, env.clock.now() - QUARANTINE_MS),
   );
-  const plan = makePlan(desired, actual, owned, planPolicy(loaded));
+  // Ratings the person set by hand are kept unless the recipe overrides them (targets/ratings.ts).
+  const ratings = await personRatings(
+    recipe.target,
+    desired,
+    actual.rows,
+    client,
+    recipe.policy.override_ratings === true,
+  );
+  const kept = keepPersonRatings(desired, recipe.target, ratings, actual.rows);
+  const plan = makePlan(kept, actual, owned, planPolicy(loaded));
   return { plan, read, reconciliation };
 }
 
-function lockHolder(): string {
-  return `${hostname()}:${process.pid}`;
+/**
+ * After a run that applied: the size of each complete, unsuspicious source read becomes that
+ * source's baseline for the shrinkage guard. Never at plan time (a plan writes nothing).
+ */
+async function recordCompleteReads(env: EngineEnv, plan: Plan): Promise<void> {
+  const reads = (plan.sources ?? [])
+    .filter((s) => s.record)
+    .map((s) => ({ sourceId: s.key, items: s.items }));
+  if (reads.length > 0) await env.state.recordSourceReads(plan.recipe.id, reads, env.clock.now());
 }
 
-/** Whether a lock's holder is a process of this machine that no longer exists. */
-function holderGone(holder: string): boolean {
-  const [host, pid] = holder.split(":");
-  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
+/** This process, as it signs the account's lock and the runs it starts. */
+const lockHolder = currentHolder;
 
 /** Runs `body` holding the account's lock, with a heartbeat; a lock left by a dead local process is taken over. */
 export async function withLock<T>(env: EngineEnv, account: string, body: () => Promise<T>): Promise<T> {
-  const stale = env.lockStaleMs ?? 5 * 60_000;
+  const stale = env.lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
   let attempt = await env.state.acquireLock(account, lockHolder(), env.clock.now(), stale);
   if (!attempt.acquired && holderGone(attempt.heldBy.holder)) {
     env.logger.warn(
@@ -231,9 +245,117 @@ async function persistFindings(env: EngineEnv, planned: Planned, recipeId: strin
   for (const v of r.verdicts) await state.journalMark(v.runId, v.seq, v.status, clock.now());
   for (const runId of r.runs) {
     const run = (await state.runs(recipeId, 1000)).find((x) => x.id === runId);
-    if (run?.result === "running")
-      await state.finishRun(runId, { at: clock.now(), result: "failed", error: "interrupted" });
+    // Usually closed already when the state was opened (its process gone); this catches the rest.
+    if (run?.result === "running") {
+      const counts = actionCounts((await state.journal(runId)).map(journalFate));
+      await state.finishRun(runId, {
+        at: clock.now(),
+        result: "interrupted",
+        error: "interrupted: a later run found its writes unanswered",
+        counts: { ...counts },
+      });
+    }
   }
+}
+
+/** What the runner records of a finished apply: each action's fate, requests and quarantined ids. */
+function countsOfApply(result: ApplyResult): Record<string, number> {
+  const fates = result.outcomes.map((o) => ({ status: o.status, sent: o.sent !== false }));
+  return { ...actionCounts(fates), requests: result.requests, quarantined: result.quarantined.length };
+}
+
+/** "2 failed, 1 not sent, 1 id quarantined": what kept a run from converging, in words. */
+export function shortfall(counts: Record<string, number>): string {
+  const parts = [
+    counts.failed ? `${counts.failed} failed` : null,
+    counts.unknown ? `${counts.unknown} unanswered` : null,
+    counts.notSent ? `${counts.notSent} not sent` : null,
+    counts.quarantined ? `${plural(counts.quarantined, "id")} quarantined` : null,
+  ].filter((p): p is string => p !== null);
+  return `${counts.confirmed ?? 0} of ${plural(counts.actions ?? 0, "action")} confirmed${parts.length > 0 ? `; ${parts.join(", ")}` : ""}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The conditions a one-shot run leaves (the daemon adds its own on top): Ready and Degraded say
+ * whether the target matches the plan, SourceComplete whether every source was read in full,
+ * AuthValid that the credentials were accepted.
+ */
+async function recordApplyConditions(
+  env: EngineEnv,
+  plan: Plan,
+  converged: boolean,
+  counts: Record<string, number>,
+) {
+  const { state, clock } = env;
+  const recipeId = plan.recipe.id;
+  const set = (c: Parameters<EngineState["setCondition"]>[1]) => state.setCondition(recipeId, c, clock.now());
+  const why = shortfall(counts);
+  await set(
+    converged
+      ? { type: "Ready", status: "True", reason: "Converged", message: "the target matches the plan" }
+      : { type: "Ready", status: "False", reason: "PartialApply", message: why },
+  );
+  await set(
+    converged
+      ? { type: "Degraded", status: "False", reason: "Healthy", message: "the last run converged" }
+      : { type: "Degraded", status: "True", reason: "PartialApply", message: why },
+  );
+  const truncated = plan.guards.filter(
+    (g) => g.guard === "source_truncated" || g.guard === "source_shrunk" || g.guard === "too_few_items",
+  );
+  await set({
+    type: "SourceComplete",
+    status: truncated.length === 0 ? "True" : "False",
+    reason: truncated.length === 0 ? "SourcesRead" : "SourceTruncated",
+    message: truncated.map((g) => g.message).join("; ") || "every source read in full",
+  });
+  await set({
+    type: "AuthValid",
+    status: "True",
+    reason: "Accepted",
+    message: "the service accepted the credentials",
+  });
+}
+
+/**
+ * A run that failed before or during its apply: recorded (history shows it), its conditions set
+ * (an expired credential makes AuthValid False; every failure makes Ready False and Degraded True),
+ * and counted towards the account's suspension.
+ */
+export async function recordRunFailure(
+  env: EngineEnv,
+  run: { runId: number; recipeId: string; account: string },
+  error: unknown,
+  counts?: Record<string, number>,
+): Promise<string> {
+  const { state, clock } = env;
+  const why = error instanceof Error ? error.message : String(error);
+  await state.finishRun(run.runId, {
+    at: clock.now(),
+    result: "failed",
+    error: why,
+    ...(counts ? { counts } : {}),
+  });
+  const expired = error instanceof AuthError && error.code === ErrorCodes.AUTH_EXPIRED;
+  await state.recordFailure(run.account, clock.now(), why, {
+    suspendAfter: env.suspendAfterFailures ?? 5,
+    authExpired: expired,
+  });
+  const set = (c: Parameters<EngineState["setCondition"]>[1]) =>
+    state.setCondition(run.recipeId, c, clock.now());
+  if (expired) await set({ type: "AuthValid", status: "False", reason: "Expired", message: why });
+  await set({ type: "Ready", status: "False", reason: expired ? "AuthExpired" : "RunFailed", message: why });
+  await set({
+    type: "Degraded",
+    status: "True",
+    reason: expired ? "AuthExpired" : "RunFailed",
+    message: why,
+  });
+  return why;
 }
 
 async function applyWithRun(
@@ -246,7 +368,14 @@ async function applyWithRun(
   const { state, clock } = env;
   const recipeId = plan.recipe.id;
   await persistFindings(env, planned, recipeId, plan.account);
-  const runId = await state.startRun({ recipeId, account: plan.account, kind, recipeHash, at: clock.now() });
+  const runId = await state.startRun({
+    recipeId,
+    account: plan.account,
+    kind,
+    recipeHash,
+    at: clock.now(),
+    holder: lockHolder(),
+  });
   await state.recordGeneration(recipeId, recipeHash, clock.now());
   if (plan.errors.length > 0) {
     await state.finishRun(runId, { at: clock.now(), result: "refused", error: plan.errors.join("; ") });
@@ -262,54 +391,13 @@ async function applyWithRun(
       logger: env.logger,
       ...(env.onAction ? { onAction: env.onAction } : {}),
     });
-    const counts = {
-      actions: plan.actions.length,
-      requests: result.requests,
-      confirmed: result.outcomes.filter((o) => o.status === "confirmed").length,
-      failed: result.outcomes.filter((o) => o.status !== "confirmed").length,
-      quarantined: result.quarantined.length,
-    };
+    const counts = countsOfApply(result);
+    await recordCompleteReads(env, plan);
     const converged = result.result === "converged";
     if (plan.actions.length > 0) await saveSnapshot(env, plan, result.playlistId, runId);
     const outcome: Outcome = plan.actions.length === 0 ? "no_changes" : converged ? "converged" : "partial";
-    await state.finishRun(runId, {
-      at: clock.now(),
-      result: outcome === "no_changes" ? "no_changes" : converged ? "converged" : "partial",
-      counts,
-    });
-    await state.setCondition(
-      recipeId,
-      {
-        type: "Ready",
-        status: converged ? "True" : "False",
-        reason: converged ? "Converged" : "PartialApply",
-        message: converged ? "the target matches the plan" : `${counts.failed} actions did not go through`,
-      },
-      clock.now(),
-    );
-    const truncated = plan.guards.filter(
-      (g) => g.guard === "source_truncated" || g.guard === "too_few_items",
-    );
-    await state.setCondition(
-      recipeId,
-      {
-        type: "SourceComplete",
-        status: truncated.length === 0 ? "True" : "False",
-        reason: truncated.length === 0 ? "SourcesRead" : "SourceTruncated",
-        message: truncated.map((g) => g.message).join("; ") || "every source read in full",
-      },
-      clock.now(),
-    );
-    await state.setCondition(
-      recipeId,
-      {
-        type: "AuthValid",
-        status: "True",
-        reason: "Accepted",
-        message: "the service accepted the credentials",
-      },
-      clock.now(),
-    );
+    await state.finishRun(runId, { at: clock.now(), result: outcome, counts });
+    await recordApplyConditions(env, plan, converged, counts);
     if (converged) await state.recordSuccess(plan.account);
     const err = converged
       ? null
@@ -320,23 +408,11 @@ async function applyWithRun(
           .join("; ");
     return { recipeId, plan, apply: result, outcome, error: err };
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    await state.finishRun(runId, { at: clock.now(), result: "failed", error: why });
-    const expired = e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED;
-    await state.recordFailure(plan.account, clock.now(), why, {
-      suspendAfter: env.suspendAfterFailures ?? 5,
-      authExpired: expired,
-    });
-    if (expired) {
-      await state.setCondition(
-        recipeId,
-        { type: "AuthValid", status: "False", reason: "Expired", message: why },
-        clock.now(),
-      );
-      // Expired credentials stop every recipe of the account (exit code 4), not just this one.
-      throw e;
-    }
     const journal = await state.journal(runId);
+    const counts = { ...actionCounts(journal.map(journalFate)) };
+    const why = await recordRunFailure(env, { runId, recipeId, account: plan.account }, e, counts);
+    // Expired credentials stop every recipe of the account (exit code 4), not just this one.
+    if (e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED) throw e;
     // Anything sent makes it partial; an error before the first write is a plain failure.
     const wrote = journal.some((j) => j.status !== "pending");
     return { recipeId, plan, apply: null, outcome: wrote ? "partial" : "failed", error: why };
@@ -399,7 +475,24 @@ export async function syncRecipe(
     };
   }
   return withLock(env, loaded.recipe.account, async () => {
-    const planned = await planRecipe(loaded, env);
+    let planned: Planned;
+    try {
+      planned = await planRecipe(loaded, env);
+    } catch (e) {
+      // A sync refused before its plan (a 401, an unreadable source) is a run too: history and
+      // status show it, and it counts towards the account's suspension.
+      const { account } = loaded.recipe;
+      const runId = await env.state.startRun({
+        recipeId,
+        account,
+        kind: "sync",
+        recipeHash: loaded.hash,
+        at: env.clock.now(),
+        holder: lockHolder(),
+      });
+      await recordRunFailure(env, { runId, recipeId, account }, e);
+      throw e;
+    }
     return applyWithRun(env, planned, "sync", loaded.hash);
   });
 }

@@ -3,6 +3,7 @@
  * items and whether the read looks truncated: fewer items than the service said the list holds,
  * which blocks removals in the plan (a half-read chart must never empty a playlist).
  */
+import { ServiceError } from "../../src/index.js";
 import type { Recipe, SourceSpec } from "../recipe/types.js";
 import type { Item } from "./item.js";
 import {
@@ -303,7 +304,47 @@ export async function readSources(
 ): Promise<Map<string, SourceRead>> {
   const reads = new Map<string, SourceRead>();
   for (const spec of readOrder(recipe.sources)) {
-    reads.set(spec.id, await readSource(spec, client, { reads, self }));
+    try {
+      reads.set(spec.id, await readSource(spec, client, { reads, self }));
+    } catch (e) {
+      throw notFound(spec, e) ?? e;
+    }
   }
   return reads;
+}
+
+/** What a source asks the service for, as a person would name it: its type and the id it reads. */
+export function askedFor(spec: SourceSpec): string {
+  switch (spec.type) {
+    case "playlist":
+    case "podcast":
+      return `${spec.type} ${spec.playlistId}`;
+    case "album":
+      return `album ${spec.browseId ?? spec.audioPlaylistId ?? "?"}`;
+    case "artist":
+      return `artist ${spec.channelId}`;
+    case "chart":
+      return `chart of country ${spec.country}`;
+    case "mood":
+      return `mood "${spec.category}"`;
+    case "radio":
+      return spec.videoId
+        ? `radio of song ${spec.videoId}`
+        : spec.playlistId
+          ? `radio of playlist ${spec.playlistId}`
+          : `radio from source "${spec.from ?? "?"}"`;
+    default:
+      return spec.type;
+  }
+}
+
+/**
+ * A 404 as the person can act on it: which source of the recipe (id and type) and which id the
+ * service did not find. The service's own text is left out (it names neither, and could carry
+ * anything). Other errors keep their class: a 401 must still stop the account.
+ */
+function notFound(spec: SourceSpec, e: unknown): SourceError | null {
+  if (!(e instanceof ServiceError) || e.status !== 404) return null;
+  const op = e.operation ? `${e.operation} answered HTTP 404` : "HTTP 404";
+  return new SourceError(spec.id, `${askedFor(spec)} was not found (${op})`, { cause: e });
 }

@@ -35,6 +35,11 @@ export interface TrackResult {
   feedbackTokens?: { add?: string | null; remove?: string | null } | null;
   /** History rows: the period heading they were listed under ("Today", "Last week"). */
   played?: string | null;
+  /**
+   * The account's rating of the song: LIKE, DISLIKE or INDIFFERENT on song rows (playlist, album,
+   * library pages); watch-queue rows cannot tell DISLIKE from INDIFFERENT.
+   */
+  likeStatus?: string | null;
 }
 
 export interface EpisodeResult {
@@ -98,6 +103,8 @@ export interface PlaylistCardResult {
   browseId?: string | null;
   count?: string | number | null;
   itemCount?: string | number | null;
+  /** Library cards: the card offers "Edit playlist", so the account owns it. */
+  owned?: boolean | null;
 }
 
 export interface ArtistRowResult {

@@ -29,7 +29,11 @@ export const runs = sqliteTable(
     /** The process (`host:pid`) running it: a `running` run whose process is gone was interrupted. */
     holder: text("holder"),
   },
-  (t) => [index("runs_recipe_started").on(t.recipeId, t.startedAt)],
+  (t) => [
+    index("runs_recipe_started").on(t.recipeId, t.startedAt),
+    // Opening the state looks for runs left `running` by a process that is gone: one indexed query.
+    index("runs_result").on(t.result),
+  ],
 );
 
 /** Every write, journaled before it is sent and confirmed after: a killed run can be resumed. */

@@ -6,11 +6,13 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { actionCounts, journalFate } from "./counts.js";
+import { abandonedRunReason, DEFAULT_LOCK_STALE_MS, type RunningRun } from "./holder.js";
 import * as schema from "./schema.js";
+import { migrateSqlite, openSqliteFile, SqliteFileError } from "./sqlite-migrate.js";
 import type {
   AccountHealth,
   Condition,
@@ -50,32 +52,34 @@ export function engineMigrationsFolder(from: string = import.meta.url): string {
 const json = (value: unknown): string => JSON.stringify(value ?? null);
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
-/** Opens (creating if needed) the state database; `:memory:` for tests. */
-export function openSqliteState(file: string): SqliteState {
-  const sqlite = new Database(file);
-  if (file !== ":memory:") sqlite.pragma("journal_mode = WAL");
-  // The journal is what makes a killed run safe: each write must reach the disk before the next request.
-  sqlite.pragma("synchronous = FULL");
-  const db = drizzle(sqlite, { schema });
-  migrateWaiting(db);
-  return new SqliteState(db, sqlite);
+export interface OpenStateOptions {
+  /**
+   * A run of another machine left `running` is closed as interrupted once it is older than this and
+   * its holder keeps no fresher heartbeat on the account's lock (default: the lock staleness, 5 min).
+   */
+  lockStaleMs?: number;
+  /** Wall-clock now, for that check (tests). */
+  now?: number;
 }
 
 /**
- * Two processes opening one new file at once (two daemons started together) both migrate; the
- * loser's read-then-write transaction gets SQLITE_BUSY at once rather than waiting, so it waits and
- * tries again, and then finds the migrations applied.
+ * Opens (creating it and its folder if needed) the state database; `:memory:` for tests. Safe for
+ * any number of processes opening one new file at once (see sqlite-migrate.ts). Every error names
+ * the file. Runs left `running` by a process that is gone are closed as `interrupted`.
  */
-function migrateWaiting(db: Db): void {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      migrate(db, { migrationsFolder: engineMigrationsFolder() });
-      return;
-    } catch (e) {
-      const busy = (e as { code?: string }).code?.startsWith("SQLITE_BUSY") === true;
-      if (!busy || attempt >= 20) throw e;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
-    }
+export function openSqliteState(file: string, options: OpenStateOptions = {}): SqliteState {
+  const what = "state database";
+  const sqlite = openSqliteFile(file, what);
+  try {
+    // The journal is what makes a killed run safe: each write must reach the disk before the next request.
+    sqlite.pragma("synchronous = FULL");
+    migrateSqlite(sqlite, engineMigrationsFolder(), file, what);
+    const state = new SqliteState(drizzle(sqlite, { schema }), sqlite);
+    state.closeAbandonedRuns(options.now ?? Date.now(), options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS);
+    return state;
+  } catch (e) {
+    sqlite.close();
+    throw e instanceof SqliteFileError ? e : new SqliteFileError(file, `cannot open the ${what}`, e);
   }
 }
 
@@ -545,6 +549,55 @@ export class SqliteState implements EngineState {
       .set({ result: "interrupted", finishedAt: at, error: reason })
       .where(eq(schema.runs.id, runId))
       .run();
+  }
+
+  /**
+   * Closes every run left `running` whose process is gone (holder.ts says when) as `interrupted`,
+   * with the reason and the journal's counts; returns their ids. One query on the `result` index
+   * when there is nothing to close, so opening stays fast. A live process's runs — a daemon's
+   * included — are never touched: its pid is alive, or (another machine) it beats the lock.
+   */
+  closeAbandonedRuns(now: number, staleMs: number): number[] {
+    const running: RunningRun[] = this.db
+      .select({
+        id: schema.runs.id,
+        account: schema.runs.account,
+        holder: schema.runs.holder,
+        startedAt: schema.runs.startedAt,
+      })
+      .from(schema.runs)
+      .where(eq(schema.runs.result, "running"))
+      .all();
+    if (running.length === 0) return [];
+    const locks = new Map(
+      this.db
+        .select()
+        .from(schema.locks)
+        .all()
+        .map((l) => [l.account, l]),
+    );
+    const closed: number[] = [];
+    for (const run of running) {
+      const why = abandonedRunReason(run, locks.get(run.account), now, staleMs);
+      if (why === null) continue;
+      const entries = this.db.select().from(schema.journal).where(eq(schema.journal.runId, run.id)).all();
+      // It ended when its process was last heard of: its last journal write, else its start.
+      const lastSeen = entries.reduce((at, e) => Math.max(at, e.updatedAt), run.startedAt);
+      const r = this.db
+        .update(schema.runs)
+        .set({
+          result: "interrupted",
+          finishedAt: lastSeen,
+          error: why,
+          counts: json(
+            actionCounts(entries.map((e) => journalFate({ status: e.status, result: parse(e.result) }))),
+          ),
+        })
+        .where(and(eq(schema.runs.id, run.id), eq(schema.runs.result, "running")))
+        .run();
+      if (r.changes > 0) closed.push(run.id);
+    }
+    return closed;
   }
 
   async snapshotOf(account: string, recipeId: string): Promise<Snapshot | null> {

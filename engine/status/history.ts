@@ -5,7 +5,7 @@
 import type { PlanAction } from "../plan/types.js";
 import type { EngineState, JournalEntry } from "../state/types.js";
 import { duration, instant, plural } from "./format.js";
-import { type RunBrief, runBrief } from "./status.js";
+import { countsText, type RunBrief, runBrief } from "./status.js";
 
 export interface HistoryAction {
   seq: number;
@@ -112,7 +112,7 @@ export function renderHistoryText(runs: readonly HistoryRun[]): string {
   for (const r of runs) {
     const took = r.durationMs !== null ? ` in ${duration(r.durationMs)}` : "";
     lines.push(
-      `#${r.id} ${instant(Date.parse(r.startedAt))} ${r.recipe} (${r.account}) ${r.kind}: ${r.result.replace("_", " ")}${took}`,
+      `#${r.id} ${instant(Date.parse(r.startedAt))} ${r.recipe} (${r.account}) ${r.kind}: ${r.result.replace("_", " ")}${took}${countsText(r.counts)}`,
     );
     if (r.error) lines.push(`    ${r.error}`);
     for (const a of r.actions) {

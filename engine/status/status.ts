@@ -169,12 +169,17 @@ export async function collectStatus(
   return { at: new Date(now).toISOString(), recipes: out, locks };
 }
 
-function countsText(counts: Record<string, number> | null): string {
+/** ` — 5 actions, 3 requests, 3 confirmed, 2 not sent`: a run's counts in words. */
+export function countsText(counts: Record<string, number> | null): string {
   if (!counts) return "";
   const parts: string[] = [];
   if (counts.actions !== undefined) parts.push(plural(counts.actions, "action"));
   if (counts.requests !== undefined) parts.push(plural(counts.requests, "request"));
+  // What became of them: confirmed by the service, refused, sent without an answer, never sent.
+  if (counts.confirmed !== undefined && counts.actions) parts.push(`${counts.confirmed} confirmed`);
   if (counts.failed) parts.push(`${counts.failed} failed`);
+  if (counts.unknown) parts.push(`${counts.unknown} unanswered`);
+  if (counts.notSent) parts.push(`${counts.notSent} not sent`);
   if (counts.quarantined) parts.push(`${counts.quarantined} quarantined`);
   return parts.length > 0 ? ` — ${parts.join(", ")}` : "";
 }

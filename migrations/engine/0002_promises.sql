@@ -6,4 +6,5 @@ CREATE TABLE `source_reads` (
 	PRIMARY KEY(`recipe_id`, `source_id`)
 );
 --> statement-breakpoint
-ALTER TABLE `runs` ADD `holder` text;
+ALTER TABLE `runs` ADD `holder` text;--> statement-breakpoint
+CREATE INDEX `runs_result` ON `runs` (`result`);

@@ -119,6 +119,9 @@ export function encodeHeaderValue(value: string): string {
   );
 }
 
+/** How many past SAPISIDHASH values stay secrets (a new one is made each second). */
+const RECENT_HASHES = 8;
+
 export interface BrowserProviderOptions {
   /** Milliseconds since the epoch; the hash carries the current second. */
   now?: () => number;
@@ -162,19 +165,24 @@ export function browserProvider(
 
   const secrets = new Set<string>([cookie, fixed.cookie ?? cookie, sapisid.value]);
   if (pasted) secrets.add(pasted);
-  for (const value of cookies.values()) if (value.length >= 8) secrets.add(value);
-  let lastAuthorization: string | undefined;
+  for (const value of cookies.values()) secrets.add(value);
+  // Answers to earlier requests may still be on their way while newer hashes are sent.
+  const recent: string[] = [];
 
   return {
     kind: "browser",
     sendsApiKey: true,
     authUser: kept["x-goog-authuser"]?.trim() || "0",
     async headers() {
-      lastAuthorization = sapisidHash(sapisid.value, origin, now() / 1000);
-      return { ...fixed, authorization: lastAuthorization };
+      const authorization = sapisidHash(sapisid.value, origin, now() / 1000);
+      if (recent[recent.length - 1] !== authorization) {
+        recent.push(authorization);
+        if (recent.length > RECENT_HASHES) recent.shift();
+      }
+      return { ...fixed, authorization };
     },
     secrets() {
-      return lastAuthorization === undefined ? [...secrets] : [...secrets, lastAuthorization];
+      return [...secrets, ...recent];
     },
   };
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { Dispatcher } from "undici";
 import type { MusicClientOptions, OAuthCredentials } from "../client.js";
 import { ArgumentError, AuthError, ErrorCodes } from "../errors.js";
@@ -42,16 +42,30 @@ export function resolveAuth(
   );
 }
 
+/**
+ * What an `auth` string holds, decided the way the client decides it: inline JSON (a headers or
+ * token object), inline header text, or else the path of a file. Callers that take an `auth`
+ * setting (the sync engine's project file) use it to know whether a value may be shown: a path
+ * may, credentials never.
+ */
+export function authTextKind(auth: string): "json" | "headers" | "path" {
+  const text = auth.trim();
+  if (text.startsWith("{")) return "json";
+  if (text.includes("\n") || HEADER_LINE.test(text)) return "headers";
+  return "path";
+}
+
 function fromString(auth: string, options: ResolveAuthOptions): AuthProvider {
   const text = auth.trim();
   if (text === "") throw new ArgumentError("auth", "is an empty string");
-  if (text.startsWith("{")) {
-    return fromObject(parseJsonObject(text, "the `auth` string"), "the `auth` JSON", undefined, options);
+  switch (authTextKind(text)) {
+    case "json":
+      return fromObject(parseJsonObject(text, "the `auth` string"), "the `auth` JSON", undefined, options);
+    case "headers":
+      return fromHeaders(parseHeaderLines(text), "the `auth` header text", options);
+    case "path":
+      return fromFile(text, options);
   }
-  if (text.includes("\n") || HEADER_LINE.test(text)) {
-    return fromHeaders(parseHeaderLines(text), "the `auth` header text", options);
-  }
-  return fromFile(text, options);
 }
 
 function parseJsonObject(text: string, source: string): Record<string, unknown> {
@@ -68,6 +82,18 @@ function parseJsonObject(text: string, source: string): Record<string, unknown> 
   return value as Record<string, unknown>;
 }
 
+/** Ends like a file of credentials would be named, and holds nothing a cookie or token holds. */
+const PATH_LIKE = /^[^\r\n=;{}"<>|]{1,4096}\.(json|txt|headers|ya?ml|token|cookies?|conf|cfg|ini|env)$/i;
+
+/**
+ * Whether an `auth` string that is not inline credentials is clearly the path of a file, and so
+ * may be shown in a message. A single-line cookie (`SID=…; SAPISID=…`) or a bare token also lands
+ * here, and must not be repeated: only a value named like a file, or one that exists, is shown.
+ */
+export function looksLikePath(auth: string): boolean {
+  return PATH_LIKE.test(auth.trim());
+}
+
 function fromFile(path: string, options: ResolveAuthOptions): AuthProvider {
   const source = `auth file "${path}"`;
   let content: string;
@@ -75,6 +101,14 @@ function fromFile(path: string, options: ResolveAuthOptions): AuthProvider {
     content = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as { code?: unknown }).code;
+    if (!looksLikePath(path) && !existsSync(path)) {
+      throw new AuthError(
+        ErrorCodes.AUTH_INVALID,
+        "the `auth` string is neither a readable file nor credentials (it is not repeated here, as it " +
+          "may hold one): give header text, a JSON string, or the path of a file made by " +
+          "`musicapi browser` or `musicapi oauth`",
+      );
+    }
     if (code === "ENOENT") {
       throw new AuthError(
         ErrorCodes.AUTH_INVALID,

@@ -12,6 +12,7 @@ import type { Logger } from "../logger.js";
 import { Redactor } from "../transport/redact.js";
 import { encodeHeaderValue, isDropped } from "./browser.js";
 import { endpointUrl, type FormReply, oauthError, postForm, TOKEN_URL } from "./oauth-http.js";
+import { parseCookieHeader } from "./sapisid.js";
 import { type StoredToken, writeToken } from "./token-file.js";
 import type { AuthProvider } from "./types.js";
 
@@ -207,7 +208,7 @@ export function fullHeaderProvider(headers: Record<string, string>): AuthProvide
   }
   const authorization = fixed.authorization ?? "";
   const secrets = [authorization, authorization.replace(/^bearer\s+/i, "")];
-  if (fixed.cookie) secrets.push(fixed.cookie);
+  if (fixed.cookie) secrets.push(fixed.cookie, ...parseCookieHeader(fixed.cookie).values());
   return {
     kind: "oauth-headers",
     sendsApiKey: false,

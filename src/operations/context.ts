@@ -60,6 +60,8 @@ export interface OperationContext {
   readonly logger: Logger;
   /** Parse notes that go to the logger. */
   notes(operation: string): ParseNotes;
+  /** `value` (text, a JSON-like value, or an error) with the client's credentials scrubbed out. */
+  redact<T>(value: T): T;
 }
 
 /**

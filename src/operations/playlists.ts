@@ -7,6 +7,7 @@ import {
   totalSeconds,
 } from "../parsers/playlist.js";
 import { parsePlaylistItems } from "../parsers/song-row.js";
+import { engagementPanel } from "../transport/refusals.js";
 import type {
   AddedPlaylistItem,
   AddPlaylistItemsOptions,
@@ -105,12 +106,14 @@ export async function createPlaylist(
   return response;
 }
 
-const ENGAGEMENT_TAG = ["actions", 0, "showEngagementPanelEndpoint", "identifier", "tag"] as const;
-
-/** The service answers some accounts' writes with only a panel asking them to enable a feature. */
+/**
+ * The service answers some accounts' writes with only a panel asking them to enable a feature.
+ * (Reads answered so are refused in the transport, which sees every read.)
+ */
 export function throwIfGated(operation: string, response: ServiceResponse): void {
-  if (get(response, ["actions", 0, "showEngagementPanelEndpoint"]) === undefined) return;
-  const tag = str(response, ENGAGEMENT_TAG);
+  const panel = engagementPanel(response);
+  if (panel === undefined) return;
+  const tag = panel.tag;
   throw new ServiceError(
     ErrorCodes.GATED,
     `the service asks the account to enable a feature first${tag ? ` (${tag})` : ""}; nothing was changed`,

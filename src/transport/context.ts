@@ -31,6 +31,7 @@ import {
 } from "./constants.js";
 import { decodeBody, toTransportError } from "./http.js";
 import { Redactor } from "./redact.js";
+import { readRefusal } from "./refusals.js";
 import {
   DEFAULT_RETRY,
   parseRetryAfter,
@@ -185,6 +186,11 @@ class Transport implements OperationContext {
     };
   }
 
+  redact<T>(value: T): T {
+    if (typeof value === "string") return this.redactor.text(value) as T;
+    return value instanceof Error ? this.redactor.error(value) : this.redactor.value(value);
+  }
+
   /** The request body: the operation's fields plus the client context (PROTOCOL §1.3). */
   private body(options: SendOptions): JsonObject {
     const client: JsonObject = {
@@ -251,7 +257,20 @@ class Transport implements OperationContext {
     return `${this.origin}${API_PATH}${endpoint}?alt=json&prettyPrint=false${key}${additionalParams}`;
   }
 
+  /**
+   * Sends one InnerTube request. Whatever comes back (the parsed body, or any error) has the
+   * client's credentials scrubbed out, so no caller ever holds one the service echoed back.
+   */
   async send(options: SendOptions): Promise<unknown> {
+    try {
+      // The body was scrubbed as text before it was parsed (see `json`).
+      return await this.sendWithRetries(options);
+    } catch (error) {
+      throw this.redactor.error(error);
+    }
+  }
+
+  private async sendWithRetries(options: SendOptions): Promise<unknown> {
     const { operation } = options;
     const payload = JSON.stringify(this.body(options));
     const url = this.url(options.endpoint, options.additionalParams);
@@ -262,7 +281,14 @@ class Transport implements OperationContext {
         const headers = await this.headers(operation);
         const response = await this.exchange(operation, "POST", url, headers, payload);
         const text = await response.text();
-        if (response.status < 400) return this.json(operation, text);
+        if (response.status < 400) {
+          const body = this.json(operation, text);
+          // A read refused with HTTP 200 (failed status, gate panel) fails typed, before any parser;
+          // writes keep their answer, which their operations judge themselves.
+          const refusal = options.write ? undefined : readRefusal(operation, body);
+          if (refusal) throw refusal;
+          return body;
+        }
         throw this.httpError(operation, response, text);
       } catch (error) {
         if (!this.retryable(error)) throw error;
@@ -295,9 +321,21 @@ class Transport implements OperationContext {
     );
   }
 
+  /**
+   * The body parsed, with the client's credentials scrubbed out. Scrubbing the text once, before
+   * parsing, costs one scan of it and nothing when it holds no credential (every real answer);
+   * walking the parsed value instead costs a visit of every node of every response. Should a cut
+   * ever leave text that no longer parses, the parsed original is scrubbed node by node instead.
+   */
   private json(operation: string, text: string): unknown {
+    const scrubbed = this.redactor.text(text);
     try {
-      return JSON.parse(text);
+      return JSON.parse(scrubbed);
+    } catch {
+      // Not JSON as sent either: fall through to the typed error.
+    }
+    try {
+      return this.redactor.value(JSON.parse(text));
     } catch {
       throw new ParseError("(body)", "the response is not JSON", { operation });
     }
@@ -311,7 +349,7 @@ class Transport implements OperationContext {
       const body: unknown = JSON.parse(text);
       const error = isObject(body) && isObject(body.error) ? body.error : undefined;
       if (typeof error?.message === "string") serviceMessage = this.redactor.text(error.message);
-      if (typeof error?.status === "string") serviceStatus = error.status;
+      if (typeof error?.status === "string") serviceStatus = this.redactor.text(error.status);
     } catch {
       // A non-JSON error page: the status alone says what happened.
     }
@@ -368,7 +406,23 @@ class Transport implements OperationContext {
     }
   }
 
+  /** A plain HTTP exchange; the answer's headers and text come back scrubbed, as send's do. */
   async raw(request: RawRequest): Promise<RawResponse> {
+    let response: RawResponse;
+    try {
+      response = await this.rawExchange(request);
+    } catch (error) {
+      throw this.redactor.error(error);
+    }
+    const text = this.redactor.text(await response.text());
+    return {
+      status: response.status,
+      headers: this.redactor.value(response.headers),
+      text: async () => text,
+    };
+  }
+
+  private async rawExchange(request: RawRequest): Promise<RawResponse> {
     const headers: Record<string, string> = request.authenticated
       ? await this.headers(request.operation)
       : {

@@ -733,6 +733,20 @@ describe("uploads read back by album and artist", () => {
   });
 });
 
+describe("credentials in what the service sends back", () => {
+  it("redact replaces the signed-in client's SAPISID and cookie, and leaves the rest", async () => {
+    const headers = await headersFor(emu, 1);
+    const cookie = String(headers.cookie ?? headers.Cookie);
+    const sapisid = /SAPISID=([^;]+)/.exec(cookie)?.[1] ?? "";
+    expect(sapisid.length).toBeGreaterThan(11);
+    const echoed = { note: `your id is ${sapisid}`, whole: cookie, kept: "Daft Punk" };
+    const scrubbed = signedIn.redact(echoed);
+    expect(JSON.stringify(scrubbed)).not.toContain(sapisid);
+    expect(scrubbed.kept).toBe("Daft Punk");
+    expect(echoed.note).toContain(sapisid); // the value given is not changed in place
+  });
+});
+
 describe("completeness", () => {
   it("every public MusicClient method was called by a contract test above", () => {
     const methods = Object.getOwnPropertyNames(MusicClient.prototype).filter((n) => n !== "constructor");

@@ -377,7 +377,17 @@ mode: append
   });
 
   it("static → likes (LIKE) and → dislikes (DISLIKE), each converging", async () => {
-    const songs = catalogueSongs(h, 120).slice(100, 110);
+    // Songs the person never rated: a recipe keeps the person's own ratings (issue 10 item 11).
+    const rated = new Set(
+      (
+        h.emulator.state.store.st("SELECT target_id AS id FROM ratings WHERE account_id = 1").all() as {
+          id: string;
+        }[]
+      ).map((r) => r.id),
+    );
+    const songs = catalogueSongs(h, 200)
+      .filter((v) => !rated.has(v))
+      .slice(100, 110);
     const like = recipe(
       h.project,
       yaml(
@@ -399,10 +409,10 @@ mode: append
     const d = await converge(h, env, dislike);
     expect(d.run.plan!.summary.rate).toBe(5);
     // No operation lists dislikes: the emulator's ratings say what the service holds.
-    const rated = h.emulator.state.store
+    const disliked = h.emulator.state.store
       .st("SELECT target_id AS id FROM ratings WHERE rating = 'DISLIKE' AND account_id = 1")
       .all() as { id: string }[];
-    expect(rated.map((r) => r.id)).toEqual(expect.arrayContaining(songs.slice(5)));
+    expect(disliked.map((r) => r.id)).toEqual(expect.arrayContaining(songs.slice(5)));
     // Dropped from the recipe: its dislike is taken back (INDIFFERENT), and that converges too.
     const fewer = recipe(
       h.project,

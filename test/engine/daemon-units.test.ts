@@ -62,7 +62,7 @@ describe("mergeReload", () => {
     const r = mergeReload(first, next);
     expect(r.kept).toEqual(["a"]);
     expect(r.issues.map((i) => i.message)).toEqual([
-      'recipe a: schedule.cron: "61 * * * *" is not a valid cron expression',
+      'schedule.cron: "61 * * * *" is not a valid cron expression: minute "61" is not valid',
     ]);
     // A new recipe with such a schedule is not run at all.
     const fresh = mergeReload([], next);

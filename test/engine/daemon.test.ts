@@ -149,7 +149,9 @@ describe("musicsync daemon: failures", () => {
     expect(failures[1]!.startedAt - failures[0]!.finishedAt).toBeGreaterThanOrEqual(380);
     const health = await state.recipeHealth("broken");
     expect(health.consecutiveFailures).toBe(3);
-    expect(health.suspendedReason).toMatch(/^3 consecutive failed runs; the last: get_playlist: .*HTTP 404/);
+    expect(health.suspendedReason).toMatch(
+      /^3 consecutive failed runs; the last: source "gone": playlist \S+ was not found \(get_playlist answered HTTP 404\)/,
+    );
     const conditions = await state.conditions("broken");
     expect(conditions.find((c) => c.type === "Ready")).toMatchObject({
       status: "False",

@@ -107,7 +107,11 @@ describe("the account lock", () => {
     const id = taken.acquired ? taken.lock.lockId : "";
     const locked = await musicsync(["sync", "-p", h.projectFile]);
     expect(locked.code).toBe(4);
-    expect(await musicsync(["unlock", id, "-p", h.projectFile])).toMatchObject({
+    // Its heartbeat is fresh (another machine, so only the heartbeat can tell): refused without --force.
+    const refused = await musicsync(["unlock", id, "-p", h.projectFile]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain(`is held by process 4242 on elsewhere since `);
+    expect(await musicsync(["unlock", "--force", id, "-p", h.projectFile])).toMatchObject({
       code: 0,
       stdout: `Lock ${id} removed.\n`,
     });

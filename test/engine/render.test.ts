@@ -121,7 +121,7 @@ describe("json", () => {
           plans: [{ version: 1, recipe: { id: "x" }, actions: [] }],
         }),
       ),
-    ).toThrow("plans[0].target.fingerprint is missing");
+    ).toThrow("plans[0].account is missing");
   });
 });
 

@@ -146,7 +146,9 @@ describe("musicsync status / history", () => {
     expect(created.counts).toMatchObject({ actions: 3, confirmed: 3, failed: 0 });
     const histText = (await musicsync(["history", "-r", "bad", "-p", h.projectFile])).stdout;
     expect(histText.match(/^#\d+ .* bad \(default\) sync: failed/gm)).toHaveLength(2);
-    expect(histText).toMatch(/ {4}get_playlist: .*404/);
+    expect(histText).toMatch(
+      / {4}source "gone": playlist \S+ was not found \(get_playlist answered HTTP 404\)/,
+    );
     const all = (await musicsync(["history", "-n", "3", "--json", "-p", h.projectFile])).stdout;
     expect((JSON.parse(all) as { runs: HistoryRun[] }).runs).toHaveLength(3);
   }, 30_000);

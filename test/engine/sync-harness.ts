@@ -51,8 +51,14 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
-  const emulator = await startEmulator({ catalogueSize: 300, ...options });
+export async function startHarness(
+  options: EmulatorOptions & {
+    /** The account's display language (`hl`), as a project's `language` sets it. */
+    language?: string;
+  } = {},
+): Promise<Harness> {
+  const { language, ...emulatorOptions } = options;
+  const emulator = await startEmulator({ catalogueSize: 300, ...emulatorOptions });
   const dir = await mkdtemp(join(tmpdir(), "musicsync-test-"));
   const headers = (await (await fetch(`${emulator.url}/_emulator/accounts/1/headers`)).json()) as Record<
     string,
@@ -64,7 +70,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     "apiVersion: musicsync/v1",
     "kind: Project",
     "accounts:",
-    `  default: { auth: headers.json, base_url: "${emulator.url}" }`,
+    `  default: { auth: headers.json, base_url: "${emulator.url}"${language ? `, language: ${language}` : ""} }`,
     "pacing: { min_interval_ms: 0 }",
     "recipes: [recipes]",
     "state: state.db",

@@ -1,0 +1,100 @@
+/**
+ * The engine's own net under the client's scrubbing (issue 10 item 8). The client already hands out
+ * no credential; this makes sure the engine's outputs (logs, the state database, plan files,
+ * stdout and stderr) hold none either, whatever path a piece of one took. It knows every client
+ * the engine made (each scrubs its own credentials, in every spelling, and keeps up with OAuth
+ * refreshes) and the raw values of the auth settings, including values no client could be made from.
+ */
+import { Redactor } from "../../src/transport/redact.js";
+import type { EngineState } from "../state/types.js";
+
+/** Anything that scrubs a value the way MusicClient.redact does. */
+export type Scrub = <T>(value: T) => T;
+
+/**
+ * Knows every client and secret value for the life of the process: an output may come after the
+ * environment that made the client is closed (the command's last error line), and must still be
+ * scrubbed.
+ */
+export class CredentialScrubber {
+  private readonly secrets = new Set<string>();
+  private readonly own = new Redactor(() => [...this.secrets]);
+  private readonly clients = new Set<Scrub>();
+
+  /** A client's `redact`. */
+  addClient(redact: Scrub): void {
+    this.clients.add(redact);
+  }
+
+  /** Raw secret values: an inline auth setting, an OAuth client secret. */
+  addSecrets(values: readonly string[]): void {
+    for (const v of values) this.secrets.add(v);
+  }
+
+  /** A JSON-like value (or text) with every known credential replaced by `[redacted]`. */
+  value<T>(value: T): T {
+    let out = this.own.value(value);
+    for (const redact of this.clients) out = redact(out);
+    return out;
+  }
+
+  text(value: string): string {
+    return this.value(value);
+  }
+}
+
+/** The one scrubber of this process: loggers and outputs are shared by every environment in it. */
+export const engineScrubber = new CredentialScrubber();
+
+/**
+ * A pino log line, scrubbed. The parsed record is scrubbed and written again, so the line stays
+ * JSON; only when that is not enough (a piece spanning two fields) is the text itself cut.
+ */
+export function scrubLogLine(line: string, scrubber: CredentialScrubber = engineScrubber): string {
+  if (scrubber.text(line) === line) return line;
+  let structured: string;
+  try {
+    structured = `${JSON.stringify(scrubber.value(JSON.parse(line)))}\n`;
+  } catch {
+    return scrubber.text(line);
+  }
+  return scrubber.text(structured);
+}
+
+/**
+ * The state with every argument scrubbed before it is stored: run errors, conditions, the journal's
+ * payloads and results, failure reasons. Reads pass through untouched.
+ */
+export function scrubbingState(
+  state: EngineState,
+  scrubber: CredentialScrubber = engineScrubber,
+): EngineState {
+  return new Proxy(state, {
+    get(target, property) {
+      const member: unknown = Reflect.get(target, property, target);
+      if (typeof member !== "function") return member;
+      return (...args: unknown[]) =>
+        member.apply(
+          target,
+          args.map((a) => scrubber.value(a)),
+        );
+    },
+  });
+}
+
+/** A stream whose text is scrubbed on its way out (the command's stdout and stderr). */
+export function scrubbingStream<S extends NodeJS.WritableStream>(
+  stream: S,
+  scrubber: CredentialScrubber = engineScrubber,
+): S {
+  return new Proxy(stream, {
+    get(target, property) {
+      const member: unknown = Reflect.get(target, property, target);
+      if (property === "write" && typeof member === "function") {
+        return (chunk: unknown, ...rest: unknown[]) =>
+          member.call(target, typeof chunk === "string" ? scrubber.text(chunk) : chunk, ...rest);
+      }
+      return typeof member === "function" ? member.bind(target) : member;
+    },
+  });
+}

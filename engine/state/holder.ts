@@ -1,0 +1,112 @@
+/**
+ * Who holds a lock or runs a run: `host:pid`. Whether that process is still there decides if a lock
+ * may be removed (`musicsync unlock`, a take-over) and if a run left `running` was interrupted.
+ * On this machine the pid says it for sure; for another machine only the lock's heartbeat can.
+ */
+import { hostname } from "node:os";
+import type { LockInfo } from "./types.js";
+
+/** The default staleness of a lock heartbeat (the daemon's `--lock-stale`). */
+export const DEFAULT_LOCK_STALE_MS = 5 * 60_000;
+
+export interface Holder {
+  host: string;
+  pid: number;
+}
+
+/** This process, as it signs locks and runs. */
+export function currentHolder(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
+export function parseHolder(holder: string | null): Holder | null {
+  const m = holder === null ? null : /^(.*):(\d+)$/.exec(holder);
+  return m ? { host: m[1]!, pid: Number(m[2]) } : null;
+}
+
+/** Whether a process of this machine exists (EPERM: it exists but belongs to another user). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/** A holder of this machine whose process no longer exists. */
+export function holderGone(holder: string | null, here: string = hostname()): boolean {
+  const h = parseHolder(holder);
+  return h !== null && h.host === here && !pidAlive(h.pid);
+}
+
+/**
+ * Whether a lock's holder may still be working: on this machine its pid is alive; on another
+ * machine (where the pid says nothing) its heartbeat is fresher than the staleness.
+ */
+export function lockHolderAlive(
+  lock: LockInfo,
+  now: number,
+  staleMs: number,
+  here: string = hostname(),
+): boolean {
+  const h = parseHolder(lock.holder);
+  if (h !== null && h.host === here) return pidAlive(h.pid);
+  return now - lock.heartbeatAt <= staleMs;
+}
+
+/** A run left `running`, as the open-time check sees it. */
+export interface RunningRun {
+  id: number;
+  account: string;
+  holder: string | null;
+  startedAt: number;
+}
+
+/**
+ * Why a run left `running` was interrupted (its process is gone), or null while it may still be
+ * going. Same machine: its pid is not alive. Another machine, or a run recorded before holders were
+ * kept: it started longer ago than the staleness and its holder keeps no fresh heartbeat on the
+ * account's lock (a live run always holds that lock and beats it).
+ */
+export function abandonedRunReason(
+  run: RunningRun,
+  lock: LockInfo | undefined,
+  now: number,
+  staleMs: number,
+  here: string = hostname(),
+): string | null {
+  const h = parseHolder(run.holder);
+  if (h !== null && h.host === here) {
+    return pidAlive(h.pid) ? null : `interrupted: its process ${run.holder} is gone`;
+  }
+  const beating = lock !== undefined && lock.holder === run.holder && now - lock.heartbeatAt <= staleMs;
+  if (beating || now - run.startedAt <= staleMs) return null;
+  const who = run.holder === null ? "its process" : `its process ${run.holder}`;
+  return `interrupted: ${who} has kept no lock heartbeat for over ${Math.round(staleMs / 1000)} s`;
+}
+
+/**
+ * Why `musicsync unlock` must not remove this lock (its holder may still be writing), or null when it
+ * may: which process holds it, since when, and its last heartbeat.
+ */
+export function unlockRefusal(
+  lock: LockInfo,
+  now: number,
+  staleMs: number,
+  here: string = hostname(),
+): string | null {
+  if (!lockHolderAlive(lock, now, staleMs, here)) return null;
+  const h = parseHolder(lock.holder);
+  const who = h ? `process ${h.pid} on ${h.host}` : `"${lock.holder}"`;
+  const why =
+    h !== null && h.host === here
+      ? "that process is still running"
+      : `its heartbeat is ${Math.round((now - lock.heartbeatAt) / 1000)} s old, fresher than ${Math.round(staleMs / 1000)} s`;
+  const at = (ms: number) => new Date(ms).toISOString();
+  return (
+    `lock ${lock.lockId} of account "${lock.account}" is held by ${who} since ${at(lock.acquiredAt)}, ` +
+    `last heartbeat ${at(lock.heartbeatAt)}; ${why}. Stop it first, or remove the lock anyway with: ` +
+    `musicsync unlock --force ${lock.lockId}`
+  );
+}

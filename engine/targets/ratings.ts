@@ -1,0 +1,119 @@
+/**
+ * Ratings the person set by hand are theirs: a LIKE recipe does not like a song the person disliked,
+ * and a DISLIKE recipe does not dislike a song the person liked, unless the recipe says
+ * `policy: { override_ratings: true }`. Such items are skipped with the reason in the plan.
+ *
+ * How the engine knows (issue 10 item 11). The service has no list of disliked songs, and the
+ * watch queue's toggle cannot tell DISLIKE from INDIFFERENT (see `WatchTrack.likeStatus`). The one
+ * read that gives all three ratings is a song row's like button (`likeButtonRenderer.likeStatus`),
+ * which album pages carry for every track. So, for the songs a LIKE recipe would rate (and only
+ * those: in a steady state a handful), the engine reads their album pages, one read per album; a
+ * song whose source did not name its album is looked up in the watch queue first (one read, which
+ * names the album). That works the same for every source type (a static list included) and reads
+ * the rating just before the plan, not from a page read minutes earlier. A song with no album page
+ * (a music video, an episode) has no such read: its rating is unknown and it is rated as asked.
+ * A DISLIKE recipe needs only the liked-songs list, which is complete.
+ */
+import type { Desired } from "../plan/types.js";
+import type { TargetSpec } from "../recipe/types.js";
+import type { Item } from "../sources/item.js";
+import type { SourceClient } from "../sources/reader.js";
+
+export type Rating = "LIKE" | "DISLIKE" | "INDIFFERENT";
+
+/** Reads of the service this needs (a part of `SourceClient`). */
+export type RatingsClient = Pick<SourceClient, "getAlbum" | "getWatchPlaylist" | "getLikedSongs">;
+
+/** The items of a likes target the plan would rate: desired, with a videoId, not yet in the target. */
+export function toRate(desired: Desired, actualRows: readonly Item[]): Item[] {
+  const have = new Set(actualRows.map((r) => r.videoId));
+  return desired.items.filter((i) => i.videoId !== null && !have.has(i.videoId));
+}
+
+function asRating(value: string | null | undefined): Rating | null {
+  return value === "LIKE" || value === "DISLIKE" || value === "INDIFFERENT" ? value : null;
+}
+
+/** Album browse ids (MPRE…) of the items; an item without one is looked up in its watch queue. */
+async function albumsOf(items: readonly Item[], client: RatingsClient): Promise<Set<string>> {
+  const albums = new Set<string>();
+  for (const item of items) {
+    let album = item.album?.id ?? null;
+    if (album === null && item.videoId !== null) {
+      const watch = await client.getWatchPlaylist({ videoId: item.videoId, limit: 1 });
+      const first = watch.tracks.find((t) => t.videoId === item.videoId) ?? watch.tracks[0];
+      const ref = first?.album;
+      album = ref && typeof ref === "object" ? (ref.id ?? null) : null;
+    }
+    if (album?.startsWith("MPRE")) albums.add(album);
+  }
+  return albums;
+}
+
+/** The person's rating of each song that can be read (see the file comment); absent = unknown. */
+export async function readRatings(
+  items: readonly Item[],
+  client: RatingsClient,
+): Promise<Map<string, Rating>> {
+  const ratings = new Map<string, Rating>();
+  if (items.length === 0) return ratings;
+  for (const browseId of await albumsOf(items, client)) {
+    const album = await client.getAlbum(browseId);
+    for (const t of album.tracks) {
+      const rating = asRating(t.likeStatus);
+      if (t.videoId && rating) ratings.set(t.videoId, rating);
+    }
+  }
+  return ratings;
+}
+
+/** The rating a person set that a recipe writing `target` would undo, and how the plan says it. */
+function conflict(target: TargetSpec): { rating: Rating; reason: string } | null {
+  if (target.type !== "likes") return null;
+  return target.rating === "DISLIKE"
+    ? { rating: "LIKE", reason: "you liked it" }
+    : { rating: "DISLIKE", reason: "you disliked it" };
+}
+
+/**
+ * Moves the items the person rated the other way from desired to skipped, with the reason. Pure.
+ * An item already in the target stays desired: a DISLIKE target's rows are the dislikes the engine
+ * remembers, and dropping one the person has since liked would "remove" it, rating it INDIFFERENT
+ * and undoing the person's like.
+ */
+export function keepPersonRatings(
+  desired: Desired,
+  target: TargetSpec,
+  ratings: ReadonlyMap<string, Rating>,
+  actualRows: readonly Item[] = [],
+): Desired {
+  const c = conflict(target);
+  if (c === null || ratings.size === 0) return desired;
+  const present = new Set(actualRows.map((r) => r.videoId));
+  const items: Item[] = [];
+  const skipped = [...desired.skipped];
+  for (const item of desired.items) {
+    const v = item.videoId;
+    if (v !== null && ratings.get(v) === c.rating && !present.has(v)) {
+      skipped.push({ item, reason: c.reason });
+    } else items.push(item);
+  }
+  return { ...desired, items, skipped };
+}
+
+/**
+ * The person's ratings that matter for this plan: for a LIKE target, those of the songs it would
+ * rate; for a DISLIKE target, the liked songs. Empty for other targets or with `override_ratings`.
+ */
+export async function personRatings(
+  target: TargetSpec,
+  desired: Desired,
+  actualRows: readonly Item[],
+  client: RatingsClient,
+  override: boolean,
+): Promise<Map<string, Rating>> {
+  if (target.type !== "likes" || override) return new Map();
+  if (target.rating === "LIKE") return readRatings(toRate(desired, actualRows), client);
+  const liked = await client.getLikedSongs({ limit: null });
+  return new Map(liked.tracks.filter((t) => t.videoId).map((t) => [t.videoId as string, "LIKE" as Rating]));
+}
