@@ -107,6 +107,15 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** What a refused write's answer said, in a few words: its status, or that it had none. */
+function describeAnswer(answer: unknown): string {
+  if (answer instanceof Error || typeof answer === "string") return message(answer);
+  const status = (answer as { status?: unknown } | null)?.status;
+  return typeof status === "string"
+    ? `the service answered ${status}`
+    : "the service answered without a status";
+}
+
 /** A refusal that says the request itself was wrong (a bad id…), as opposed to "not now". */
 function refused(error: unknown): boolean {
   return (
@@ -291,7 +300,7 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
       // id is refused every time, so it still costs one run, not two.
       if (tries.refused === 0) {
         logger.warn(
-          { recipe: recipeId, videoId: missing[0], why: message(error ?? answer) },
+          { recipe: recipeId, videoId: missing[0], why: describeAnswer(error ?? answer) },
           "add of one id refused; sending it once more before quarantining it",
         );
         return addIds(pid, missing, { lost: 0, refused: 1 });
@@ -300,7 +309,10 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
       // An expired quarantine refused again starts a new week: replace the old record, not keep it.
       await state.removeTombstones(account, QUARANTINE_TARGET, missing);
       await state.addTombstones(account, QUARANTINE_TARGET, recipeId, missing, clock.now());
-      logger.warn({ recipe: recipeId, videoId: missing[0], why: message(error ?? answer) }, "id quarantined");
+      logger.warn(
+        { recipe: recipeId, videoId: missing[0], why: describeAnswer(error ?? answer) },
+        "id quarantined",
+      );
       return;
     }
     const [a, b] = halves(missing);
@@ -343,7 +355,7 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
             );
             if (typeof empty !== "string" || empty === "") throw new ActionFailed("create refused");
             playlistId = empty;
-          } else throw new ActionFailed(`create refused: ${message(answer)}`);
+          } else throw new ActionFailed(`create refused: ${describeAnswer(answer)}`);
         }
         const pid = playlistId;
         await state.recordOwnedPlaylist({

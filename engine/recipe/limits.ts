@@ -22,6 +22,8 @@ export const MAX_MAPPING_KEYS = 1000;
  * minutes, and alias bombs need many; a recipe needs a handful.
  */
 export const MAX_ALIASES = 100;
+/** Recipes (YAML documents) in one file: far more than anyone writes by hand; 200,000 empty ones took seconds to parse. */
+export const MAX_DOCUMENTS = 1000;
 
 export interface TextProblem {
   /** UTF-16 offset into the text. */
@@ -104,6 +106,8 @@ function isMappingToken(token: CST.Token): boolean {
  * levels, and the checks after it recurse too.
  */
 export function structureProblem(text: string): TextProblem | null {
+  const documents = documentsProblem(text);
+  if (documents) return documents;
   const stack: { token: CST.Token; depth: number }[] = [];
   for (const token of new Parser().parse(text)) stack.push({ token, depth: 0 });
   let aliases = 0;
@@ -120,6 +124,18 @@ export function structureProblem(text: string): TextProblem | null {
       return { offset: token.offset, message: `a mapping with more than ${MAX_MAPPING_KEYS} keys` };
     }
     for (const child of children(token)) if (child) stack.push({ token: child, depth: here });
+  }
+  return null;
+}
+
+/** More than MAX_DOCUMENTS `---` separators, found by a scan that stops at the first one too many. */
+function documentsProblem(text: string): TextProblem | null {
+  const separator = /^---(?=\s|$)/gm;
+  let count = 0;
+  for (let m = separator.exec(text); m !== null; m = separator.exec(text)) {
+    if (++count > MAX_DOCUMENTS) {
+      return { offset: m.index, message: `more than ${MAX_DOCUMENTS} documents (recipes) in one file` };
+    }
   }
   return null;
 }

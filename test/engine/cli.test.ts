@@ -2,41 +2,15 @@
  * The real `musicsync` command (run through tsx, as `npm run demo` does): exit codes, one-line
  * errors, `--json`, saved plans, logs without credentials, and the demo.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../engine/cli/main.js";
 import { withLock } from "../../engine/run/runner.js";
+import { musicsync, type CliResult as Result, ROOT } from "./cli-process.js";
 import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const MAIN = join(ROOT, "engine/cli/main.ts");
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function musicsync(args: readonly string[], env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let h: Harness | null = null;
 afterEach(async () => {

@@ -4,11 +4,9 @@
  * `sync --json` and `plan --json`, debug logs, the saved plan, the state database's bytes — holds a
  * credential or a 12-character piece of one, in any spelling.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadProjectText } from "../../engine/recipe/load.js";
 import { createEnv } from "../../engine/run/env.js";
@@ -17,32 +15,8 @@ import { CredentialScrubber, scrubLogLine } from "../../engine/run/scrub.js";
 import { AuthError } from "../../src/index.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
 import { type EchoServer, startEchoServer } from "../support/echo-server.js";
+import { musicsync } from "./cli-process.js";
 import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const MAIN = join(ROOT, "engine/cli/main.ts");
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function musicsync(args: readonly string[], env: Record<string, string>): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let h: Harness | null = null;
 let echo: EchoServer | null = null;
