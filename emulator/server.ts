@@ -4,7 +4,14 @@
  * endpoints under `/_emulator/`. Every failure becomes the service's JSON error format; nothing a
  * client sends can crash it.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from "node:http";
+import type { Duplex } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { deviceCode, resolveViewer, token } from "./auth.js";
 import { type CachedResponse, encodeResponse } from "./cache.js";
@@ -17,39 +24,61 @@ import { logRequest } from "./request-log.js";
 import { recordPlayback } from "./routes/player.js";
 import { uploadFinalize, uploadStart } from "./routes/uploads.js";
 
-/** Larger API bodies than this are refused (uploads stream and are not bound by it). */
+/**
+ * Limits on what a client may send (emulator/README.md "Limits"), far above any real client's
+ * requests (the largest, a batch playlist edit, is some hundred KB) and low enough that a hostile
+ * one cannot exhaust memory. API and control bodies: 5 MiB, before and after gunzip (a gzip bomb
+ * is cut off while it inflates). OAuth and upload-start forms: 64 KiB. Request line and headers:
+ * 32 KiB (Node's default is 16 KiB; a browser's cookie jar stays well under either). Uploads
+ * stream and are bound by their declared size instead.
+ */
 const MAX_BODY = 5 * 1024 * 1024;
+const MAX_FORM_BODY = 64 * 1024;
+const MAX_HEADER_SIZE = 32 * 1024;
 
 export function count(state: EmulatorState, key: string): void {
   state.counts.set(key, (state.counts.get(key) ?? 0) + 1);
 }
 
-class BodyTooLarge extends Error {}
+/** The service's answer to a body over the limit, in its error format. */
+const payloadTooLarge = (limit: number) =>
+  new ApiError(413, `Request payload size exceeds the limit: ${limit} bytes.`, "badRequest");
 
+/**
+ * The body, refused with 413 as soon as it passes `limit`. The rest of an oversized body is read
+ * and dropped (not kept), so the 413 reaches a client that is still sending.
+ */
 function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > limit) {
-        reject(new BodyTooLarge());
-        req.resume();
+      if (size <= limit) {
+        chunks.push(c);
         return;
       }
-      chunks.push(c);
-    });
+      req.off("data", onData);
+      req.resume();
+      reject(payloadTooLarge(limit));
+    };
+    req.on("data", onData);
     req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }
 
-/** JSON bodies may be gzipped whatever `content-encoding` says: sniff the magic bytes (§9). */
-export function decodeBody(raw: Buffer): string {
+/**
+ * JSON bodies may be gzipped whatever `content-encoding` says: sniff the magic bytes (§9). The
+ * inflated size is bound while inflating (zlib stops at `maxOutputLength`), so a small body that
+ * would inflate to gigabytes costs at most `limit` bytes and gets the same 413 as a large one.
+ */
+export function decodeBody(raw: Buffer, limit = MAX_BODY): string {
   if (raw.length >= 2 && raw[0] === 0x1f && raw[1] === 0x8b) {
     try {
-      return gunzipSync(raw).toString("utf8");
-    } catch {
+      return gunzipSync(raw, { maxOutputLength: limit }).toString("utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw payloadTooLarge(limit);
       throw invalidArgument("Invalid gzip payload received.");
     }
   }
@@ -212,13 +241,7 @@ async function handleApi(
     return;
   }
   if (req.method !== "POST") throw new ApiError(405, "Method not allowed.", "methodNotAllowed");
-  let raw: Buffer;
-  try {
-    raw = await readBody(req);
-  } catch (e) {
-    if (e instanceof BodyTooLarge) throw new ApiError(413, "Request payload size exceeds the limit.");
-    throw e;
-  }
+  const raw = await readBody(req);
   if (!route) throw notFound(`The requested URL /youtubei/v1/${endpoint} was not found on this server.`);
   const text = decodeBody(raw);
   const body = objectBody(text);
@@ -285,7 +308,7 @@ async function handleOAuth(
   kind: "device" | "token",
 ) {
   count(state, kind === "device" ? "oauth/device/code" : "oauth/token");
-  const text = decodeBody(await readBody(req, 64 * 1024));
+  const text = decodeBody(await readBody(req, MAX_FORM_BODY), MAX_FORM_BODY);
   let form: URLSearchParams;
   if ((header(req, "content-type") ?? "").includes("json")) {
     const obj = objectBody(text);
@@ -322,7 +345,7 @@ export async function route(
         count(state, "upload/start");
         const fault = state.faults.pick("upload/start", header(req, "x-emulator-fault"));
         if (fault && (await applyFault(res, fault))) return;
-        const form = new URLSearchParams(decodeBody(await readBody(req, 64 * 1024)));
+        const form = new URLSearchParams(decodeBody(await readBody(req, MAX_FORM_BODY), MAX_FORM_BODY));
         const r = uploadStart(state, req.headers, form, url.searchParams);
         res.writeHead(200, {
           "x-goog-upload-url": r.uploadUrl,
@@ -386,10 +409,35 @@ export async function route(
   }
 }
 
+/**
+ * Requests Node refuses before any handler runs (headers over `maxHeaderSize`, a malformed request
+ * line, a stalled request) get their answer in the service's error format too, not Node's bare
+ * status line; the connection is then closed, as the parser cannot go on.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || err.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const e =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? new ApiError(431, `Request header fields exceed the limit: ${MAX_HEADER_SIZE} bytes.`)
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? new ApiError(408, "The request timed out.")
+        : invalidArgument("The request could not be parsed.");
+  const text = JSON.stringify(e.body());
+  socket.end(
+    `HTTP/1.1 ${e.httpStatus} ${STATUS_CODES[e.httpStatus]}\r\n` +
+      "content-type: application/json; charset=UTF-8\r\n" +
+      `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
+}
+
 export function createEmulatorServer(state: EmulatorState, routes: ReadonlyMap<string, ApiRoute>): Server {
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, (req, res) => {
     route(state, routes, req, res).catch(() => res.socket?.destroy());
   });
+  server.on("clientError", answerClientError);
   server.keepAliveTimeout = 30_000;
   return server;
 }

@@ -115,6 +115,14 @@ export function subscribeButton(
   return { subscribeButtonRenderer: button };
 }
 
+/**
+ * The title of the artist's songs shelf in each layout: "Top songs" on the single-column page (the
+ * newest capture, ytm_2026_05_get_artist1; older ones said "Songs"), "Songs" on the two-column page
+ * (capture ytm_2026_07_get_artist_two_column). Clients find the shelf by this title (youtubei.js
+ * looks for "Top songs"), so each layout keeps its own.
+ */
+export const songsShelfTitle = (twoColumn: boolean): string => (twoColumn ? "Songs" : "Top songs");
+
 export function artistPage(v: ArtistView): Json {
   const a = v.artist;
   const mix = artistMixIds(a.channelId);
@@ -125,13 +133,18 @@ export function artistPage(v: ArtistView): Json {
       musicShelfRenderer: {
         title: {
           runs: [
-            { text: "Songs", navigationEndpoint: browse(`VL${songsPlaylist}`, PAGE.playlist, "ggMCCAI%3D") },
+            {
+              text: songsShelfTitle(v.twoColumn),
+              navigationEndpoint: browse(`VL${songsPlaylist}`, PAGE.playlist, "ggMCCAI%3D"),
+            },
           ],
         },
         contents: v.songs.map((s) =>
           songRow(s, { style: "library", marks: v.marks, playlistId: songsPlaylist }),
         ),
-        bottomText: text("See all"),
+        // Every artist capture with the shelf's link says "Show all" (yt_get_artist_20240705,
+        // ytm_2026_05_get_artist1).
+        bottomText: text("Show all"),
         bottomEndpoint: browse(`VL${songsPlaylist}`, PAGE.playlist),
         shelfDivider: { musicShelfDividerRenderer: { hidden: true } },
       },

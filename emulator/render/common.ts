@@ -313,8 +313,15 @@ export const explicitBadge = (): Json => ({
   },
 });
 
+/**
+ * A flex column. An empty column is an empty text object (`"text": {}`), as every capture writes it
+ * (ytm_2024_03_get_album, yt_get_playlist_20250604, ytm_2025_11_get_explore): no capture has
+ * `{"runs": []}`, and readers that take the first run of any `runs` (the reference implementation)
+ * fail on it.
+ */
 export function flex(r: Json[], priority = "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_HIGH"): Json {
-  return { musicResponsiveListItemFlexColumnRenderer: { text: { runs: r }, displayPriority: priority } };
+  const content = r.length > 0 ? { runs: r } : {};
+  return { musicResponsiveListItemFlexColumnRenderer: { text: content, displayPriority: priority } };
 }
 
 export function fixed(s: string): Json {

@@ -370,14 +370,38 @@ export function explorePage(v: ExploreView): Json {
       browse("FEmusic_new_releases_videos"),
     ),
   ];
-  return singleColumn({ sectionListRenderer: { contents: sections } });
+  return singleColumn(
+    { sectionListRenderer: { contents: sections } },
+    selectedTab("FEmusic_explore", "TAB_EXPLORE"),
+  );
 }
+
+/**
+ * The tab fields of home and explore: the tab is marked `selected` and names itself (captures
+ * yt_set_taste_profile_20240723 and ytm_2025_11_get_explore; only home's has a title). Clients pick
+ * the page's content by the selected tab.
+ */
+function selectedTab(browseId: string, icon: string, title?: string): Json {
+  const tab: Json = { endpoint: browse(browseId) };
+  if (title) tab.title = title;
+  return { ...tab, selected: true, icon: { iconType: icon }, tabIdentifier: browseId };
+}
+
+const HOME_TAB = () => selectedTab("FEmusic_home", "TAB_HOME", "Home");
 
 /** Home rows: quick picks (MRLIR), then carousels of cards. `token` continues the section list (shape A). */
 export function homePage(rows: Json[], token: string | null, continuation: boolean): Json {
   const list: Json = { contents: rows };
   if (token) list.continuations = nextContinuation(token);
-  if (continuation) return { continuationContents: { sectionListContinuation: list } };
+  if (continuation) {
+    // No capture of a home continuation exists. The continuation also carries the selected home tab
+    // without content: youtubei.js's home feed (written against the service) finds the tab first and
+    // reads `continuationContents` when the tab has no content, and fails without the tab.
+    return {
+      contents: { singleColumnBrowseResultsRenderer: { tabs: [{ tabRenderer: HOME_TAB() }] } },
+      continuationContents: { sectionListContinuation: list },
+    };
+  }
   // Mood chips above the rows (capture yt_set_taste_profile_20240723).
   list.header = {
     chipCloudRenderer: {
@@ -392,7 +416,7 @@ export function homePage(rows: Json[], token: string | null, continuation: boole
     },
   };
   return {
-    ...singleColumn({ sectionListRenderer: list }),
+    ...singleColumn({ sectionListRenderer: list }, HOME_TAB()),
     background: musicThumbnail(imageSizes("home", [544])),
   };
 }

@@ -158,6 +158,10 @@ export function songRow(s: SongRow, o: SongRowOptions): Json {
       ];
       break;
     case "album":
+      // The artist column of a one-artist album is empty, an empty text object (capture
+      // ytm_2024_03_get_album); only albums whose rows differ in artists name them (captures
+      // yt_get_album_20240724, yt_get_album_not_signed_in_20250611), and every generated album has
+      // one artist.
       columns = [flex([run(s.title, we)]), flex([]), flex([run(`${abbreviate(s.views)} plays`)])];
       break;
     case "search": {

@@ -5,6 +5,7 @@
  * yt_get_library_upload_songs_20240712). History: one shelf per period.
  */
 
+import type { LibraryOrder } from "../library-sort.js";
 import { artistMixIds } from "../render/artist.js";
 import type { ArtistRow, UploadRow } from "../store/rows.js";
 import { continuationToken } from "../tokens.js";
@@ -24,69 +25,16 @@ import {
   queueItems,
   run,
   shareItem,
-  sortMenuOptions,
   text,
   watch,
   watchPlaylist,
 } from "./common.js";
 import { abbreviate, clock } from "./format.js";
+import { libraryHeader } from "./library-header.js";
 
 export const LIBRARY_PAGE_SIZE = 25;
 
-export const ORDER_PARAMS: Record<string, string> = {
-  a_to_z: "ggMGKgQIARAA",
-  z_to_a: "ggMGKgQIARAB",
-  recently_added: "ggMGKgQIABAB",
-};
-
 export type ListContainer = "grid" | "shelf";
-
-const SORT_CHOICES = [
-  { title: "Recently saved", reload: ORDER_PARAMS.recently_added as string },
-  { title: "A to Z", reload: ORDER_PARAMS.a_to_z as string },
-  { title: "Z to A", reload: ORDER_PARAMS.z_to_a as string },
-];
-
-function sortHeader(options: Json[]): Json {
-  const chip = (label: string, browseId: string) => ({
-    chipCloudChipRenderer: {
-      text: text(label),
-      isSelected: false,
-      navigationEndpoint: { browseEndpoint: { browseId } },
-    },
-  });
-  return {
-    musicSideAlignedItemRenderer: {
-      startItems: [
-        {
-          chipCloudRenderer: {
-            chips: [
-              chip("Playlists", "FEmusic_liked_playlists"),
-              chip("Songs", "FEmusic_liked_videos"),
-              chip("Albums", "FEmusic_liked_albums"),
-              chip("Artists", "FEmusic_library_corpus_track_artists"),
-              chip("Podcasts", "FEmusic_library_non_music_audio_list"),
-            ],
-          },
-        },
-      ],
-      endItems: [
-        {
-          musicSortFilterButtonRenderer: {
-            title: text("Recently saved"),
-            icon: { iconType: "ARROW_DROP_DOWN" },
-            menu: {
-              musicMultiSelectMenuRenderer: {
-                title: { musicMenuTitleRenderer: { primaryText: text("Sort by") } },
-                options,
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-}
 
 export function containerOf(kind: ListContainer, items: Json[], token: string | null): Json {
   const body: Json =
@@ -102,10 +50,16 @@ export function containerOf(kind: ListContainer, items: Json[], token: string | 
  * layouts of the captures (yt_get_library_songs_20240701, yt_get_library_upload_songs_20240712),
  * which clients tell apart by the tab count (PROTOCOL §4.5).
  */
-export function libraryPage(kind: ListContainer, items: Json[], token: string | null, tab = 0): Json {
-  const sort = sortMenuOptions("library-sort", SORT_CHOICES, 0);
+export function libraryPage(
+  kind: ListContainer,
+  items: Json[],
+  token: string | null,
+  view: { browseId: string; order: LibraryOrder; tab?: number },
+): Json {
+  const tab = view.tab ?? 0;
+  const sort = libraryHeader(view.browseId, view.order);
   const content = {
-    sectionListRenderer: { contents: [containerOf(kind, items, token)], header: sortHeader(sort.options) },
+    sectionListRenderer: { contents: [containerOf(kind, items, token)], header: sort.header },
   };
   const empty = (browseId: string) => ({
     sectionListRenderer: {
@@ -131,6 +85,16 @@ export function libraryPage(kind: ListContainer, items: Json[], token: string | 
   return {
     contents: { singleColumnBrowseResultsRenderer: { tabs } },
     frameworkUpdates: { entityBatchUpdate: { mutations: sort.mutations } },
+  };
+}
+
+/**
+ * A list reloaded by a sort choice: the section list's continuation holding the sorted list (where
+ * PROTOCOL's sort-menu row and youtubei.js's `Library.applySort` read it).
+ */
+export function librarySortedPage(kind: ListContainer, items: Json[], token: string | null): Json {
+  return {
+    continuationContents: { sectionListContinuation: { contents: [containerOf(kind, items, token)] } },
   };
 }
 

@@ -35,9 +35,21 @@ export function startPage(state: EmulatorState): string {
   ].join("\n");
 }
 
+/**
+ * The player script. As in the service's script, `signatureTimestamp` is a property of an object
+ * built inside a function that a variable holds (`var x=function(…){…signatureTimestamp:N…}`), within
+ * the `_yt_player` wrapper: third-party extractors (youtubei.js's player parsing) look for it there,
+ * and a bare top-level object is not found. Our client reads the `signatureTimestamp:N` text.
+ */
 export function basejs(state: EmulatorState): string {
   const sts = signatureTimestamp(state.now());
-  return `var _yt_player={};(function(g){var window=this;\nvar config={signatureTimestamp:${sts},player:"${PLAYER_VERSION}"};\n})(_yt_player);\n`;
+  return [
+    "var _yt_player={};(function(g){var window=this;",
+    `var mJa=function(a){a=a===void 0?{}:a;return{signatureTimestamp:${sts},player:"${PLAYER_VERSION}",hl:a.hl||"en"}};`,
+    "g.playerConfig=mJa;",
+    "})(_yt_player);",
+    "",
+  ].join("\n");
 }
 
 export function playlistHtml(state: EmulatorState, list: string): string {

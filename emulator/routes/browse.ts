@@ -4,6 +4,7 @@
  */
 import type { ApiContext } from "../context.js";
 import { invalidArgument, notFound } from "../errors.js";
+import { readBrowseContinuation } from "../library-sort.js";
 import { readContinuation } from "../tokens.js";
 import {
   albumBrowse,
@@ -15,7 +16,7 @@ import {
   playlistSuggestions,
 } from "./catalogue-pages.js";
 import { chartAlbumsBrowse, exploreBrowse, homeContinuation } from "./explore-pages.js";
-import { libraryBrowse, libraryContinuation } from "./library-pages.js";
+import { libraryBrowse, libraryContinuation, librarySortReload } from "./library-pages.js";
 import {
   channelBrowse,
   episodeBrowse,
@@ -23,6 +24,7 @@ import {
   podcastBrowse,
   podcastContinuation,
 } from "./podcast-pages.js";
+import { releasesBrowse } from "./releases-pages.js";
 import { creditsBrowse, lyricsBrowse, relatedBrowse, tasteProfileBrowse, userBrowse } from "./track-pages.js";
 import { str } from "./viewer.js";
 
@@ -30,11 +32,22 @@ export function continuationOf(ctx: ApiContext): string | null {
   return ctx.query.get("ctoken") ?? ctx.query.get("continuation") ?? str(ctx, "continuation");
 }
 
+/**
+ * A continuation that is not one of the emulator's own tokens: the service's self-contained browse
+ * continuation (a browse id and params inside), which the library's sort menu hands out.
+ */
+function selfContainedContinuation(ctx: ApiContext, token: string): unknown {
+  const wrapped = readBrowseContinuation(token);
+  const reload = wrapped && librarySortReload(ctx, wrapped.browseId, wrapped.params);
+  if (!reload) throw invalidArgument("Invalid continuation token.");
+  return reload;
+}
+
 export function browseRoute(ctx: ApiContext): unknown {
   const token = continuationOf(ctx);
   if (token) {
     const c = readContinuation(token);
-    if (!c) throw invalidArgument("Invalid continuation token.");
+    if (!c) return selfContainedContinuation(ctx, token);
     const id = typeof c.id === "string" ? c.id : "";
     switch (c.k) {
       case "pl":
@@ -64,6 +77,8 @@ export function browseRoute(ctx: ApiContext): unknown {
 
   const explore = exploreBrowse(ctx, browseId, params);
   if (explore !== null) return explore;
+  const releases = releasesBrowse(ctx, browseId);
+  if (releases !== null) return releases;
   const library = libraryBrowse(ctx, browseId, params);
   if (library !== null) return library;
   if (browseId === "FEmusic_tastebuilder") return tasteProfileBrowse(ctx);

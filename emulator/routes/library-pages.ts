@@ -1,6 +1,7 @@
 /** Library lists, history and uploads (all need a signed-in account). */
 import type { ApiContext } from "../context.js";
 import { invalidArgument, notFound } from "../errors.js";
+import { type LibraryOrder, readLibraryParams } from "../library-sort.js";
 import { type Json, text } from "../render/common.js";
 import { historyPage } from "../render/history.js";
 import { albumCard, historyToken, marksFor, playlistCard, podcastCard, songRow } from "../render/items.js";
@@ -12,8 +13,8 @@ import {
   type ListContainer,
   libraryContinuationPage,
   libraryPage,
+  librarySortedPage,
   newPlaylistCard,
-  ORDER_PARAMS,
   shuffleRow,
   subscribersText,
   uploadAlbumCard,
@@ -27,7 +28,7 @@ import type { AccountRow } from "../store/rows.js";
 import { type Continuation, continuationToken } from "../tokens.js";
 import { requireAccount } from "./viewer.js";
 
-type Order = "a_to_z" | "z_to_a" | "recently_added";
+type Order = LibraryOrder;
 
 interface Entry {
   /** Sort key for the alphabetical orders. */
@@ -57,10 +58,9 @@ const LISTS = new Set([
 ]);
 
 function orderOf(params: string | null): Order {
-  if (!params) return "recently_added";
-  const p = decodeURIComponent(params);
-  for (const [name, value] of Object.entries(ORDER_PARAMS)) if (value === p) return name as Order;
-  throw invalidArgument();
+  const order = readLibraryParams(params);
+  if (order === null) throw invalidArgument();
+  return order;
 }
 
 function listSpec(ctx: ApiContext, account: AccountRow, browseId: string): ListSpec {
@@ -248,6 +248,7 @@ export function libraryBrowse(ctx: ApiContext, browseId: string, params: string 
         "shelf",
         [shuffleRow("MLPT"), ...uploads.map((u) => uploadRow(u, marks.likeStatus(u.videoId)))],
         null,
+        { browseId: "FEmusic_library_privately_owned_artists", order: "recently_added" },
       ),
       header: { musicHeaderRenderer: { title: text(uploads[0]!.artistName) } },
     };
@@ -267,14 +268,29 @@ export function libraryBrowse(ctx: ApiContext, browseId: string, params: string 
       uploads.reduce((n, u) => n + u.durationSeconds, 0),
     );
   }
-  if (browseId === "FEmusic_library_landing") {
-    requireAccount(ctx);
-    return libraryBrowse(ctx, "FEmusic_liked_playlists", params);
-  }
-  if (!LISTS.has(browseId)) return null;
+  const list = listOf(browseId);
+  if (list === null) return null;
   const order = orderOf(params);
-  const p = page(ctx, browseId, order, 0);
-  return libraryPage(p.spec.container, p.items, p.token, p.spec.tab);
+  const p = page(ctx, list, order, 0);
+  return libraryPage(p.spec.container, p.items, p.token, { browseId, order, tab: p.spec.tab });
+}
+
+/** The list a library browse id shows: the landing page shows the playlists, with every filter chip. */
+function listOf(browseId: string): string | null {
+  if (browseId === "FEmusic_library_landing") return "FEmusic_liked_playlists";
+  return LISTS.has(browseId) ? browseId : null;
+}
+
+/**
+ * A sort choice sent back as the menu's self-contained browse continuation (youtubei.js's
+ * `Library.applySort` sends it so): the list re-sorted from its start, in a section-list
+ * continuation. Null when the token names no library list.
+ */
+export function librarySortReload(ctx: ApiContext, browseId: string, params: string | null): unknown | null {
+  const list = listOf(browseId);
+  if (list === null) return null;
+  const p = page(ctx, list, orderOf(params), 0);
+  return librarySortedPage(p.spec.container, p.items, p.token);
 }
 
 export function libraryContinuation(ctx: ApiContext, c: Continuation): unknown | null {

@@ -1,6 +1,6 @@
 /**
- * `search` and `music/get_search_suggestions`. The `params` strings are compared as opaque values
- * (after `%3D` ↔ `=` normalisation) against the table of PROTOCOL §4.1.
+ * `search` and `music/get_search_suggestions`. The `params` are decoded as the protobuf they are
+ * (search-params.ts), so every client's encoding of a filter or scope gets the same page.
  */
 import type { ApiContext } from "../context.js";
 import { invalidArgument } from "../errors.js";
@@ -11,78 +11,30 @@ import {
   type ProfileRow,
   type SearchFilter,
   type SearchItem,
+  type SearchView,
   SHELF_TITLES,
   searchContinuation,
+  searchLink,
   searchPage,
   searchRow,
   shelf,
   topResultCard,
 } from "../render/search.js";
+import { decodeSearchParams, type SearchScope } from "../search-params.js";
 import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
 import { continuationToken, feedbackToken, readContinuation } from "../tokens.js";
 import { continuationOf } from "./browse.js";
 import { marks, requireAccount, str } from "./viewer.js";
 
-type Scope = "catalogue" | "library" | "uploads";
-interface Mode {
-  filter: SearchFilter | null;
-  scope: Scope;
-}
-
-const CODES: Partial<Record<SearchFilter, string>> = {
-  songs: "II",
-  videos: "IQ",
-  albums: "IY",
-  artists: "Ig",
-  profiles: "JY",
-  podcasts: "JQ",
-  episodes: "JI",
-};
-
-function paramTable(): Map<string, Mode> {
-  const t = new Map<string, Mode>();
-  const add = (p: string, m: Mode) => t.set(decodeURIComponent(p), m);
-  add("EhGKAQ4IARABGAEgASgAOAFAAUICCAE%3D", { filter: null, scope: "catalogue" });
-  for (const [filter, code] of Object.entries(CODES) as [SearchFilter, string][]) {
-    add(`EgWKAQ${code}AWoMEA4QChADEAQQCRAF`, { filter, scope: "catalogue" });
-    add(`EgWKAQ${code}AUICCAFqDBAOEAoQAxAEEAkQBQ%3D%3D`, { filter, scope: "catalogue" });
-    add(`EgWKAQ${code}AWoKEAUQCRADEAoYBA%3D%3D`, { filter, scope: "library" });
-  }
-  add("Eg-KAQwIABAAGAAgACgBMABqChAEEAMQCRAFEAo%3D", { filter: "playlists", scope: "catalogue" });
-  add("Eg-KAQwIABAAGAAgACgBMABCAggBagoQBBADEAkQBRAK", { filter: "playlists", scope: "catalogue" });
-  add("EgeKAQQoAEABagwQDhAKEAMQBBAJEAU%3D", { filter: "community_playlists", scope: "catalogue" });
-  add("EgeKAQQoAEABQgIIAWoMEA4QChADEAQQCRAF", { filter: "community_playlists", scope: "catalogue" });
-  add("EgeKAQQoADgBagwQDhAKEAMQBBAJEAU%3D", { filter: "featured_playlists", scope: "catalogue" });
-  add("EgeKAQQoADgBQgIIAWoMEA4QChADEAQQCRAF", { filter: "featured_playlists", scope: "catalogue" });
-  add("EgWKAQIoAWoKEAUQCRADEAoYBA%3D%3D", { filter: "playlists", scope: "library" });
-  add("agIYBA%3D%3D", { filter: null, scope: "library" });
-  add("agIYAw%3D%3D", { filter: null, scope: "uploads" });
-  return t;
-}
-
-const PARAMS = paramTable();
 const FILTERED_PAGE = 20;
 const UNFILTERED_SHELF = 3;
-
-function modeOf(params: string | null): Mode {
-  if (!params) return { filter: null, scope: "catalogue" };
-  let key: string;
-  try {
-    key = decodeURIComponent(params);
-  } catch {
-    throw invalidArgument();
-  }
-  const mode = PARAMS.get(key);
-  if (!mode) throw invalidArgument();
-  return mode;
-}
 
 /** Results of one category for the query, in the scope. */
 function results(
   ctx: ApiContext,
   query: string,
   filter: SearchFilter,
-  scope: Scope,
+  scope: SearchScope,
   offset: number,
   limit: number,
 ): SearchItem[] {
@@ -261,76 +213,116 @@ function namedCollection(ctx: ApiContext, q: string): SearchItem | null {
   return null;
 }
 
-export function search(ctx: ApiContext): unknown {
+/** A continuation of a filtered (or uploads) shelf. */
+function searchMore(ctx: ApiContext, token: string): Json {
+  const c = readContinuation(token);
+  if (c?.k !== "search" || typeof c.q !== "string" || typeof c.f !== "string")
+    throw invalidArgument("Invalid continuation token.");
+  if (c.s === "uploads") {
+    const r = uploadsSearch(ctx, c.q, c.o);
+    return searchContinuation(r.rows, r.token);
+  }
+  const filter = c.f as SearchFilter;
+  const scope = c.s === "library" ? "library" : "catalogue";
+  const items = results(ctx, c.q, filter, scope, c.o, FILTERED_PAGE + 1);
+  const next =
+    items.length > FILTERED_PAGE
+      ? continuationToken({ k: "search", q: c.q, f: filter, s: scope, o: c.o + FILTERED_PAGE })
+      : null;
   const m = marks(ctx);
-  const token = continuationOf(ctx);
-  if (token) {
-    const c = readContinuation(token);
-    if (c?.k !== "search" || typeof c.q !== "string" || typeof c.f !== "string")
-      throw invalidArgument("Invalid continuation token.");
-    if (c.s === "uploads") {
-      const r = uploadsSearch(ctx, c.q, c.o);
-      return searchContinuation(r.rows, r.token);
-    }
-    const filter = c.f as SearchFilter;
-    const scope = c.s === "library" ? "library" : "catalogue";
-    const items = results(ctx, c.q, filter, scope, c.o, FILTERED_PAGE + 1);
-    const page = items.slice(0, FILTERED_PAGE);
-    const next =
-      items.length > FILTERED_PAGE
-        ? continuationToken({ k: "search", q: c.q, f: filter, s: scope, o: c.o + FILTERED_PAGE })
-        : null;
-    return searchContinuation(
-      page.map((i) => searchRow(i, m, false)),
-      next,
-    );
-  }
-  const query = ctx.body.query;
-  if (typeof query !== "string") throw invalidArgument("'query' is required.");
-  if (ctx.body.params !== undefined && typeof ctx.body.params !== "string") throw invalidArgument();
-  const mode = modeOf(str(ctx, "params"));
-  const q = query.trim();
-  if (mode.scope === "uploads") {
-    const r = uploadsSearch(ctx, q, 0);
-    const sections = r.rows.length ? [shelf("Uploads", r.rows, r.token)] : [noResults(q)];
-    return searchPage(q, sections, 2, []);
-  }
-  const tab = mode.scope === "library" && !mode.filter ? 1 : 0;
-  if (mode.filter) {
-    const items = q ? results(ctx, q, mode.filter, mode.scope, 0, FILTERED_PAGE + 1) : [];
-    if (!items.length) return searchPage(q, [noResults(q)], tab, []);
-    const token =
-      items.length > FILTERED_PAGE
-        ? continuationToken({ k: "search", q, f: mode.filter, s: mode.scope, o: FILTERED_PAGE })
-        : null;
-    const rows = items.slice(0, FILTERED_PAGE).map((i) => searchRow(i, m, false));
-    const podcast =
-      mode.filter === "playlists" && mode.scope === "catalogue" ? playlistsPodcast(ctx, q) : null;
-    if (podcast) rows.splice(Math.min(PODCAST_POSITION, rows.length), 0, searchRow(podcast, m, false));
-    return searchPage(q, [shelf(SHELF_TITLES[mode.filter], rows, token)], tab, UNFILTERED);
-  }
-  const categories = mode.scope === "library" ? LIBRARY_UNFILTERED : UNFILTERED;
+  return searchContinuation(
+    items.slice(0, FILTERED_PAGE).map((i) => searchRow(i, m, false)),
+    next,
+  );
+}
+
+function view(query: string, scope: SearchScope, filtered: boolean, chips: SearchFilter[] = []): SearchView {
+  return { query, scope, filtered, chips, selected: null };
+}
+
+function uploadsPage(ctx: ApiContext, q: string): Json {
+  const r = uploadsSearch(ctx, q, 0);
+  const sections = r.rows.length ? [shelf("Uploads", r.rows, r.token)] : [noResults(q)];
+  return searchPage(view(q, "uploads", false), sections);
+}
+
+/**
+ * The library's chip row names the categories the library has hits in (capture
+ * yt_search_library_albums_20231228: Artists, Albums, Songs, in that order).
+ */
+const LIBRARY_CHIPS: SearchFilter[] = [
+  "artists",
+  "albums",
+  "songs",
+  "videos",
+  "playlists",
+  "podcasts",
+  "episodes",
+];
+
+function chipsFor(ctx: ApiContext, q: string, scope: SearchScope): SearchFilter[] {
+  if (scope !== "library") return UNFILTERED;
+  return LIBRARY_CHIPS.filter((f) => results(ctx, q, f, "library", 0, 1).length > 0);
+}
+
+function filteredPage(ctx: ApiContext, q: string, filter: SearchFilter, scope: SearchScope): Json {
+  const m = marks(ctx);
+  const items = q ? results(ctx, q, filter, scope, 0, FILTERED_PAGE + 1) : [];
+  if (!items.length) return searchPage(view(q, scope, true), [noResults(q)]);
+  const token =
+    items.length > FILTERED_PAGE
+      ? continuationToken({ k: "search", q, f: filter, s: scope, o: FILTERED_PAGE })
+      : null;
+  const rows = items.slice(0, FILTERED_PAGE).map((i) => searchRow(i, m, false));
+  const podcast = filter === "playlists" && scope === "catalogue" ? playlistsPodcast(ctx, q) : null;
+  if (podcast) rows.splice(Math.min(PODCAST_POSITION, rows.length), 0, searchRow(podcast, m, false));
+  // The catalogue's "playlists" filter answers as Community playlists, its chip selected and its
+  // shelf so titled (capture yt_search_playlists_20231228, asked with the playlists params).
+  const selected = filter === "playlists" && scope === "catalogue" ? "community_playlists" : filter;
+  const page = { ...view(q, scope, true, chipsFor(ctx, q, scope)), selected };
+  return searchPage(page, [shelf(SHELF_TITLES[selected], rows, token)]);
+}
+
+function unfilteredPage(ctx: ApiContext, q: string, scope: SearchScope): Json {
+  const m = marks(ctx);
+  const categories = scope === "library" ? LIBRARY_UNFILTERED : UNFILTERED;
   const sections: Json[] = [];
   let top: SearchItem | null = null;
   for (const filter of categories) {
-    const items = q ? results(ctx, q, filter, mode.scope, 0, UNFILTERED_SHELF) : [];
+    const items = q ? results(ctx, q, filter, scope, 0, UNFILTERED_SHELF) : [];
     if (!items.length) continue;
-    if (mode.scope === "catalogue") {
-      if (!top && (filter === "songs" || filter === "artists" || filter === "albums")) top = items[0]!;
-    }
+    if (scope === "catalogue" && !top && (filter === "songs" || filter === "artists" || filter === "albums"))
+      top = items[0]!;
+    // "Show all" opens the category's filtered page (bottomEndpoint in capture
+    // yt_search_basic_top_result_20231228 carries the filter's params).
+    const more = searchLink(q, filter, scope);
     sections.push(
       shelf(
         SHELF_TITLES[filter],
         items.map((i) => searchRow(i, m, true)),
         null,
-        { searchEndpoint: { query: q, params: "" } },
+        more,
       ),
     );
   }
-  if (!sections.length) return searchPage(q, [noResults(q)], tab, []);
-  if (mode.scope === "catalogue") top = namedCollection(ctx, q) ?? top;
+  if (!sections.length) return searchPage(view(q, scope, false), [noResults(q)]);
+  if (scope === "catalogue") top = namedCollection(ctx, q) ?? top;
   if (top) sections.unshift(topResultCard(top, m, ctx.language));
-  return searchPage(q, sections, tab, UNFILTERED);
+  // The catalogue page carries the chip row, the library tab none (no capture shows one).
+  return searchPage(view(q, scope, false, scope === "catalogue" ? UNFILTERED : []), sections);
+}
+
+export function search(ctx: ApiContext): unknown {
+  const token = continuationOf(ctx);
+  if (token) return searchMore(ctx, token);
+  const query = ctx.body.query;
+  if (typeof query !== "string") throw invalidArgument("'query' is required.");
+  if (ctx.body.params !== undefined && typeof ctx.body.params !== "string") throw invalidArgument();
+  const mode = decodeSearchParams(str(ctx, "params"));
+  const q = query.trim();
+  // The uploads tab has no categories: a filter sent with it changes nothing.
+  if (mode.scope === "uploads") return uploadsPage(ctx, q);
+  return mode.filter ? filteredPage(ctx, q, mode.filter, mode.scope) : unfilteredPage(ctx, q, mode.scope);
 }
 
 /**
