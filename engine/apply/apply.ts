@@ -84,6 +84,8 @@ export interface ApplyResult {
  */
 const FRESH_PLAYLIST_MS = 30_000;
 const FRESH_RETRY_MS = 1_000;
+/** Reads of the target, at most, to verify one write when the service cuts the list short. */
+const CUT_READS = 2;
 
 class ActionFailed extends Error {}
 
@@ -216,12 +218,20 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
       throw new Unverified(e);
     }
   };
-  /** The target as it is now (a read, not a write): how refusals and lost answers are verified. */
+  /**
+   * The target as it is now (a read, not a write): how refusals and lost answers are verified. Only
+   * a complete read can say a row is absent: a list the service cut short (fewer rows than its count)
+   * would make unremoved rows look removed and done adds look missing (seed 387 of the soak). So a
+   * cut read is read once more, and a second cut leaves the write unverified (`unknown`).
+   */
   const reread = (): Promise<Item[]> =>
     verifying(async () => {
-      const read = await readTarget(spec, client, { recipeId, ownedPlaylistId: playlistId });
-      if (spec.type === "playlist" && read.actual.playlistId) playlistId = read.actual.playlistId;
-      return [...read.actual.rows];
+      for (let attempt = 1; ; attempt++) {
+        const read = await readTarget(spec, client, { recipeId, ownedPlaylistId: playlistId });
+        if (spec.type === "playlist" && read.actual.playlistId) playlistId = read.actual.playlistId;
+        if (!read.actual.truncated) return [...read.actual.rows];
+        if (attempt >= CUT_READS) throw new Error("the target read back was cut short");
+      }
     });
   const keysOf = (rows: readonly Item[]) =>
     new Set(rows.map((r) => r.videoId ?? r.playlistId ?? r.browseId ?? ""));

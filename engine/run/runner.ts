@@ -280,6 +280,24 @@ function plural(n: number, word: string): string {
 }
 
 /**
+ * Why the plan could not make the target what the recipe wants: the target's read was cut short,
+ * or a source's was — fewer items than the service said the list holds, or far fewer than its last
+ * complete read (the sources apply would not record).
+ */
+export function incompleteReads(plan: Plan): string[] {
+  // A target read cut short holds every write back: "no changes" would call a stale target in sync.
+  const target = plan.guards.filter((g) => g.guard === "target_truncated").map((g) => g.message);
+  const sources = (plan.sources ?? [])
+    .filter((s) => !s.record)
+    .map((s) =>
+      s.truncated
+        ? `source ${s.id} was read cut short (${s.items} items, fewer than the service says it holds)`
+        : `source ${s.id} returned ${s.items} items, far fewer than its last complete read (${s.last})`,
+    );
+  return [...target, ...sources];
+}
+
+/**
  * The conditions a one-shot run leaves (the daemon adds its own on top): Ready and Degraded say
  * whether the target matches the plan, SourceComplete whether every source was read in full,
  * AuthValid that the credentials were accepted.
@@ -293,7 +311,7 @@ async function recordApplyConditions(
   const { state, clock } = env;
   const recipeId = plan.recipe.id;
   const set = (c: Parameters<EngineState["setCondition"]>[1]) => state.setCondition(recipeId, c, clock.now());
-  const why = shortfall(counts);
+  const why = [shortfall(counts), ...incompleteReads(plan)].join("; ");
   await set(
     converged
       ? { type: "Ready", status: "True", reason: "Converged", message: "the target matches the plan" }
@@ -393,18 +411,23 @@ async function applyWithRun(
     });
     const counts = countsOfApply(result);
     await recordCompleteReads(env, plan);
-    const converged = result.result === "converged";
+    const applied = result.result === "converged";
+    // Every planned write went through, but a plan made from a source read cut short cannot make
+    // the target what the recipe wants: such a run is partial, never "converged" (soak seed 99).
+    const incomplete = incompleteReads(plan);
+    const converged = applied && incomplete.length === 0;
     if (plan.actions.length > 0) await saveSnapshot(env, plan, result.playlistId, runId);
-    const outcome: Outcome = plan.actions.length === 0 ? "no_changes" : converged ? "converged" : "partial";
+    const outcome: Outcome = !converged ? "partial" : plan.actions.length === 0 ? "no_changes" : "converged";
     await state.finishRun(runId, { at: clock.now(), result: outcome, counts });
     await recordApplyConditions(env, plan, converged, counts);
-    if (converged) await state.recordSuccess(plan.account);
+    if (applied) await state.recordSuccess(plan.account);
     const err = converged
       ? null
       : result.outcomes
           .filter((o) => o.error)
           .map((o) => `action ${o.seq} (${o.kind}): ${o.error}`)
           .concat(result.quarantined.map((id) => `quarantined ${id}`))
+          .concat(incomplete)
           .join("; ");
     return { recipeId, plan, apply: result, outcome, error: err };
   } catch (e) {

@@ -77,15 +77,28 @@ function base64Forms(secret: string): string[] {
   return forms;
 }
 
+/**
+ * A spelling as it stands inside a JSON string of the raw body: the transport scrubs the body's
+ * text before parsing it, so a value that the parsed string would hold as `…\u003d…` (an escape
+ * the service sent as text) stands in the raw text once more escaped (`…\\u003d…`), and the
+ * service may write its symbols as `\u003d` or `\/` at that level too.
+ */
+function insideJson(form: string): string[] {
+  const plain = JSON.stringify(form).slice(1, -1);
+  return [plain, plain.replaceAll("/", "\\/"), unicodeEscaped(plain)];
+}
+
 /** Every spelling of `secret` to look for, without duplicates; the secret itself first. */
 export function secretForms(secret: string): string[] {
-  const forms = new Set<string>([
+  const once = [
     secret,
     ...urlForms(secret),
     ...jsonForms(secret),
     ...htmlForms(secret),
     ...base64Forms(secret),
-  ]);
+  ];
+  const forms = new Set<string>(once);
+  for (const form of once) for (const raw of insideJson(form)) forms.add(raw);
   forms.delete("");
   return [...forms];
 }

@@ -211,6 +211,22 @@ describe("the scrubber", () => {
   });
 
   // issue 10 item 8
+  // issue 10 item 8; found by soak seeds 90 and 203: the body is scrubbed as text before parsing,
+  // where a spelling the parsed string holds as escapes stands escaped once more.
+  it("scrubs a credential that a string of the raw JSON body holds as escape text", () => {
+    const secrets = credentialSecrets({ cookie: COOKIE });
+    const redactor = new Redactor(() => secrets);
+    const escaped = SAPISID.replace(
+      /[^A-Za-z0-9]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+    const raw = JSON.stringify({ title: `Road trip ${escaped}` });
+    expect(raw).toContain("\\\\u002f");
+    const parsed = JSON.parse(redactor.text(raw)) as { title: string };
+    expect(parsed.title.startsWith("Road trip ")).toBe(true);
+    expect(findCredentialPieces(parsed.title, secrets)).toEqual([]);
+  });
+
   it("scrubs keys and values of a parsed body without touching the rest or the original", () => {
     const c = reflect({
       headers: { cookie: COOKIE, authorization: "SAPISIDHASH 1700000000_abcdef0123456789" },

@@ -363,3 +363,38 @@ describe("a one-id add is quarantined only when refused twice (issue 10 item 4a)
     expect(await env.state.tombstones("default", QUARANTINE_TARGET)).toEqual(new Set([songs[2]]));
   });
 });
+
+describe("a refused write is verified only by a complete read (issue 10 item 4a)", () => {
+  // issue 10 item 4a
+  it("a refused remove read back through a list cut short is not confirmed: the rows stay owned and the next run removes them", async () => {
+    h = await startHarness();
+    const harness = h;
+    const songs = catalogueSongs(h, 6);
+    const first = await syncRecipe(recipe(h.project, yaml(songs)), h.env());
+    const pid = first.apply!.playlistId!;
+    // The remove is refused without reaching the service, and the read that verifies it comes back
+    // cut to its first half: the rows to remove (the last three) look gone, yet all six are there.
+    const refusedThenCut = (c: EngineClient): EngineClient =>
+      new Proxy(c, {
+        get(target, name, receiver) {
+          if (name !== "removePlaylistItems") return Reflect.get(target, name, receiver);
+          return async () => {
+            await harness.faults({ queue: [{ kind: "truncate", endpoint: "browse" }] });
+            return { status: "STATUS_FAILED" };
+          };
+        },
+      });
+    const env = h.env({ wrap: refusedThenCut });
+    const loaded = recipe(h.project, yaml(songs.slice(0, 3)));
+    const run = await syncRecipe(loaded, env);
+    expect(run.outcome).toBe("partial");
+    expect(run.apply!.outcomes).toEqual([
+      expect.objectContaining({ kind: "remove_playlist_items", status: "failed" }),
+    ]);
+    expect(await playlistRows(h, pid)).toHaveLength(6);
+    const owned = await env.state.ownedRows("default", `playlist/${pid}`);
+    expect(owned.map((o) => o.itemKey).sort()).toEqual([...songs].sort());
+    expect((await syncRecipe(loaded, h.env())).outcome).toBe("converged");
+    expect((await playlistRows(h, pid)).map((r) => r.videoId)).toEqual(songs.slice(0, 3));
+  });
+});

@@ -143,6 +143,18 @@ export function checkPlaylistDesired(
   return out;
 }
 
+/**
+ * A dislike the engine cannot know of. The service lists no disliked songs, so a DISLIKE target is
+ * what the engine's state remembers having disliked (engine/run/runner.ts `withRemembered`); a
+ * dislike already there when the state database was lost is, from then on, as unknown to it as one
+ * the person set by hand. Even a mirror cannot take it back, and a run may rightly say converged
+ * with it there (recipes/README.md, likes targets). Seed 390.
+ */
+function unseenDislike(m: Model, key: string): boolean {
+  const t = m.spec.target;
+  return t.type === "likes" && t.rating === "DISLIKE" && m.orphans.has(key);
+}
+
 /** A set-like target (likes, dislikes, saved episodes) against desired. */
 export function checkSetDesired(
   m: Model,
@@ -167,6 +179,7 @@ export function checkSetDesired(
     (k) =>
       !wanted.has(k) &&
       !m.ambiguous.has(k) &&
+      !unseenDislike(m, k) &&
       (spec.mode === "mirror" || (!m.personKeys.has(k) && !m.orphans.has(k))),
   );
   // Mirror over likes removes the person's likes too; only keys the soak has seen anywhere are judged.

@@ -28,4 +28,63 @@ export const REGRESSIONS: readonly Regression[] = [
       "one `failed-status` answer to a one-id add (batch_size 1) quarantined an available song for 7 days; the mirror then stays short of it",
     issueItem: "10.4",
   },
+  {
+    seed: 72,
+    found:
+      "through the echo proxy, after a rename: a run reported no_changes while the playlist's title was not the recipe's",
+    issueItem: "10.4",
+  },
+  {
+    seed: 90,
+    found:
+      "credentials echoed as \\u00xx escapes inside a JSON string reached the plan: the body is scrubbed as raw text, where such a spelling stands escaped once more",
+    issueItem: "10.8",
+  },
+  {
+    seed: 99,
+    found:
+      "a truncated source playlist read (count 10, 5 rows) made a new mirror of 5 and the run said converged",
+    issueItem: "10.4",
+  },
+  {
+    seed: 178,
+    found:
+      "soak model: a DISLIKE the person set by hand was expected to be removed by a DISLIKE mirror, which cannot read dislikes (and keeps the person's ratings)",
+    issueItem: "10.11",
+  },
+  {
+    seed: 203,
+    found: "as seed 90: echoed \\u00xx spellings of the cookie in the plan",
+    issueItem: "10.8",
+  },
+  {
+    seed: 313,
+    found:
+      "soak model: the person deleted a sync recipe's playlist, which also leaves the library; an append `library: playlists` recipe was blamed for removing it",
+    issueItem: "10.4",
+  },
+  {
+    seed: 403,
+    found:
+      "soak model: after a rename by hand, a run whose target read looked truncated (guard target_truncated: nothing written, the title edit included) was judged for its title",
+    issueItem: "10.4",
+  },
+  {
+    seed: 265,
+    found:
+      "soak model: under failed-status faults the service refused one id twice in a row, which the engine's documented rule quarantines; the soak called it false",
+    issueItem: "10.4",
+  },
+  {
+    seed: 387,
+    found:
+      "a refused remove verified by a target read cut short (truncate): the rows looked gone, the remove was reported confirmed while they were still there",
+    issueItem: "10.4",
+  },
+  {
+    seed: 390,
+    found:
+      "soak model: after a lost state database a DISLIKE mirror was expected to take back dislikes it can no longer know of (the service lists none)",
+    issueItem: "10.11",
+  },
 ];

@@ -132,6 +132,11 @@ interface Seed {
   loaded: Map<string, LoadedRecipe>;
   /** Ids the soak knows to be available: none should ever be quarantined. */
   good: Set<string>;
+  /**
+   * Whether the current run's faults include `failed-status`: then the service itself refused, and
+   * an id refused twice in a row is quarantined by the engine's documented rule (seed 265).
+   */
+  refusing?: boolean;
   /** Playlists of the library before the first run (the person's own): never opened again. */
   known: Set<string>;
   /** How to start the real `musicsync`. */
@@ -263,7 +268,7 @@ function reportOf(s: Seed, run: number, r: RecipeRun, echo: boolean): Report {
   if (plan) leaks(s, run, `plan of ${r.recipeId}`, renderPlansJson([plan]) + renderPlanText(plan));
   leaks(s, run, `error of ${r.recipeId}`, r.error ?? "");
   s.trace(
-    `  ${r.recipeId}: ${r.outcome}${r.error ? ` (${r.error.slice(0, 160)})` : ""} ${JSON.stringify(plan?.summary ?? {})}`,
+    `  ${r.recipeId}: ${r.outcome}${r.error ? ` (${r.error.slice(0, 160)})` : ""} ${JSON.stringify(plan?.summary ?? {})}${plan && plan.guards.length > 0 ? ` guards ${plan.guards.map((g) => g.guard).join(",")}` : ""}`,
   );
   return {
     claim: {
@@ -359,8 +364,9 @@ function processReports(s: Seed, run: number, p: ProcessRun, faultFree: boolean,
   try {
     for (const r of (JSON.parse(p.stdout) as { runs: RunJson[] }).runs) {
       s.trace(`  ${r.recipe}: ${r.outcome}${r.error ? ` (${r.error.slice(0, 160)})` : ""}`);
-      // The JSON carries no guards: desired is judged only when no fault could have cut a read short.
-      const guards = faultFree ? [] : [{ guard: "unknown", blocks: "removals" }];
+      // The JSON carries no guards: desired is judged only when no fault could have cut a read short
+      // (the target's included, which holds every write back: "all").
+      const guards = faultFree ? [] : [{ guard: "unknown", blocks: "all" }];
       reports.set(r.recipe, {
         claim: { outcome: r.outcome, guards, errors: [] },
         actions: null,
@@ -487,7 +493,10 @@ function playlistFindings(
   const out = [...checkDuplicates(m, rows), ...checkPersonKept(m, target.rows, null)];
   if (m.spec.mode === "clean" && cleanBefore) out.push(...checkClean(cleanBefore, target, claim));
   else if (desired) out.push(...checkPlaylistDesired(m, desired, rows, claim));
-  if (title !== null && claimsConverged(claim) && target.title?.trim() !== title.trim())
+  // A guard that blocks everything (the target read looked cut short) holds the title edit back too
+  // (seed 403: renamed by hand, then a truncated read; the next full read edits it back).
+  const heldBack = claim.guards.some((g) => g.blocks === "all");
+  if (title !== null && claimsConverged(claim) && !heldBack && target.title?.trim() !== title.trim())
     out.push({
       invariant: "converged-matches-desired",
       detail: `${claim.outcome} but the title is ${JSON.stringify(target.title)}, not ${JSON.stringify(title)}`,
@@ -510,15 +519,16 @@ function setFindings(m: Model, target: TargetState, claim: Claim, desired: strin
 }
 
 /** What the run itself reported: confirmed writes, quarantines, and (through the echo) its outcome. */
-function reportFindings(rep: Report | undefined, target: TargetState, good: ReadonlySet<string>): Found[] {
+function reportFindings(rep: Report | undefined, target: TargetState, s: Seed): Found[] {
   if (!rep) return [];
   const out: Found[] = [];
   if (rep.actions) out.push(...checkConfirmed(rep.actions, rep.outcomes, rep.quarantined, target));
   // Through the echo every write is refused, and quarantining an id the service refused again and
   // again is the engine's rule: only a quarantine after a transient failure is a false one.
   if (rep.echo) out.push(...checkRefusedWrites(rep.claim, rep.requests));
-  // Reported once, when the id is first quarantined (later plans skip it for days, saying why).
-  else out.push(...checkQuarantine(rep.quarantined, good));
+  // Reported once, when the id is first quarantined (later plans skip it for days, saying why). A
+  // run under `failed-status` faults had the service refuse: a quarantine there follows the rule.
+  else if (!s.refusing) out.push(...checkQuarantine(rep.quarantined, s.good));
   return out;
 }
 
@@ -555,7 +565,7 @@ async function checkRecipe(
   );
   const present = new Set(target.rows ? target.rows.map((r) => r.setVideoId) : target.keys);
   report(s, run, id, checkAppendKeeps(m, present));
-  report(s, run, id, reportFindings(rep, target, s.good));
+  report(s, run, id, reportFindings(rep, target, s));
   // The model moves on: what is there now must stay (append); what was desired is remembered.
   m.mustStay = present;
   // Even a killed run may have added any of it: a row of it removed by hand may be the engine's.
@@ -656,6 +666,7 @@ async function oneRun(s: Seed, run: number, processRun: boolean, options: SoakOp
   );
   const cleanBefore = await cleanRows(s);
   const hostile = await hostileStep(s, run);
+  s.refusing = plan?.kinds.includes("failed-status") ?? false;
   await faults(s, plan);
   let reports: Map<string, Report>;
   let killed = false;
