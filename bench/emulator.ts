@@ -1,20 +1,32 @@
 /**
- * Emulator benchmark (`npx tsx bench/emulator.ts`): the time to generate the 100,000-song
- * catalogue, then requests per second for a 100-track getPlaylist, a filtered search and an
- * add-items write, each under concurrent load from a second process on loopback.
+ * bench/emulator — how fast the emulator answers reads, cached and uncached, and how long the engine
+ * takes to follow a 10 % change of a 5,000-item playlist against it.
  *
- * Options: --size N (songs, default 100000), --seconds S per scenario (default 5),
- * --concurrency C (default 32), --max N requests per scenario (default 50000), --uncached (turn
- * the emulator's response cache off, so that every read is rendered from the database),
- * --no-row-cache (also turn off the cache of serialized playlist rows, so that every row is rendered
- * and serialized again: the emulator as it was before that cache).
+ *   npx tsx bench/emulator.ts [--size N] [--seconds S] [--max N] [--concurrency C] [--runs R]
+ *                             [--churn-size N] [--no-churn]
  *
- * The load sends `accept-encoding: gzip`, as the client does, so responses travel compressed.
+ * Reads: a 100-track playlist page (signed in, as its owner) and a songs search cycling through ten
+ * words, sent from a second process (bench/emulator-load.ts) over loopback through a keep-alive
+ * undici Agent with `accept-encoding: gzip` as the client sends it, for S seconds or N requests,
+ * whichever ends first. "cached" is the emulator as started by default; "uncached" is one started
+ * with `cache: false`, which renders every response from the database as a read after a write
+ * does (users' tests write between reads). The row cache stays on in both, as by default.
+ *
+ * Moves: one editPlaylist request of 100 ACTION_MOVE_VIDEO_BEFORE on a 5,000-row playlist.
+ *
+ * Churn: the engine's mirror of a 5,000-item static list (test/engine/sync-harness.ts, as in
+ * test/engine/sync-scale.test.ts), then a seeded random 10 % of its items replaced by others and
+ * synced again; the second sync's time is the figure.
+ *
+ * Prints medians of R runs of each read scenario. Never fails on a slow figure; a scenario whose
+ * requests failed prints its error count.
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { request } from "undici";
-import { startEmulator } from "../emulator/index.js";
+import type { RunningEmulator } from "../emulator/index.js";
+import { syncRecipe } from "../engine/run/runner.js";
+import { catalogueSongs, type Harness, recipe, startHarness } from "../test/engine/sync-harness.js";
 import type { LoadJob, LoadResult } from "./emulator-load.js";
 
 function flag(name: string, fallback: number): number {
@@ -24,11 +36,25 @@ function flag(name: string, fallback: number): number {
 }
 
 const size = flag("size", 100_000);
-const seconds = flag("seconds", 5);
-const concurrency = flag("concurrency", 32);
-const maxRequests = flag("max", 50_000);
-const cache = !process.argv.includes("--uncached");
-const rowCache = !process.argv.includes("--no-row-cache");
+const seconds = flag("seconds", 3);
+const maxRequests = flag("max", 20_000);
+const concurrency = flag("concurrency", 8);
+const runs = flag("runs", 3);
+const churnSize = flag("churn-size", 5000);
+const churn = !process.argv.includes("--no-churn");
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return s / 4294967296;
+  };
+}
 
 function load(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
@@ -51,92 +77,168 @@ function load(job: LoadJob): Promise<LoadResult> {
   });
 }
 
-async function main() {
-  const emu = await startEmulator({ catalogueSize: size, seed: 1, cache, rowCache });
-  console.log(`catalogue: ${size} songs generated in ${(emu.generationMs / 1000).toFixed(2)} s`);
+const CONTEXT = {
+  client: { clientName: "WEB_REMIX", clientVersion: "1.20260101.01.00", hl: "en" },
+  user: {},
+};
+const api = (endpoint: string, body: object) => ({
+  path: `/youtubei/v1/${endpoint}?alt=json&prettyPrint=false`,
+  body: JSON.stringify({ context: CONTEXT, ...body }),
+});
+
+async function post(emu: RunningEmulator, headers: Record<string, string>, endpoint: string, body: object) {
+  const r = api(endpoint, body);
+  const res = await request(emu.url + r.path, {
+    method: "POST",
+    body: r.body,
+    headers: { "content-type": "application/json", ...headers },
+  });
+  const json = (await res.body.json()) as Record<string, unknown>;
+  if (res.statusCode !== 200) throw new Error(`${endpoint}: ${res.statusCode} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A private playlist of `videoIds` owned by the harness's account; its id. */
+async function createPlaylist(h: Harness, title: string, videoIds: string[]): Promise<string> {
+  const r = await post(h.emulator, h.headers, "playlist/create", {
+    title,
+    privacyStatus: "PRIVATE",
+    videoIds,
+  });
+  return r.playlistId as string;
+}
+
+/** The setVideoIds of a playlist in order, through the client (all continuations). */
+async function setVideoIds(h: Harness, playlistId: string): Promise<string[]> {
+  const p = await h.person.getPlaylist(playlistId, { limit: null });
+  return p.tracks.map((t) => t.setVideoId ?? "");
+}
+
+const WORDS = ["the", "golden", "river", "night", "blue", "fire", "echo", "wild", "heart", "city"];
+const SONGS_FILTER = "EgWKAQIIAWoMEA4QChADEAQQCRAF";
+
+/** Read scenarios against one emulator: reads per second, medians of `runs`. */
+async function reads(cache: boolean): Promise<Record<string, number>> {
+  const h = await startHarness({ catalogueSize: size, seed: 1, cache });
   try {
-    const store = emu.state.store;
-    const chart = store
-      .st(
-        "SELECT p.playlist_id AS id FROM playlists p WHERE (SELECT count(*) FROM playlist_items i WHERE i.playlist_id = p.playlist_id) = 100 LIMIT 1",
-      )
-      .get() as { id: string };
-    const headers = (await (await request(`${emu.url}/_emulator/accounts/1/headers`)).body.json()) as Record<
-      string,
-      string
-    >;
-    const context = {
-      client: { clientName: "WEB_REMIX", clientVersion: "1.20260101.01.00", hl: "en" },
-      user: {},
-    };
-    const api = (endpoint: string, body: object) => ({
-      path: `/youtubei/v1/${endpoint}?alt=json&prettyPrint=false`,
-      body: JSON.stringify({ context, ...body }),
-    });
-    // Writes go to 50 fresh playlists in turn, so no list nears the 5,000-item limit.
-    const targets: string[] = [];
-    for (let i = 0; i < 50; i++) {
-      const r = await request(`${emu.url}/youtubei/v1/playlist/create`, {
-        method: "POST",
-        body: JSON.stringify({ context, title: `bench ${i}`, privacyStatus: "PRIVATE" }),
-        headers: { "content-type": "application/json", ...headers },
-      });
-      targets.push(((await r.body.json()) as { playlistId: string }).playlistId);
-    }
-    const videos = (store.st("SELECT video_id AS v FROM songs LIMIT 200").all() as { v: string }[]).map(
-      (r) => r.v,
-    );
-    const words = ["the", "golden", "river", "night", "blue", "fire", "echo", "wild", "heart", "city"];
-    const common = { url: emu.url, concurrency, durationMs: seconds * 1000, maxRequests };
+    const playlistId = await createPlaylist(h, "bench page", catalogueSongs(h, 100));
+    const common = { url: h.emulator.url, concurrency, durationMs: seconds * 1000, maxRequests };
     const jobs: LoadJob[] = [
       {
         ...common,
-        name: "getPlaylist (100 tracks)",
-        headers: {},
-        requests: [api("browse", { browseId: `VL${chart.id}` })],
+        name: "playlist page (100 tracks)",
+        headers: h.headers,
+        requests: [api("browse", { browseId: `VL${playlistId}` })],
       },
       {
         ...common,
         name: "search (songs filter)",
         headers: {},
-        requests: words.map((q) => api("search", { query: q, params: "EgWKAQIIAWoMEA4QChADEAQQCRAF" })),
-      },
-      {
-        ...common,
-        name: "addPlaylistItems (write)",
-        headers,
-        requests: Array.from({ length: 500 }, (_, i) =>
-          api("browse/edit_playlist", {
-            playlistId: targets[i % targets.length],
-            actions: [
-              {
-                action: "ACTION_ADD_VIDEO",
-                addedVideoId: videos[i % videos.length],
-                dedupeOption: "DEDUPE_OPTION_SKIP",
-              },
-            ],
-          }),
-        ),
+        requests: WORDS.map((q) => api("search", { query: q, params: SONGS_FILTER })),
       },
     ];
-    console.log(
-      `load: ${concurrency} concurrent requests from a second process, ${seconds} s or ${maxRequests} requests per scenario, ` +
-        `response cache ${cache ? "on" : "off"}, row cache ${rowCache ? "on" : "off"}`,
-    );
+    const out: Record<string, number> = {};
     for (const job of jobs) {
-      const r = await load(job);
-      console.log(
-        `${r.name.padEnd(28)} ${r.perSecond.toFixed(0).padStart(6)} req/s  ${String(r.requests).padStart(6)} requests  ` +
-          `${r.errors} errors  p50 ${r.p50ms.toFixed(1)} ms  p99 ${r.p99ms.toFixed(1)} ms  ` +
-          `${(r.bytes / r.requests / 1024).toFixed(0)} KiB/response`,
-      );
+      const figures: number[] = [];
+      for (let run = 0; run < runs; run++) {
+        const r = await load(job);
+        figures.push(r.perSecond);
+        if (r.errors > 0) console.log(`  ${job.name}: ${r.errors} of ${r.requests} requests failed`);
+        if (run === 0)
+          console.log(`  ${job.name}: ${(r.bytes / Math.max(1, r.requests) / 1024).toFixed(0)} KiB/response`);
+      }
+      out[job.name] = median(figures);
     }
+    return out;
   } finally {
-    await emu.stop();
+    await h.stop();
   }
 }
 
+/** Milliseconds of one editPlaylist request moving 100 rows of a `churnSize`-row playlist; median of 5. */
+async function moves(h: Harness): Promise<number> {
+  const songs = catalogueSongs(h, churnSize);
+  const playlistId = await createPlaylist(h, "bench moves", songs);
+  const rows = await setVideoIds(h, playlistId);
+  const next = random(7);
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const actions = Array.from({ length: 100 }, () => ({
+      action: "ACTION_MOVE_VIDEO_BEFORE",
+      setVideoId: rows[Math.floor(next() * rows.length)],
+      movedSetVideoIdSuccessor: rows[Math.floor(next() * rows.length)],
+    })).filter((a) => a.setVideoId !== a.movedSetVideoIdSuccessor);
+    const t0 = performance.now();
+    await post(h.emulator, h.headers, "browse/edit_playlist", { playlistId, actions });
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+const mirror = (ids: readonly string[]) => `apiVersion: musicsync/v1
+kind: Recipe
+id: big
+sources:
+  - { id: list, type: static, videoIds: [${ids.join(", ")}] }
+target:
+  type: playlist
+  playlist: { title: "Big mirror", privacy: PRIVATE }
+mode: mirror
+policy: { batch_size: 100, max_removals: 1000 }
+`;
+
+/** The engine's churn sync: milliseconds of the first sync and of the one after a random 10 % change. */
+async function churnSync(): Promise<{ first: number; churn: number; moveMs: number; summary: string }> {
+  const h = await startHarness({ catalogueSize: Math.ceil(churnSize * 1.2) });
+  try {
+    const env = h.env();
+    const songs = catalogueSongs(h, Math.ceil(churnSize * 1.1));
+    const first = songs.slice(0, churnSize);
+    const t0 = performance.now();
+    const r1 = await syncRecipe(recipe(h.project, mirror(first)), env);
+    const t1 = performance.now();
+    if (r1.outcome !== "converged") throw new Error(`first sync: ${r1.outcome} ${r1.error ?? ""}`);
+    // A random 10 %: that many positions, drawn without repeats, get songs not in the playlist.
+    const next = random(11);
+    const changed = new Set<number>();
+    while (changed.size < churnSize / 10) changed.add(Math.floor(next() * churnSize));
+    let fresh = churnSize;
+    const wanted = first.map((id, i) => (changed.has(i) ? songs[fresh++]! : id));
+    const t2 = performance.now();
+    const r2 = await syncRecipe(recipe(h.project, mirror(wanted)), env);
+    const t3 = performance.now();
+    if (r2.outcome !== "converged") throw new Error(`churn sync: ${r2.outcome} ${r2.error ?? ""}`);
+    const s = r2.plan!.summary;
+    const summary = `${s.remove} removes, ${s.add} adds, ${s.move} moves in ${s.requests} requests`;
+    return { first: t1 - t0, churn: t3 - t2, moveMs: await moves(h), summary };
+  } finally {
+    await h.stop();
+  }
+}
+
+async function main() {
+  console.log(
+    `reads: catalogue ${size} songs, ${concurrency} concurrent requests from a second process, ` +
+      `${seconds} s or ${maxRequests} requests per run, median of ${runs} runs`,
+  );
+  const cached = await reads(true);
+  const uncached = await reads(false);
+  for (const name of Object.keys(cached)) {
+    console.log(
+      `${name.padEnd(28)} cached ${cached[name]!.toFixed(0).padStart(6)} reads/s   ` +
+        `uncached ${uncached[name]!.toFixed(0).padStart(6)} reads/s`,
+    );
+  }
+  if (!churn) return;
+  const c = await churnSync();
+  console.log(
+    `churn sync (${churnSize} items, random 10 %: ${c.summary}): ${Math.round(c.churn)} ms ` +
+      `(first sync ${Math.round(c.first)} ms)`,
+  );
+  console.log(`100 moves in one request on a ${churnSize}-row playlist: ${c.moveMs.toFixed(1)} ms`);
+}
+
 main().catch((error: unknown) => {
+  // A bench prints figures; a failure is reported, never a non-zero exit that would fail a run.
   console.error(error);
-  process.exitCode = 1;
 });

@@ -4,7 +4,9 @@
  * prepared statements inside one transaction (100,000 songs in a few seconds).
  */
 import type Database from "better-sqlite3";
+import { addPremiumCharts, seedPremiumLogin } from "./catalogue-premium.js";
 import { hash32, ids, Rng, type Rng as RngType } from "./random.js";
+import { SEARCH_VIDEOS_FROM } from "./store/store.js";
 import { ADJECTIVES, FIRST_NAMES, FOR_YOU, GENRES, LAST_NAMES, MOODS, NOUNS } from "./words.js";
 
 export interface CatalogueOptions {
@@ -387,7 +389,14 @@ export function generateCatalogue(sqlite: Database.Database, options: CatalogueO
     summary.podcasts = podcastId;
     summary.artists += channelCount;
 
-    sqlite.exec("INSERT INTO songs_fts (songs_fts) VALUES ('rebuild')");
+    // The search index in order of popularity, songs then videos (migration 0004 says why).
+    sqlite.exec(
+      `INSERT INTO songs_by_views (rowid, search_text, song_id)
+       SELECT (CASE WHEN video_type = 'MUSIC_VIDEO_TYPE_ATV' THEN 0 ELSE ${SEARCH_VIDEOS_FROM} END)
+         + row_number() OVER (PARTITION BY video_type = 'MUSIC_VIDEO_TYPE_ATV' ORDER BY views DESC, id),
+         search_text, id
+       FROM songs`,
+    );
     const albumPlaylists = (
       sqlite
         .prepare("SELECT audio_playlist_id AS p FROM albums WHERE type = 'Album' ORDER BY id LIMIT 3")
@@ -411,6 +420,19 @@ export function generateCatalogue(sqlite: Database.Database, options: CatalogueO
       albumPlaylists,
       podcastPlaylists,
       artistChannels: artistRows.map((a) => a.channelId),
+    });
+    // Premium: a login and the song charts only it sees (issue 11 item 11), drawn last.
+    seedPremiumLogin(sqlite, options.seed);
+    summary.accounts += 1;
+    const countries = CHART_COUNTRIES.map((code) => ({
+      code,
+      name: code === "ZZ" ? "Global" : (COUNTRY_TITLES[code] ?? code),
+    }));
+    addPremiumCharts(sqlite, options.seed, countries, songIds, {
+      createdAt: CATALOGUE_EPOCH_MS,
+      insPlaylist,
+      insItem,
+      insChart,
     });
     sqlite
       .prepare("INSERT INTO meta (key, value) VALUES ('catalogue', ?)")

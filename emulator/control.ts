@@ -99,6 +99,7 @@ export async function handleControl(
         brand: a.parentId !== null,
         parentId: a.parentId,
         pageId: a.pageId,
+        premium: a.premium,
       }));
       return sendJson(res, 200, { accounts: list });
     }
@@ -111,6 +112,13 @@ export async function handleControl(
       const at = query.get("at");
       const seconds = at && /^\d+$/.test(at) ? Number(at) : Math.floor(state.now() / 1000);
       return sendJson(res, 200, browserHeaders(login, seconds));
+    }
+    if (third === "premium" && method === "POST") {
+      // Any account can be made premium (or not) to try what only premium accounts see.
+      const body = json(await readBody());
+      if (typeof body.premium !== "boolean") throw invalidArgument("premium must be true or false");
+      state.store.setPremium(account.id, body.premium);
+      return sendJson(res, 200, { id: account.id, premium: body.premium });
     }
     throw notFound("No such control endpoint.");
   }

@@ -5,39 +5,69 @@
  * RawJson turns back into its value, so only the cost changes, never the text.
  */
 import { randomBytes } from "node:crypto";
+import { deflatePiece, type Piece } from "./gzip-pieces.js";
 
 /** What a RawJson serializes to while `stringify` runs; a nonce keeps it apart from any title. */
 const MARK = `\u0000raw-json:${randomBytes(6).toString("hex")}\u0000`;
 const MARK_JSON = JSON.stringify(MARK);
 
-/** The texts met by the running `stringify`, in document order; null outside it. */
-let collecting: string[] | null = null;
+/** The RawJsons met by the running `pieces`, in document order; null outside it. */
+let collecting: RawJson[] | null = null;
 
 export class RawJson {
+  private utf8: Buffer | null = null;
+  private packed: Piece | null = null;
+
   constructor(readonly text: string) {}
 
   toJSON(): unknown {
     if (collecting === null) return JSON.parse(this.text);
-    collecting.push(this.text);
+    collecting.push(this);
     return MARK;
+  }
+
+  /**
+   * The text as UTF-8, encoded once. Kept apart from the page around it: one non-Latin-1
+   * character there (the header's "•" separator) makes V8 hold the whole joined page as a
+   * two-byte string, whose encoding cost most of an uncached playlist read.
+   */
+  get bytes(): Buffer {
+    this.utf8 ??= Buffer.from(this.text);
+    return this.utf8;
+  }
+
+  /** The bytes with their CRC-32 and deflate blocks, computed once for every gzip body holding them. */
+  get piece(): Piece {
+    this.packed ??= deflatePiece(this.bytes);
+    return this.packed;
   }
 }
 
-/** `JSON.stringify(value)`, with each RawJson's text spliced in. */
-export function stringify(value: unknown): string {
-  const texts: string[] = [];
-  collecting = texts;
+/**
+ * `JSON.stringify(value)` as the texts between RawJsons and the RawJsons themselves, in order;
+ * joined, they are the text of `stringify(value)`.
+ */
+export function pieces(value: unknown): (string | RawJson)[] {
+  const raws: RawJson[] = [];
+  collecting = raws;
   let skeleton: string;
   try {
     skeleton = JSON.stringify(value);
   } finally {
     collecting = null;
   }
-  if (texts.length === 0) return skeleton;
+  if (raws.length === 0) return [skeleton];
   const parts = skeleton.split(MARK_JSON);
-  let out = parts[0] as string;
-  for (let i = 0; i < texts.length; i++) out += (texts[i] as string) + (parts[i + 1] as string);
+  const out: (string | RawJson)[] = [parts[0] as string];
+  for (let i = 0; i < raws.length; i++) out.push(raws[i] as RawJson, parts[i + 1] as string);
   return out;
+}
+
+/** `JSON.stringify(value)`, with each RawJson's text spliced in. */
+export function stringify(value: unknown): string {
+  return pieces(value)
+    .map((p) => (typeof p === "string" ? p : p.text))
+    .join("");
 }
 
 /**

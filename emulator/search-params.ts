@@ -12,10 +12,11 @@
  * - field 13 → field 3: the scope tab — 1 YT Music (`agIYAQ`, capture yt_search_uploads_20231228),
  *   3 uploads (`agIYAw`), 4 library (`agIYBA`); field 13 → field 2 is the web client's shelf order
  *   (`EA4QChADEAQQCRAF` = 14, 10, 3, 4, 9, 5), which changes nothing in the answer.
- * Other fields are skipped, as a protobuf parser keeps unknown fields without acting on them.
+ * Other fields are skipped, as a protobuf parser keeps unknown fields without acting on them; the
+ * bytes are read by protobuf.ts's reader, the one every opaque string of the emulator goes through.
  */
 import { invalidArgument } from "./errors.js";
-import { base64Bytes, bytesField, varintField } from "./protobuf.js";
+import { base64Bytes, bytesField, type Field, readFields, varintField } from "./protobuf.js";
 import type { SearchFilter } from "./render/search.js";
 
 export type SearchScope = "catalogue" | "library" | "uploads";
@@ -26,74 +27,13 @@ export interface SearchParams {
   ignoreSpelling: boolean;
 }
 
-/** One field of a protobuf message: a varint's value, or a length-delimited field's bytes. */
-interface ProtoField {
-  no: number;
-  varint?: number;
-  bytes?: Uint8Array;
-}
-
 class Malformed extends Error {}
 
-const MAX_FIELD_NUMBER = 2 ** 29 - 1;
-
-/** A varint at `pos`: its value (exact below 2^53, enough for flags and enums) and the next position. */
-function readVarint(buf: Uint8Array, pos: number): [number, number] {
-  let value = 0;
-  let scale = 1;
-  for (let i = 0; i < 10; i++) {
-    const b = buf[pos++];
-    if (b === undefined) throw new Malformed();
-    value += (b & 0x7f) * scale;
-    scale *= 128;
-    if (b < 0x80) return [value, pos];
-  }
-  throw new Malformed();
-}
-
-function take(buf: Uint8Array, pos: number, n: number): number {
-  if (n > buf.length - pos) throw new Malformed();
-  return pos + n;
-}
-
-/**
- * The fields of one message from `pos`: until the end of `buf`, or, inside a group, until the group's
- * end tag. Fixed-width fields and groups are checked and skipped (no search field uses them). This
- * is not protobuf.ts's `readFields`, which refuses those wire types: a search params value holding
- * one is still a valid message, and the service answers it.
- */
-function readMessage(buf: Uint8Array, pos: number, group?: number): { fields: ProtoField[]; pos: number } {
-  const fields: ProtoField[] = [];
-  while (pos < buf.length) {
-    const [tag, next] = readVarint(buf, pos);
-    pos = next;
-    const no = Math.floor(tag / 8);
-    const wire = tag % 8;
-    if (no < 1 || no > MAX_FIELD_NUMBER) throw new Malformed();
-    if (wire === 0) {
-      const [value, after] = readVarint(buf, pos);
-      fields.push({ no, varint: value });
-      pos = after;
-    } else if (wire === 2) {
-      const [length, start] = readVarint(buf, pos);
-      pos = take(buf, start, length);
-      fields.push({ no, bytes: buf.subarray(start, pos) });
-    } else if (wire === 1 || wire === 5) {
-      pos = take(buf, pos, wire === 1 ? 8 : 4);
-    } else if (wire === 3) {
-      pos = readMessage(buf, pos, no).pos;
-    } else if (wire === 4 && no === group) {
-      return { fields, pos };
-    } else {
-      throw new Malformed();
-    }
-  }
-  if (group !== undefined) throw new Malformed();
-  return { fields, pos };
-}
-
-function fieldsOf(bytes: Uint8Array): ProtoField[] {
-  return readMessage(bytes, 0).fields;
+/** The fields of a message inside the params; a value the service's parser refuses is Malformed. */
+function fieldsOf(bytes: Buffer): Field[] {
+  const fields = readFields(bytes);
+  if (!fields) throw new Malformed();
+  return fields;
 }
 
 /** Category flags of field 2 → 17, by field number. */
@@ -118,22 +58,22 @@ const SCOPE_NUMBERS: Record<SearchScope, number> = { catalogue: 1, uploads: 3, l
  * the last value of a flag wins, as protobuf parsing does. A known field number with another wire
  * type counts as an unknown field.
  */
-function decodeFields(fields: ProtoField[], flags: Map<number, boolean>, out: SearchParams): void {
+function decodeFields(fields: Field[], flags: Map<number, boolean>, out: SearchParams): void {
   for (const f of fields) {
-    if (f.no === 2 && f.bytes) {
+    if (f.field === 2 && f.bytes) {
       for (const filters of fieldsOf(f.bytes)) {
-        if (filters.no !== 17 || !filters.bytes) continue;
+        if (filters.field !== 17 || !filters.bytes) continue;
         for (const flag of fieldsOf(filters.bytes)) {
-          if (flag.varint !== undefined) flags.set(flag.no, flag.varint !== 0);
+          if (flag.varint !== undefined) flags.set(flag.field, flag.varint !== 0);
         }
       }
-    } else if (f.no === 8 && f.bytes) {
+    } else if (f.field === 8 && f.bytes) {
       for (const s of fieldsOf(f.bytes))
-        if (s.no === 1 && s.varint !== undefined) out.ignoreSpelling = s.varint !== 0;
-    } else if (f.no === 13 && f.bytes) {
+        if (s.field === 1 && s.varint !== undefined) out.ignoreSpelling = s.varint !== 0;
+    } else if (f.field === 13 && f.bytes) {
       // An unknown scope number reads as the default tab, as an unknown enum value does.
       for (const s of fieldsOf(f.bytes))
-        if (s.no === 3 && s.varint !== undefined) out.scope = SCOPES[s.varint] ?? "catalogue";
+        if (s.field === 3 && s.varint !== undefined) out.scope = SCOPES[s.varint] ?? "catalogue";
     }
   }
 }

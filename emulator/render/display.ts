@@ -1,36 +1,20 @@
 /**
  * Display strings that clients' parsers compare, in the page's display language (`hl`): carousel
- * titles of artist and channel pages and the top-result card's type word. The words come from the
- * shared wire-constant table (src/transport/display-strings.ts); English keeps the service's own
- * capitalisation, other languages capitalise the table's first letter.
+ * titles of artist and channel pages and the type word of search results. The words come from the
+ * wire-constant module src/wire/display-words.ts, whose English words are the captures' own
+ * (case included) and whose other languages are written lower-case, as ytmusicapi's locale files
+ * keep them: the service starts a title with a capital, so the first letter is capitalised.
  */
-import {
-  type ArtistCategory,
-  displayStringsOf,
-  type ResultTypeWord,
-} from "../../src/transport/display-strings.js";
-
-const ENGLISH_TITLES: Readonly<Record<ArtistCategory, string>> = {
-  albums: "Albums",
-  singles: "Singles & EPs",
-  shows: "Audiobooks and shows",
-  videos: "Videos",
-  playlists: "Playlists",
-  related: "Fans might also like",
-  episodes: "Latest episodes",
-  podcasts: "Podcasts",
-};
+import { type ArtistCategory, displayStringsOf, type ResultTypeWord } from "../../src/wire/display-words.js";
 
 function capitalise(word: string, language: string): string {
   const first = word.charAt(0);
   return (language === "tr" ? first.toLocaleUpperCase("tr") : first.toUpperCase()) + word.slice(1);
 }
 
-/** The title of an artist / channel carousel of `category`. */
+/** The title of an artist / channel carousel of `category`; the first word where a language has two. */
 export function categoryTitle(category: ArtistCategory, language: string): string {
   const titles = displayStringsOf(language).categories[category];
-  if (language === "en" || displayStringsOf(language) === displayStringsOf("en"))
-    return ENGLISH_TITLES[category];
   return capitalise(typeof titles === "string" ? titles : (titles[0] as string), language);
 }
 

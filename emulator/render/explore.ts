@@ -37,6 +37,15 @@ import {
   songRow,
   videoCard,
 } from "./items.js";
+import {
+  asTrend,
+  chartCard,
+  type PremiumCharts,
+  premiumChartSections,
+  type RankedSong,
+  rankColumn,
+  topSongsCarousel,
+} from "./ranked.js";
 
 export function moodButton(title: string, params: string): Json {
   return {
@@ -167,17 +176,7 @@ function chartArtistRow(
     itemHeight: "MUSIC_RESPONSIVE_LIST_ITEM_HEIGHT_MEDIUM_COMPACT",
   };
   // Rank and trend: see ChartsView.ranked.
-  if (ranked) {
-    const icon =
-      trend === "up" ? "ARROW_DROP_UP" : trend === "down" ? "ARROW_DROP_DOWN" : "ARROW_CHART_NEUTRAL";
-    row.customIndexColumn = {
-      musicCustomIndexColumnRenderer: {
-        text: text(String(rank)),
-        icon: { iconType: icon },
-        iconColorStyle: "CUSTOM_INDEX_COLUMN_ICON_COLOR_STYLE_GREY",
-      },
-    };
-  }
+  if (ranked) row.customIndexColumn = rankColumn(rank, asTrend(trend));
   return { musicResponsiveListItemRenderer: row };
 }
 
@@ -198,12 +197,8 @@ export interface ChartsView {
    * (PROTOCOL §4.3: absent unauthenticated).
    */
   ranked: boolean;
-}
-
-function chartCard(p: PlaylistRow): Json {
-  const card = playlistCard(p, null, false) as { musicTwoRowItemRenderer: Json };
-  card.musicTwoRowItemRenderer.subtitle = text("Chart");
-  return card;
+  /** A premium viewer's extra sections (daily and weekly apart, top songs); null for the others. */
+  premium: PremiumCharts | null;
 }
 
 export function chartsPage(v: ChartsView): Json {
@@ -271,7 +266,9 @@ export function chartsPage(v: ChartsView): Json {
         browse(`MPAD${chartAlbumsChannelId(v.country)}`, PAGE.discography, ARTIST_PARAMS.albums),
       ),
     );
-  if (v.videos.length) sections.push(carousel("Video charts", v.videos.map(chartCard)));
+  // A premium page has the daily and weekly carousels in place of "Video charts".
+  if (v.premium) sections.push(...premiumChartSections(v.premium, v.marks));
+  else if (v.videos.length) sections.push(carousel("Video charts", v.videos.map(chartCard)));
   if (v.genres.length) sections.push(carousel("Genres", v.genres.map(chartCard)));
   if (v.artists.length) {
     sections.push(
@@ -310,6 +307,8 @@ export interface ExploreView {
   trending: { playlistId: string; songs: SongRow[] };
   videos: SongRow[];
   marks: Marks;
+  /** Top songs, for a premium viewer only (PROTOCOL §4.3 `top_songs`). */
+  topSongs: { playlistId: string; rows: RankedSong[] } | null;
 }
 
 function trendingRow(s: SongRow, rank: number, playlistId: string, marks: Marks): Json {
@@ -359,6 +358,7 @@ export function explorePage(v: ExploreView): Json {
       v.episodes.map((e, i) => episodeRow(e, i)),
       browse("FEmusic_top_non_music_audio_episodes"),
     ),
+    ...(v.topSongs ? [topSongsCarousel(v.topSongs.playlistId, v.topSongs.rows, v.marks)] : []),
     carousel(
       "Trending",
       v.trending.songs.map((s, i) => trendingRow(s, i + 1, v.trending.playlistId, v.marks)),

@@ -158,6 +158,45 @@ export function newPlaylistCard(): Json {
   };
 }
 
+/**
+ * The "Liked Music" auto playlist, pinned right after "New playlist" in the library's playlists
+ * (capture yt_get_library_playlists: `VLLM`, subtitle "Auto playlist", a `KEEP` "Pinned" badge).
+ */
+export function likedMusicCard(): Json {
+  const nav = browse("VLLM", PAGE.playlist);
+  const art = (size: number) => ({
+    url: `https://www.gstatic.com/youtube/media/ytm/images/pbg/liked-music-@${size}.png`,
+    width: size,
+    height: size,
+  });
+  return {
+    musicTwoRowItemRenderer: {
+      thumbnailRenderer: musicThumbnail([art(192), art(576)]),
+      aspectRatio: "MUSIC_TWO_ROW_ITEM_THUMBNAIL_ASPECT_RATIO_SQUARE",
+      title: { runs: [run("Liked Music", nav)] },
+      subtitle: { runs: [run("Auto playlist")] },
+      subtitleBadges: [
+        {
+          musicInlineBadgeRenderer: {
+            icon: { iconType: "KEEP" },
+            accessibilityData: { accessibilityData: { label: "Pinned" } },
+          },
+        },
+      ],
+      navigationEndpoint: nav,
+      menu: {
+        menuRenderer: {
+          items: [
+            navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist("LM", "wAEB8gECKAE%3D")),
+            navItem("Start radio", "MIX", watchPlaylist("RDAMPLLM", "wAEB")),
+          ],
+        },
+      },
+      thumbnailOverlay: overlay(watchPlaylist("LM", "wAEB"), "MUSIC_PLAY_BUTTON_SIZE_MEDIUM"),
+    },
+  };
+}
+
 /** The "Add podcast" card that opens the RSS-feed dialog; first in the podcast library. */
 export function addPodcastCard(): Json {
   return {

@@ -15,6 +15,7 @@ import {
 } from "../render/explore.js";
 import type { AlbumRow, ArtistRow, PlaylistRow, SongRow } from "../store/rows.js";
 import { continuationToken } from "../tokens.js";
+import { isPremium, premiumCharts, topSongs } from "./premium.js";
 import { saveTasteProfile } from "./track-pages.js";
 import { accountId, marks } from "./viewer.js";
 
@@ -171,6 +172,7 @@ export function exploreBrowse(ctx: ApiContext, browseId: string, params: string 
           .filter((a): a is { artist: ArtistRow; rank: number; trend: string | null } => a.artist !== null),
         signedIn: ctx.viewer !== null,
         ranked: ctx.viewer !== null || known !== "ZZ",
+        premium: premiumCharts(ctx, known),
       });
     }
     case "FEmusic_moods_and_genres": {
@@ -237,6 +239,8 @@ export function exploreBrowse(ctx: ApiContext, browseId: string, params: string 
         },
         videos: store.randomSongs(99, 12, "MUSIC_VIDEO_TYPE_OMV"),
         marks: marks(ctx),
+        // Explore's top songs are the global chart's (PROTOCOL §4.3 `top_songs`), premium only.
+        topSongs: isPremium(ctx) ? topSongs(ctx, "ZZ") : null,
       });
     }
     default:

@@ -14,6 +14,7 @@ import {
   libraryContinuationPage,
   libraryPage,
   librarySortedPage,
+  likedMusicCard,
   newPlaylistCard,
   shuffleRow,
   subscribersText,
@@ -82,7 +83,8 @@ function listSpec(ctx: ApiContext, account: AccountRow, browseId: string): ListS
       return {
         container: "grid",
         tab: 0,
-        leading: newPlaylistCard(),
+        // Liked Music is pinned after New playlist (capture yt_get_library_playlists).
+        leading: [newPlaylistCard(), likedMusicCard()],
         entries: all.map(({ p, owned: o }) => ({
           name: p.title,
           render: () => playlistCard(p, store.playlistStats(p.playlistId).count, o),

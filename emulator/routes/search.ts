@@ -5,6 +5,7 @@
 import type { ApiContext } from "../context.js";
 import { invalidArgument } from "../errors.js";
 import type { Json } from "../render/common.js";
+import type { Marks } from "../render/items.js";
 import { uploadRow } from "../render/library.js";
 import {
   noResults,
@@ -231,9 +232,31 @@ function searchMore(ctx: ApiContext, token: string): Json {
       : null;
   const m = marks(ctx);
   return searchContinuation(
-    items.slice(0, FILTERED_PAGE).map((i) => searchRow(i, m, false)),
+    items.slice(0, FILTERED_PAGE).map((i) => cachedRow(ctx, i, m, false)),
     next,
   );
+}
+
+/**
+ * A result row; song and video rows go through the emulator's row cache (a search page is 20 of
+ * them, ~8 KB each: serializing, encoding and compressing them was most of an uncached search).
+ * The key names every input of such a row: its kind, the page's layout, the song's database row
+ * and the viewer's marks on it.
+ */
+function cachedRow(ctx: ApiContext, item: SearchItem, m: Marks, typed: boolean): Json {
+  const cache = ctx.state.rows;
+  if (cache === null || (item.type !== "song" && item.type !== "video")) return searchRow(item, m, typed);
+  const key = [
+    "search",
+    item.type,
+    typed,
+    m.signedIn,
+    m.likeStatus(item.row.videoId),
+    m.inLibrary("song", item.row.videoId),
+    JSON.stringify(item.row),
+  ].join("\u0001");
+  // A RawJson stands where the row's object would be and serializes as it.
+  return cache.get(key, () => searchRow(item, m, typed)) as unknown as Json;
 }
 
 function view(query: string, scope: SearchScope, filtered: boolean, chips: SearchFilter[] = []): SearchView {
@@ -273,9 +296,9 @@ function filteredPage(ctx: ApiContext, q: string, filter: SearchFilter, scope: S
     items.length > FILTERED_PAGE
       ? continuationToken({ k: "search", q, f: filter, s: scope, o: FILTERED_PAGE })
       : null;
-  const rows = items.slice(0, FILTERED_PAGE).map((i) => searchRow(i, m, false));
+  const rows = items.slice(0, FILTERED_PAGE).map((i) => cachedRow(ctx, i, m, false));
   const podcast = filter === "playlists" && scope === "catalogue" ? playlistsPodcast(ctx, q) : null;
-  if (podcast) rows.splice(Math.min(PODCAST_POSITION, rows.length), 0, searchRow(podcast, m, false));
+  if (podcast) rows.splice(Math.min(PODCAST_POSITION, rows.length), 0, cachedRow(ctx, podcast, m, false));
   // The catalogue's "playlists" filter answers as Community playlists, its chip selected and its
   // shelf so titled (capture yt_search_playlists_20231228, asked with the playlists params).
   const selected = filter === "playlists" && scope === "catalogue" ? "community_playlists" : filter;
@@ -299,7 +322,7 @@ function unfilteredPage(ctx: ApiContext, q: string, scope: SearchScope): Json {
     sections.push(
       shelf(
         SHELF_TITLES[filter],
-        items.map((i) => searchRow(i, m, true)),
+        items.map((i) => cachedRow(ctx, i, m, true)),
         null,
         more,
       ),

@@ -7,6 +7,7 @@ import { ApiError, failedStatus, invalidArgument, notFound, permissionDenied } f
 import { ids, Rng } from "../random.js";
 import { uploadAlbumId } from "../render/library.js";
 import { playlistHeader } from "../render/playlist.js";
+import { PlaylistItemsEdit } from "../store/playlist-items.js";
 import type { PlaylistRow } from "../store/rows.js";
 import { readFeedback } from "../tokens.js";
 import { playlistView } from "./catalogue-pages.js";
@@ -108,15 +109,6 @@ function items(ctx: ApiContext, playlistId: string): ItemRow[] {
     .all(playlistId) as ItemRow[];
 }
 
-function renumber(ctx: ApiContext, playlistId: string): void {
-  const update = ctx.state.store.st(
-    "UPDATE playlist_items SET position = ? WHERE playlist_id = ? AND set_video_id = ?",
-  );
-  items(ctx, playlistId).forEach((r, i) => {
-    update.run(i + 1, playlistId, r.setVideoId);
-  });
-}
-
 function addedResult(videoId: string, setVideoId: string) {
   return {
     playlistEditVideoAddedResultData: {
@@ -189,34 +181,12 @@ export function editPlaylist(ctx: ApiContext): unknown {
   const results: unknown[] = [];
   const response: Record<string, unknown> = {};
   let addToTop = playlist.addToTop;
-  // Items added to the top keep their request order: the k-th added goes before the (k+1)-th.
-  let topCursor: number | null = null;
-  const insert = store.st(
-    "INSERT INTO playlist_items (playlist_id, video_id, set_video_id, position) VALUES (?,?,?,?)",
-  );
-  const bounds = () =>
-    store
-      .st(
-        "SELECT min(position) AS lo, max(position) AS hi, count(*) AS n FROM playlist_items WHERE playlist_id = ?",
-      )
-      .get(pid) as {
-      lo: number | null;
-      hi: number | null;
-      n: number;
-    };
+  // The rows, read at most once for the whole request however many actions it holds.
+  const rows = new PlaylistItemsEdit(store, pid, MAX_PLAYLIST_ITEMS);
   const add = (videoId: string) => {
-    const b = bounds();
-    if (b.n >= MAX_PLAYLIST_ITEMS) throw failedStatus("This playlist is full");
     const setVideoId = ids.setVideo(freshRng(ctx));
-    let position: number;
-    if (addToTop) {
-      if (topCursor === null) topCursor = (b.lo ?? 1) - 1000;
-      position = topCursor;
-      topCursor += 1e-3;
-    } else {
-      position = (b.hi ?? 0) + 1;
-    }
-    insert.run(pid, videoId, setVideoId, position);
+    // Items added to the top keep their request order: the k-th added goes before the (k+1)-th.
+    rows.add(videoId, setVideoId, addToTop);
     return setVideoId;
   };
   for (const a of acts) {
@@ -267,10 +237,7 @@ export function editPlaylist(ctx: ApiContext): unknown {
         const videoId = a.addedVideoId;
         if (typeof videoId !== "string" || !store.song(videoId)) throw invalidArgument("Invalid video id.");
         // DEDUPE_OPTION_SKIP is what ALLOWS a duplicate (PROTOCOL §4.6); without it a duplicate fails the request.
-        const present = store
-          .st("SELECT 1 FROM playlist_items WHERE playlist_id = ? AND video_id = ?")
-          .get(pid, videoId);
-        if (present && a.dedupeOption !== "DEDUPE_OPTION_SKIP")
+        if (rows.has(videoId) && a.dedupeOption !== "DEDUPE_OPTION_SKIP")
           throw failedStatus("This song is already in the playlist");
         results.push(addedResult(videoId, add(videoId)));
         break;
@@ -290,53 +257,25 @@ export function editPlaylist(ctx: ApiContext): unknown {
         for (const v of videoIds) results.push(addedResult(v, add(v)));
         break;
       }
-      case "ACTION_MOVE_VIDEO_BEFORE": {
-        const moved = a.setVideoId;
-        const successor = a.movedSetVideoIdSuccessor;
-        const list = items(ctx, pid);
-        const m = list.find((r) => r.setVideoId === moved);
-        if (!m) throw invalidArgument("Invalid value at 'setVideoId'.");
-        let position: number;
-        if (successor === undefined || successor === null) {
-          position = (list[list.length - 1]?.position ?? 0) + 1;
-        } else {
-          const i = list.findIndex((r) => r.setVideoId === successor);
-          if (i < 0 || successor === moved)
-            throw invalidArgument("Invalid value at 'movedSetVideoIdSuccessor'.");
-          const before = list
-            .slice(0, i)
-            .filter((r) => r.setVideoId !== moved)
-            .at(-1);
-          const after = list[i]!.position;
-          position = before ? (before.position + after) / 2 : after - 1;
-        }
-        store
-          .st("UPDATE playlist_items SET position = ? WHERE playlist_id = ? AND set_video_id = ?")
-          .run(position, pid, moved);
+      case "ACTION_MOVE_VIDEO_BEFORE":
+        rows.move(a.setVideoId, a.movedSetVideoIdSuccessor);
         break;
-      }
       case "ACTION_REMOVE_VIDEO": {
         if (typeof a.setVideoId !== "string") throw invalidArgument("Invalid value at 'setVideoId'.");
-        const r = store
-          .st("DELETE FROM playlist_items WHERE playlist_id = ? AND set_video_id = ?")
-          .run(pid, a.setVideoId);
-        if (r.changes === 0) throw invalidArgument("Invalid value at 'setVideoId'.");
+        if (rows.remove("setVideoId", a.setVideoId) === 0)
+          throw invalidArgument("Invalid value at 'setVideoId'.");
         break;
       }
       case "ACTION_REMOVE_VIDEO_BY_VIDEO_ID": {
-        const r = store
-          .st("DELETE FROM playlist_items WHERE playlist_id = ? AND video_id = ?")
-          .run(pid, String(a.removedVideoId));
-        if (r.changes === 0) throw invalidArgument("Invalid value at 'removedVideoId'.");
+        if (rows.remove("videoId", String(a.removedVideoId)) === 0)
+          throw invalidArgument("Invalid value at 'removedVideoId'.");
         break;
       }
       default:
         throw invalidArgument(`Invalid value at 'actions' (${String(a.action)}).`);
     }
   }
-  // Moves and top-inserts put items between others; give the list whole positions again when
-  // that happened (appends keep them whole already).
-  if (acts.some((a) => a.action === "ACTION_MOVE_VIDEO_BEFORE") || topCursor !== null) renumber(ctx, pid);
+  rows.finish();
   if (results.length) {
     // After adds the service sends the refreshed header and a toast (capture yt_add_playlist_items_20240626).
     response.newHeader = playlistHeader(playlistView(ctx, pid, 0, 1));

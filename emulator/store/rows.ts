@@ -100,6 +100,8 @@ export interface AccountRow {
   parentId: number | null;
   pageId: string | null;
   authUser: number;
+  /** A premium subscription (a brand account shares its login's). */
+  premium: boolean;
 }
 
 export interface UploadRow {

@@ -178,6 +178,8 @@ export const accounts = sqliteTable("accounts", {
   pageId: text("page_id"),
   /** Index of the login in a multi-login browser (`x-goog-authuser`). */
   authUser: integer("auth_user").notNull(),
+  /** A premium subscription: the charts and explore pages carry the song charts (PROTOCOL §4.3). */
+  premium: integer("premium", { mode: "boolean" }).notNull().default(false),
 });
 
 /** Library entries: `song`, `album`, `playlist`, `podcast`, `channel`, `subscription` (artist). */

@@ -4,6 +4,7 @@
  * transaction per request, so a failed request changes nothing.
  */
 import type Database from "better-sqlite3";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "./db.js";
 import type {
   AccountRow,
@@ -16,6 +17,7 @@ import type {
   SongRow,
   UploadRow,
 } from "./rows.js";
+import { accounts as accountsTable, charts as chartsTable } from "./schema.js";
 
 const SONG_COLUMNS = `s.video_id AS videoId, s.title, s.artist_id AS artistId, a.name AS artistName,
   a.channel_id AS channelId, s.album_id AS albumId, al.browse_id AS albumBrowseId, al.title AS albumTitle,
@@ -23,6 +25,9 @@ const SONG_COLUMNS = `s.video_id AS videoId, s.title, s.artist_id AS artistId, a
   s.duration_seconds AS durationSeconds, s.views, s.explicit, s.available, s.video_type AS videoType,
   s.counterpart_id AS counterpartId, s.lyrics_source AS lyricsSource`;
 const SONG_JOIN = "JOIN artists a ON a.id = s.artist_id LEFT JOIN albums al ON al.id = s.album_id";
+
+/** Where videos start in `songs_by_views` (migration 0004): rowids below it are songs. */
+export const SEARCH_VIDEOS_FROM = 1_000_000_000;
 
 const ALBUM_COLUMNS = `al.id, al.browse_id AS browseId, al.audio_playlist_id AS audioPlaylistId, al.title,
   al.artist_id AS artistId, a.name AS artistName, a.channel_id AS channelId, al.type, al.year, al.explicit,
@@ -277,12 +282,7 @@ export class Store {
     switch (kind) {
       case "songs":
       case "videos": {
-        const types =
-          kind === "songs" ? ["MUSIC_VIDEO_TYPE_ATV"] : ["MUSIC_VIDEO_TYPE_OMV", "MUSIC_VIDEO_TYPE_UGC"];
-        const rows = types
-          .flatMap((type) => this.searchSongs(type, query, offset + limit))
-          .sort((a, b) => b.views - a.views)
-          .slice(offset, offset + limit);
+        const rows = this.searchSongs(kind, query, offset, limit);
         return rows.map((r) => bools(r, "explicit", "available")!);
       }
       case "albums": {
@@ -325,33 +325,23 @@ export class Store {
   }
 
   /**
-   * The `limit` most viewed songs of one type containing `query`. The trigram index tells rare
-   * terms (few candidates: fetch them all and sort) from common ones (walk the views index and stop
-   * at `limit`, which comes soon). Terms the trigram index cannot serve (under three characters, or
-   * holding LIKE wildcards) take the index walk, at worst a full scan.
+   * The most viewed songs (or videos) containing `query`, from `offset`. `songs_by_views` holds
+   * songs then videos, each in order of views (migration 0004), so reading one kind's rowid range
+   * in order meets its most viewed matches first and stops at the limit: a common word costs a few
+   * rows, a rare one its trigram postings, never a sort of every match. A term with LIKE wildcards
+   * needs ESCAPE, which the trigram index cannot serve; it scans the same range in the same order.
    */
-  private searchSongs(type: string, query: string, limit: number): SongRow[] {
-    const CANDIDATES = 2000;
+  private searchSongs(kind: "songs" | "videos", query: string, offset: number, limit: number): SongRow[] {
     const plain = query.toLowerCase();
-    if (plain.length >= 3 && !/[%_\\]/.test(plain)) {
-      // No ESCAPE clause here: with one, FTS5 cannot use the trigram index for LIKE.
-      const ids = this.st(
-        `SELECT rowid AS id FROM songs_fts WHERE search_text LIKE ? LIMIT ${CANDIDATES + 1}`,
-      ).all(`%${plain}%`) as { id: number }[];
-      if (ids.length <= CANDIDATES) {
-        if (ids.length === 0) return [];
-        return this.st(
-          `SELECT ${SONG_COLUMNS} FROM songs s ${SONG_JOIN} WHERE s.id IN (SELECT value FROM json_each(?))
-           AND s.video_type = ? ORDER BY s.views DESC LIMIT ?`,
-        ).all(JSON.stringify(ids.map((r) => r.id)), type, limit) as SongRow[];
-      }
-    }
-    // Common terms: walk by popularity. Short or wildcard terms: a scan is cheaper than a long walk.
-    const common = plain.length >= 3 && !/[%_\\]/.test(plain);
+    const wild = /[%_\\]/.test(plain);
+    const like = `%${wild ? plain.replace(/[%_\\]/g, (c) => "\\" + c) : plain}%`;
+    const [from, to] =
+      kind === "songs" ? [1, SEARCH_VIDEOS_FROM] : [SEARCH_VIDEOS_FROM + 1, 2 * SEARCH_VIDEOS_FROM];
     return this.st(
-      `SELECT ${SONG_COLUMNS} FROM songs s ${common ? "INDEXED BY songs_type_views" : "NOT INDEXED"} ${SONG_JOIN}
-       WHERE s.video_type = ? AND s.search_text LIKE ? ESCAPE '\\' ORDER BY s.views DESC LIMIT ?`,
-    ).all(type, `%${plain.replace(/[%_\\]/g, (c) => "\\" + c)}%`, limit) as SongRow[];
+      `SELECT ${SONG_COLUMNS} FROM songs_by_views f JOIN songs s ON s.id = f.song_id ${SONG_JOIN}
+       WHERE f.search_text LIKE ?${wild ? " ESCAPE '\\'" : ""} AND f.rowid BETWEEN ? AND ?
+       ORDER BY f.rowid LIMIT ? OFFSET ?`,
+    ).all(like, from, to, limit, offset) as SongRow[];
   }
 
   searchPlaylists(
@@ -371,38 +361,65 @@ export class Store {
 
   // ── accounts ──
 
+  /** Account look-ups run on every signed-in request: prepared once (drizzle placeholders). */
+  private accountQueries?: ReturnType<Store["prepareAccountQueries"]>;
+
+  private prepareAccountQueries() {
+    const t = accountsTable;
+    const all = () => this.db.select().from(t);
+    return {
+      byId: all()
+        .where(eq(t.id, sql.placeholder("id")))
+        .prepare(),
+      all: all().orderBy(t.id).prepare(),
+      login: all()
+        .where(and(eq(t.sapisid, sql.placeholder("sapisid")), isNull(t.parentId)))
+        .prepare(),
+      brand: all()
+        .where(and(eq(t.parentId, sql.placeholder("parentId")), eq(t.pageId, sql.placeholder("pageId"))))
+        .prepare(),
+    };
+  }
+
+  private get aq() {
+    this.accountQueries ??= this.prepareAccountQueries();
+    return this.accountQueries;
+  }
+
   account(id: number): AccountRow | null {
-    return (
-      (this.st(
-        `SELECT id, email, name, handle, channel_id AS channelId, sapisid, parent_id AS parentId, page_id AS pageId,
-         auth_user AS authUser FROM accounts WHERE id = ?`,
-      ).get(id) as AccountRow | undefined) ?? null
-    );
+    return this.aq.byId.get({ id }) ?? null;
   }
 
   accounts(): AccountRow[] {
-    return this.st(
-      `SELECT id, email, name, handle, channel_id AS channelId, sapisid, parent_id AS parentId, page_id AS pageId,
-       auth_user AS authUser FROM accounts ORDER BY id`,
-    ).all() as AccountRow[];
+    return this.aq.all.all();
   }
 
   loginBySapisid(sapisid: string): AccountRow | null {
-    return (
-      (this.st(
-        `SELECT id, email, name, handle, channel_id AS channelId, sapisid, parent_id AS parentId, page_id AS pageId,
-         auth_user AS authUser FROM accounts WHERE sapisid = ? AND parent_id IS NULL`,
-      ).get(sapisid) as AccountRow | undefined) ?? null
-    );
+    return this.aq.login.get({ sapisid }) ?? null;
   }
 
   brandAccount(parentId: number, pageId: string): AccountRow | null {
-    return (
-      (this.st(
-        `SELECT id, email, name, handle, channel_id AS channelId, sapisid, parent_id AS parentId, page_id AS pageId,
-         auth_user AS authUser FROM accounts WHERE parent_id = ? AND page_id = ?`,
-      ).get(parentId, pageId) as AccountRow | undefined) ?? null
-    );
+    return this.aq.brand.get({ parentId, pageId }) ?? null;
+  }
+
+  /** One section of a country's charts, in rank order. */
+  chartEntries(
+    country: string,
+    section: string,
+  ): { position: number; targetId: string; trend: string | null }[] {
+    const t = chartsTable;
+    return this.db
+      .select({ position: t.position, targetId: t.targetId, trend: t.trend })
+      .from(t)
+      .where(and(eq(t.country, country), eq(t.section, section)))
+      .orderBy(t.position)
+      .all();
+  }
+
+  /** Turns an account's premium subscription on or off (a control endpoint; cached pages go stale). */
+  setPremium(id: number, premium: boolean): void {
+    this.db.update(accountsTable).set({ premium }).where(eq(accountsTable.id, id)).run();
+    this.touch();
   }
 
   // ── per-account reads ──

@@ -3,7 +3,7 @@
  * "vor 3 Tagen", "il y a 3 jours", "3日前", "Today", "Aug 30, 2024", "30.08.2024", "2024年8月30日".
  * No field of its pages holds a date in a form that does not depend on the language, so these are
  * read in every language the client supports (the words are the shared wire table of
- * src/transport/relative-dates.ts). Turned into instants relative to the planning time, which is
+ * src/wire/relative-dates.ts). Turned into instants relative to the planning time, which is
  * passed in (no clock here).
  */
 import { LANGUAGES } from "../../src/transport/constants.js";
@@ -13,7 +13,7 @@ import {
   DATE_UNITS,
   type DateUnit,
   RELATIVE_DATES,
-} from "../../src/transport/relative-dates.js";
+} from "../../src/wire/relative-dates.js";
 
 const DAY_MS = 86_400_000;
 const UNIT_MS: Record<DateUnit, number> = {

@@ -226,16 +226,22 @@ function appliesTo(rule: ChartSectionRule, country: string, premium: boolean): b
 
 /**
  * Names for a page's playlist carousels, in order. A page with more playlist carousels than a
- * plain account's page has is a premium page (daily and weekly charts apart). Trailing sections may
- * be missing (a US page without genres), so fewer carousels than names is fine.
+ * plain account's page has is a premium page (daily and weekly charts apart), and so is a page that
+ * carries ranked song rows, which only premium accounts get: since the US page lost its genre
+ * carousel, a premium US page has two playlist carousels, as many as a plain page's names. Trailing
+ * sections may be missing (a US page without genres), so fewer carousels than names is fine.
  */
-export function chartPlaylistNames(country: string, carousels: number): ChartSectionRule["key"][] {
+export function chartPlaylistNames(
+  country: string,
+  carousels: number,
+  hasSongRows = false,
+): ChartSectionRule["key"][] {
   const names = (premium: boolean) =>
     CHART_SECTIONS.filter((r) => r.content === "playlist cards" && appliesTo(r, country, premium)).map(
       (r) => r.key,
     );
   const plain = names(false);
-  return carousels > plain.length ? names(true) : plain;
+  return hasSongRows || carousels > plain.length ? names(true) : plain;
 }
 
 const COUNTRY_MENU: Path = [
@@ -327,7 +333,7 @@ export function parseCharts(response: unknown, country: string, notes: ParseNote
       }
     }
   }
-  const names = chartPlaylistNames(country, playlists.length);
+  const names = chartPlaylistNames(country, playlists.length, charts.songs !== undefined);
   for (let i = 0; i < playlists.length; i++) {
     const name = names[i];
     const { carousel, at } = playlists[i] as { carousel: JsonObject; at: string };

@@ -71,6 +71,15 @@ describe("getCharts", () => {
     expect(chartPlaylistNames("DE", 2)).toEqual(["daily", "weekly"]);
   });
 
+  // issue 11 item 11: ranked song rows come to premium accounts only, so a page that has them is a
+  // premium page even where its playlist carousels are no more than a plain page's (the US page lost
+  // its genre carousel: premium US has daily and weekly, nothing else).
+  it("names the playlist carousels of a page with song rows as a premium page's", () => {
+    expect(chartPlaylistNames("US", 2)).toEqual(["videos", "genres"]);
+    expect(chartPlaylistNames("US", 2, true)).toEqual(["daily", "weekly", "genres"]);
+    expect(chartPlaylistNames("ZZ", 1, true)).toEqual(["daily", "weekly"]);
+  });
+
   it("documents that songs need a premium account and that global charts have no trending", () => {
     expect(CHART_SECTIONS.find((r) => r.key === "songs")?.premium).toBe(true);
     expect(CHART_SECTIONS.find((r) => r.key === "trending")?.notCountries).toContain("ZZ");

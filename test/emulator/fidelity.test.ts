@@ -114,7 +114,6 @@ const TYPES_NOT_APPLICABLE: Record<string, Record<string, string>> = {
     ConfirmDialog: DELETE_UPLOAD,
     Button: "the buttons of that confirmation dialog",
   },
-  yt_get_library_playlists: { MusicInlineBadge: PINNED_BADGE },
   yt_search_basic_with_podcast_community_playlists_20250605: {
     ConfirmDialog:
       'the capture\'s top result is a genre radio ("Metal Radio", RDAT…), whose "Share" item asks "Share radio?" first; the generated catalogue has no genre radios, so no top result is one',

@@ -77,8 +77,18 @@ const rowTitle = (row: unknown) =>
       : "",
   );
 
-/** Titles in the order a list shows them, without its fixed first row (Shuffle all, New playlist…). */
-const LEADING = new Set(["Shuffle all", "New playlist", "Add podcast", "New Episodes", "Episodes for Later"]);
+/**
+ * Titles in the order a list shows them, without its fixed first rows (Shuffle all, New playlist…;
+ * Liked Music is pinned, capture yt_get_library_playlists, so no sort moves it).
+ */
+const LEADING = new Set([
+  "Shuffle all",
+  "New playlist",
+  "Liked Music",
+  "Add podcast",
+  "New Episodes",
+  "Episodes for Later",
+]);
 const entries = (titles: string[]) => titles.filter((t) => !LEADING.has(t));
 
 function expectOrder(titles: string[], title: string, saved: string[]): void {

@@ -9,7 +9,7 @@ import { parseServiceDate } from "../../engine/pipeline/dates.js";
 import { planRecipe } from "../../engine/run/runner.js";
 import { MusicClient } from "../../src/client.js";
 import { LANGUAGES } from "../../src/transport/constants.js";
-import { DATE_UNITS, RELATIVE_DATES, relativeDateText } from "../../src/transport/relative-dates.js";
+import { DATE_UNITS, RELATIVE_DATES, relativeDateText } from "../../src/wire/relative-dates.js";
 import { type Harness, recipe, startHarness, virtualClock } from "./sync-harness.js";
 
 const DAY = 86_400_000;

@@ -55,15 +55,16 @@ export async function startHarness(
   options: EmulatorOptions & {
     /** The account's display language (`hl`), as a project's `language` sets it. */
     language?: string;
+    /** The emulator's seeded account to sign in as (default 1; 5 is the premium login). */
+    account?: number;
   } = {},
 ): Promise<Harness> {
-  const { language, ...emulatorOptions } = options;
+  const { language, account = 1, ...emulatorOptions } = options;
   const emulator = await startEmulator({ catalogueSize: 300, ...emulatorOptions });
   const dir = await mkdtemp(join(tmpdir(), "musicsync-test-"));
-  const headers = (await (await fetch(`${emulator.url}/_emulator/accounts/1/headers`)).json()) as Record<
-    string,
-    string
-  >;
+  const headers = (await (
+    await fetch(`${emulator.url}/_emulator/accounts/${account}/headers`)
+  ).json()) as Record<string, string>;
   await writeFile(join(dir, "headers.json"), JSON.stringify(headers));
   const projectFile = join(dir, "musicsync.yaml");
   const text = [

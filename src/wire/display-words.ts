@@ -1,13 +1,23 @@
 /**
- * Display strings of the service that parsers compare, per display language (`hl`, PROTOCOL §4.0
+ * The service's display words that parsers compare, per display language (`hl`, PROTOCOL §4.0
  * "Display strings the parsers depend on"): the carousel titles that name the categories of artist,
- * user and channel pages, and the type word of the search top-result card. A wire constant: the
- * client's parsers read these words (src/parsers/locales.ts) and the emulator writes them, so that
- * a page asked for with `hl=de` carries the German words on both sides.
+ * user and channel pages, and the type word of search results (the top-result card's and the rows').
  *
- * The words are the service's, as collected in ytmusicapi's locale files (2024-03 catalogue); where
- * a file leaves a word untranslated, the service shows the English one, which stands here too. Case
- * does not matter to the parsers (they fold it); the emulator capitalises the first letter.
+ * A wire constant, neither the client's nor the emulator's: the client's parsers read these words
+ * (src/parsers/locales.ts) and the emulator writes them (emulator/render/display.ts), so a page
+ * asked for with `hl=de` carries the German words on both sides. Because both sides read the same
+ * table, a test against the table could not find a wrong word; test/wire/display-words.test.ts
+ * checks each word against the captures in ../shared/fixtures instead.
+ *
+ * Where each word comes from:
+ * - English: the words as the captures display them, case included (`Singles & EPs` of
+ *   ytm_2026_05_get_artist1, `Song` of yt_search_basic_with_vodcasts_type_specified_20240612, …).
+ *   Two words no capture shows in their place, `Audiobooks and shows` and `Station`, are
+ *   PROTOCOL §4.0's; the test lists them.
+ * - Every other language: no capture is in it. The words are PROTOCOL §4.0's source, ytmusicapi's
+ *   locale files (2024-03 catalogue); where a file leaves a word untranslated, the service shows the
+ *   English one, which stands here too. The emulator capitalises their first letter.
+ * Case does not matter to the parsers (they fold it).
  */
 
 /** The carousel categories of artist, user and channel pages, keyed as in the result. */
@@ -46,25 +56,25 @@ export interface DisplayStrings {
 
 const ENGLISH: DisplayStrings = {
   categories: {
-    albums: "albums",
-    singles: "singles & eps",
-    shows: "audiobooks and shows",
-    videos: "videos",
-    playlists: "playlists",
-    related: "fans might also like",
-    episodes: "latest episodes",
-    podcasts: "podcasts",
+    albums: "Albums",
+    singles: "Singles & EPs",
+    shows: "Audiobooks and shows",
+    videos: "Videos",
+    playlists: "Playlists",
+    related: "Fans might also like",
+    episodes: "Latest episodes",
+    podcasts: "Podcasts",
   },
   types: {
-    album: "album",
-    artist: "artist",
-    playlist: "playlist",
-    song: "song",
-    video: "video",
-    station: "station",
-    profile: "profile",
-    podcast: "podcast",
-    episode: "episode",
+    album: "Album",
+    artist: "Artist",
+    playlist: "Playlist",
+    song: "Song",
+    video: "Video",
+    station: "Station",
+    profile: "Profile",
+    podcast: "Podcast",
+    episode: "Episode",
   },
 };
 

@@ -1,10 +1,18 @@
 /**
  * How the service writes a recent date in each display language (`hl`): "3 days ago", "vor 3
- * Tagen", "il y a 3 jours", "3 日前". A wire constant like display-strings.ts: readers of dates
- * (the engine's `since` and `sort: date`) parse these words, and the emulator writes them, so that a
- * page asked for with `hl=de` carries German dates on both sides. No field of the service's pages
- * holds a date that does not depend on the language (checked against the captures in
- * /work/shared/fixtures: episode rows carry only `subtitle.runs[0].text`).
+ * Tagen", "il y a 3 jours", "3 日前". A wire constant like display-words.ts, shared the same way:
+ * readers of dates (the engine's `since` and `sort: date`) parse these words, and the emulator
+ * writes them, so that a page asked for with `hl=de` carries German dates on both sides. No field
+ * of the service's pages holds a date that does not depend on the language (the captures in
+ * ../shared/fixtures: episode rows carry only `subtitle.runs[0].text`).
+ *
+ * Where the words come from (test/wire/display-words.test.ts checks the shown ones):
+ * - English `1 day ago` and `{n} days ago` are the captures' (yt_get_podcast_20240830,
+ *   yt_get_new_episodes_20240830), and `Today` and `Yesterday` the history capture's shelf titles
+ *   (yt_get_history_20240713, PROTOCOL §4.5).
+ * - The other English units and every other language: no capture shows them. They follow CLDR's
+ *   relative-time patterns (what `Intl.RelativeTimeFormat` writes), except where a form below
+ *   says otherwise.
  *
  * Each unit has its words per CLDR plural category of the language (`Intl.PluralRules`); `{n}` is
  * the number. A form without `{n}` stands for its category's number (Arabic writes one day and two

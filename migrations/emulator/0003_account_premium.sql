@@ -1,0 +1,1 @@
+ALTER TABLE `accounts` ADD `premium` integer DEFAULT false NOT NULL;
