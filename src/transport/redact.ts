@@ -89,6 +89,38 @@ function wholeEscapes(text: string, [start, end]: Span): Span {
   return [from, to];
 }
 
+interface SecretWindows {
+  /** Spellings of a secret too short for pieces: found only whole. */
+  whole: string[];
+  keys: string[];
+  pieces: string[];
+}
+
+/**
+ * The windows of each secret's spellings, kept for the secrets seen last: every client made with the
+ * same cookie (one per account in the engine, one per call in some scripts) reuses them instead of
+ * spelling the cookie a few dozen ways again.
+ */
+const windowCache = new Map<string, SecretWindows>();
+const WINDOW_CACHE_SIZE = 64;
+
+function windowsOf(secret: string): SecretWindows {
+  const known = windowCache.get(secret);
+  if (known) return known;
+  const forms = secretForms(secret);
+  const made: SecretWindows =
+    secret.length < PIECE_LENGTH
+      ? { whole: forms, keys: [], pieces: [] }
+      : {
+          whole: [],
+          keys: [...new Set(forms.flatMap((f) => windows(f, KEY_LENGTH)))],
+          pieces: [...new Set(forms.flatMap((f) => windows(f, PIECE_LENGTH)))],
+        };
+  if (windowCache.size >= WINDOW_CACHE_SIZE) windowCache.delete(windowCache.keys().next().value as string);
+  windowCache.set(secret, made);
+  return made;
+}
+
 /**
  * The windows of every spelling of the current secrets, counted so that a secret that comes or
  * goes (a new SAPISIDHASH each second) updates the index without rebuilding it.
@@ -118,14 +150,10 @@ class PieceIndex {
   }
 
   private change(secret: string, delta: number): void {
-    for (const form of secretForms(secret)) {
-      if (secret.length < PIECE_LENGTH) {
-        countIn(this.whole, form, delta);
-        continue;
-      }
-      for (const key of new Set(windows(form, KEY_LENGTH))) countIn(this.keys, key, delta);
-      for (const piece of new Set(windows(form, PIECE_LENGTH))) countIn(this.pieces, piece, delta);
-    }
+    const { whole, keys, pieces } = windowsOf(secret);
+    for (const form of whole) countIn(this.whole, form, delta);
+    for (const key of keys) countIn(this.keys, key, delta);
+    for (const piece of pieces) countIn(this.pieces, piece, delta);
   }
 
   /** Where `text` holds a piece or a whole short secret, as merged spans. */
