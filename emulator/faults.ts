@@ -43,7 +43,8 @@ export interface QueuedFault extends Fault {
   count?: number;
 }
 
-const KINDS: readonly FaultKind[] = [
+/** Every fault kind, in a fixed order (the soak draws from it by seed). */
+export const FAULT_KINDS: readonly FaultKind[] = [
   "rate-limit",
   "server-error",
   "unavailable",
@@ -57,7 +58,7 @@ const KINDS: readonly FaultKind[] = [
 ];
 
 export function isFaultKind(v: unknown): v is FaultKind {
-  return typeof v === "string" && (KINDS as readonly string[]).includes(v);
+  return typeof v === "string" && (FAULT_KINDS as readonly string[]).includes(v);
 }
 
 /**

@@ -10,31 +10,11 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import { planRecipe, syncRecipe } from "../../engine/run/runner.js";
+import { rng, shuffled } from "../soak/generate.js";
 import { catalogueSongs, type Harness, playlistRows, playlistsTitled, startHarness } from "./sync-harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const MAIN = join(ROOT, "engine/cli/main.ts");
-
-function rng(seed: number): () => number {
-  let s = (seed * 2654435761) >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
-
-function shuffled<T>(list: readonly T[], random: () => number): T[] {
-  const out = [...list];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
 
 const recipeYaml = (ids: readonly string[]) => `apiVersion: musicsync/v1
 kind: Recipe
@@ -126,8 +106,8 @@ describe("crash safety", () => {
         await h.person.addPlaylistItems(pid, person);
       }
       const desired = creating
-        ? shuffled(pool.slice(0, 20), random)
-        : shuffled([...pool.slice(5, 15), ...pool.slice(20, 30)], random);
+        ? shuffled(random, pool.slice(0, 20))
+        : shuffled(random, [...pool.slice(5, 15), ...pool.slice(20, 30)]);
       await writeFile(join(recipesDir, "r.yaml"), recipeYaml(desired));
       // The killed process uses this seed's state file too.
       const projectText = await readFile(h.projectFile, "utf8");

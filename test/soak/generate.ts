@@ -3,6 +3,8 @@
  * recipes (every mode and target), the person's edits between runs, the faults of each run and
  * where the real process is killed. Pure: no I/O; the catalogue comes in as plain lists.
  */
+
+import { FAULT_KINDS, type FaultKind } from "../../emulator/faults.js";
 import type { Mode } from "../../engine/recipe/types.js";
 
 export type Random = () => number;
@@ -35,19 +37,8 @@ export function shuffled<T>(r: Random, list: readonly T[]): T[] {
   return out;
 }
 
-export const FAULT_KINDS = [
-  "rate-limit",
-  "server-error",
-  "unavailable",
-  "slow",
-  "cut",
-  "failed-status",
-  "gated",
-  "truncate",
-  "conflict",
-  "throttled",
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+export type { FaultKind };
+export { FAULT_KINDS };
 
 export interface FaultPlan {
   rate: number;
