@@ -26,7 +26,13 @@ import { fileURLToPath } from "node:url";
 import { request } from "undici";
 import type { RunningEmulator } from "../emulator/index.js";
 import { syncRecipe } from "../engine/run/runner.js";
-import { catalogueSongs, type Harness, recipe, startHarness } from "../test/engine/sync-harness.js";
+import {
+  catalogueSongs,
+  type Harness,
+  bigMirror as mirror,
+  recipe,
+  startHarness,
+} from "../test/engine/sync-harness.js";
 import type { LoadJob, LoadResult } from "./emulator-load.js";
 
 function flag(name: string, fallback: number): number {
@@ -174,18 +180,6 @@ async function moves(h: Harness): Promise<number> {
   }
   return median(times);
 }
-
-const mirror = (ids: readonly string[]) => `apiVersion: musicsync/v1
-kind: Recipe
-id: big
-sources:
-  - { id: list, type: static, videoIds: [${ids.join(", ")}] }
-target:
-  type: playlist
-  playlist: { title: "Big mirror", privacy: PRIVATE }
-mode: mirror
-policy: { batch_size: 100, max_removals: 1000 }
-`;
 
 /** The engine's churn sync: milliseconds of the first sync and of the one after a random 10 % change. */
 async function churnSync(): Promise<{ first: number; churn: number; moveMs: number; summary: string }> {

@@ -45,9 +45,14 @@ export function seedPremiumLogin(sqlite: Database.Database, seed: number): void 
     .run(a.id, a.email, a.name, a.handle, ids.channel(r), ids.sapisid(r), null, null, a.authUser);
 }
 
-/** A chart playlist owned by the service, its rows numbered from 1. */
-function addChartPlaylist(o: Inserts, r: RngType, id: string, title: string, videoIds: readonly string[]) {
-  o.insPlaylist.run(
+/** The `playlists` row of a chart playlist owned by the service (its items are the caller's). */
+export function insertChartPlaylistRow(
+  insPlaylist: Database.Statement,
+  id: string,
+  title: string,
+  createdAt: number,
+): void {
+  insPlaylist.run(
     id,
     title,
     `${title}.`,
@@ -58,9 +63,14 @@ function addChartPlaylist(o: Inserts, r: RngType, id: string, title: string, vid
     "chart",
     0,
     0,
-    o.createdAt,
+    createdAt,
     title.toLowerCase(),
   );
+}
+
+/** A chart playlist owned by the service, its rows numbered from 1. */
+function addChartPlaylist(o: Inserts, r: RngType, id: string, title: string, videoIds: readonly string[]) {
+  insertChartPlaylistRow(o.insPlaylist, id, title, o.createdAt);
   for (const [i, v] of videoIds.entries()) o.insItem.run(id, v, ids.setVideo(r), i + 1);
 }
 

@@ -4,7 +4,7 @@
  * prepared statements inside one transaction (100,000 songs in a few seconds).
  */
 import type Database from "better-sqlite3";
-import { addPremiumCharts, seedPremiumLogin } from "./catalogue-premium.js";
+import { addPremiumCharts, insertChartPlaylistRow, seedPremiumLogin } from "./catalogue-premium.js";
 import { hash32, ids, Rng, type Rng as RngType } from "./random.js";
 import { SEARCH_VIDEOS_FROM } from "./store/store.js";
 import { ADJECTIVES, FIRST_NAMES, FOR_YOU, GENRES, LAST_NAMES, MOODS, NOUNS } from "./words.js";
@@ -543,20 +543,7 @@ function addCurrentChartLayout(
     sqlite.prepare("SELECT browse_id AS b FROM albums ORDER BY id").all() as { b: string }[]
   ).map((x) => x.b);
   const add = (id: string, title: string, count: number, pool: readonly string[]) => {
-    o.insPlaylist.run(
-      id,
-      title,
-      `${title}.`,
-      null,
-      "YouTube Music",
-      null,
-      "PUBLIC",
-      "chart",
-      0,
-      0,
-      CATALOGUE_EPOCH_MS,
-      title.toLowerCase(),
-    );
+    insertChartPlaylistRow(o.insPlaylist, id, title, CATALOGUE_EPOCH_MS);
     const start = r.int(0, pool.length - 1);
     const step = r.int(1, 97);
     for (let i = 0; i < count; i++)

@@ -16,6 +16,7 @@ import {
 import type { AlbumRow, ArtistRow, PlaylistRow, SongRow } from "../store/rows.js";
 import { continuationToken } from "../tokens.js";
 import { isPremium, premiumCharts, topSongs } from "./premium.js";
+import { newestAlbums, newestEpisodes } from "./releases-pages.js";
 import { saveTasteProfile } from "./track-pages.js";
 import { accountId, marks } from "./viewer.js";
 
@@ -214,9 +215,6 @@ export function exploreBrowse(ctx: ApiContext, browseId: string, params: string 
       ]);
     }
     case "FEmusic_explore": {
-      const albums = store.st("SELECT browse_id AS b FROM albums ORDER BY year DESC, id LIMIT 12").all() as {
-        b: string;
-      }[];
       const moods = store.st("SELECT title, params FROM mood_categories ORDER BY id LIMIT 16").all() as {
         title: string;
         params: string;
@@ -224,15 +222,10 @@ export function exploreBrowse(ctx: ApiContext, browseId: string, params: string 
       const trending = store
         .st("SELECT target_id AS t FROM charts WHERE country = 'ZZ' AND section = 'videos'")
         .get() as { t: string } | undefined;
-      const episodes = store
-        .st("SELECT video_id AS v FROM episodes ORDER BY published_day DESC, id LIMIT 12")
-        .all() as {
-        v: string;
-      }[];
       return explorePage({
-        newAlbums: albums.map((a) => store.album(a.b)).filter((a): a is AlbumRow => !!a),
+        newAlbums: newestAlbums(ctx, 12),
         moods,
-        episodes: episodes.map((e) => store.episode(e.v)).filter((e) => e !== null),
+        episodes: newestEpisodes(ctx, 12),
         trending: {
           playlistId: trending?.t ?? "",
           songs: trending ? store.playlistItems(trending.t, 0, 20) : [],

@@ -15,7 +15,8 @@ import { marks } from "./viewer.js";
 const CAROUSEL = 12;
 const FULL_LIST = 48;
 
-function newestAlbums(ctx: ApiContext, limit: number): AlbumRow[] {
+/** The newest albums (explore's "New albums & singles" carousel and the new-releases pages). */
+export function newestAlbums(ctx: ApiContext, limit: number): AlbumRow[] {
   const store = ctx.state.store;
   const ids = store.st("SELECT browse_id AS b FROM albums ORDER BY year DESC, id LIMIT ?").all(limit) as {
     b: string;
@@ -23,7 +24,8 @@ function newestAlbums(ctx: ApiContext, limit: number): AlbumRow[] {
   return ids.map((r) => store.album(r.b)).filter((a): a is AlbumRow => a !== null);
 }
 
-function newestEpisodes(ctx: ApiContext, limit: number): EpisodeRow[] {
+/** The newest podcast episodes (explore's carousel and the podcast pages). */
+export function newestEpisodes(ctx: ApiContext, limit: number): EpisodeRow[] {
   const store = ctx.state.store;
   const ids = store
     .st("SELECT video_id AS v FROM episodes ORDER BY published_day DESC, id LIMIT ?")

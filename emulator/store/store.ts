@@ -17,7 +17,7 @@ import type {
   SongRow,
   UploadRow,
 } from "./rows.js";
-import { accounts as accountsTable, charts as chartsTable } from "./schema.js";
+import { accounts as accountsTable } from "./schema.js";
 
 const SONG_COLUMNS = `s.video_id AS videoId, s.title, s.artist_id AS artistId, a.name AS artistName,
   a.channel_id AS channelId, s.album_id AS albumId, al.browse_id AS albumBrowseId, al.title AS albumTitle,
@@ -407,13 +407,10 @@ export class Store {
     country: string,
     section: string,
   ): { position: number; targetId: string; trend: string | null }[] {
-    const t = chartsTable;
-    return this.db
-      .select({ position: t.position, targetId: t.targetId, trend: t.trend })
-      .from(t)
-      .where(and(eq(t.country, country), eq(t.section, section)))
-      .orderBy(t.position)
-      .all();
+    // Charts and explore read several sections per request: a cached statement, not a query built each time.
+    return this.st(
+      "SELECT position, target_id AS targetId, trend FROM charts WHERE country = ? AND section = ? ORDER BY position",
+    ).all(country, section) as { position: number; targetId: string; trend: string | null }[];
   }
 
   /** Turns an account's premium subscription on or off (a control endpoint; cached pages go stale). */

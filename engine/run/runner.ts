@@ -196,20 +196,17 @@ async function recordCompleteReads(env: EngineEnv, plan: Plan): Promise<void> {
   if (reads.length > 0) await env.state.recordSourceReads(plan.recipe.id, reads, env.clock.now());
 }
 
-/** This process, as it signs the account's lock and the runs it starts. */
-const lockHolder = currentHolder;
-
 /** Runs `body` holding the account's lock, with a heartbeat; a lock left by a dead local process is taken over. */
 export async function withLock<T>(env: EngineEnv, account: string, body: () => Promise<T>): Promise<T> {
   const stale = env.lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
-  let attempt = await env.state.acquireLock(account, lockHolder(), env.clock.now(), stale);
+  let attempt = await env.state.acquireLock(account, currentHolder(), env.clock.now(), stale);
   if (!attempt.acquired && holderGone(attempt.heldBy.holder)) {
     env.logger.warn(
       { account, lock: attempt.heldBy.lockId, holder: attempt.heldBy.holder },
       "taking over a dead process's lock",
     );
     await env.state.forceUnlock(attempt.heldBy.lockId);
-    attempt = await env.state.acquireLock(account, lockHolder(), env.clock.now(), stale);
+    attempt = await env.state.acquireLock(account, currentHolder(), env.clock.now(), stale);
   }
   if (!attempt.acquired) throw new LockedError(attempt.heldBy);
   const { lockId } = attempt.lock;
@@ -243,8 +240,10 @@ async function persistFindings(env: EngineEnv, planned: Planned, recipeId: strin
   await state.addOwnedRows(account, key, r.ownedAdds);
   await state.removeOwnedRows(account, key, r.ownedRemoves);
   for (const v of r.verdicts) await state.journalMark(v.runId, v.seq, v.status, clock.now());
+  // One read of the recipe's runs for every interrupted run found, not one read per run.
+  const runs = r.runs.length > 0 ? await state.runs(recipeId, 1000) : [];
   for (const runId of r.runs) {
-    const run = (await state.runs(recipeId, 1000)).find((x) => x.id === runId);
+    const run = runs.find((x) => x.id === runId);
     // Usually closed already when the state was opened (its process gone); this catches the rest.
     if (run?.result === "running") {
       const counts = actionCounts((await state.journal(runId)).map(journalFate));
@@ -392,7 +391,7 @@ async function applyWithRun(
     kind,
     recipeHash,
     at: clock.now(),
-    holder: lockHolder(),
+    holder: currentHolder(),
   });
   await state.recordGeneration(recipeId, recipeHash, clock.now());
   if (plan.errors.length > 0) {
@@ -511,7 +510,7 @@ export async function syncRecipe(
         kind: "sync",
         recipeHash: loaded.hash,
         at: env.clock.now(),
-        holder: lockHolder(),
+        holder: currentHolder(),
       });
       await recordRunFailure(env, { runId, recipeId, account }, e);
       throw e;

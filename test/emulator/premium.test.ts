@@ -117,18 +117,7 @@ describe("POST /_emulator/accounts/<id>/premium", () => {
       const pageId = brand.accounts.find((a) => a.id === 4)!.pageId as string;
       const headers = await headersFor(emu, 1);
       const r = await api(emu, "browse", { browseId: "FEmusic_charts" }, headers, { user: pageId });
-      const titles = (at(r.json, ...SECTION_LIST, "contents") as Json[]).map((s) =>
-        at(
-          s,
-          "musicCarouselShelfRenderer",
-          "header",
-          "musicCarouselShelfBasicHeaderRenderer",
-          "title",
-          "runs",
-          0,
-          "text",
-        ),
-      );
+      const titles = (at(r.json, ...SECTION_LIST, "contents") as Json[]).map(carouselTitle);
       expect(titles).toContain("Top songs");
     } finally {
       await setPremium(1, false);
@@ -140,6 +129,14 @@ describe("POST /_emulator/accounts/<id>/premium", () => {
     expect((await setPremium(99, true)).status).toBe(404);
   });
 });
+
+/** A carousel's header title run (under `musicCarouselShelfRenderer`). */
+const TITLE_RUN = ["header", "musicCarouselShelfBasicHeaderRenderer", "title", "runs", 0] as const;
+/** A section's carousel title text. */
+const carouselTitle = (section: unknown) => at(section, "musicCarouselShelfRenderer", ...TITLE_RUN, "text");
+/** The browse id a carousel's title opens. */
+const titleBrowseId = (carousel: unknown) =>
+  at(carousel, ...TITLE_RUN, "navigationEndpoint", "browseEndpoint", "browseId") as string | undefined;
 
 /** The sections of a single-column page. */
 const sectionsOf = (page: unknown) => at(page, ...SECTION_LIST, "contents") as Json[];
@@ -191,19 +188,7 @@ describe.skipIf(!present)("the ranked song rows' shapes", () => {
     );
     const page = (await api(emu, "browse", { browseId: "FEmusic_charts" }, await headersFor(emu, PREMIUM)))
       .json;
-    const songs = sectionsOf(page).find(
-      (s) =>
-        at(
-          s,
-          "musicCarouselShelfRenderer",
-          "header",
-          "musicCarouselShelfBasicHeaderRenderer",
-          "title",
-          "runs",
-          0,
-          "text",
-        ) === "Top songs",
-    );
+    const songs = sectionsOf(page).find((s) => carouselTitle(s) === "Top songs");
     const rows = (at(songs, "musicCarouselShelfRenderer", "contents") as Json[]).map(rowOf);
     const seen = new Set<string>();
     for (const row of rows) {
@@ -226,29 +211,11 @@ describe.skipIf(!present)("the ranked song rows' shapes", () => {
       .json;
     const ours = sectionsOf(page)
       .map((s) => at(s, "musicCarouselShelfRenderer") as Json)
-      .find((c) =>
-        (
-          at(
-            c,
-            "header",
-            "musicCarouselShelfBasicHeaderRenderer",
-            "title",
-            "runs",
-            0,
-            "navigationEndpoint",
-            "browseEndpoint",
-            "browseId",
-          ) as string | undefined
-        )?.startsWith("VLPL"),
-      )!;
+      .find((c) => titleBrowseId(c)?.startsWith("VLPL"))!;
     expect(ours).toBeDefined();
     for (const key of ["itemSize", "numItemsPerColumn"]) expect(ours[key], key).toBe(theirs[key]);
     const link = [
-      "header",
-      "musicCarouselShelfBasicHeaderRenderer",
-      "title",
-      "runs",
-      0,
+      ...TITLE_RUN,
       "navigationEndpoint",
       "browseEndpoint",
       "browseEndpointContextSupportedConfigs",
@@ -259,17 +226,7 @@ describe.skipIf(!present)("the ranked song rows' shapes", () => {
     for (const key of Object.keys(theirRow).filter((k) => k !== "trackingParams"))
       expect(ourRow, key).toHaveProperty(key);
     for (const key of ["flexColumnDisplayStyle", "itemHeight"]) expect(ourRow[key], key).toBe(theirRow[key]);
-    const playlistId = at(
-      ours,
-      "header",
-      "musicCarouselShelfBasicHeaderRenderer",
-      "title",
-      "runs",
-      0,
-      "navigationEndpoint",
-      "browseEndpoint",
-      "browseId",
-    ) as string;
+    const playlistId = titleBrowseId(ours) as string;
     const play = [
       "overlay",
       "musicItemThumbnailOverlayRenderer",

@@ -227,3 +227,16 @@ export function virtualClock(start = Date.now()): Clock & { slept: number[] } {
     },
   };
 }
+
+/** A mirror of a long static list: the scale test's and bench/emulator's churn sync. */
+export const bigMirror = (ids: readonly string[]) => `apiVersion: musicsync/v1
+kind: Recipe
+id: big
+sources:
+  - { id: list, type: static, videoIds: [${ids.join(", ")}] }
+target:
+  type: playlist
+  playlist: { title: "Big mirror", privacy: PRIVATE }
+mode: mirror
+policy: { batch_size: 100, max_removals: 1000 }
+`;

@@ -4,24 +4,19 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { planRecipe, syncRecipe } from "../../engine/run/runner.js";
-import { catalogueSongs, type Harness, playlistRows, recipe, startHarness } from "./sync-harness.js";
+import {
+  catalogueSongs,
+  type Harness,
+  bigMirror as mirror,
+  playlistRows,
+  recipe,
+  startHarness,
+} from "./sync-harness.js";
 
 let h: Harness | null = null;
 afterAll(async () => {
   await h?.stop();
 });
-
-const mirror = (ids: readonly string[]) => `apiVersion: musicsync/v1
-kind: Recipe
-id: big
-sources:
-  - { id: list, type: static, videoIds: [${ids.join(", ")}] }
-target:
-  type: playlist
-  playlist: { title: "Big mirror", privacy: PRIVATE }
-mode: mirror
-policy: { batch_size: 100, max_removals: 1000 }
-`;
 
 describe("a 5,000-item mirror", () => {
   it("follows 10 % churn with exactly the planned requests", async () => {
