@@ -115,12 +115,12 @@ export function resolveViewer(
     const ok = [...origins].some(
       (o) => o && createHash("sha1").update(`${ts} ${sapisid} ${o}`).digest("hex") === given,
     );
-    login = ok ? state.store.loginBySapisid(sapisid) : null;
+    login = ok ? state.store.accounts.loginBySapisid(sapisid) : null;
     if (!login) throw unauthenticated("Request had invalid authentication credentials.");
     via = "cookie";
   }
   if (typeof onBehalfOfUser === "string" && onBehalfOfUser !== "") {
-    const brand = state.store.brandAccount(login.id, onBehalfOfUser);
+    const brand = state.store.accounts.brandAccount(login.id, onBehalfOfUser);
     if (!brand) throw permissionDenied("The caller does not have permission to act for this user.");
     return { account: brand, via };
   }
@@ -128,13 +128,9 @@ export function resolveViewer(
 }
 
 function accountForAccessToken(state: EmulatorState, token: string): AccountRow | null {
-  const row = state.store
-    .st(
-      "SELECT account_id AS accountId, expires_at AS expiresAt FROM oauth_tokens WHERE token = ? AND kind = 'access'",
-    )
-    .get(token) as { accountId: number; expiresAt: number } | undefined;
-  if (!row || row.expiresAt <= state.now()) return null;
-  return state.store.account(row.accountId);
+  const row = state.store.oauth.accessToken(token);
+  if (!row || row.expiresAt === null || row.expiresAt <= state.now()) return null;
+  return state.store.accounts.account(row.accountId);
 }
 
 // ── OAuth device flow (served on the emulator's own origin) ──
@@ -159,17 +155,9 @@ export function deviceCode(state: EmulatorState, form: URLSearchParams): OAuthRe
   const clientId = form.get("client_id");
   if (!clientId) return oauthError(401, "invalid_client", "The OAuth client was not found.");
   const device = newToken("AH-1Ng");
-  const letters = "BCDFGHJKLMNPQRSTVWXZ";
-  const bytes = randomBytes(9);
-  const userCode = [...bytes]
-    .map((b) => letters[b % letters.length])
-    .join("")
-    .replace(/(...)(...)(...)/, "$1-$2-$3");
-  state.store
-    .st(
-      "INSERT INTO oauth_device_codes (device_code, user_code, client_id, polls, account_id, expires_at, used) VALUES (?,?,?,0,NULL,?,0)",
-    )
-    .run(device, userCode, clientId, state.now() + state.oauth.deviceCodeTtlSeconds * 1000);
+  const userCode = newUserCode();
+  const expiresAt = state.now() + state.oauth.deviceCodeTtlSeconds * 1000;
+  state.store.oauth.addDeviceCode({ deviceCode: device, userCode, clientId, expiresAt });
   return {
     status: 200,
     body: {
@@ -182,6 +170,16 @@ export function deviceCode(state: EmulatorState, form: URLSearchParams): OAuthRe
   };
 }
 
+/** A code the user types on the sign-in page: nine consonants in threes (`BCD-FGH-JKL`). */
+function newUserCode(): string {
+  const letters = "BCDFGHJKLMNPQRSTVWXZ";
+  return [...randomBytes(9)]
+    .map((b) => letters[b % letters.length])
+    .join("")
+    .replace(/(...)(...)(...)/, "$1-$2-$3");
+}
+
+/** Issues an access token (and a refresh token with it, for a device code's first exchange). */
 function issue(
   state: EmulatorState,
   accountId: number,
@@ -190,10 +188,8 @@ function issue(
 ): Record<string, unknown> {
   const access = newToken("ya29.emu-");
   const ttl = state.oauth.accessTokenTtlSeconds;
-  const insert = state.store.st(
-    "INSERT INTO oauth_tokens (token, kind, account_id, client_id, expires_at) VALUES (?,?,?,?,?)",
-  );
-  insert.run(access, "access", accountId, clientId, state.now() + ttl * 1000);
+  const oauth = state.store.oauth;
+  oauth.addToken({ token: access, kind: "access", accountId, clientId, expiresAt: state.now() + ttl * 1000 });
   const body: Record<string, unknown> = {
     access_token: access,
     expires_in: ttl,
@@ -202,12 +198,18 @@ function issue(
   };
   if (withRefresh) {
     const refresh = newToken("1//emu-");
-    insert.run(refresh, "refresh", accountId, clientId, null);
+    oauth.addToken({ token: refresh, kind: "refresh", accountId, clientId, expiresAt: null });
     body.refresh_token = refresh;
     body.refresh_token_expires_in = 604_800;
   }
   return body;
 }
+
+/** The grant types a device code is exchanged with: Google's older name and RFC 8628's. */
+const DEVICE_GRANTS = new Set([
+  "http://oauth.net/grant_type/device/1.0",
+  "urn:ietf:params:oauth:grant-type:device_code",
+]);
 
 export function token(state: EmulatorState, form: URLSearchParams): OAuthReply {
   const clientId = form.get("client_id");
@@ -215,59 +217,48 @@ export function token(state: EmulatorState, form: URLSearchParams): OAuthReply {
   if (!clientId || !secret) return oauthError(401, "invalid_client", "Unauthorized");
   const grant = form.get("grant_type");
   return state.store.tx(() => {
-    if (
-      grant === "http://oauth.net/grant_type/device/1.0" ||
-      grant === "urn:ietf:params:oauth:grant-type:device_code"
-    ) {
-      const code = form.get("code") ?? form.get("device_code") ?? "";
-      const row = state.store
-        .st(
-          "SELECT client_id AS clientId, polls, account_id AS accountId, expires_at AS expiresAt, used FROM oauth_device_codes WHERE device_code = ?",
-        )
-        .get(code) as
-        | { clientId: string; polls: number; accountId: number | null; expiresAt: number; used: number }
-        | undefined;
-      if (!row || row.used) return oauthError(400, "invalid_grant", "Malformed auth code.");
-      if (row.clientId !== clientId) return oauthError(401, "unauthorized_client", "Unauthorized");
-      if (row.expiresAt <= state.now())
-        return oauthError(400, "expired_token", "The device code has expired.");
-      const polls = row.polls + 1;
-      let accountId = row.accountId;
-      const auto = state.oauth.autoApproveAfterPolls;
-      if (accountId === null && auto !== null && polls >= auto) accountId = state.oauth.autoApproveAccountId;
-      state.store
-        .st("UPDATE oauth_device_codes SET polls = ?, account_id = ? WHERE device_code = ?")
-        .run(polls, accountId, code);
-      // Google answers a pending device code with HTTP 428.
-      if (accountId === null) return oauthError(428, "authorization_pending", "Precondition Required");
-      state.store.st("UPDATE oauth_device_codes SET used = 1 WHERE device_code = ?").run(code);
-      return { status: 200, body: issue(state, accountId, clientId, true) };
-    }
-    if (grant === "refresh_token") {
-      const row = state.store
-        .st(
-          "SELECT account_id AS accountId, client_id AS clientId FROM oauth_tokens WHERE token = ? AND kind = 'refresh'",
-        )
-        .get(form.get("refresh_token") ?? "") as { accountId: number; clientId: string } | undefined;
-      if (!row) return oauthError(400, "invalid_grant", "Token has been expired or revoked.");
-      if (row.clientId !== clientId) return oauthError(401, "unauthorized_client", "Unauthorized");
-      return { status: 200, body: issue(state, row.accountId, clientId, false) };
-    }
+    if (grant !== null && DEVICE_GRANTS.has(grant)) return deviceGrant(state, form, clientId);
+    if (grant === "refresh_token") return refreshGrant(state, form, clientId);
     return oauthError(400, "unsupported_grant_type", "Invalid grant_type: " + String(grant));
   });
 }
 
-/** Approval of a user code (what the user does in the browser); used by the control endpoint. */
-export function approveUserCode(state: EmulatorState, userCode: string, accountId: number): boolean {
-  if (!state.store.account(accountId)) throw new ApiError(404, "No such account.", "notFound");
-  const r = state.store
-    .st("UPDATE oauth_device_codes SET account_id = ? WHERE user_code = ? AND used = 0")
-    .run(accountId, userCode);
-  return r.changes > 0;
+/**
+ * A poll with a device code. Each poll is counted; a pending code is approved by itself on the
+ * configured poll (tests need no browser), and an approved code is exchanged for tokens once.
+ */
+function deviceGrant(state: EmulatorState, form: URLSearchParams, clientId: string): OAuthReply {
+  const code = form.get("code") ?? form.get("device_code") ?? "";
+  const oauth = state.store.oauth;
+  const row = oauth.deviceCode(code);
+  if (!row || row.used) return oauthError(400, "invalid_grant", "Malformed auth code.");
+  if (row.clientId !== clientId) return oauthError(401, "unauthorized_client", "Unauthorized");
+  if (row.expiresAt <= state.now()) return oauthError(400, "expired_token", "The device code has expired.");
+  const polls = row.polls + 1;
+  let accountId = row.accountId;
+  const auto = state.oauth.autoApproveAfterPolls;
+  if (accountId === null && auto !== null && polls >= auto) accountId = state.oauth.autoApproveAccountId;
+  oauth.recordPoll(code, polls, accountId);
+  // Google answers a pending device code with HTTP 428.
+  if (accountId === null) return oauthError(428, "authorization_pending", "Precondition Required");
+  oauth.useDeviceCode(code);
+  return { status: 200, body: issue(state, accountId, clientId, true) };
 }
 
-/** Makes every access token of an account expire now (to test refresh). */
+function refreshGrant(state: EmulatorState, form: URLSearchParams, clientId: string): OAuthReply {
+  const row = state.store.oauth.refreshToken(form.get("refresh_token") ?? "");
+  if (!row) return oauthError(400, "invalid_grant", "Token has been expired or revoked.");
+  if (row.clientId !== clientId) return oauthError(401, "unauthorized_client", "Unauthorized");
+  return { status: 200, body: issue(state, row.accountId, clientId, false) };
+}
+
+/** Approval of a user code (what the user does in the browser); used by the control endpoint. */
+export function approveUserCode(state: EmulatorState, userCode: string, accountId: number): boolean {
+  if (!state.store.accounts.account(accountId)) throw new ApiError(404, "No such account.", "notFound");
+  return state.store.oauth.approve(userCode, accountId);
+}
+
+/** Makes every access token expire now (to test refresh). */
 export function expireAccessTokens(state: EmulatorState): number {
-  return state.store.st("UPDATE oauth_tokens SET expires_at = ? WHERE kind = 'access'").run(state.now() - 1)
-    .changes;
+  return state.store.oauth.expireAccessTokens(state.now() - 1);
 }

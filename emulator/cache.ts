@@ -4,14 +4,13 @@
  * then cost a lookup, as they would behind the service's own caches.
  */
 import { gzipSync } from "node:zlib";
-import { deflatePiece, gzipPieces, type Piece } from "./gzip-pieces.js";
-import { pieces, type RawJson } from "./raw-json.js";
+import { gzipPieces, type Piece } from "./gzip-pieces.js";
+import { Memo } from "./memo.js";
+import { pieces, RawJson } from "./raw-json.js";
 
 export interface CachedResponse {
   json: Buffer;
   gzip: Buffer | null;
-  /** The gzip was joined from rows compressed apart: fast to make, but larger than one deflate. */
-  spliced?: boolean;
 }
 
 export class ResponseCache {
@@ -29,14 +28,6 @@ export class ResponseCache {
       return undefined;
     }
     const hit = this.entries.get(key);
-    if (hit?.gzip && hit.spliced) {
-      // A response read again is worth one deflate of the whole (a page of rows compressed apart
-      // is about 4 times larger, and every hit sends it).
-      const gzip = gzipSync(hit.json, { level: 1 });
-      this.bytes += gzip.length - hit.gzip.length;
-      hit.gzip = gzip;
-      hit.spliced = false;
-    }
     return hit;
   }
 
@@ -75,21 +66,48 @@ const GZIP_MIN = 1024;
  * The body's bytes, and its gzip when asked for. Cached pieces (RawJson rows) join as the bytes and
  * deflate blocks they keep, so an uncached page of cached rows neither re-encodes nor re-compresses
  * them (gzip-pieces.ts); a body without any is compressed whole, at level 1 (loopback: speed first).
+ * The plain bytes of a gzipped body are joined only when `keepJson` (the response cache keeps them
+ * for clients without gzip): an 800 KB page copied for nothing costs a fifth of a read.
  */
-export function encodeResponse(body: unknown, gzip: boolean): CachedResponse {
+export function encodeResponse(body: unknown, gzip: boolean, keepJson = true): CachedResponse {
   const parts = pieces(body);
   if (parts.length === 1) {
     const json = Buffer.from(parts[0] as string);
     return { json, gzip: gzip && json.length >= GZIP_MIN ? gzipSync(json, { level: 1 }) : null };
   }
-  const encoded = parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p));
-  const json = Buffer.concat(encoded.map((p) => (Buffer.isBuffer(p) ? p : p.bytes)));
-  if (!gzip || json.length < GZIP_MIN) return { json, gzip: null };
-  return { json, gzip: gzipPieces(encoded.map(pieceOf)), spliced: true };
+  const encoded = parts.map((p) =>
+    typeof p !== "string" ? p : p.length >= GZIP_MIN ? texts.get(p, raw) : Buffer.from(p),
+  );
+  const size = encoded.reduce((n, p) => n + (Buffer.isBuffer(p) ? p.length : p.bytes.length), 0);
+  const joined = () => Buffer.concat(encoded.map((p) => (Buffer.isBuffer(p) ? p : p.bytes)));
+  if (!gzip || size < GZIP_MIN) return { json: joined(), gzip: null };
+  return { json: keepJson ? joined() : EMPTY, gzip: gzipPieces(gzipParts(encoded)) };
 }
 
-/** Texts between rows are mostly a comma: stored as they are, but a long one (a page header) is deflated. */
-function pieceOf(p: Buffer | RawJson): Piece | Buffer {
-  if (!Buffer.isBuffer(p)) return p.piece;
-  return p.length >= GZIP_MIN ? deflatePiece(p, 1) : p;
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Long texts between rows (a page's header and what follows its rows), by their text: a page read
+ * again after a write that did not change it finds its header's bytes and deflate blocks here.
+ */
+const texts = new Memo<string, RawJson>(512);
+const raw = (text: string) => new RawJson(text);
+
+/**
+ * The parts as the gzip body takes them. A short text between two rows (the comma) joins the row
+ * after it in one piece compressed against the row before, as one deflate of the whole would;
+ * other short texts are stored as they are, rows and long texts keep their own pieces.
+ */
+function gzipParts(parts: readonly (Buffer | RawJson)[]): (Piece | Buffer)[] {
+  const out: (Piece | Buffer)[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    const previous = parts[i - 1];
+    const next = parts[i + 1];
+    if (Buffer.isBuffer(p) && previous instanceof RawJson && next instanceof RawJson) {
+      out.push(next.pieceAfter(previous, p));
+      i++;
+    } else out.push(Buffer.isBuffer(p) ? p : p.piece);
+  }
+  return out;
 }

@@ -1,15 +1,16 @@
 /**
  * Control endpoints under `/_emulator/` (not part of the service): request counts per endpoint and
- * the request log,
- * faults, accounts with ready-to-use browser headers, OAuth approval, configuration.
+ * the request log, faults, accounts with ready-to-use browser headers, OAuth approval,
+ * configuration. One handler per first path segment.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { approveUserCode, browserHeaders, expireAccessTokens } from "./auth.js";
 import type { EmulatorState } from "./context.js";
-import { ApiError, invalidArgument, notFound } from "./errors.js";
+import { invalidArgument, notFound } from "./errors.js";
 import { type FaultConfig, isFaultKind, type QueuedFault } from "./faults.js";
 import { clearRequestLog, loggedRequests } from "./request-log.js";
 import { sendJson } from "./server.js";
+import type { AccountRow } from "./store/rows.js";
 
 function json(text: Buffer): Record<string, unknown> {
   if (text.length === 0) return {};
@@ -44,6 +45,17 @@ function queued(v: unknown): QueuedFault[] {
   return v as QueuedFault[];
 }
 
+/** One control request, as the handlers of its first path segment see it. */
+interface ControlRequest {
+  state: EmulatorState;
+  method: string;
+  res: ServerResponse;
+  /** The path's segments after `/_emulator/`. */
+  parts: string[];
+  query: URLSearchParams;
+  readBody: () => Promise<Buffer>;
+}
+
 export async function handleControl(
   state: EmulatorState,
   req: IncomingMessage,
@@ -52,103 +64,128 @@ export async function handleControl(
   query: URLSearchParams,
   readBody: () => Promise<Buffer>,
 ): Promise<void> {
-  const method = req.method ?? "GET";
   const parts = path.split("/").filter(Boolean);
-  const [head, second, third] = parts;
-  if (head === "health") return sendJson(res, 200, { ok: true, catalogue: state.store.counts() });
-  if (head === "stats") {
-    if (method === "DELETE") {
-      state.counts.clear();
-      return sendJson(res, 200, { requests: {}, total: 0 });
-    }
-    const requests = Object.fromEntries([...state.counts.entries()].sort(([a], [b]) => a.localeCompare(b)));
-    const total = [...state.counts.values()].reduce((a, b) => a + b, 0);
-    return sendJson(res, 200, { requests, total });
+  const handler = HANDLERS.get(parts[0] ?? "");
+  if (!handler) throw notFound("No such control endpoint.");
+  await handler({ state, method: req.method ?? "GET", res, parts, query, readBody });
+}
+
+/** The handler of each first path segment; any other segment is a 404. */
+const HANDLERS = new Map<string, (c: ControlRequest) => void | Promise<void>>([
+  ["health", ({ state, res }) => sendJson(res, 200, { ok: true, catalogue: state.store.counts() })],
+  ["stats", stats],
+  ["requests", requests],
+  ["faults", faults],
+  ["accounts", accounts],
+  ["oauth", oauth],
+  ["config", config],
+]);
+
+/** `stats`: request counts per endpoint, sorted by name; DELETE clears them. */
+function stats({ state, method, res }: ControlRequest): void {
+  if (method === "DELETE") {
+    state.counts.clear();
+    sendJson(res, 200, { requests: {}, total: 0 });
+    return;
   }
-  if (head === "requests") {
-    // The request log: `?since=<seq>` for the newer ones, `?writes=1` for writes only.
-    if (method === "DELETE") {
-      clearRequestLog(state);
-      return sendJson(res, 200, { requests: [] });
-    }
-    const since = Number(query.get("since") ?? 0) || 0;
-    return sendJson(res, 200, { requests: loggedRequests(state, since, query.get("writes") === "1") });
+  const requests = Object.fromEntries([...state.counts.entries()].sort(([a], [b]) => a.localeCompare(b)));
+  const total = [...state.counts.values()].reduce((a, b) => a + b, 0);
+  sendJson(res, 200, { requests, total });
+}
+
+/** `requests`: the request log, `?since=<seq>` for the newer ones, `?writes=1` for writes only. */
+function requests({ state, method, res, query }: ControlRequest): void {
+  if (method === "DELETE") {
+    clearRequestLog(state);
+    sendJson(res, 200, { requests: [] });
+    return;
   }
-  if (head === "faults") {
-    if (method === "DELETE") {
-      state.faults.clear();
-      return sendJson(res, 200, state.faults.state());
-    }
-    if (method === "POST") {
-      const body = json(await readBody());
-      if ("config" in body) state.faults.configure(faultConfig(body.config));
-      if ("queue" in body) state.faults.enqueue(queued(body.queue));
-      return sendJson(res, 200, state.faults.state());
-    }
-    return sendJson(res, 200, state.faults.state());
+  const since = Number(query.get("since") ?? 0) || 0;
+  sendJson(res, 200, { requests: loggedRequests(state, since, query.get("writes") === "1") });
+}
+
+/** `faults`: the injector's state; POST sets its config and queues faults, DELETE clears both. */
+async function faults({ state, method, res, readBody }: ControlRequest): Promise<void> {
+  if (method === "DELETE") state.faults.clear();
+  if (method === "POST") {
+    const body = json(await readBody());
+    if ("config" in body) state.faults.configure(faultConfig(body.config));
+    if ("queue" in body) state.faults.enqueue(queued(body.queue));
   }
-  if (head === "accounts") {
-    if (!second) {
-      const list = state.store.accounts().map((a) => ({
-        id: a.id,
-        email: a.email,
-        name: a.name,
-        handle: a.handle,
-        channelId: a.channelId,
-        authUser: a.authUser,
-        brand: a.parentId !== null,
-        parentId: a.parentId,
-        pageId: a.pageId,
-        premium: a.premium,
-      }));
-      return sendJson(res, 200, { accounts: list });
-    }
-    const account = state.store.account(Number(second));
-    if (!account) throw notFound("No such account.");
-    if (third === "headers") {
-      // A brand account is used through its login's cookie plus `onBehalfOfUser`.
-      const login = account.parentId !== null ? state.store.account(account.parentId) : account;
-      if (!login) throw notFound("No such account.");
-      const at = query.get("at");
-      const seconds = at && /^\d+$/.test(at) ? Number(at) : Math.floor(state.now() / 1000);
-      return sendJson(res, 200, browserHeaders(login, seconds));
-    }
-    if (third === "premium" && method === "POST") {
-      // Any account can be made premium (or not) to try what only premium accounts see.
-      const body = json(await readBody());
-      if (typeof body.premium !== "boolean") throw invalidArgument("premium must be true or false");
-      state.store.setPremium(account.id, body.premium);
-      return sendJson(res, 200, { id: account.id, premium: body.premium });
-    }
-    throw notFound("No such control endpoint.");
+  sendJson(res, 200, state.faults.state());
+}
+
+/** `accounts`: the seeded accounts; `accounts/<id>/headers` and `accounts/<id>/premium` act on one. */
+async function accounts(c: ControlRequest): Promise<void> {
+  const { state, method, res, parts, query } = c;
+  const [, second, third] = parts;
+  if (!second) return sendJson(res, 200, { accounts: state.store.accounts.accounts().map(accountSummary) });
+  const account = state.store.accounts.account(Number(second));
+  if (!account) throw notFound("No such account.");
+  if (third === "headers") {
+    // A brand account is used through its login's cookie plus `onBehalfOfUser`.
+    const login = account.parentId !== null ? state.store.accounts.account(account.parentId) : account;
+    if (!login) throw notFound("No such account.");
+    const at = query.get("at");
+    const seconds = at && /^\d+$/.test(at) ? Number(at) : Math.floor(state.now() / 1000);
+    return sendJson(res, 200, browserHeaders(login, seconds));
   }
-  if (head === "oauth") {
-    if (second === "approve" && method === "POST") {
-      const body = json(await readBody());
-      if (typeof body.userCode !== "string") throw invalidArgument("userCode is required");
-      const accountId =
-        typeof body.accountId === "number" ? body.accountId : state.oauth.autoApproveAccountId;
-      const ok = approveUserCode(state, body.userCode, accountId);
-      if (!ok) throw notFound("No pending device code with that user code.");
-      return sendJson(res, 200, { approved: true });
-    }
-    if (second === "expire" && method === "POST") {
-      return sendJson(res, 200, { expired: expireAccessTokens(state) });
-    }
-    if (second === "device") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(
-        "<!doctype html><title>Emulator device sign-in</title><p>POST /_emulator/oauth/approve to approve.</p>",
-      );
-      return;
-    }
+  if (third === "premium" && method === "POST") {
+    // Any account can be made premium (or not) to try what only premium accounts see.
+    const body = json(await c.readBody());
+    if (typeof body.premium !== "boolean") throw invalidArgument("premium must be true or false");
+    state.store.setPremium(account.id, body.premium);
+    return sendJson(res, 200, { id: account.id, premium: body.premium });
   }
-  if (head === "config" && method === "POST") {
+  throw notFound("No such control endpoint.");
+}
+
+/** What the account list tells of each account. */
+function accountSummary(a: AccountRow) {
+  return {
+    id: a.id,
+    email: a.email,
+    name: a.name,
+    handle: a.handle,
+    channelId: a.channelId,
+    authUser: a.authUser,
+    brand: a.parentId !== null,
+    parentId: a.parentId,
+    pageId: a.pageId,
+    premium: a.premium,
+  };
+}
+
+/** `oauth/approve` a pending device code, `oauth/expire` the access tokens, `oauth/device` the sign-in page. */
+async function oauth({ state, method, res, parts, readBody }: ControlRequest): Promise<void> {
+  const second = parts[1];
+  if (second === "approve" && method === "POST") {
+    const body = json(await readBody());
+    if (typeof body.userCode !== "string") throw invalidArgument("userCode is required");
+    const accountId = typeof body.accountId === "number" ? body.accountId : state.oauth.autoApproveAccountId;
+    const ok = approveUserCode(state, body.userCode, accountId);
+    if (!ok) throw notFound("No pending device code with that user code.");
+    return sendJson(res, 200, { approved: true });
+  }
+  if (second === "expire" && method === "POST") {
+    return sendJson(res, 200, { expired: expireAccessTokens(state) });
+  }
+  if (second === "device") {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(
+      "<!doctype html><title>Emulator device sign-in</title><p>POST /_emulator/oauth/approve to approve.</p>",
+    );
+    return;
+  }
+  throw notFound("No such control endpoint.");
+}
+
+/** `config`: the OAuth and auth settings; POST merges the given ones in first. */
+async function config({ state, method, res, readBody }: ControlRequest): Promise<void> {
+  if (method === "POST") {
     const body = json(await readBody());
     if (body.oauth && typeof body.oauth === "object") Object.assign(state.oauth, body.oauth);
     if (body.auth && typeof body.auth === "object") Object.assign(state.auth, body.auth);
-    return sendJson(res, 200, { oauth: state.oauth, auth: state.auth });
   }
-  if (head === "config") return sendJson(res, 200, { oauth: state.oauth, auth: state.auth });
-  throw new ApiError(404, "No such control endpoint.", "notFound");
+  sendJson(res, 200, { oauth: state.oauth, auth: state.auth });
 }

@@ -65,15 +65,27 @@ function lengthShift(length: number): number {
   return p;
 }
 
-/** A piece of `bytes`: raw deflate blocks ending on a byte boundary so that more blocks may follow. */
-export function deflatePiece(bytes: Buffer, level = 6): Piece {
+/**
+ * A piece of `bytes`: raw deflate blocks ending on a byte boundary so that more blocks may follow.
+ * With `dictionary` — exactly the bytes the piece will follow in the body — the blocks may point
+ * back into them, as a deflate of the whole body would: a playlist row after the row before it
+ * compresses about four times smaller than alone.
+ */
+export function deflatePiece(bytes: Buffer, level = 6, dictionary?: Buffer): Piece {
   return {
     bytes,
     crc: crc32(bytes),
     shift: lengthShift(bytes.length),
-    deflated: deflateRawSync(bytes, { level, finishFlush: constants.Z_SYNC_FLUSH }),
+    deflated: deflateRawSync(bytes, {
+      level,
+      finishFlush: constants.Z_SYNC_FLUSH,
+      ...(dictionary ? { dictionary: dictionary.subarray(-WINDOW) } : {}),
+    }),
   };
 }
+
+/** How far back deflate may point (32 KiB): a longer dictionary is only its last WINDOW bytes. */
+const WINDOW = 32 * 1024;
 
 /** `bytes` as stored (uncompressed) deflate blocks, none final; the stream is byte-aligned here. */
 function storedBlocks(bytes: Buffer): Buffer[] {

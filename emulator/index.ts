@@ -65,9 +65,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store = new Store(db);
   let catalogue: CatalogueSummary | null = null;
   let generationMs = 0;
-  if (!hasCatalogue(db.$client, { seed, size })) {
+  if (!hasCatalogue(db, { seed, size })) {
     const t0 = performance.now();
-    catalogue = generateCatalogue(db.$client, { seed, size });
+    catalogue = generateCatalogue(db, { seed, size });
     generationMs = performance.now() - t0;
   }
   const state: EmulatorState = {

@@ -41,7 +41,27 @@ export class RawJson {
     this.packed ??= deflatePiece(this.bytes);
     return this.packed;
   }
+
+  /**
+   * The text `between` and this one as one piece compressed to follow `previous` (a row after the
+   * comma after the row before it on a page), kept for the last few such neighbours: a page read
+   * again finds it.
+   */
+  pieceAfter(previous: RawJson, between: Buffer): Piece {
+    this.after ??= [];
+    const hit = this.after.find((a) => a.previous === previous && a.between.equals(between));
+    if (hit) return hit.piece;
+    const piece = deflatePiece(Buffer.concat([between, this.bytes]), 6, previous.bytes);
+    if (this.after.length >= NEIGHBOURS) this.after.shift();
+    this.after.push({ previous, between, piece });
+    return piece;
+  }
+
+  private after: { previous: RawJson; between: Buffer; piece: Piece }[] | null = null;
 }
+
+/** Neighbours a row keeps a piece for: a row usually sits on one page, after one other row. */
+const NEIGHBOURS = 4;
 
 /**
  * `JSON.stringify(value)` as the texts between RawJsons and the RawJsons themselves, in order;

@@ -290,9 +290,10 @@ async function handleApi(
     else throw e;
   }
   if (fault?.kind === "truncate") result = truncateLists(result);
-  const encoded = encodeResponse(result, acceptsGzip);
   // Only a read that changed nothing may be reused (a taste-profile form is a write in a browse).
-  if (cacheKey && state.cache && state.store.version === version) state.cache.set(cacheKey, version, encoded);
+  const cacheable = cacheKey !== null && state.cache !== null && state.store.version === version;
+  const encoded = encodeResponse(result, acceptsGzip, cacheable);
+  if (cacheable) state.cache!.set(cacheKey, version, encoded);
   sendEncoded(res, encoded, acceptsGzip);
 }
 
@@ -339,73 +340,93 @@ export async function route(
       );
       return;
     }
-    if (path === "/upload/usermusic/http" && req.method === "POST") {
-      const command = (header(req, "x-goog-upload-command") ?? "").toLowerCase();
-      if (command === "start") {
-        count(state, "upload/start");
-        const fault = state.faults.pick("upload/start", header(req, "x-emulator-fault"));
-        if (fault && (await applyFault(res, fault))) return;
-        const form = new URLSearchParams(decodeBody(await readBody(req, MAX_FORM_BODY), MAX_FORM_BODY));
-        const r = uploadStart(state, req.headers, form, url.searchParams);
-        res.writeHead(200, {
-          "x-goog-upload-url": r.uploadUrl,
-          "x-goog-upload-status": "active",
-          "content-length": "0",
-        });
-        res.end();
-        return;
-      }
-      count(state, "upload/finalize");
-      const fault = state.faults.pick("upload/finalize", header(req, "x-emulator-fault"));
-      if (fault && (await applyFault(res, fault))) return;
-      await uploadFinalize(state, req, res, url.searchParams);
-      return;
-    }
+    if (path === "/upload/usermusic/http" && req.method === "POST")
+      return await handleUpload(state, req, res, url);
     if (path === "/o/oauth2/device/code" && req.method === "POST")
       return await handleOAuth(state, req, res, "device");
     if ((path === "/token" || path === "/o/oauth2/token") && req.method === "POST") {
       return await handleOAuth(state, req, res, "token");
     }
-    if (req.method === "GET" || req.method === "HEAD") {
-      if (path === "/") {
-        count(state, "GET /");
-        return sendText(res, 200, "text/html; charset=utf-8", startPage(state));
-      }
-      if (path.startsWith("/s/player/") && path.endsWith("/base.js")) {
-        count(state, "GET base.js");
-        return sendText(res, 200, "text/javascript", basejs(state));
-      }
-      if (path === "/playlist") {
-        count(state, "GET /playlist");
-        return sendText(
-          res,
-          200,
-          "text/html; charset=utf-8",
-          playlistHtml(state, url.searchParams.get("list") ?? ""),
-        );
-      }
-      if (path === "/api/stats/playback") {
-        count(state, "GET /api/stats/playback");
-        recordPlayback(state, req.headers, url.searchParams);
-        res.writeHead(204);
-        res.end();
-        return;
-      }
-    }
+    if ((req.method === "GET" || req.method === "HEAD") && handlePage(state, req, res, url)) return;
     count(state, "unknown");
     throw notFound(`The requested URL ${path} was not found on this server.`);
   } catch (e) {
-    if (res.headersSent) {
-      res.socket?.destroy();
-      return;
-    }
-    if (e instanceof ApiError) {
-      sendError(res, e);
-    } else {
-      // An emulator bug must still look like the service failing, never like a dropped socket.
-      process.emitWarning(`emulator: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      sendError(res, new ApiError(500, "Internal error encountered.", "backendError"));
-    }
+    answerFailure(res, e);
+  }
+}
+
+/**
+ * The upload host: `x-goog-upload-command: start` opens a session and answers its address in a
+ * header; any other command sends the file to the session and finalizes it.
+ */
+async function handleUpload(state: EmulatorState, req: IncomingMessage, res: ServerResponse, url: URL) {
+  const command = (header(req, "x-goog-upload-command") ?? "").toLowerCase();
+  if (command === "start") {
+    count(state, "upload/start");
+    const fault = state.faults.pick("upload/start", header(req, "x-emulator-fault"));
+    if (fault && (await applyFault(res, fault))) return;
+    const form = new URLSearchParams(decodeBody(await readBody(req, MAX_FORM_BODY), MAX_FORM_BODY));
+    const r = uploadStart(state, req.headers, form, url.searchParams);
+    res.writeHead(200, {
+      "x-goog-upload-url": r.uploadUrl,
+      "x-goog-upload-status": "active",
+      "content-length": "0",
+    });
+    res.end();
+    return;
+  }
+  count(state, "upload/finalize");
+  const fault = state.faults.pick("upload/finalize", header(req, "x-emulator-fault"));
+  if (fault && (await applyFault(res, fault))) return;
+  await uploadFinalize(state, req, res, url.searchParams);
+}
+
+/**
+ * The GET pages: the start page, the player script, the `/playlist` page and the playback
+ * tracking address. False when the path is none of them.
+ */
+function handlePage(state: EmulatorState, req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+  const path = url.pathname;
+  if (path === "/") {
+    count(state, "GET /");
+    sendText(res, 200, "text/html; charset=utf-8", startPage(state));
+    return true;
+  }
+  if (path.startsWith("/s/player/") && path.endsWith("/base.js")) {
+    count(state, "GET base.js");
+    sendText(res, 200, "text/javascript", basejs(state));
+    return true;
+  }
+  if (path === "/playlist") {
+    count(state, "GET /playlist");
+    sendText(res, 200, "text/html; charset=utf-8", playlistHtml(state, url.searchParams.get("list") ?? ""));
+    return true;
+  }
+  if (path === "/api/stats/playback") {
+    count(state, "GET /api/stats/playback");
+    recordPlayback(state, req.headers, url.searchParams);
+    res.writeHead(204);
+    res.end();
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Any failure as the service's error format: an ApiError as itself, anything else (an emulator
+ * bug) as a 500 that still looks like the service failing, never like a dropped socket. Once the
+ * headers are out, only dropping the connection is left.
+ */
+function answerFailure(res: ServerResponse, e: unknown): void {
+  if (res.headersSent) {
+    res.socket?.destroy();
+    return;
+  }
+  if (e instanceof ApiError) {
+    sendError(res, e);
+  } else {
+    process.emitWarning(`emulator: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    sendError(res, new ApiError(500, "Internal error encountered.", "backendError"));
   }
 }
 

@@ -124,32 +124,15 @@ export function subscribeButton(
 export const songsShelfTitle = (twoColumn: boolean): string => (twoColumn ? "Songs" : "Top songs");
 
 export function artistPage(v: ArtistView): Json {
+  const sections = [...artistShelves(v), aboutShelf(v.artist)];
+  return { header: artistHeader(v), ...artistBody(v, sections) };
+}
+
+/** The page's shelves in order: top songs, albums, singles, videos, related artists (those it has). */
+function artistShelves(v: ArtistView): Json[] {
   const a = v.artist;
-  const mix = artistMixIds(a.channelId);
-  const songsPlaylist = artistSongsPlaylistId(a.channelId);
   const sections: Json[] = [];
-  if (v.songs.length) {
-    sections.push({
-      musicShelfRenderer: {
-        title: {
-          runs: [
-            {
-              text: songsShelfTitle(v.twoColumn),
-              navigationEndpoint: browse(`VL${songsPlaylist}`, PAGE.playlist, "ggMCCAI%3D"),
-            },
-          ],
-        },
-        contents: v.songs.map((s) =>
-          songRow(s, { style: "library", marks: v.marks, playlistId: songsPlaylist }),
-        ),
-        // Every artist capture with the shelf's link says "Show all" (yt_get_artist_20240705,
-        // ytm_2026_05_get_artist1).
-        bottomText: text("Show all"),
-        bottomEndpoint: browse(`VL${songsPlaylist}`, PAGE.playlist),
-        shelfDivider: { musicShelfDividerRenderer: { hidden: true } },
-      },
-    });
-  }
+  if (v.songs.length) sections.push(songsShelf(v));
   const more = (params: string) => browse(`MPAD${a.channelId}`, PAGE.artist, params);
   if (v.albums.length) {
     sections.push(
@@ -185,76 +168,115 @@ export function artistPage(v: ArtistView): Json {
         v.related.map((a) => artistCard(a)),
       ),
     );
-  sections.push({
+  return sections;
+}
+
+/** The songs shelf (`musicShelfRenderer`), its title and "Show all" opening the artist's songs playlist. */
+function songsShelf(v: ArtistView): Json {
+  const songsPlaylist = artistSongsPlaylistId(v.artist.channelId);
+  return {
+    musicShelfRenderer: {
+      title: {
+        runs: [
+          {
+            text: songsShelfTitle(v.twoColumn),
+            navigationEndpoint: browse(`VL${songsPlaylist}`, PAGE.playlist, "ggMCCAI%3D"),
+          },
+        ],
+      },
+      contents: v.songs.map((s) =>
+        songRow(s, { style: "library", marks: v.marks, playlistId: songsPlaylist }),
+      ),
+      // Every artist capture with the shelf's link says "Show all" (yt_get_artist_20240705,
+      // ytm_2026_05_get_artist1).
+      bottomText: text("Show all"),
+      bottomEndpoint: browse(`VL${songsPlaylist}`, PAGE.playlist),
+      shelfDivider: { musicShelfDividerRenderer: { hidden: true } },
+    },
+  };
+}
+
+/** The "More" / "Less" toggle that unfolds a description (the header's and the About shelf's). */
+const moreLessToggle = (): Json => ({
+  toggleButtonRenderer: {
+    isToggled: false,
+    isDisabled: false,
+    defaultText: text("More"),
+    toggledText: text("Less"),
+  },
+});
+
+/** The "About" shelf closing the page (`musicDescriptionShelfRenderer`): views and description. */
+function aboutShelf(a: ArtistRow): Json {
+  return {
     musicDescriptionShelfRenderer: {
       header: text("About"),
       subheader: text(`${(a.subscribers * 37).toLocaleString("en-US")} views`),
       description: text(a.description),
-      moreButton: {
-        toggleButtonRenderer: {
-          isToggled: false,
-          isDisabled: false,
-          defaultText: text("More"),
-          toggledText: text("Less"),
-        },
-      },
+      moreButton: moreLessToggle(),
     },
-  });
+  };
+}
+
+/**
+ * The page's `musicImmersiveHeaderRenderer`: name, subscribe button, description, image, and the
+ * shuffle (from the first song when there is one) and radio buttons.
+ */
+function artistHeader(v: ArtistView): Json {
+  const a = v.artist;
+  const mix = artistMixIds(a.channelId);
   const first = v.songs[0];
   return {
-    header: {
-      musicImmersiveHeaderRenderer: {
-        title: text(a.name),
-        subscriptionButton: subscribeButton(a.channelId, a.subscribers, v.subscribed, v.marks.signedIn),
-        moreButton: {
-          toggleButtonRenderer: {
-            isToggled: false,
-            isDisabled: false,
-            defaultText: text("More"),
-            toggledText: text("Less"),
-          },
+    musicImmersiveHeaderRenderer: {
+      title: text(a.name),
+      subscriptionButton: subscribeButton(a.channelId, a.subscribers, v.subscribed, v.marks.signedIn),
+      moreButton: moreLessToggle(),
+      description: text(a.description),
+      menu: { menuRenderer: { items: [shareItem(a.channelId)] } },
+      thumbnail: musicThumbnail(imageSizes(a.channelId, [540, 1080])),
+      playButton: {
+        buttonRenderer: {
+          text: text("Shuffle"),
+          icon: { iconType: "MUSIC_SHUFFLE" },
+          navigationEndpoint: first
+            ? watch(first.videoId, { playlistId: mix.shuffle, params: "wAEB8gECGAE%3D" })
+            : watchPlaylist(mix.shuffle, "wAEB8gECGAE%3D"),
         },
-        description: text(a.description),
-        menu: { menuRenderer: { items: [shareItem(a.channelId)] } },
-        thumbnail: musicThumbnail(imageSizes(a.channelId, [540, 1080])),
-        playButton: {
-          buttonRenderer: {
-            text: text("Shuffle"),
-            icon: { iconType: "MUSIC_SHUFFLE" },
-            navigationEndpoint: first
-              ? watch(first.videoId, { playlistId: mix.shuffle, params: "wAEB8gECGAE%3D" })
-              : watchPlaylist(mix.shuffle, "wAEB8gECGAE%3D"),
-          },
+      },
+      startRadioButton: {
+        buttonRenderer: {
+          text: text("Radio"),
+          icon: { iconType: "MIX" },
+          navigationEndpoint: watchPlaylist(mix.radio, "wAEB"),
         },
-        startRadioButton: {
-          buttonRenderer: {
-            text: text("Radio"),
-            icon: { iconType: "MIX" },
-            navigationEndpoint: watchPlaylist(mix.radio, "wAEB"),
-          },
+      },
+      monthlyListenerCount: text(`${abbreviate(a.monthlyListeners)} monthly audience`),
+    },
+  };
+}
+
+/** The sections in the page's layout: two-column, or single-column with the page's microformat. */
+function artistBody(v: ArtistView, sections: Json[]): Json {
+  const a = v.artist;
+  if (v.twoColumn) {
+    return {
+      contents: {
+        twoColumnBrowseResultsRenderer: {
+          tabs: [{ tabRenderer: { content: { sectionListRenderer: { contents: sections } } } }],
         },
-        monthlyListenerCount: text(`${abbreviate(a.monthlyListeners)} monthly audience`),
+      },
+    };
+  }
+  return {
+    ...singleColumn({ sectionListRenderer: { contents: sections } }),
+    // The page's metadata for sharing and search engines (capture ytm_2026_05_get_artist1).
+    microformat: {
+      microformatDataRenderer: {
+        urlCanonical: `https://music.youtube.com/channel/${a.channelId}`,
+        title: a.name,
+        description: a.description,
       },
     },
-    ...(v.twoColumn
-      ? {
-          contents: {
-            twoColumnBrowseResultsRenderer: {
-              tabs: [{ tabRenderer: { content: { sectionListRenderer: { contents: sections } } } }],
-            },
-          },
-        }
-      : {
-          ...singleColumn({ sectionListRenderer: { contents: sections } }),
-          // The page's metadata for sharing and search engines (capture ytm_2026_05_get_artist1).
-          microformat: {
-            microformatDataRenderer: {
-              urlCanonical: `https://music.youtube.com/channel/${a.channelId}`,
-              title: a.name,
-              description: a.description,
-            },
-          },
-        }),
   };
 }
 

@@ -202,62 +202,23 @@ export interface ChartsView {
 }
 
 export function chartsPage(v: ChartsView): Json {
-  const key = (c: string) => Buffer.from(`explore_charts_country_menu_${c}`).toString("base64url");
-  const formKey = Buffer.from("explore_charts_country_menu").toString("base64url");
-  const menu = {
-    musicShelfRenderer: {
-      shelfDivider: { musicShelfDividerRenderer: { hidden: true } },
-      subheaders: [
-        {
-          musicSideAlignedItemRenderer: {
-            startItems: [
-              {
-                musicSortFilterButtonRenderer: {
-                  title: text(COUNTRY_NAMES[v.country] ?? v.country),
-                  icon: { iconType: "CHEVRON_DOWN" },
-                  menu: {
-                    musicMultiSelectMenuRenderer: {
-                      title: { musicMenuTitleRenderer: { primaryText: text("Select a country") } },
-                      // Global first, a divider, then the countries (capture ytm_2026_07_get_charts_us_albums_no_genres).
-                      options: v.countries.flatMap((c, i) => {
-                        const option = {
-                          musicMultiSelectMenuItemRenderer: {
-                            title: text(COUNTRY_NAMES[c] ?? c),
-                            formItemEntityKey: key(c),
-                            selectedIcon: { iconType: "CHECK" },
-                            selectedCommand: {
-                              commandExecutorCommand: {
-                                commands: [
-                                  {
-                                    musicCheckboxFormItemMutatedCommand: {
-                                      formItemEntityKey: key(c),
-                                      newCheckedState: true,
-                                    },
-                                  },
-                                  {
-                                    musicBrowseFormBinderCommand: {
-                                      browseEndpoint: { browseId: "FEmusic_charts" },
-                                      formEntityKey: formKey,
-                                    },
-                                  },
-                                ],
-                              },
-                            },
-                          },
-                        };
-                        return i === 0 ? [option, { musicMenuItemDividerRenderer: {} }] : [option];
-                      }),
-                    },
-                  },
-                },
-              },
-            ],
-          },
-        },
-      ],
+  return {
+    header: { musicHeaderRenderer: { title: text("Charts") } },
+    ...singleColumn({ sectionListRenderer: { contents: [countryMenu(v), ...chartsShelves(v)] } }),
+    frameworkUpdates: {
+      entityBatchUpdate: { mutations: v.countries.map((c) => countryChoice(c, v.country)) },
     },
   };
-  const sections: Json[] = [menu];
+}
+
+/** The form entity key of one country in the charts' country form (its menu item and its mutation). */
+const countryKey = (c: string) => Buffer.from(`explore_charts_country_menu_${c}`).toString("base64url");
+/** The form entity key of the charts' country form itself. */
+const COUNTRY_FORM_KEY = Buffer.from("explore_charts_country_menu").toString("base64url");
+
+/** The charts' carousels after the country menu: albums, videos (or premium's), genres, top artists. */
+function chartsShelves(v: ChartsView): Json[] {
+  const sections: Json[] = [];
   if (v.albums.length)
     sections.push(
       carousel(
@@ -278,23 +239,85 @@ export function chartsPage(v: ChartsView): Json {
       ),
     );
   }
+  return sections;
+}
+
+/**
+ * The country selector heading the page: a shelf whose subheader holds the sort-filter button and
+ * its menu, Global first, a divider, then the countries (capture ytm_2026_07_get_charts_us_albums_no_genres).
+ */
+function countryMenu(v: ChartsView): Json {
+  const options = v.countries.flatMap((c, i) => {
+    const option = countryOption(c);
+    return i === 0 ? [option, { musicMenuItemDividerRenderer: {} }] : [option];
+  });
   return {
-    header: { musicHeaderRenderer: { title: text("Charts") } },
-    ...singleColumn({ sectionListRenderer: { contents: sections } }),
-    frameworkUpdates: {
-      entityBatchUpdate: {
-        mutations: v.countries.map((c) => ({
-          entityKey: key(c),
-          type: "ENTITY_MUTATION_TYPE_REPLACE",
-          payload: {
-            musicFormBooleanChoice: {
-              id: key(c),
-              parentFormEntityKey: formKey,
-              selected: c === v.country,
-              opaqueToken: c,
-            },
+    musicShelfRenderer: {
+      shelfDivider: { musicShelfDividerRenderer: { hidden: true } },
+      subheaders: [
+        {
+          musicSideAlignedItemRenderer: {
+            startItems: [
+              {
+                musicSortFilterButtonRenderer: {
+                  title: text(COUNTRY_NAMES[v.country] ?? v.country),
+                  icon: { iconType: "CHEVRON_DOWN" },
+                  menu: {
+                    musicMultiSelectMenuRenderer: {
+                      title: { musicMenuTitleRenderer: { primaryText: text("Select a country") } },
+                      options,
+                    },
+                  },
+                },
+              },
+            ],
           },
-        })),
+        },
+      ],
+    },
+  };
+}
+
+/** One country of the menu: choosing it checks its form item and reloads the charts with the form. */
+function countryOption(c: string): Json {
+  return {
+    musicMultiSelectMenuItemRenderer: {
+      title: text(COUNTRY_NAMES[c] ?? c),
+      formItemEntityKey: countryKey(c),
+      selectedIcon: { iconType: "CHECK" },
+      selectedCommand: {
+        commandExecutorCommand: {
+          commands: [
+            {
+              musicCheckboxFormItemMutatedCommand: {
+                formItemEntityKey: countryKey(c),
+                newCheckedState: true,
+              },
+            },
+            {
+              musicBrowseFormBinderCommand: {
+                browseEndpoint: { browseId: "FEmusic_charts" },
+                formEntityKey: COUNTRY_FORM_KEY,
+              },
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+/** The form's state for one country (`frameworkUpdates` mutation): selected when it is the page's. */
+function countryChoice(c: string, selected: string): Json {
+  return {
+    entityKey: countryKey(c),
+    type: "ENTITY_MUTATION_TYPE_REPLACE",
+    payload: {
+      musicFormBooleanChoice: {
+        id: countryKey(c),
+        parentFormEntityKey: COUNTRY_FORM_KEY,
+        selected: c === selected,
+        opaqueToken: c,
       },
     },
   };

@@ -3,7 +3,6 @@
  * The viewer's state (like status, library membership) comes in through `Marks`.
  */
 import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
-import type { Store } from "../store/store.js";
 import { feedbackToken } from "../tokens.js";
 import {
   addToPlaylistItem,
@@ -47,18 +46,6 @@ export interface Marks {
   /** Whether a collection's playlist id is rated LIKE (saved). */
   saved(playlistId: string): boolean;
   readonly signedIn: boolean;
-}
-
-export function marksFor(store: Store, accountId: number | null): Marks {
-  if (accountId === null) {
-    return { likeStatus: () => "INDIFFERENT", inLibrary: () => false, saved: () => false, signedIn: false };
-  }
-  return {
-    likeStatus: (videoId) => store.rating(accountId, videoId),
-    inLibrary: (kind, id) => store.inLibrary(accountId, kind, id),
-    saved: (playlistId) => store.rating(accountId, playlistId) === "LIKE",
-    signedIn: true,
-  };
 }
 
 export const artistRun = (s: { artistName: string; channelId: string }) =>
@@ -140,70 +127,10 @@ export function songRow(s: SongRow, o: SongRowOptions): Json {
     index: o.index,
   });
   const isSong = s.videoType === "MUSIC_VIDEO_TYPE_ATV";
-  const album = albumRun(s);
-  let columns: Json[];
-  // Saved episodes (`SE`) are listed as rows whose title opens the episode page.
-  const episode = s.videoType === "MUSIC_VIDEO_TYPE_PODCAST_EPISODE";
-  switch (episode ? "episode" : o.style) {
-    case "episode":
-      columns = [
-        flex([run(s.title, browse(`MPED${s.videoId}`, PAGE.episode))]),
-        flex([
-          run(
-            s.artistName,
-            browse(s.channelId, s.channelId.startsWith("MPSP") ? PAGE.podcast : PAGE.channel),
-          ),
-        ]),
-        flex(album ? [album] : []),
-      ];
-      break;
-    case "album":
-      // The artist column of a one-artist album is empty, an empty text object (capture
-      // ytm_2024_03_get_album); only albums whose rows differ in artists name them (captures
-      // yt_get_album_20240724, yt_get_album_not_signed_in_20250611), and every generated album has
-      // one artist.
-      columns = [flex([run(s.title, we)]), flex([]), flex([run(`${abbreviate(s.views)} plays`)])];
-      break;
-    case "search": {
-      // Filtered search: `Artist • Album • 3:12` (songs) or `Artist • 1.2M views • 3:12` (videos).
-      const second = isSong ? (album ?? run(s.albumTitle ?? "")) : run(`${abbreviate(s.views)} views`);
-      columns = [
-        flex([run(s.title, we)]),
-        flex(dotted([artistRun(s), second, run(clock(s.durationSeconds))])),
-        flex(
-          [run(`${abbreviate(s.views)} plays`)],
-          "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_MEDIUM",
-        ),
-      ];
-      break;
-    }
-    case "search-typed": {
-      // Unfiltered search prefixes the type: `Song • Artist • Album • 3:12`.
-      const second = isSong ? (album ?? run(s.albumTitle ?? "")) : run(`${abbreviate(s.views)} views`);
-      columns = [
-        flex([run(s.title, we)]),
-        flex(dotted([run(isSong ? "Song" : "Video"), artistRun(s), second, run(clock(s.durationSeconds))])),
-      ];
-      break;
-    }
-    default:
-      columns = o.contributor
-        ? [
-            flex([run(s.title, we)]),
-            flex([artistRun(s)]),
-            flex([run(clock(s.durationSeconds))]),
-            flex(album ? [album] : [], "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_MEDIUM"),
-          ]
-        : [
-            flex([run(s.title, we)]),
-            flex([artistRun(s)]),
-            flex(album ? [album] : [], "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_MEDIUM"),
-          ];
-  }
   const row: Json = {};
   if (o.style !== "album") row.thumbnail = musicThumbnail(imageSizes(s.videoId, [60, 120], !isSong));
   row.overlay = overlay(we);
-  row.flexColumns = columns;
+  row.flexColumns = songColumns(s, o, we);
   if (o.style !== "search" && o.style !== "search-typed" && !o.contributor)
     row.fixedColumns = [fixed(clock(s.durationSeconds))];
   row.menu = songMenu(s, o);
@@ -213,35 +140,104 @@ export function songRow(s: SongRow, o: SongRowOptions): Json {
     : { videoId: s.videoId };
   if (o.style === "album") row.index = s.available ? text(String(s.trackNumber ?? "")) : undefined;
   if (!s.available) row.musicItemRendererDisplayPolicy = "MUSIC_ITEM_RENDERER_DISPLAY_POLICY_GREY_OUT";
-  if (o.contributor) {
-    row.contributorsAvatars = {
-      avatarStackViewModel: {
-        avatars: [
-          {
-            avatarViewModel: {
-              image: { sources: imageSizes(o.contributor.channelId, [48]) },
-              accessibilityText: o.contributor.name,
-              avatarImageSize: "AVATAR_SIZE_XS",
-            },
-          },
-        ],
-        rendererContext: {
-          commandContext: { onTap: { innertubeCommand: browse(o.contributor.channelId, PAGE.channel) } },
-        },
-      },
-    };
-  }
+  if (o.contributor) row.contributorsAvatars = contributorAvatar(o.contributor);
   row.flexColumnDisplayStyle = "MUSIC_RESPONSIVE_LIST_ITEM_FLEX_COLUMN_DISPLAY_STYLE_TWO_LINE_STACK";
   row.itemHeight = "MUSIC_RESPONSIVE_LIST_ITEM_HEIGHT_TALL";
-  if (o.style === "playlist" || o.style === "album" || o.style === "library") {
-    row.multiSelectCheckbox = {
-      checkboxRenderer: {
-        onSelectionChangeCommand: { updateMultiSelectStateCommand: { multiSelectItem: s.videoId } },
-        checkedState: "CHECKBOX_CHECKED_STATE_UNCHECKED",
-      },
-    };
-  }
+  if (o.style === "playlist" || o.style === "album" || o.style === "library")
+    row.multiSelectCheckbox = multiSelectCheckbox(s.videoId);
   return { musicResponsiveListItemRenderer: row };
+}
+
+/** The row's `flexColumns` in the page kind's layout; `we` is the row's watch endpoint. */
+function songColumns(s: SongRow, o: SongRowOptions, we: Json): Json[] {
+  const album = albumRun(s);
+  // Saved episodes (`SE`) are listed as rows whose title opens the episode page.
+  if (s.videoType === "MUSIC_VIDEO_TYPE_PODCAST_EPISODE") {
+    return [
+      flex([run(s.title, browse(`MPED${s.videoId}`, PAGE.episode))]),
+      flex([
+        run(s.artistName, browse(s.channelId, s.channelId.startsWith("MPSP") ? PAGE.podcast : PAGE.channel)),
+      ]),
+      flex(album ? [album] : []),
+    ];
+  }
+  switch (o.style) {
+    case "album":
+      // The artist column of a one-artist album is empty, an empty text object (capture
+      // ytm_2024_03_get_album); only albums whose rows differ in artists name them (captures
+      // yt_get_album_20240724, yt_get_album_not_signed_in_20250611), and every generated album has
+      // one artist.
+      return [flex([run(s.title, we)]), flex([]), flex([run(`${abbreviate(s.views)} plays`)])];
+    case "search":
+    case "search-typed":
+      return searchColumns(s, we, album, o.style === "search-typed");
+    default:
+      return listColumns(s, we, album, Boolean(o.contributor));
+  }
+}
+
+/**
+ * Search rows' columns. Filtered search: `Artist • Album • 3:12` (songs) or `Artist • 1.2M views •
+ * 3:12` (videos), then the plays; unfiltered (`typed`) search prefixes the type: `Song • Artist •
+ * Album • 3:12`, and has no plays column.
+ */
+function searchColumns(s: SongRow, we: Json, album: Json | null, typed: boolean): Json[] {
+  const isSong = s.videoType === "MUSIC_VIDEO_TYPE_ATV";
+  const second = isSong ? (album ?? run(s.albumTitle ?? "")) : run(`${abbreviate(s.views)} views`);
+  if (typed) {
+    return [
+      flex([run(s.title, we)]),
+      flex(dotted([run(isSong ? "Song" : "Video"), artistRun(s), second, run(clock(s.durationSeconds))])),
+    ];
+  }
+  return [
+    flex([run(s.title, we)]),
+    flex(dotted([artistRun(s), second, run(clock(s.durationSeconds))])),
+    flex([run(`${abbreviate(s.views)} plays`)], "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_MEDIUM"),
+  ];
+}
+
+/** Playlist and library rows' columns: title, artist, album; a collaborative playlist adds the duration before the album. */
+function listColumns(s: SongRow, we: Json, album: Json | null, collaborative: boolean): Json[] {
+  const albumColumn = flex(album ? [album] : [], "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_MEDIUM");
+  if (collaborative)
+    return [
+      flex([run(s.title, we)]),
+      flex([artistRun(s)]),
+      flex([run(clock(s.durationSeconds))]),
+      albumColumn,
+    ];
+  return [flex([run(s.title, we)]), flex([artistRun(s)]), albumColumn];
+}
+
+/** The contributor's avatar on a collaborative playlist's row (capture ytm_2025_10_get_playlist_collaborative). */
+function contributorAvatar(contributor: { name: string; channelId: string }): Json {
+  return {
+    avatarStackViewModel: {
+      avatars: [
+        {
+          avatarViewModel: {
+            image: { sources: imageSizes(contributor.channelId, [48]) },
+            accessibilityText: contributor.name,
+            avatarImageSize: "AVATAR_SIZE_XS",
+          },
+        },
+      ],
+      rendererContext: {
+        commandContext: { onTap: { innertubeCommand: browse(contributor.channelId, PAGE.channel) } },
+      },
+    },
+  };
+}
+
+/** The unchecked box that selects the row for multi-select actions (playlist, album, library rows). */
+function multiSelectCheckbox(videoId: string): Json {
+  return {
+    checkboxRenderer: {
+      onSelectionChangeCommand: { updateMultiSelectStateCommand: { multiSelectItem: videoId } },
+      checkedState: "CHECKBOX_CHECKED_STATE_UNCHECKED",
+    },
+  };
 }
 
 export function historyToken(historyId: number): string {

@@ -197,7 +197,10 @@ export function likedMusicCard(): Json {
   };
 }
 
-/** The "Add podcast" card that opens the RSS-feed dialog; first in the podcast library. */
+/**
+ * The "Add podcast" card that opens the RSS-feed dialog; first in the podcast library (capture
+ * yt_get_library_podcasts_20250626).
+ */
 export function addPodcastCard(): Json {
   return {
     musicTwoRowItemRenderer: {
@@ -213,71 +216,60 @@ export function addPodcastCard(): Json {
       subtitle: {},
       navigationEndpoint: {
         openPopupAction: {
-          popup: {
-            menuPopupRenderer: {
-              items: [
-                {
-                  menuServiceItemRenderer: {
-                    text: { simpleText: "Add RSS feed" },
-                    icon: { iconType: "RSS" },
-                    serviceEndpoint: {
-                      commandExecutorCommand: {
-                        commands: [
-                          {
-                            openPopupAction: {
-                              popup: {
-                                flowRootRenderer: {
-                                  targetId: "add-by-url-target-id",
-                                  steps: [
-                                    {
-                                      flowStepRenderer: {
-                                        stepId: "add_by_url-step1",
-                                        content: {
-                                          musicAddByUrlDialogViewModel: {
-                                            prompt: "Enter an RSS feed URL",
-                                            placeholderText: "https://www.example.org/podcast.xml",
-                                            addButtonViewModel: {
-                                              buttonViewModel: {
-                                                title: "Add",
-                                                onTap: {
-                                                  innertubeCommand: {
-                                                    commandExecutorCommand: {
-                                                      commands: [
-                                                        {
-                                                          addToToastAction: {
-                                                            item: {
-                                                              notificationTextRenderer: {
-                                                                successResponseText: text("Adding podcast…"),
-                                                              },
-                                                            },
-                                                          },
-                                                        },
-                                                      ],
-                                                    },
-                                                  },
-                                                },
-                                              },
-                                            },
-                                          },
-                                        },
-                                      },
-                                    },
-                                  ],
-                                },
-                              },
-                              popupType: "DIALOG",
-                            },
-                          },
-                        ],
-                      },
-                    },
-                  },
-                },
-              ],
-            },
-          },
+          popup: { menuPopupRenderer: { items: [addRssFeedItem()] } },
           popupType: "DROPDOWN",
         },
+      },
+    },
+  };
+}
+
+/** The card's dropdown entry "Add RSS feed", which opens the feed dialog. */
+function addRssFeedItem(): Json {
+  return {
+    menuServiceItemRenderer: {
+      text: { simpleText: "Add RSS feed" },
+      icon: { iconType: "RSS" },
+      serviceEndpoint: {
+        commandExecutorCommand: {
+          commands: [{ openPopupAction: { popup: rssFeedDialog(), popupType: "DIALOG" } }],
+        },
+      },
+    },
+  };
+}
+
+/** The one-step dialog (`flowRootRenderer`) asking for the feed's URL. */
+function rssFeedDialog(): Json {
+  return {
+    flowRootRenderer: {
+      targetId: "add-by-url-target-id",
+      steps: [
+        {
+          flowStepRenderer: {
+            stepId: "add_by_url-step1",
+            content: {
+              musicAddByUrlDialogViewModel: {
+                prompt: "Enter an RSS feed URL",
+                placeholderText: "https://www.example.org/podcast.xml",
+                addButtonViewModel: addFeedButton(),
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
+/** The dialog's "Add" button: it only shows the "Adding podcast…" toast. */
+function addFeedButton(): Json {
+  const toast = { notificationTextRenderer: { successResponseText: text("Adding podcast…") } };
+  return {
+    buttonViewModel: {
+      title: "Add",
+      onTap: {
+        innertubeCommand: { commandExecutorCommand: { commands: [{ addToToastAction: { item: toast } }] } },
       },
     },
   };

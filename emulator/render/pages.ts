@@ -53,7 +53,7 @@ export function basejs(state: EmulatorState): string {
 }
 
 export function playlistHtml(state: EmulatorState, list: string): string {
-  const album = list ? state.store.albumByAudioPlaylist(list) : null;
+  const album = list ? state.store.catalogue.albumByAudioPlaylist(list) : null;
   // The real page embeds its data as escaped JSON inside a script; keep the escaping.
   const data = album
     ? `{\\x22browseEndpoint\\x22:{\\x22browseId\\x22:\\x22${album.browseId}\\x22,\\x22browseEndpointContextSupportedConfigs\\x22:{}}}`

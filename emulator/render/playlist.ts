@@ -117,10 +117,6 @@ export function playlistHeader(v: PlaylistView): Json {
     : dotted([run("Playlist"), run(year)]);
   const second = [run(countOf(v.total, "track")), run(totalDuration(v.totalSeconds))];
   if (!v.owned) second.unshift(run(`${abbreviate(p.views)} views`));
-  const first = v.rows[0];
-  const play = first
-    ? watch(first.videoId, { playlistId: p.playlistId, params: "wAEB", videoType: first.videoType })
-    : watchPlaylist(p.playlistId);
   const author = v.owned ? (v.ownerName ?? p.authorName) : p.authorName;
   const authorNav = p.authorChannelId
     ? browse(p.authorChannelId, p.kind === "community" ? PAGE.channel : PAGE.artist)
@@ -130,109 +126,140 @@ export function playlistHeader(v: PlaylistView): Json {
       imageSizes(p.playlistId, [192, 576, 1200]),
       "MUSIC_THUMBNAIL_SCALE_UNSPECIFIED",
     ),
-    buttons: [
-      {
-        downloadButtonRenderer: {
-          style: "STYLE_DEFAULT",
-          targetId: "playlist-download-button",
-          command: {
-            offlinePlaylistEndpoint: {
-              playlistId: p.playlistId,
-              action: "ACTION_ADD",
-              offlineability: { offlineabilityRenderer: { offlineable: true } },
-            },
-          },
-        },
-      },
-      v.owned
-        ? {
-            buttonRenderer: {
-              style: "STYLE_DARK_ON_WHITE",
-              icon: { iconType: "EDIT" },
-              navigationEndpoint: { playlistEditorEndpoint: { playlistId: p.playlistId } },
-            },
-          }
-        : likeToggleButton(p.playlistId, v.saved),
-      { musicPlayButtonRenderer: playButton(play, "MUSIC_PLAY_BUTTON_SIZE_LARGE").musicPlayButtonRenderer },
-      {
-        buttonRenderer: {
-          style: "STYLE_DARK_ON_WHITE",
-          icon: { iconType: "SHARE" },
-          command: {
-            shareEntityEndpoint: {
-              serializedShareEntity: Buffer.from(`\u0012"${p.playlistId}`).toString("base64"),
-              sharePanelType: "SHARE_PANEL_TYPE_UNIFIED_SHARE_PANEL",
-            },
-          },
-        },
-      },
-      {
-        menuRenderer: {
-          items: [
-            navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(p.playlistId, "wAEB8gECKAE%3D")),
-            navItem("Start radio", "MIX", watchPlaylist(`RDAMPL${p.playlistId}`, "wAEB")),
-            ...queueItems({ playlistId: p.playlistId }, "Playlist"),
-            downloadPlaylistItem(p.playlistId),
-            ...(v.owned ? [deletePlaylistItem(p.playlistId)] : []),
-            shareItem(`\u0012${p.playlistId}`),
-          ],
-        },
-      },
-    ],
+    buttons: headerButtons(v),
     title: text(p.title),
     subtitle: { runs: subtitle },
     secondSubtitle: { runs: dotted(second) },
   };
-  if (p.description) {
-    h.description = {
-      musicDescriptionShelfRenderer: {
-        description: text(p.description),
-        maxCollapsedLines: 2,
-        maxExpandedLines: 1000,
-        moreButton: {
-          toggleButtonRenderer: { isToggled: false, defaultText: text("More"), toggledText: text("Less") },
-        },
-      },
-    };
-  }
+  if (p.description) h.description = descriptionShelf(p.description);
   if (v.owned) {
     if (v.collaborators.length) h.facepile = collaboratorsFacepile(v);
     h.straplineTextOne = { runs: [run(author, authorNav)] };
     h.straplineThumbnail = musicThumbnail(imageSizes(`owner${p.ownerAccountId}`, [48, 96]));
-    return {
-      musicEditablePlaylistDetailHeaderRenderer: {
-        header: { musicResponsiveHeaderRenderer: h },
-        editHeader: {
-          musicPlaylistEditHeaderRenderer: {
-            title: text(p.title),
-            editTitle: text("Title"),
-            editDescription: text("Description"),
-            privacy: p.privacy,
-            playlistId: p.playlistId,
-            collaborationSettingsCommand: {
-              playlistEditorEndpoint: { playlistId: p.playlistId, openCollaborationPage: true },
-            },
-            privacyDropdown: {
-              dropdownRenderer: {
-                entries: ["PUBLIC", "UNLISTED", "PRIVATE"].map((value) => ({
-                  dropdownItemRenderer: {
-                    label: text(value[0] + value.slice(1).toLowerCase()),
-                    isSelected: value === p.privacy,
-                    stringValue: value.toLowerCase(),
-                    icon: { iconType: `PRIVACY_${value}` },
-                  },
-                })),
-                label: "Privacy",
-              },
-            },
-          },
-        },
-        playlistId: p.playlistId,
-      },
-    };
+    return ownerHeader(p, h);
   }
   h.facepile = v.collaborators.length ? collaboratorsFacepile(v) : authorFacepile(author, authorNav);
   return { musicResponsiveHeaderRenderer: h };
+}
+
+/**
+ * The header's buttons in order: download, edit (owner) or save (others), play from the first
+ * row, share, and the "…" menu (capture yt_get_playlist_20250604).
+ */
+function headerButtons(v: PlaylistView): Json[] {
+  const p = v.playlist;
+  const first = v.rows[0];
+  const play = first
+    ? watch(first.videoId, { playlistId: p.playlistId, params: "wAEB", videoType: first.videoType })
+    : watchPlaylist(p.playlistId);
+  return [
+    {
+      downloadButtonRenderer: {
+        style: "STYLE_DEFAULT",
+        targetId: "playlist-download-button",
+        command: {
+          offlinePlaylistEndpoint: {
+            playlistId: p.playlistId,
+            action: "ACTION_ADD",
+            offlineability: { offlineabilityRenderer: { offlineable: true } },
+          },
+        },
+      },
+    },
+    v.owned
+      ? {
+          buttonRenderer: {
+            style: "STYLE_DARK_ON_WHITE",
+            icon: { iconType: "EDIT" },
+            navigationEndpoint: { playlistEditorEndpoint: { playlistId: p.playlistId } },
+          },
+        }
+      : likeToggleButton(p.playlistId, v.saved),
+    { musicPlayButtonRenderer: playButton(play, "MUSIC_PLAY_BUTTON_SIZE_LARGE").musicPlayButtonRenderer },
+    {
+      buttonRenderer: {
+        style: "STYLE_DARK_ON_WHITE",
+        icon: { iconType: "SHARE" },
+        command: {
+          shareEntityEndpoint: {
+            serializedShareEntity: Buffer.from(`\u0012"${p.playlistId}`).toString("base64"),
+            sharePanelType: "SHARE_PANEL_TYPE_UNIFIED_SHARE_PANEL",
+          },
+        },
+      },
+    },
+    { menuRenderer: { items: headerMenuItems(v) } },
+  ];
+}
+
+/** The header's "…" menu: play, queue, download, delete (owner only), share. */
+function headerMenuItems(v: PlaylistView): Json[] {
+  const p = v.playlist;
+  return [
+    navItem("Shuffle play", "MUSIC_SHUFFLE", watchPlaylist(p.playlistId, "wAEB8gECKAE%3D")),
+    navItem("Start radio", "MIX", watchPlaylist(`RDAMPL${p.playlistId}`, "wAEB")),
+    ...queueItems({ playlistId: p.playlistId }, "Playlist"),
+    downloadPlaylistItem(p.playlistId),
+    ...(v.owned ? [deletePlaylistItem(p.playlistId)] : []),
+    shareItem(`\u0012${p.playlistId}`),
+  ];
+}
+
+/** The description under the header (`description.musicDescriptionShelfRenderer`), two lines folded. */
+function descriptionShelf(description: string): Json {
+  return {
+    musicDescriptionShelfRenderer: {
+      description: text(description),
+      maxCollapsedLines: 2,
+      maxExpandedLines: 1000,
+      moreButton: {
+        toggleButtonRenderer: { isToggled: false, defaultText: text("More"), toggledText: text("Less") },
+      },
+    },
+  };
+}
+
+/**
+ * The owner's header: the same header wrapped in `musicEditablePlaylistDetailHeaderRenderer` with
+ * the edit form (title, description, privacy, collaboration) beside it (capture yt_get_playlist_20240624).
+ */
+function ownerHeader(p: PlaylistRow, header: Json): Json {
+  return {
+    musicEditablePlaylistDetailHeaderRenderer: {
+      header: { musicResponsiveHeaderRenderer: header },
+      editHeader: {
+        musicPlaylistEditHeaderRenderer: {
+          title: text(p.title),
+          editTitle: text("Title"),
+          editDescription: text("Description"),
+          privacy: p.privacy,
+          playlistId: p.playlistId,
+          collaborationSettingsCommand: {
+            playlistEditorEndpoint: { playlistId: p.playlistId, openCollaborationPage: true },
+          },
+          privacyDropdown: privacyDropdown(p.privacy),
+        },
+      },
+      playlistId: p.playlistId,
+    },
+  };
+}
+
+/** The edit form's privacy choice: public, unlisted, private, the playlist's own selected. */
+function privacyDropdown(privacy: string): Json {
+  return {
+    dropdownRenderer: {
+      entries: ["PUBLIC", "UNLISTED", "PRIVATE"].map((value) => ({
+        dropdownItemRenderer: {
+          label: text(value[0] + value.slice(1).toLowerCase()),
+          isSelected: value === privacy,
+          stringValue: value.toLowerCase(),
+          icon: { iconType: `PRIVACY_${value}` },
+        },
+      })),
+      label: "Privacy",
+    },
+  };
 }
 
 /** The author of a playlist under its title (`header.facepile`, PROTOCOL §4.6). */

@@ -32,6 +32,7 @@ export interface QueueEntry {
   setVideoId: string;
 }
 
+/** One queue row (`playlistPanelVideoRenderer`): the song, where it sits in the queue, and its menu. */
 function panelVideo(
   s: SongRow,
   playlistId: string,
@@ -40,33 +41,46 @@ function panelVideo(
   selected: boolean,
   marks: Marks,
 ): Json {
-  const byline = s.albumBrowseId
-    ? dotted([
-        artistRun(s),
-        run(s.albumTitle ?? "", browse(s.albumBrowseId, PAGE.album)),
-        run(String(s.year ?? "")),
-      ])
-    : dotted([
-        artistRun(s),
-        run(`${abbreviate(s.views)} views`),
-        run(`${abbreviate(Math.floor(s.views / 40))} likes`),
-      ]);
-  const like = marks.likeStatus(s.videoId);
-  // Each toggle has both icons, as the capture's "Add to liked songs" toggle does
-  // (yt_get_watch_playlist_20250630); readers that draw the toggled state need the second.
-  const likeToggle = (status: string, icon: string, toggledIcon: string, toggled: boolean) => ({
-    toggleMenuServiceItemRenderer: {
-      defaultText: text(status === "LIKE" ? "Add to liked songs" : "Dislike"),
-      defaultIcon: { iconType: icon },
-      toggledIcon: { iconType: toggledIcon },
-      defaultServiceEndpoint: {
-        likeEndpoint: { status: toggled ? "INDIFFERENT" : status, target: { videoId: s.videoId } },
-      },
-      toggledText: text(status === "LIKE" ? "Remove from liked songs" : "Remove dislike"),
-      toggledServiceEndpoint: { likeEndpoint: { status: "INDIFFERENT", target: { videoId: s.videoId } } },
-      isToggled: toggled,
-    },
-  });
+  const renderer: Json = {
+    title: text(s.title),
+    longBylineText: { runs: panelByline(s) },
+    thumbnail: { thumbnails: imageSizes(s.videoId, [60, 120], s.videoType !== "MUSIC_VIDEO_TYPE_ATV") },
+    lengthText: text(clock(s.durationSeconds)),
+    selected,
+    navigationEndpoint: watch(s.videoId, {
+      playlistId,
+      index,
+      playlistSetVideoId: setVideoId,
+      videoType: s.videoType,
+    }),
+    videoId: s.videoId,
+    shortBylineText: text(s.artistName),
+    menu: { menuRenderer: { items: panelMenuItems(s, playlistId, marks) } },
+    playlistSetVideoId: setVideoId,
+    canReorder: true,
+  };
+  if (!s.available) renderer.unplayableText = text("Song is unavailable");
+  return { playlistPanelVideoRenderer: renderer };
+}
+
+/** The row's long byline: `Artist • Album • Year` for album tracks, `Artist • views • likes` for videos. */
+function panelByline(s: SongRow): Json[] {
+  if (s.albumBrowseId) {
+    return dotted([
+      artistRun(s),
+      run(s.albumTitle ?? "", browse(s.albumBrowseId, PAGE.album)),
+      run(String(s.year ?? "")),
+    ]);
+  }
+  return dotted([
+    artistRun(s),
+    run(`${abbreviate(s.views)} views`),
+    run(`${abbreviate(Math.floor(s.views / 40))} likes`),
+  ]);
+}
+
+/** The queue row's menu; signed in, it ends with the like and dislike toggles. */
+function panelMenuItems(s: SongRow, playlistId: string, marks: Marks): Json[] {
   const items: Json[] = [
     navItem(
       "Start radio",
@@ -88,31 +102,40 @@ function panelVideo(
       deletePlaylistEndpoint: { playlistId, command: { dismissQueueCommand: {} } },
     }),
   ];
-  if (marks.signedIn)
+  if (marks.signedIn) {
+    const like = marks.likeStatus(s.videoId);
     items.push(
-      likeToggle("LIKE", "FAVORITE", "UNFAVORITE", like === "LIKE"),
-      likeToggle("DISLIKE", "DISLIKE", "DISLIKE_SELECTED", like === "DISLIKE"),
+      rateToggle(s.videoId, "LIKE", "FAVORITE", "UNFAVORITE", like === "LIKE"),
+      rateToggle(s.videoId, "DISLIKE", "DISLIKE", "DISLIKE_SELECTED", like === "DISLIKE"),
     );
-  const renderer: Json = {
-    title: text(s.title),
-    longBylineText: { runs: byline },
-    thumbnail: { thumbnails: imageSizes(s.videoId, [60, 120], s.videoType !== "MUSIC_VIDEO_TYPE_ATV") },
-    lengthText: text(clock(s.durationSeconds)),
-    selected,
-    navigationEndpoint: watch(s.videoId, {
-      playlistId,
-      index,
-      playlistSetVideoId: setVideoId,
-      videoType: s.videoType,
-    }),
-    videoId: s.videoId,
-    shortBylineText: text(s.artistName),
-    menu: { menuRenderer: { items } },
-    playlistSetVideoId: setVideoId,
-    canReorder: true,
+  }
+  return items;
+}
+
+/**
+ * A like or dislike toggle of the queue menu. Each has both icons, as the capture's "Add to liked
+ * songs" toggle does (yt_get_watch_playlist_20250630); readers that draw the toggled state need the second.
+ */
+function rateToggle(
+  videoId: string,
+  status: string,
+  icon: string,
+  toggledIcon: string,
+  toggled: boolean,
+): Json {
+  return {
+    toggleMenuServiceItemRenderer: {
+      defaultText: text(status === "LIKE" ? "Add to liked songs" : "Dislike"),
+      defaultIcon: { iconType: icon },
+      toggledIcon: { iconType: toggledIcon },
+      defaultServiceEndpoint: {
+        likeEndpoint: { status: toggled ? "INDIFFERENT" : status, target: { videoId } },
+      },
+      toggledText: text(status === "LIKE" ? "Remove from liked songs" : "Remove dislike"),
+      toggledServiceEndpoint: { likeEndpoint: { status: "INDIFFERENT", target: { videoId } } },
+      isToggled: toggled,
+    },
   };
-  if (!s.available) renderer.unplayableText = text("Song is unavailable");
-  return { playlistPanelVideoRenderer: renderer };
 }
 
 export function queueItemsJson(

@@ -11,6 +11,7 @@ import {
   artistAlbumsReload,
   artistPage,
 } from "../render/artist.js";
+import type { Marks } from "../render/items.js";
 import {
   PLAYLIST_PAGE_SIZE,
   type PlaylistView,
@@ -23,139 +24,149 @@ import type { ArtistRow, PlaylistItemRow, PlaylistRow } from "../store/rows.js";
 import { type Continuation, continuationToken } from "../tokens.js";
 import { accountId, marks, requireAccount } from "./viewer.js";
 
-/** Builds the view of one page of a playlist, or throws 404 for unknown and others' private lists. */
 /** The view with the emulator's row cache, when it is on. */
 function withRowCache(ctx: ApiContext, view: PlaylistView): PlaylistView {
   const rows = ctx.state.rows;
   return rows === null ? view : { ...view, memo: (key, render) => rows.get(key, render) };
 }
 
+/**
+ * The view of one page of a playlist — the viewer's liked songs (LM), saved episodes (SE), an
+ * artist's songs or videos, an album, or a stored playlist — or 404 for unknown and others'
+ * private lists. The viewer's marks on the page's rows are read in one go before rendering.
+ */
 export function playlistView(
   ctx: ApiContext,
   playlistId: string,
   offset: number,
   pageSize = PLAYLIST_PAGE_SIZE,
 ): PlaylistView {
-  const store = ctx.state.store;
-  const me = accountId(ctx);
   const m = marks(ctx);
-  if (playlistId === "LM") {
-    const account = requireAccount(ctx);
-    const liked = store.likedSongs(account.id);
-    const rows: PlaylistItemRow[] = liked
-      .slice(offset, offset + PLAYLIST_PAGE_SIZE)
-      .map((s) => ({ ...s, setVideoId: likedSetVideoId(s.videoId) }));
-    return {
-      playlist: virtualPlaylist("LM", "Liked Music", account.name),
-      rows,
-      offset,
-      total: liked.length,
-      totalSeconds: liked.reduce((n, s) => n + s.durationSeconds, 0),
-      owned: false,
-      marks: m,
-      saved: false,
-      ownerName: account.name,
-      collaborators: [],
-    };
-  }
-  if (playlistId === "SE") {
-    const account = requireAccount(ctx);
-    const saved = store.savedEpisodes(account.id);
-    const rows: PlaylistItemRow[] = saved.slice(offset, offset + PLAYLIST_PAGE_SIZE).map((e) => ({
-      videoId: e.videoId,
-      title: e.title,
-      artistId: 0,
-      artistName: e.podcastTitle,
-      channelId: `MPSP${e.podcastPlaylistId}`,
-      albumId: null,
-      albumBrowseId: null,
-      albumTitle: null,
-      albumAudioPlaylistId: null,
-      year: null,
-      trackNumber: null,
-      durationSeconds: e.durationSeconds,
-      views: 0,
-      explicit: false,
-      available: true,
-      videoType: "MUSIC_VIDEO_TYPE_PODCAST_EPISODE",
-      counterpartId: null,
-      lyricsSource: null,
-      setVideoId: e.setVideoId,
-    }));
-    return {
-      playlist: virtualPlaylist("SE", "Episodes for Later", account.name),
-      rows,
-      offset,
-      total: saved.length,
-      totalSeconds: saved.reduce((n, e) => n + e.durationSeconds, 0),
-      owned: true,
-      marks: m,
-      saved: false,
-      ownerName: account.name,
-      collaborators: [],
-    };
-  }
-  const artistSongs = /^OLAK5uy_(.{22})_(songs|videos)$/.exec(playlistId);
-  if (artistSongs) {
-    const artist = store.artist(`UC${artistSongs[1]}`);
-    if (!artist) throw notFound();
-    const kind = artistSongs[2] as "songs" | "videos";
-    const songs = store.artistSongs(
-      artist.id,
-      kind === "songs" ? "MUSIC_VIDEO_TYPE_ATV" : "MUSIC_VIDEO_TYPE_OMV",
-      500,
-    );
-    return {
-      playlist: {
-        ...virtualPlaylist(playlistId, `${artist.name}: ${kind}`, artist.name),
-        authorChannelId: artist.channelId,
-      },
-      rows: songs
-        .slice(offset, offset + PLAYLIST_PAGE_SIZE)
-        .map((s, i) => ({ ...s, setVideoId: stableSetVideoId(`${playlistId}:${offset + i}`) })),
-      offset,
-      total: songs.length,
-      totalSeconds: songs.reduce((n, s) => n + s.durationSeconds, 0),
-      owned: false,
-      marks: m,
-      saved: false,
-      ownerName: null,
-      collaborators: [],
-    };
-  }
-  const album = playlistId.startsWith("OLAK5uy_") ? store.albumByAudioPlaylist(playlistId) : null;
-  if (album) {
-    const tracks = store.albumTracks(album.id);
-    return {
-      playlist: {
-        ...virtualPlaylist(playlistId, album.title, album.artistName),
-        authorChannelId: album.channelId,
-      },
-      rows: tracks
-        .slice(offset, offset + PLAYLIST_PAGE_SIZE)
-        .map((t, i) => ({ ...t, setVideoId: albumSetVideoId(album, offset + i) })),
-      offset,
-      total: tracks.length,
-      totalSeconds: tracks.reduce((n, s) => n + s.durationSeconds, 0),
-      owned: false,
-      marks: m,
-      saved: m.saved(playlistId),
-      ownerName: null,
-      collaborators: [],
-    };
-  }
-  const playlist = store.playlist(playlistId);
-  if (!playlist) throw notFound();
-  const owned = me !== null && playlist.ownerAccountId === me;
-  const collaborator = me !== null && store.inLibrary(me, "collaboration", playlistId);
-  if (playlist.privacy === "PRIVATE" && !owned && !collaborator) throw notFound();
-  const stats = store.playlistStats(playlistId);
+  const view =
+    playlistId === "LM"
+      ? likedView(ctx, offset, m)
+      : playlistId === "SE"
+        ? savedEpisodesView(ctx, offset, m)
+        : (catalogueView(ctx, playlistId, offset, m) ?? storedView(ctx, playlistId, offset, pageSize, m));
+  m.prefetch(view.rows.map((r) => r.videoId));
+  return view;
+}
+
+/** A page of a list held whole (liked songs, an artist's songs, an album's tracks). */
+function pageOf(
+  playlist: PlaylistRow,
+  all: readonly PlaylistItemRow[],
+  offset: number,
+  m: Marks,
+  more: Partial<PlaylistView> = {},
+): PlaylistView {
   return {
     playlist,
-    rows: store.playlistItems(playlistId, offset, pageSize),
+    rows: all.slice(offset, offset + PLAYLIST_PAGE_SIZE),
     offset,
-    total: stats.count,
-    totalSeconds: stats.seconds,
+    total: all.length,
+    totalSeconds: all.reduce((n, s) => n + s.durationSeconds, 0),
+    owned: false,
+    marks: m,
+    saved: false,
+    ownerName: null,
+    collaborators: [],
+    ...more,
+  };
+}
+
+function likedView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
+  const account = requireAccount(ctx);
+  const liked = ctx.state.store.library
+    .likedSongs(account.id)
+    .map((s) => ({ ...s, setVideoId: likedSetVideoId(s.videoId) }));
+  return pageOf(virtualPlaylist("LM", "Liked Music", account.name), liked, offset, m, {
+    ownerName: account.name,
+  });
+}
+
+/** Saved episodes as playlist rows: the podcast stands where a song's artist would. */
+function savedEpisodesView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
+  const account = requireAccount(ctx);
+  const rows: PlaylistItemRow[] = ctx.state.store.library.savedEpisodes(account.id).map((e) => ({
+    videoId: e.videoId,
+    title: e.title,
+    artistId: 0,
+    artistName: e.podcastTitle,
+    channelId: `MPSP${e.podcastPlaylistId}`,
+    albumId: null,
+    albumBrowseId: null,
+    albumTitle: null,
+    albumAudioPlaylistId: null,
+    year: null,
+    trackNumber: null,
+    durationSeconds: e.durationSeconds,
+    views: 0,
+    explicit: false,
+    available: true,
+    videoType: "MUSIC_VIDEO_TYPE_PODCAST_EPISODE",
+    counterpartId: null,
+    lyricsSource: null,
+    setVideoId: e.setVideoId,
+  }));
+  return pageOf(virtualPlaylist("SE", "Episodes for Later", account.name), rows, offset, m, {
+    owned: true,
+    ownerName: account.name,
+  });
+}
+
+/** An artist's songs or videos (`OLAK5uy_<channel>_songs`), or an album's tracks; null for neither. */
+function catalogueView(ctx: ApiContext, playlistId: string, offset: number, m: Marks): PlaylistView | null {
+  const catalogue = ctx.state.store.catalogue;
+  const artistSongs = /^OLAK5uy_(.{22})_(songs|videos)$/.exec(playlistId);
+  if (artistSongs) {
+    const artist = catalogue.artist(`UC${artistSongs[1]}`);
+    if (!artist) throw notFound();
+    const kind = artistSongs[2] as "songs" | "videos";
+    const type = kind === "songs" ? "MUSIC_VIDEO_TYPE_ATV" : "MUSIC_VIDEO_TYPE_OMV";
+    const songs = catalogue
+      .artistSongs(artist.id, type, 500)
+      .map((s, i) => ({ ...s, setVideoId: stableSetVideoId(`${playlistId}:${i}`) }));
+    const playlist = {
+      ...virtualPlaylist(playlistId, `${artist.name}: ${kind}`, artist.name),
+      authorChannelId: artist.channelId,
+    };
+    return pageOf(playlist, songs, offset, m);
+  }
+  const album = playlistId.startsWith("OLAK5uy_") ? catalogue.albumByAudioPlaylist(playlistId) : null;
+  if (!album) return null;
+  const tracks = catalogue
+    .albumTracks(album.id)
+    .map((t, i) => ({ ...t, setVideoId: albumSetVideoId(album, i) }));
+  const playlist = {
+    ...virtualPlaylist(playlistId, album.title, album.artistName),
+    authorChannelId: album.channelId,
+  };
+  return pageOf(playlist, tracks, offset, m, { saved: m.saved(playlistId) });
+}
+
+/** A playlist the store holds: its page of rows and its totals. */
+function storedView(
+  ctx: ApiContext,
+  playlistId: string,
+  offset: number,
+  pageSize: number,
+  m: Marks,
+): PlaylistView {
+  const store = ctx.state.store;
+  const me = accountId(ctx);
+  const playlist = store.playlists.playlist(playlistId);
+  if (!playlist) throw notFound();
+  const owned = me !== null && playlist.ownerAccountId === me;
+  const collaborator = me !== null && store.library.inLibrary(me, "collaboration", playlistId);
+  if (playlist.privacy === "PRIVATE" && !owned && !collaborator) throw notFound();
+  const page = store.playlists.page(playlistId, offset, pageSize);
+  return {
+    playlist,
+    rows: page.rows,
+    offset,
+    total: page.count,
+    totalSeconds: page.seconds,
     owned,
     marks: m,
     saved: m.saved(playlistId),
@@ -166,14 +177,9 @@ export function playlistView(
 
 /** The owner then the collaborators of a shared playlist; empty when nobody joined it. */
 function collaboratorsOf(ctx: ApiContext, playlist: PlaylistRow): { name: string; channelId: string }[] {
-  const rows = ctx.state.store
-    .st(
-      `SELECT a.name, a.channel_id AS channelId FROM library_items l JOIN accounts a ON a.id = l.account_id
-       WHERE l.kind = 'collaboration' AND l.target_id = ? ORDER BY l.added_at, l.id`,
-    )
-    .all(playlist.playlistId) as { name: string; channelId: string }[];
+  const rows = ctx.state.store.playlists.collaborators(playlist.playlistId);
   if (!rows.length || playlist.ownerAccountId === null) return [];
-  const owner = ctx.state.store.account(playlist.ownerAccountId);
+  const owner = ctx.state.store.accounts.account(playlist.ownerAccountId);
   return owner ? [{ name: owner.name, channelId: owner.channelId }, ...rows] : rows;
 }
 
@@ -208,46 +214,36 @@ export function playlistNext(ctx: ApiContext, playlistId: string, offset: number
 export function playlistSuggestions(ctx: ApiContext, playlistId: string, round: number): unknown {
   const store = ctx.state.store;
   const seed = [...playlistId].reduce((n, c) => n * 31 + c.charCodeAt(0), round) >>> 0;
-  return suggestionsContinuation(playlistId, store.randomSongs(seed, 7), marks(ctx));
+  return suggestionsContinuation(playlistId, store.catalogue.randomSongs(seed, 7), marks(ctx));
 }
 
 export function playlistRelated(ctx: ApiContext, playlistId: string): unknown {
   const store = ctx.state.store;
-  const rows = store
-    .st(
-      "SELECT playlist_id AS id FROM playlists WHERE kind IN ('editorial','community') AND playlist_id != ? ORDER BY id LIMIT 200",
-    )
-    .all(playlistId) as { id: string }[];
-  const start = rows.length ? [...playlistId].reduce((n, c) => n + c.charCodeAt(0), 0) % rows.length : 0;
+  const ids = store.playlists.publicPlaylistsBesides(playlistId, 200);
+  const start = ids.length ? [...playlistId].reduce((n, c) => n + c.charCodeAt(0), 0) % ids.length : 0;
   const picked = Array.from(
-    { length: Math.min(6, rows.length) },
-    (_, i) => rows[(start + i * 7) % rows.length]!.id,
+    { length: Math.min(6, ids.length) },
+    (_, i) => ids[(start + i * 7) % ids.length]!,
   );
   return relatedContinuation(
     picked
-      .map((id) => store.playlist(id))
+      .map((id) => store.playlists.playlist(id))
       .filter((p) => p !== null)
-      .map((p) => ({ playlist: p, count: store.playlistStats(p.playlistId).count })),
+      .map((p) => ({ playlist: p, count: store.playlists.playlistStats(p.playlistId).count })),
   );
 }
 
 export function albumBrowse(ctx: ApiContext, browseId: string): unknown {
   const store = ctx.state.store;
-  const album = store.album(browseId);
+  const album = store.catalogue.album(browseId);
   if (!album) throw notFound();
   return albumPage({
     album,
-    tracks: store.albumTracks(album.id),
-    others: store.otherAlbums(album, 8),
+    tracks: store.catalogue.albumTracks(album.id),
+    others: store.catalogue.otherAlbums(album, 8),
     marks: marks(ctx),
   });
 }
-
-const ALBUM_SQL_ORDER: Record<AlbumOrder, string> = {
-  Recency: "al.year DESC, al.id",
-  Popularity: "(SELECT coalesce(sum(views), 0) FROM songs s WHERE s.album_id = al.id) DESC, al.id",
-  "Alphabetical order": "al.title COLLATE NOCASE, al.id",
-};
 
 /** The albums or singles grid of an artist, in one of the three orders of the sort menu. */
 export function artistAlbums(
@@ -262,11 +258,7 @@ export function artistAlbums(
   const singles = p === decodeURIComponent(ARTIST_PARAMS.singles);
   if (!singles && p !== decodeURIComponent(ARTIST_PARAMS.albums)) throw invalidArgument();
   const title = singles ? "Singles & EPs" : "Albums";
-  const albums = store.artistAlbums(
-    artist.id,
-    singles ? ["Single", "EP"] : ["Album"],
-    ALBUM_SQL_ORDER[order],
-  );
+  const albums = store.catalogue.artistAlbums(artist.id, singles ? ["Single", "EP"] : ["Album"], order);
   if (reload) return artistAlbumsReload(albums, marks(ctx), title);
   return artistAlbumsPage(albums, marks(ctx), title, order, (o) =>
     continuationToken({ k: "artist-albums", id: artist.channelId, o: 0, p: params, order: o }),
@@ -275,24 +267,20 @@ export function artistAlbums(
 
 export function artistBrowse(ctx: ApiContext, channelId: string, params: string | null): unknown | null {
   const store = ctx.state.store;
-  const artist = store.artist(channelId);
+  const artist = store.catalogue.artist(channelId);
   if (artist?.kind !== "artist") return null;
   const m = marks(ctx);
   if (params) return artistAlbums(ctx, artist, params, "Recency");
   const me = accountId(ctx);
-  const related = store
-    .st(
-      "SELECT channel_id AS c FROM artists WHERE kind = 'artist' AND id != ? AND (id % 7) = (? % 7) LIMIT 6",
-    )
-    .all(artist.id, artist.id) as { c: string }[];
+  const related = store.catalogue.relatedArtists(artist.id, 7, 6);
   return artistPage({
     artist,
-    songs: store.artistSongs(artist.id, "MUSIC_VIDEO_TYPE_ATV", 5),
-    albums: store.artistAlbums(artist.id, ["Album"], "al.year DESC", 10),
-    singles: store.artistAlbums(artist.id, ["Single", "EP"], "al.year DESC", 10),
-    videos: store.artistSongs(artist.id, "MUSIC_VIDEO_TYPE_OMV", 10),
-    related: store.artistsByIds(related.map((r) => r.c)),
-    subscribed: me !== null && store.inLibrary(me, "subscription", channelId),
+    songs: store.catalogue.artistSongs(artist.id, "MUSIC_VIDEO_TYPE_ATV", 5),
+    albums: store.catalogue.artistAlbums(artist.id, ["Album"], "Recency", 10),
+    singles: store.catalogue.artistAlbums(artist.id, ["Single", "EP"], "Recency", 10),
+    videos: store.catalogue.artistSongs(artist.id, "MUSIC_VIDEO_TYPE_OMV", 10),
+    related,
+    subscribed: me !== null && store.library.inLibrary(me, "subscription", channelId),
     marks: m,
     // One artist in five has the two-column page, so clients meet both layouts.
     twoColumn: artist.id % 5 === 0,
@@ -302,7 +290,7 @@ export function artistBrowse(ctx: ApiContext, channelId: string, params: string 
 
 /** A sort choice of the artist's album grid (shape B reload token). */
 export function artistAlbumsContinuation(ctx: ApiContext, c: Continuation): unknown {
-  const artist = typeof c.id === "string" ? ctx.state.store.artist(c.id) : null;
+  const artist = typeof c.id === "string" ? ctx.state.store.catalogue.artist(c.id) : null;
   const order = ALBUM_ORDERS.find((o) => o === c.order);
   if (!artist || !order || typeof c.p !== "string") throw invalidArgument("Invalid continuation token.");
   return artistAlbums(ctx, artist, c.p, order, true);

@@ -12,8 +12,8 @@ import { accountId } from "./viewer.js";
 export function player(ctx: ApiContext): unknown {
   const id = ctx.body.videoId ?? ctx.body.video_id;
   if (typeof id !== "string" || id === "") throw invalidArgument("'videoId' is required.");
-  const song = ctx.state.store.song(id);
-  const episode = song ? null : ctx.state.store.episode(id);
+  const song = ctx.state.store.catalogue.song(id);
+  const episode = song ? null : ctx.state.store.catalogue.episode(id);
   return playerResponse(ctx.state, id, song, episode, accountId(ctx));
 }
 
@@ -31,10 +31,6 @@ export function recordPlayback(
     return;
   }
   if (!viewer) return;
-  const known = state.store.song(docid) ?? state.store.episode(docid);
-  if (!known) return;
-  state.store
-    .st("INSERT INTO history (account_id, video_id, played_at) VALUES (?,?,?)")
-    .run(viewer.account.id, docid, state.now());
-  state.store.touch();
+  // A single insert, outside the route table's transactions: mark the state changed.
+  if (state.store.libraryEdits.recordPlay(viewer.account.id, docid, state.now())) state.store.touch();
 }

@@ -19,23 +19,15 @@ function datesOf(ctx: ApiContext): DateStyle {
   return { language: ctx.language, now: ctx.state.now() };
 }
 
-function episodeCount(ctx: ApiContext, podcastId: number): number {
-  return (
-    ctx.state.store.st("SELECT count(*) AS n FROM episodes WHERE podcast_id = ?").get(podcastId) as {
-      n: number;
-    }
-  ).n;
-}
-
 export function podcastBrowse(ctx: ApiContext, playlistId: string): unknown {
   const store = ctx.state.store;
-  const p = store.podcast(playlistId);
+  const p = store.catalogue.podcast(playlistId);
   if (!p) throw notFound();
   return podcastPage(
     p,
-    store.episodes(p.id, 0, PODCAST_PAGE_SIZE),
+    store.catalogue.episodes(p.id, 0, PODCAST_PAGE_SIZE),
     0,
-    episodeCount(ctx, p.id),
+    store.catalogue.episodeCount(p.id),
     marks(ctx).saved(playlistId),
     datesOf(ctx),
   );
@@ -43,13 +35,13 @@ export function podcastBrowse(ctx: ApiContext, playlistId: string): unknown {
 
 export function podcastContinuation(ctx: ApiContext, playlistId: string, offset: number): unknown {
   const store = ctx.state.store;
-  const p = store.podcast(playlistId);
+  const p = store.catalogue.podcast(playlistId);
   if (!p) throw notFound();
   return podcastShelf(
     p,
-    store.episodes(p.id, offset, PODCAST_PAGE_SIZE),
+    store.catalogue.episodes(p.id, offset, PODCAST_PAGE_SIZE),
     offset,
-    episodeCount(ctx, p.id),
+    store.catalogue.episodeCount(p.id),
     true,
     datesOf(ctx),
   );
@@ -57,13 +49,10 @@ export function podcastContinuation(ctx: ApiContext, playlistId: string, offset:
 
 export function episodeBrowse(ctx: ApiContext, videoId: string): unknown {
   const store = ctx.state.store;
-  const e = store.episode(videoId);
+  const e = store.catalogue.episode(videoId);
   if (!e) throw notFound();
   const me = accountId(ctx);
-  const saved =
-    me !== null &&
-    store.st("SELECT 1 FROM saved_episodes WHERE account_id = ? AND video_id = ?").get(me, videoId) !==
-      undefined;
+  const saved = me !== null && store.libraryEdits.episodeSaved(me, videoId);
   return episodePage(e, saved, me !== null, datesOf(ctx));
 }
 
@@ -71,12 +60,12 @@ export function episodeBrowse(ctx: ApiContext, videoId: string): unknown {
 export function newEpisodesBrowse(ctx: ApiContext): unknown {
   const store = ctx.state.store;
   const account = requireAccount(ctx);
-  const saved = store
+  const saved = store.library
     .likedPlaylistIds(account.id)
-    .map((id) => store.podcast(id))
+    .map((id) => store.catalogue.podcast(id))
     .filter((p) => p !== null);
   const episodes = saved
-    .flatMap((p) => store.episodes(p!.id, 0, 5))
+    .flatMap((p) => store.catalogue.episodes(p!.id, 0, 5))
     .sort((a, b) => b.publishedDay - a.publishedDay)
     .slice(0, 50);
   return newEpisodesPage(
@@ -89,18 +78,18 @@ export function newEpisodesBrowse(ctx: ApiContext): unknown {
 
 export function channelBrowse(ctx: ApiContext, channelId: string, params: string | null): unknown | null {
   const store = ctx.state.store;
-  const c = store.artist(channelId);
+  const c = store.catalogue.artist(channelId);
   if (c?.kind !== "channel") return null;
   if (params) {
     if (decodeURIComponent(params) !== CHANNEL_EPISODES_PARAMS) throw invalidArgument();
-    return channelEpisodesPage(c, store.episodesOfChannel(c.id, 100), datesOf(ctx));
+    return channelEpisodesPage(c, store.catalogue.episodesOfChannel(c.id, 100), datesOf(ctx));
   }
   const me = accountId(ctx);
-  const subscribed = me !== null && store.inLibrary(me, "subscription", channelId);
+  const subscribed = me !== null && store.library.inLibrary(me, "subscription", channelId);
   return channelPage(
     c,
-    store.episodesOfChannel(c.id, 10),
-    store.podcastsOfChannel(c.id),
+    store.catalogue.episodesOfChannel(c.id, 10),
+    store.catalogue.podcastsOfChannel(c.id),
     subscribed,
     ctx.language,
     datesOf(ctx),

@@ -9,7 +9,6 @@ import type { Marks } from "../render/items.js";
 import { uploadRow } from "../render/library.js";
 import {
   noResults,
-  type ProfileRow,
   type SearchFilter,
   type SearchItem,
   type SearchView,
@@ -22,7 +21,7 @@ import {
   topResultCard,
 } from "../render/search.js";
 import { decodeSearchParams, type SearchScope } from "../search-params.js";
-import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
+import type { AlbumRow, ArtistRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
 import { continuationToken, feedbackToken, readContinuation } from "../tokens.js";
 import { continuationOf } from "./browse.js";
 import { marks, requireAccount, str } from "./viewer.js";
@@ -49,46 +48,50 @@ function results(
   switch (filter) {
     case "songs":
     case "videos":
-      return (store.search(filter, query, offset, limit) as SongRow[]).map((row) => ({
+      return store.catalogue.searchSongs(filter, query, offset, limit).map((row) => ({
         type: filter === "songs" ? "song" : "video",
         row,
       }));
     case "albums":
-      return (store.search("albums", query, offset, limit) as AlbumRow[]).map((row) => ({
+      return store.catalogue.searchAlbums(query, offset, limit).map((row) => ({
         type: "album",
         row,
       }));
     case "artists":
-      return (store.search("artists", query, offset, limit) as ArtistRow[]).map((row) => ({
+      return store.catalogue.searchArtists(query, offset, limit).map((row) => ({
         type: "artist",
         row,
       }));
     case "profiles":
-      return (store.search("profiles", query, offset, limit) as ProfileRow[]).map((row) => ({
+      return store.accounts.searchProfiles(query, offset, limit).map((row) => ({
         type: "profile",
         row,
       }));
     case "podcasts":
-      return (store.search("podcasts", query, offset, limit) as PodcastRow[]).map((row) => ({
+      return store.catalogue.searchPodcasts(query, offset, limit).map((row) => ({
         type: "podcast",
         row,
       }));
     case "episodes":
-      return (store.search("episodes", query, offset, limit) as EpisodeRow[]).map((row) => ({
+      return store.catalogue.searchEpisodes(query, offset, limit).map((row) => ({
         type: "episode",
         row,
       }));
     default: {
       const rows: PlaylistRow[] =
         filter === "playlists"
-          ? (store.search("playlists", query, offset, limit) as PlaylistRow[])
-          : store.searchPlaylists(
+          ? store.playlists.search(query, "all", offset, limit)
+          : store.playlists.search(
               query,
               filter === "featured_playlists" ? "editorial" : "community",
               offset,
               limit,
             );
-      return rows.map((row) => ({ type: "playlist", row, count: store.playlistStats(row.playlistId).count }));
+      return rows.map((row) => ({
+        type: "playlist",
+        row,
+        count: store.playlists.playlistStats(row.playlistId).count,
+      }));
     }
   }
 }
@@ -118,35 +121,37 @@ function libraryItems(ctx: ApiContext, accountId: number, filter: SearchFilter):
   switch (filter) {
     case "songs":
     case "videos":
-      return store
+      return store.library
         .libraryTargets(accountId, "song")
-        .map((t) => store.song(t.targetId))
+        .map((t) => store.catalogue.song(t.targetId))
         .filter((s): s is SongRow => !!s && (filter === "songs") === (s.videoType === "MUSIC_VIDEO_TYPE_ATV"))
         .map((row) => ({ type: filter === "songs" ? "song" : "video", row }));
     case "albums":
-      return store
+      return store.library
         .likedPlaylistIds(accountId)
-        .map((p) => store.albumByAudioPlaylist(p))
+        .map((p) => store.catalogue.albumByAudioPlaylist(p))
         .filter((a): a is AlbumRow => !!a)
         .map((row) => ({ type: "album", row }));
     case "artists":
-      return store
+      return store.library
         .libraryTargets(accountId, "subscription")
-        .map((t) => store.artist(t.targetId))
+        .map((t) => store.catalogue.artist(t.targetId))
         .filter((a): a is ArtistRow => !!a && a.kind === "artist")
         .map((row) => ({ type: "artist", row }));
     case "playlists":
-      return store
-        .playlistsOf(accountId)
-        .map((row) => ({ type: "playlist", row, count: store.playlistStats(row.playlistId).count }));
+      return store.playlists.playlistsOf(accountId).map((row) => ({
+        type: "playlist",
+        row,
+        count: store.playlists.playlistStats(row.playlistId).count,
+      }));
     case "podcasts":
-      return store
+      return store.library
         .likedPlaylistIds(accountId)
-        .map((p) => store.podcast(p))
+        .map((p) => store.catalogue.podcast(p))
         .filter((p): p is PodcastRow => !!p)
         .map((row) => ({ type: "podcast", row }));
     case "episodes":
-      return store.savedEpisodes(accountId).map((row) => ({ type: "episode", row }));
+      return store.library.savedEpisodes(accountId).map((row) => ({ type: "episode", row }));
     default:
       return [];
   }
@@ -182,7 +187,7 @@ function uploadsSearch(
   const q = query.toLowerCase();
   const store = ctx.state.store;
   const m = marks(ctx);
-  const hits = store
+  const hits = store.library
     .uploads(account.id)
     .filter((u) => `${u.title} ${u.artistName}`.toLowerCase().includes(q));
   const page = hits.slice(offset, offset + FILTERED_PAGE);
@@ -356,7 +361,7 @@ export function search(ctx: ApiContext): unknown {
 const PODCAST_POSITION = 10;
 
 function playlistsPodcast(ctx: ApiContext, q: string): SearchItem | null {
-  const row = (ctx.state.store.search("podcasts", q, 0, 1) as PodcastRow[])[0];
+  const row = ctx.state.store.catalogue.searchPodcasts(q, 0, 1)[0];
   return row ? { type: "podcast", row, pin: true } : null;
 }
 
@@ -367,11 +372,15 @@ export function suggestions(ctx: ApiContext): unknown {
   if (!q) return { responseContext: {} };
   const store = ctx.state.store;
   const titles = new Set<string>();
-  for (const kind of ["artists", "songs", "albums"] as const) {
-    for (const r of store.search(kind, q, 0, 5) as { title?: string; name?: string }[]) {
-      const t = (r.title ?? r.name ?? "").toLowerCase();
-      if (t.includes(q)) titles.add(t);
-    }
+  const c = store.catalogue;
+  const names = [
+    ...c.searchArtists(q, 0, 5).map((a) => a.name),
+    ...c.searchSongs("songs", q, 0, 5).map((s) => s.title),
+    ...c.searchAlbums(q, 0, 5).map((a) => a.title),
+  ];
+  for (const name of names) {
+    const t = name.toLowerCase();
+    if (t.includes(q)) titles.add(t);
   }
   const items: Json[] = [];
   const me = ctx.viewer?.account.id ?? null;

@@ -15,7 +15,6 @@ import {
   userPlaylistsPage,
   userVideosPage,
 } from "../render/track.js";
-import type { ArtistRow } from "../store/rows.js";
 import { ADJECTIVES, LYRIC_LINES, NOUNS } from "../words.js";
 import { marks, requireAccount } from "./viewer.js";
 
@@ -38,7 +37,7 @@ export function lyricsText(videoId: string): string {
 }
 
 export function lyricsBrowse(ctx: ApiContext, browseId: string): unknown {
-  const song = ctx.state.store.song(browseId.slice(6));
+  const song = ctx.state.store.catalogue.song(browseId.slice(6));
   if (!song) throw notFound();
   if (!song.lyricsSource) return noLyricsPage();
   const text = lyricsText(song.videoId);
@@ -54,57 +53,41 @@ export function lyricsBrowse(ctx: ApiContext, browseId: string): unknown {
 
 export function relatedBrowse(ctx: ApiContext, browseId: string): unknown {
   const store = ctx.state.store;
-  const song = store.song(browseId.slice(6));
+  const song = store.catalogue.song(browseId.slice(6));
   if (!song) throw notFound();
-  const artist = store.artistById(song.artistId)!;
-  const others = store
-    .st(
-      "SELECT channel_id AS c FROM artists WHERE kind = 'artist' AND id != ? AND (id % 5) = (? % 5) LIMIT 8",
-    )
-    .all(artist.id, artist.id) as { c: string }[];
+  const artist = store.catalogue.artistById(song.artistId)!;
   return relatedPage(
-    store.randomSongs(hash32(song.videoId), 10),
-    store.artistsByIds(others.map((o) => o.c)),
+    store.catalogue.randomSongs(hash32(song.videoId), 10),
+    store.catalogue.relatedArtists(artist.id, 5, 8),
     artist.description,
   );
 }
 
 export function creditsBrowse(ctx: ApiContext, videoId: string): unknown {
-  const song = ctx.state.store.song(videoId);
+  const song = ctx.state.store.catalogue.song(videoId);
   if (!song) throw notFound();
   return creditsPage(song);
 }
 
 export function userBrowse(ctx: ApiContext, channelId: string, params: string | null): unknown | null {
   const store = ctx.state.store;
-  const account = store.st("SELECT id, name FROM accounts WHERE channel_id = ?").get(channelId) as
-    | { id: number; name: string }
-    | undefined;
+  const account = store.accounts.byChannel(channelId);
   if (!account) return null;
-  const lists = store.playlistsOf(account.id).filter((p) => p.privacy === "PUBLIC");
+  const lists = store.playlists.playlistsOf(account.id).filter((p) => p.privacy === "PUBLIC");
   const user = { name: account.name, channelId, marks: marks(ctx) };
   if (params) {
     const p = decodeURIComponent(params);
-    if (p === USER_VIDEOS_PARAMS) return userVideosPage(user, store.userVideos(account.id, 100));
+    if (p === USER_VIDEOS_PARAMS) return userVideosPage(user, store.catalogue.userVideos(account.id, 100));
     if (p !== USER_PLAYLISTS_PARAMS) throw invalidArgument();
     return userPlaylistsPage(lists);
   }
   // The page's carousel shows the first few; "More" lists them all.
-  return userPage(user, store.userVideos(account.id, 10), lists);
-}
-
-function tasteArtists(ctx: ApiContext): ArtistRow[] {
-  return ctx.state.store
-    .st(
-      `SELECT id, channel_id AS channelId, name, kind, subscribers, monthly_listeners AS monthlyListeners, description
-       FROM artists WHERE kind = 'artist' ORDER BY subscribers DESC, id LIMIT 45`,
-    )
-    .all() as ArtistRow[];
+  return userPage(user, store.catalogue.userVideos(account.id, 10), lists);
 }
 
 export function tasteProfileBrowse(ctx: ApiContext): unknown {
   requireAccount(ctx);
-  return tasteProfilePage(tasteArtists(ctx));
+  return tasteProfilePage(ctx.state.store.libraryEdits.tasteArtists());
 }
 
 /** `browse FEmusic_home` with `formData.selectedValues`: remembers the chosen artists. */
@@ -112,17 +95,18 @@ export function saveTasteProfile(ctx: ApiContext): void {
   const account = requireAccount(ctx);
   const form = ctx.body.formData as { selectedValues?: unknown; impressionValues?: unknown } | null;
   if (!form || typeof form !== "object" || !Array.isArray(form.selectedValues)) throw invalidArgument();
-  const byValue = new Map(
-    tasteArtists(ctx).map((a) => [`tastebuilder_selection=/m/${a.channelId.slice(2, 12)}`, a]),
-  );
   const store = ctx.state.store;
+  const byValue = new Map(
+    store.libraryEdits
+      .tasteArtists()
+      .map((a) => [`tastebuilder_selection=/m/${a.channelId.slice(2, 12)}`, a]),
+  );
+  // A write inside a browse, outside the route table's transactions: it opens its own.
   store.tx(() => {
     for (const v of form.selectedValues as unknown[]) {
       const artist = typeof v === "string" ? byValue.get(v) : undefined;
       if (!artist) throw invalidArgument();
-      store
-        .st("INSERT OR IGNORE INTO taste_profile (account_id, artist_id) VALUES (?, ?)")
-        .run(account.id, artist.id);
+      store.libraryEdits.addTasteArtist(account.id, artist.id);
     }
   });
 }

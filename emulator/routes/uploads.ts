@@ -66,34 +66,26 @@ export async function uploadFinalize(
   state.uploadSessions.delete(id);
   const base = session.fileName.replace(/\.[^.]+$/, "");
   const [artist, title] = base.includes(" - ") ? base.split(" - ", 2) : ["Unknown artist", base];
-  const store = state.store;
-  const duplicate = store
-    .st("SELECT 1 FROM uploads WHERE account_id = ? AND file_name = ? AND size = ?")
-    .get(session.accountId, session.fileName, received);
-  if (duplicate) {
+  const seed = `${session.accountId}:${session.fileName}:${received}:${state.now()}`;
+  const stored = state.store.libraryEdits.addUpload({
+    accountId: session.accountId,
+    entityId: derived(seed, "t_po_", 26),
+    videoId: derived(`v:${seed}`, "", 11),
+    title: (title ?? base).trim() || base,
+    artistName: (artist ?? "Unknown artist").trim(),
+    albumTitle: "Uploads",
+    durationSeconds: Math.max(1, Math.round(received / 16_000)),
+    fileName: session.fileName,
+    size: received,
+    createdAt: state.now(),
+  });
+  if (!stored) {
     res.writeHead(409, { "content-type": "text/plain" });
     res.end("Conflict");
     return;
   }
-  const seed = `${session.accountId}:${session.fileName}:${received}:${state.now()}`;
-  store
-    .st(
-      `INSERT INTO uploads (account_id, entity_id, video_id, title, artist_name, album_title, duration_seconds, file_name, size, created_at)
-       VALUES (?,?,?,?,?,?,?,?,?,?)`,
-    )
-    .run(
-      session.accountId,
-      derived(seed, "t_po_", 26),
-      derived(`v:${seed}`, "", 11),
-      (title ?? base).trim() || base,
-      (artist ?? "Unknown artist").trim(),
-      "Uploads",
-      Math.max(1, Math.round(received / 16_000)),
-      session.fileName,
-      received,
-      state.now(),
-    );
-  store.touch();
+  // Upload routes are outside the route table's transactions: mark the state changed.
+  state.store.touch();
   res.writeHead(200, { "content-type": "application/json", "x-goog-upload-status": "final" });
   res.end(JSON.stringify({ status: "STATUS_SUCCEEDED" }));
 }

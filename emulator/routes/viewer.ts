@@ -1,8 +1,8 @@
 /** The signed-in account of a request, and the library state renderers show for it. */
 import type { ApiContext } from "../context.js";
 import { unauthenticated } from "../errors.js";
-import { type Marks, marksFor } from "../render/items.js";
 import type { AccountRow } from "../store/rows.js";
+import { marksFor, type PageMarks } from "./marks.js";
 
 export const accountId = (ctx: ApiContext): number | null => ctx.viewer?.account.id ?? null;
 
@@ -15,7 +15,7 @@ export function requireAccount(ctx: ApiContext): AccountRow {
   return ctx.viewer.account;
 }
 
-export const marks = (ctx: ApiContext): Marks => marksFor(ctx.state.store, accountId(ctx));
+export const marks = (ctx: ApiContext): PageMarks => marksFor(ctx.state.store, accountId(ctx));
 
 export function str(ctx: ApiContext, key: string): string | null {
   const v = ctx.body[key];

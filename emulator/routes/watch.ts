@@ -27,7 +27,7 @@ function entry(
   index: number,
   setVideoId?: string,
 ): QueueEntry {
-  const counterpart = s.counterpartId ? ctx.state.store.song(s.counterpartId) : null;
+  const counterpart = s.counterpartId ? ctx.state.store.catalogue.song(s.counterpartId) : null;
   return { song: s, counterpart, setVideoId: setVideoId ?? setId(playlistId, index) };
 }
 
@@ -54,9 +54,9 @@ function queue(ctx: ApiContext, playlistId: string, videoId: string | null, shuf
       }
     }
   } else {
-    const seedSong = videoId ? store.song(videoId) : null;
+    const seedSong = videoId ? store.catalogue.song(videoId) : null;
     const seed = hash32(playlistId);
-    const songs = store.randomSongs(seed, RADIO_LENGTH);
+    const songs = store.catalogue.randomSongs(seed, RADIO_LENGTH);
     const list = seedSong ? [seedSong, ...songs.filter((s) => s.videoId !== seedSong.videoId)] : songs;
     entries = list.map((s, i) => entry(ctx, s, playlistId, i));
   }
@@ -79,7 +79,9 @@ function view(
   const radio = !(playlistId.startsWith("PL") || playlistId.startsWith("OLA"));
   return {
     playlistId,
-    title: playlistId.startsWith("RD") ? "Mix" : (ctx.state.store.playlist(playlistId)?.title ?? "Queue"),
+    title: playlistId.startsWith("RD")
+      ? "Mix"
+      : (ctx.state.store.playlists.playlist(playlistId)?.title ?? "Queue"),
     entries: all.slice(offset, next),
     token:
       next < all.length
@@ -101,7 +103,7 @@ export function next(ctx: ApiContext): unknown {
   const videoId = str(ctx, "videoId");
   let playlistId = str(ctx, "playlistId");
   if (!videoId && !playlistId) throw invalidArgument("Request contains an invalid argument.");
-  if (videoId && !ctx.state.store.song(videoId)) throw notFound();
+  if (videoId && !ctx.state.store.catalogue.song(videoId)) throw notFound();
   if (playlistId?.startsWith("VL")) playlistId = playlistId.slice(2);
   const params = str(ctx, "params") ?? "";
   const shuffle = decodeURIComponent(params) === "wAEB8gECKAE=";

@@ -4,15 +4,55 @@
  * ids for the duplicate check, its order at the first move), kept current in memory as actions
  * run, and the places that moves and top-inserts changed are written once at the end.
  */
+import { and, asc, eq, sql } from "drizzle-orm";
 import { failedStatus, invalidArgument } from "../errors.js";
 import { PlaylistOrder } from "../playlist-order.js";
-import type { Store } from "./store.js";
+import type { Db } from "./db.js";
+import { playlistItems as t } from "./schema.js";
 
 interface Row {
   setVideoId: string;
   videoId: string;
   position: number;
 }
+
+/**
+ * The statements an edit runs per row (an add, a removal, a changed place): prepared once per
+ * store, since a sync's batch runs hundreds of them in one request.
+ */
+export function prepareItemQueries(db: Db) {
+  const playlistId = sql.placeholder("playlistId");
+  const videoId = sql.placeholder("videoId");
+  const setVideoId = sql.placeholder("setVideoId");
+  const position = sql.placeholder("position");
+  const removed = { setVideoId: t.setVideoId, videoId: t.videoId };
+  return {
+    rows: db
+      .select({ setVideoId: t.setVideoId, videoId: t.videoId, position: t.position })
+      .from(t)
+      .where(eq(t.playlistId, playlistId))
+      .orderBy(asc(t.position))
+      .prepare(),
+    insert: db.insert(t).values({ playlistId, videoId, setVideoId, position }).prepare(),
+    setPosition: db
+      .update(t)
+      .set({ position: sql`${position}` })
+      .where(and(eq(t.playlistId, playlistId), eq(t.setVideoId, setVideoId)))
+      .prepare(),
+    removeBySetVideoId: db
+      .delete(t)
+      .where(and(eq(t.playlistId, playlistId), eq(t.setVideoId, setVideoId)))
+      .returning(removed)
+      .prepare(),
+    removeByVideoId: db
+      .delete(t)
+      .where(and(eq(t.playlistId, playlistId), eq(t.videoId, videoId)))
+      .returning(removed)
+      .prepare(),
+  };
+}
+
+export type ItemQueries = ReturnType<typeof prepareItemQueries>;
 
 export class PlaylistItemsEdit {
   private rows: Row[] | null = null;
@@ -27,7 +67,7 @@ export class PlaylistItemsEdit {
   private lastTopAdded: string | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly q: ItemQueries,
     private readonly playlistId: string,
     private readonly maxItems: number,
   ) {}
@@ -35,11 +75,7 @@ export class PlaylistItemsEdit {
   /** The playlist's rows in order, read once (with what follows from them). */
   private read(): Row[] {
     if (this.rows) return this.rows;
-    this.rows = this.store
-      .st(
-        "SELECT set_video_id AS setVideoId, video_id AS videoId, position FROM playlist_items WHERE playlist_id = ? ORDER BY position",
-      )
-      .all(this.playlistId) as Row[];
+    this.rows = this.q.rows.all({ playlistId: this.playlistId });
     this.videoIds = new Map();
     for (const r of this.rows) this.videoIds.set(r.videoId, (this.videoIds.get(r.videoId) ?? 0) + 1);
     this.count = this.rows.length;
@@ -81,9 +117,7 @@ export class PlaylistItemsEdit {
       position = ++this.hi;
       this.order?.insertBefore(setVideoId, null, position);
     }
-    this.store
-      .st("INSERT INTO playlist_items (playlist_id, video_id, set_video_id, position) VALUES (?,?,?,?)")
-      .run(this.playlistId, videoId, setVideoId, position);
+    this.q.insert.run({ playlistId: this.playlistId, videoId, setVideoId, position });
     this.videoIds!.set(videoId, (this.videoIds!.get(videoId) ?? 0) + 1);
     this.count++;
   }
@@ -105,12 +139,10 @@ export class PlaylistItemsEdit {
 
   /** ACTION_REMOVE_VIDEO (by setVideoId) or ACTION_REMOVE_VIDEO_BY_VIDEO_ID (every row of the video). */
   remove(by: "setVideoId" | "videoId", id: string): number {
-    const gone = this.store
-      .st(
-        `DELETE FROM playlist_items WHERE playlist_id = ? AND ${by === "setVideoId" ? "set_video_id" : "video_id"} = ?
-         RETURNING set_video_id AS setVideoId, video_id AS videoId`,
-      )
-      .all(this.playlistId, id) as { setVideoId: string; videoId: string }[];
+    const gone =
+      by === "setVideoId"
+        ? this.q.removeBySetVideoId.all({ playlistId: this.playlistId, setVideoId: id })
+        : this.q.removeByVideoId.all({ playlistId: this.playlistId, videoId: id });
     if (this.rows) {
       for (const g of gone) {
         this.order?.remove(g.setVideoId);
@@ -128,9 +160,8 @@ export class PlaylistItemsEdit {
   finish(): void {
     if (!this.order && this.topCursor === null) return;
     this.order ??= this.freshOrder();
-    const update = this.store.st(
-      "UPDATE playlist_items SET position = ? WHERE playlist_id = ? AND set_video_id = ?",
-    );
-    for (const c of this.order.changed()) update.run(c.position, this.playlistId, c.setVideoId);
+    for (const c of this.order.changed()) {
+      this.q.setPosition.run({ position: c.position, playlistId: this.playlistId, setVideoId: c.setVideoId });
+    }
   }
 }

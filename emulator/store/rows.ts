@@ -114,3 +114,13 @@ export interface UploadRow {
   fileName: string;
   createdAt: number;
 }
+
+/** An account as the profiles search shows it. */
+export interface ProfileRow {
+  name: string;
+  handle: string;
+  channelId: string;
+}
+
+/** The orders of an artist's albums sort menu. */
+export type AlbumOrder = "Recency" | "Popularity" | "Alphabetical order";

@@ -9,7 +9,7 @@ import { migrationsFolder, openDb } from "../../emulator/store/db.js";
 
 function digest(seed: number, size: number): string {
   const db = openDb(":memory:");
-  generateCatalogue(db.$client, { seed, size });
+  generateCatalogue(db, { seed, size });
   const h = createHash("sha256");
   for (const table of [
     "artists",
@@ -38,7 +38,7 @@ describe("catalogue", () => {
 
   it("has the promised variety", () => {
     const db = openDb(":memory:");
-    const s = generateCatalogue(db.$client, { seed: 2, size: 400 });
+    const s = generateCatalogue(db, { seed: 2, size: 400 });
     expect(s.songs).toBe(400);
     const q = (sql: string) => (db.$client.prepare(sql).get() as { n: number }).n;
     expect(q("SELECT count(*) AS n FROM songs WHERE explicit = 1")).toBeGreaterThan(0);
@@ -73,13 +73,17 @@ describe("catalogue", () => {
       const file = join(dir, "state.db");
       const first = await startEmulator({ db: file, seed: 4, catalogueSize: 100 });
       expect(first.catalogue).not.toBeNull();
-      first.state.store.st("INSERT INTO history (account_id, video_id, played_at) VALUES (1, 'x', 1)").run();
+      first.state.store.sqlite
+        .prepare("INSERT INTO history (account_id, video_id, played_at) VALUES (1, 'x', 1)")
+        .run();
       await first.stop();
       const second = await startEmulator({ db: file, seed: 4, catalogueSize: 100 });
       expect(second.catalogue).toBeNull();
       expect(
         (
-          second.state.store.st("SELECT count(*) AS n FROM history WHERE video_id = 'x'").get() as {
+          second.state.store.sqlite
+            .prepare("SELECT count(*) AS n FROM history WHERE video_id = 'x'")
+            .get() as {
             n: number;
           }
         ).n,

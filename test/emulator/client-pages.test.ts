@@ -13,8 +13,8 @@ let anon: MusicClient;
 let signedIn: MusicClient;
 
 type Row = Record<string, unknown>;
-const q = <T>(sql: string, ...args: unknown[]) => emu.state.store.st(sql).get(...args) as T;
-const all = <T>(sql: string, ...args: unknown[]) => emu.state.store.st(sql).all(...args) as T[];
+const q = <T>(sql: string, ...args: unknown[]) => emu.state.store.sqlite.prepare(sql).get(...args) as T;
+const all = <T>(sql: string, ...args: unknown[]) => emu.state.store.sqlite.prepare(sql).all(...args) as T[];
 
 beforeAll(async () => {
   emu = await startEmulator({ catalogueSize: 600, seed: 1 });
@@ -60,7 +60,7 @@ describe("a user's videos", () => {
     const account = q<{ id: number; c: string; n: string }>(
       "SELECT id, channel_id AS c, name AS n FROM accounts WHERE id = 1",
     );
-    const expected = emu.state.store.userVideos(account.id, 1000).map((s) => s.videoId);
+    const expected = emu.state.store.catalogue.userVideos(account.id, 1000).map((s) => s.videoId);
     expect(expected.length).toBeGreaterThan(0);
     const user = (await anon.getUser(account.c)) as unknown as {
       name: string;
@@ -84,7 +84,7 @@ describe("a user's videos", () => {
 
   it("marks the videos the viewer likes in the cards' menus", async () => {
     const account = q<{ c: string }>("SELECT channel_id AS c FROM accounts WHERE id = 1");
-    const first = emu.state.store.userVideos(1, 1)[0]!.videoId;
+    const first = emu.state.store.catalogue.userVideos(1, 1)[0]!.videoId;
     await signedIn.rateSong(first, "LIKE");
     const page = await api(emu, "browse", { browseId: account.c }, await headersFor(emu, 1));
     const liked = findAll(page.json, "toggleMenuServiceItemRenderer").filter(

@@ -35,8 +35,8 @@ function recorded(client: MusicClient): MusicClient {
 }
 
 type Row = Record<string, unknown>;
-const q = <T>(sql: string, ...args: unknown[]) => emu.state.store.st(sql).get(...args) as T;
-const all = <T>(sql: string, ...args: unknown[]) => emu.state.store.st(sql).all(...args) as T[];
+const q = <T>(sql: string, ...args: unknown[]) => emu.state.store.sqlite.prepare(sql).get(...args) as T;
+const all = <T>(sql: string, ...args: unknown[]) => emu.state.store.sqlite.prepare(sql).all(...args) as T[];
 
 beforeAll(async () => {
   emu = await startEmulator({ catalogueSize: 500, seed: 21 });
@@ -146,7 +146,7 @@ describe("writes through the client read back through the client", () => {
     playlist = (await signedIn.getPlaylist(id)) as unknown as { tracks: Row[]; owned: boolean };
     expect(playlist.tracks.map((t) => t.videoId)).toEqual([videos[0], videos[2]]);
     expect(await signedIn.deletePlaylist(id)).toBe("STATUS_SUCCEEDED");
-    expect(emu.state.store.playlist(id)).toBeNull();
+    expect(emu.state.store.playlists.playlist(id)).toBeNull();
   });
 
   it("likes a song into the liked songs and takes the like back", async () => {
@@ -462,7 +462,7 @@ describe("catalogue pages through the client", () => {
     expect(playlists.map((p) => p.playlistId).sort()).toEqual([...publicLists].sort());
     const videos = await anon.getUserVideos(account.c, String(user.videos?.params));
     expect(videos.map((v) => v.videoId)).toEqual(
-      emu.state.store.userVideos(account.id, 1000).map((s) => s.videoId),
+      emu.state.store.catalogue.userVideos(account.id, 1000).map((s) => s.videoId),
     );
   });
 });

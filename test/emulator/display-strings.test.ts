@@ -13,7 +13,7 @@ import { capturesPresent, carouselTitles, searchTypeWords } from "../support/cap
 import { api, at, findAll, type Json } from "./helpers.js";
 
 let emu: RunningEmulator;
-const q = <T>(sql: string) => emu.state.store.st(sql).get() as T;
+const q = <T>(sql: string) => emu.state.store.sqlite.prepare(sql).get() as T;
 
 beforeAll(async () => {
   emu = await startEmulator({ catalogueSize: 300, seed: 5 });

@@ -49,7 +49,7 @@ describe("faults per request (header)", () => {
 
   it("refuses a write with HTTP 200 and a failed status, changing nothing", async () => {
     const auth = await headersFor(emu, 1);
-    const before = emu.state.store.playlistsOf(1).length;
+    const before = emu.state.store.playlists.playlistsOf(1).length;
     const r = await api(
       emu,
       "playlist/create",
@@ -58,21 +58,21 @@ describe("faults per request (header)", () => {
     );
     expect(r.status).toBe(200);
     expect(at(r.json, "status")).toBe("STATUS_FAILED");
-    expect(emu.state.store.playlistsOf(1).length).toBe(before);
+    expect(emu.state.store.playlists.playlistsOf(1).length).toBe(before);
   });
 });
 
 describe("a conflict and a throttling 400", () => {
   it("answers a plain 409 for the header, changing nothing", async () => {
     const auth = await headersFor(emu, 1);
-    const before = emu.state.store.playlistsOf(1).length;
+    const before = emu.state.store.playlists.playlistsOf(1).length;
     for (const h of ["409", "conflict"]) {
       const r = await api(emu, "playlist/create", { title: "dup" }, { ...auth, "x-emulator-fault": h });
       expect(r.status).toBe(409);
       expect(at(r.json, "error", "code")).toBe(409);
       expect(typeof at(r.json, "error", "message")).toBe("string");
     }
-    expect(emu.state.store.playlistsOf(1).length).toBe(before);
+    expect(emu.state.store.playlists.playlistsOf(1).length).toBe(before);
   });
 
   it("answers a throttling 400 with the quota status and Retry-After", async () => {
@@ -92,14 +92,14 @@ describe("a conflict and a throttling 400", () => {
 describe("a gated write", () => {
   it("answers 200 with only an engagement panel and creates nothing", async () => {
     const auth = await headersFor(emu, 1);
-    const before = emu.state.store.playlistsOf(1).length;
+    const before = emu.state.store.playlists.playlistsOf(1).length;
     const r = await api(emu, "playlist/create", { title: "gated" }, { ...auth, "x-emulator-fault": "gated" });
     expect(r.status).toBe(200);
     expect(at(r.json, "actions", 0, "showEngagementPanelEndpoint", "identifier", "tag")).toBe(
       "PAfeature_enablement",
     );
     expect(at(r.json, "playlistId")).toBeUndefined();
-    expect(emu.state.store.playlistsOf(1).length).toBe(before);
+    expect(emu.state.store.playlists.playlistsOf(1).length).toBe(before);
   });
 });
 
@@ -121,7 +121,7 @@ describe("faults queued through the control endpoint", () => {
         body: JSON.stringify({ queue: [{ kind, endpoint: "playlist/create", ...extra }] }),
       });
     const create = () => api(emu, "playlist/create", { title: "queued" }, auth);
-    const before = emu.state.store.playlistsOf(1).length;
+    const before = emu.state.store.playlists.playlistsOf(1).length;
 
     expect((await queue("conflict")).status).toBe(200);
     expect((await create()).status).toBe(409);
@@ -137,10 +137,10 @@ describe("faults queued through the control endpoint", () => {
     expect(at(gated.json, "actions", 0, "showEngagementPanelEndpoint", "identifier", "tag")).toBe(
       "PAfeature_enablement",
     );
-    expect(emu.state.store.playlistsOf(1).length).toBe(before);
+    expect(emu.state.store.playlists.playlistsOf(1).length).toBe(before);
     // The queue is used up: the next create goes through.
     expect(at((await create()).json, "playlistId")).toEqual(expect.any(String));
-    expect(emu.state.store.playlistsOf(1).length).toBe(before + 1);
+    expect(emu.state.store.playlists.playlistsOf(1).length).toBe(before + 1);
   });
 
   it("accepts a queued truncate, which cuts the next read's list", async () => {
@@ -149,8 +149,8 @@ describe("faults queued through the control endpoint", () => {
     });
     expect(r.status).toBe(200);
     const p = (
-      emu.state.store
-        .st(
+      emu.state.store.sqlite
+        .prepare(
           "SELECT playlist_id AS p FROM playlists WHERE (SELECT count(*) FROM playlist_items i WHERE i.playlist_id = playlists.playlist_id) > 100 LIMIT 1",
         )
         .get() as { p: string }
@@ -251,8 +251,8 @@ describe("a playlist just created", () => {
 describe("a list cut short", () => {
   it("keeps the first half of a playlist's rows and drops its continuation, the count untouched", async () => {
     const p = (
-      emu.state.store
-        .st(
+      emu.state.store.sqlite
+        .prepare(
           "SELECT playlist_id AS p FROM playlists WHERE (SELECT count(*) FROM playlist_items i WHERE i.playlist_id = playlists.playlist_id) > 100 LIMIT 1",
         )
         .get() as { p: string }

@@ -560,7 +560,7 @@ async function playlistContinuation(browseId: string, h: Record<string, string>)
  */
 export async function startFidelityEmulator(): Promise<{ emu: RunningEmulator; ids: Ids }> {
   emu = await startEmulator({ catalogueSize: 600, seed: 1 });
-  const q = <T>(sql: string) => emu.state.store.st(sql).get() as T;
+  const q = <T>(sql: string) => emu.state.store.sqlite.prepare(sql).get() as T;
   const auth = await headersFor(emu, 1);
   // Library state the captures show: a saved album, an upload.
   const album = q<{ b: string; p: string; t: string }>(

@@ -279,8 +279,10 @@ describe.skipIf(!present)("where the nodes the captures showed lead", () => {
       ),
     );
     const stored = (
-      emu.state.store
-        .st("SELECT target_id AS t FROM charts WHERE country = 'US' AND section = 'albums' ORDER BY position")
+      emu.state.store.sqlite
+        .prepare(
+          "SELECT target_id AS t FROM charts WHERE country = 'US' AND section = 'albums' ORDER BY position",
+        )
         .all() as { t: string }[]
     ).map((r) => r.t);
     expect(stored.length).toBeGreaterThan(0);
@@ -303,7 +305,7 @@ describe.skipIf(!present)("where the nodes the captures showed lead", () => {
     const channelId = String(
       at(first, "musicTwoRowItemRenderer", "navigationEndpoint", "browseEndpoint", "browseId"),
     );
-    const latest = emu.state.store.history(1)[0];
+    const latest = emu.state.store.library.history(1)[0];
     expect(channelId).toBe(latest?.channelId);
     const toggle = subscribeToggle(first)!;
     const was = toggle.isToggled === true;

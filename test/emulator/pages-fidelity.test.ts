@@ -22,7 +22,7 @@ Log.setLevel(Log.Level.NONE);
 
 let emu: RunningEmulator;
 let auth: Record<string, string>;
-const q = <T>(sql: string, ...args: unknown[]) => emu.state.store.st(sql).get(...args) as T;
+const q = <T>(sql: string, ...args: unknown[]) => emu.state.store.sqlite.prepare(sql).get(...args) as T;
 const browse = async (body: Json, headers: Record<string, string> = {}) => {
   const r = await api(emu, "browse", body, headers);
   expect(r.status, JSON.stringify(body)).toBe(200);
@@ -275,7 +275,9 @@ describe("the player script", () => {
         },
       };
       const client = new MusicClient({ baseUrl: own.url, retry: false, logger });
-      const v = (own.state.store.st("SELECT video_id AS v FROM songs LIMIT 1").get() as { v: string }).v;
+      const v = (
+        own.state.store.sqlite.prepare("SELECT video_id AS v FROM songs LIMIT 1").get() as { v: string }
+      ).v;
       const song = (await client.getSong(v)) as unknown as Json;
       expect(at(song, "videoDetails", "videoId")).toBe(v);
       expect(warnings.filter((w) => w.includes("signature timestamp"))).toEqual([]);
@@ -331,7 +333,9 @@ describe.skipIf(!present)("album track rows", () => {
       "SELECT count(*) AS n FROM songs s JOIN albums al ON al.id = s.album_id WHERE s.artist_id != al.artist_id",
     );
     expect(mixed.n).toBe(0);
-    const albums = emu.state.store.st("SELECT browse_id AS b FROM albums ORDER BY id LIMIT 5").all() as {
+    const albums = emu.state.store.sqlite
+      .prepare("SELECT browse_id AS b FROM albums ORDER BY id LIMIT 5")
+      .all() as {
       b: string;
     }[];
     for (const { b } of albums) {

@@ -4,7 +4,7 @@ import { api, at, call, findAll, headersFor, type Json, SECTION_LIST } from "./h
 
 let emu: RunningEmulator;
 let auth: Record<string, string>;
-const q = <T>(sql: string, ...args: unknown[]) => emu.state.store.st(sql).get(...args) as T;
+const q = <T>(sql: string, ...args: unknown[]) => emu.state.store.sqlite.prepare(sql).get(...args) as T;
 
 beforeAll(async () => {
   emu = await startEmulator({ catalogueSize: 400, seed: 9 });
@@ -50,8 +50,8 @@ describe("continuations in the shapes the service uses", () => {
       expect(shelf).toBeDefined();
     }
     const expected = (
-      emu.state.store
-        .st(
+      emu.state.store.sqlite
+        .prepare(
           "SELECT count(*) AS n FROM songs WHERE video_type = 'MUSIC_VIDEO_TYPE_ATV' AND search_text LIKE '%e%'",
         )
         .get() as { n: number }
@@ -214,8 +214,8 @@ describe("pages", () => {
     ) as Json[];
     const titles = grid.map((g) => String(at(g, "musicTwoRowItemRenderer", "title", "runs", 0, "text")));
     const expected = (
-      emu.state.store
-        .st(
+      emu.state.store.sqlite
+        .prepare(
           "SELECT title FROM albums WHERE artist_id = ? AND type = 'Album' ORDER BY title COLLATE NOCASE, id",
         )
         .all(a.id) as { title: string }[]

@@ -63,8 +63,8 @@ describe("pages with and without the row cache", () => {
 
   it("are the same, for a viewer and signed out, before and after a write", async () => {
     const q = (emu: RunningEmulator) =>
-      emu.state.store
-        .st("SELECT playlist_id AS p FROM playlists WHERE owner_account_id = 1 ORDER BY id LIMIT 1")
+      emu.state.store.sqlite
+        .prepare("SELECT playlist_id AS p FROM playlists WHERE owner_account_id = 1 ORDER BY id LIMIT 1")
         .get() as { p: string };
     const playlistId = q(cached).p;
     expect(q(plain).p).toBe(playlistId);
@@ -76,8 +76,8 @@ describe("pages with and without the row cache", () => {
       expect(again.cached).toBe(first.cached);
     }
     // A write that changes one row's inputs: the first song is liked.
-    const video = cached.state.store
-      .st("SELECT video_id AS v FROM playlist_items WHERE playlist_id = ? ORDER BY position LIMIT 1")
+    const video = cached.state.store.sqlite
+      .prepare("SELECT video_id AS v FROM playlist_items WHERE playlist_id = ? ORDER BY position LIMIT 1")
       .get(playlistId) as { v: string };
     const before = await both(body, 1);
     for (const emu of [cached, plain]) {

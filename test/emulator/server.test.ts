@@ -13,8 +13,11 @@ afterAll(async () => {
 });
 
 function someAlbum(): string {
-  return (emu.state.store.st("SELECT browse_id AS b FROM albums ORDER BY id LIMIT 1").get() as { b: string })
-    .b;
+  return (
+    emu.state.store.sqlite.prepare("SELECT browse_id AS b FROM albums ORDER BY id LIMIT 1").get() as {
+      b: string;
+    }
+  ).b;
 }
 
 describe("routing", () => {
@@ -58,8 +61,8 @@ describe("routing", () => {
   });
 
   it("serves /playlist?list=OLAK… whose first quoted MPRE token is the album", async () => {
-    const album = emu.state.store
-      .st("SELECT browse_id AS b, audio_playlist_id AS p FROM albums LIMIT 1 OFFSET 3")
+    const album = emu.state.store.sqlite
+      .prepare("SELECT browse_id AS b, audio_playlist_id AS p FROM albums LIMIT 1 OFFSET 3")
       .get() as {
       b: string;
       p: string;

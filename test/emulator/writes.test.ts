@@ -18,8 +18,8 @@ afterAll(async () => {
 
 const songs = (n: number, offset = 0): string[] =>
   (
-    emu.state.store
-      .st(
+    emu.state.store.sqlite
+      .prepare(
         "SELECT video_id AS v FROM songs WHERE video_type = 'MUSIC_VIDEO_TYPE_ATV' AND available = 1 ORDER BY id LIMIT ? OFFSET ?",
       )
       .all(n, offset) as { v: string }[]
@@ -122,7 +122,7 @@ describe("playlists", () => {
       { action: "ACTION_SET_PLAYLIST_DESCRIPTION", playlistDescription: "<script>" },
     ]);
     expect(r.status).toBe(400);
-    expect(emu.state.store.playlist(id)?.title).toBe("Keep");
+    expect(emu.state.store.playlists.playlist(id)?.title).toBe("Keep");
   });
 
   it("edits title, description and privacy", async () => {
@@ -133,7 +133,7 @@ describe("playlists", () => {
       { action: "ACTION_SET_PLAYLIST_PRIVACY", playlistPrivacy: "PUBLIC" },
     ]);
     expect(at(r.json, "status")).toBe("STATUS_SUCCEEDED");
-    const p = emu.state.store.playlist(id)!;
+    const p = emu.state.store.playlists.playlist(id)!;
     expect([p.title, p.description, p.privacy]).toEqual(["New", "about", "PUBLIC"]);
   });
 
@@ -224,7 +224,7 @@ describe("playlists", () => {
       { action: "ACTION_ADD_VIDEO", addedVideoId: pool[1], dedupeOption: "DEDUPE_OPTION_SKIP" },
     ]);
     expect(at(r.json, "status")).toBe("STATUS_FAILED");
-    expect(emu.state.store.playlistStats(id).count).toBe(4999);
+    expect(emu.state.store.playlists.playlistStats(id).count).toBe(4999);
   });
 
   it("shares a playlist through an invite link; a collaborator adds items but cannot rename it", async () => {
@@ -294,8 +294,8 @@ describe("ratings, library, subscriptions", () => {
   });
 
   it("saves an album to the library by rating its playlist", async () => {
-    const album = emu.state.store
-      .st("SELECT browse_id AS b, audio_playlist_id AS p FROM albums LIMIT 1 OFFSET 2")
+    const album = emu.state.store.sqlite
+      .prepare("SELECT browse_id AS b, audio_playlist_id AS p FROM albums LIMIT 1 OFFSET 2")
       .get() as { b: string; p: string };
     const listed = async () =>
       findAll((await api(emu, "browse", { browseId: "FEmusic_liked_albums" }, auth)).json, "browseId");
@@ -366,8 +366,8 @@ describe("ratings, library, subscriptions", () => {
 
   it("subscribes one artist at a time and lists it in subscriptions", async () => {
     const artist = (
-      emu.state.store
-        .st("SELECT channel_id AS c FROM artists WHERE kind = 'artist' ORDER BY id DESC LIMIT 1")
+      emu.state.store.sqlite
+        .prepare("SELECT channel_id AS c FROM artists WHERE kind = 'artist' ORDER BY id DESC LIMIT 1")
         .get() as { c: string }
     ).c;
     const subs = async () =>
@@ -443,7 +443,9 @@ describe("history, episodes, uploads", () => {
   });
 
   it("saves an episode for later and removes it", async () => {
-    const ep = (emu.state.store.st("SELECT video_id AS v FROM episodes LIMIT 1").get() as { v: string }).v;
+    const ep = (
+      emu.state.store.sqlite.prepare("SELECT video_id AS v FROM episodes LIMIT 1").get() as { v: string }
+    ).v;
     const add = await edit("SE", [{ action: "ACTION_ADD_VIDEO", addedVideoId: ep }]);
     expect(at(add.json, "status")).toBe("STATUS_SUCCEEDED");
     expect((await rowsOf("SE")).map((r) => r.videoId)).toEqual([ep]);

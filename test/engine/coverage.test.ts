@@ -380,7 +380,9 @@ mode: append
     // Songs the person never rated: a recipe keeps the person's own ratings (issue 10 item 11).
     const rated = new Set(
       (
-        h.emulator.state.store.st("SELECT target_id AS id FROM ratings WHERE account_id = 1").all() as {
+        h.emulator.state.store.sqlite
+          .prepare("SELECT target_id AS id FROM ratings WHERE account_id = 1")
+          .all() as {
           id: string;
         }[]
       ).map((r) => r.id),
@@ -409,8 +411,8 @@ mode: append
     const d = await converge(h, env, dislike);
     expect(d.run.plan!.summary.rate).toBe(5);
     // No operation lists dislikes: the emulator's ratings say what the service holds.
-    const disliked = h.emulator.state.store
-      .st("SELECT target_id AS id FROM ratings WHERE rating = 'DISLIKE' AND account_id = 1")
+    const disliked = h.emulator.state.store.sqlite
+      .prepare("SELECT target_id AS id FROM ratings WHERE rating = 'DISLIKE' AND account_id = 1")
       .all() as { id: string }[];
     expect(disliked.map((r) => r.id)).toEqual(expect.arrayContaining(songs.slice(5)));
     // Dropped from the recipe: its dislike is taken back (INDIFFERENT), and that converges too.
@@ -446,8 +448,8 @@ mode: sync
 
   it("self in clean mode: the person's second copies and unavailable rows go, the rest stays in place", async () => {
     const songs = catalogueSongs(h, 160).slice(150, 156);
-    const unavailable = h.emulator.state.store
-      .st("SELECT video_id AS id FROM songs WHERE available = 0 LIMIT 1")
+    const unavailable = h.emulator.state.store.sqlite
+      .prepare("SELECT video_id AS id FROM songs WHERE available = 0 LIMIT 1")
       .get() as { id: string } | undefined;
     const pid = await h.person.createPlaylist("Messy", "kept by hand", { videoIds: songs });
     await h.person.addPlaylistItems(pid as string, [songs[1]!, songs[3]!], { duplicates: true });

@@ -117,9 +117,7 @@ describe("since against the emulator in another language", () => {
     // The emulator's clock is pinned near its catalogue's newest episodes; the client signs with the
     // real clock, which is then months "ahead" of the emulator's.
     h = await startHarness({ now: () => at, language: "de", auth: { futureSkewSeconds: 10 * 365 * 86_400 } });
-    const { playlist_id: podcast } = h.emulator.state.store
-      .st("SELECT playlist_id FROM podcasts ORDER BY id LIMIT 1")
-      .get() as { playlist_id: string };
+    const podcast = h.emulator.state.store.charts.podcasts(1)[0]!.playlistId;
     // The service (here the emulator) writes German dates for `hl=de`.
     const german = new MusicClient({ auth: h.headers, baseUrl: h.emulator.url, language: "de" });
     const episodes = (await german.getPodcast(podcast)).episodes;

@@ -209,7 +209,7 @@ function likesRecipe(id: string, rating: "LIKE" | "DISLIKE", ids: readonly strin
 }
 
 describe("a likes recipe keeps the ratings the person set (issue 10 item 11)", () => {
-  const ratingOf = (videoId: string) => h!.emulator.state.store.rating(1, videoId);
+  const ratingOf = (videoId: string) => h!.emulator.state.store.library.rating(1, videoId);
 
   // issue 10 item 11
   it("skips a song the person disliked, saying so, and likes the others", async () => {

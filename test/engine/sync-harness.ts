@@ -150,8 +150,10 @@ mode: mirror
 }
 
 export function catalogueSongs(h: Harness, count: number): string[] {
-  const rows = h.emulator.state.store
-    .st("SELECT video_id AS id FROM songs WHERE available = 1 AND album_id IS NOT NULL ORDER BY id LIMIT ?")
+  const rows = h.emulator.state.store.sqlite
+    .prepare(
+      "SELECT video_id AS id FROM songs WHERE available = 1 AND album_id IS NOT NULL ORDER BY id LIMIT ?",
+    )
     .all(count) as { id: string }[];
   if (rows.length < count) throw new Error(`only ${rows.length} songs in the catalogue, ${count} needed`);
   return rows.map((r) => r.id);

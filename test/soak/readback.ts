@@ -54,8 +54,8 @@ export async function playlistState(h: Harness, playlistId: string): Promise<Tar
 
 /** Songs account 1 dislikes: no operation lists them, so the emulator's ratings say. */
 export function disliked(h: Harness): Set<string> {
-  const rows = h.emulator.state.store
-    .st("SELECT target_id AS id FROM ratings WHERE rating = 'DISLIKE' AND account_id = 1")
+  const rows = h.emulator.state.store.sqlite
+    .prepare("SELECT target_id AS id FROM ratings WHERE rating = 'DISLIKE' AND account_id = 1")
     .all() as { id: string }[];
   return new Set(rows.map((r) => r.id));
 }

@@ -156,7 +156,8 @@ function report(s: Seed, run: number, recipe: string, found: readonly Found[]) {
 }
 
 async function catalogueOf(h: Harness): Promise<Catalogue> {
-  const q = (sql: string) => (h.emulator.state.store.st(sql).all() as { v: string }[]).map((x) => x.v);
+  const q = (sql: string) =>
+    (h.emulator.state.store.sqlite.prepare(sql).all() as { v: string }[]).map((x) => x.v);
   const rated = new Set([...(await liked(h)), ...disliked(h)]);
   return {
     songs: catalogueSongs(h, 150),

@@ -1,0 +1,239 @@
+/**
+ * The generated catalogue: songs, albums, artists, podcasts and episodes, and their search. The
+ * catalogue never changes after the emulator starts, so songs, albums and artists once read are
+ * kept (bounded): a page of 100 rows reads its row ids, then the rows from memory, which is what
+ * makes uncached pages fast. Every query is prepared once, with placeholders.
+ */
+import type { Statement } from "better-sqlite3";
+import { sql } from "drizzle-orm";
+import { Memo } from "../memo.js";
+import { catalogueQueries } from "./catalogue-queries.js";
+import type { Db } from "./db.js";
+import type { AlbumOrder, AlbumRow, ArtistRow, EpisodeRow, PodcastRow, SongRow } from "./rows.js";
+import { SEARCH_VIDEOS_FROM } from "./search-kinds.js";
+import { containsPattern } from "./selections.js";
+
+const _p = sql.placeholder;
+
+/** An album as pages show it, with what the sort menu's "Popularity" orders by. */
+type AlbumEntry = AlbumRow & { views: number };
+
+export class CatalogueStore {
+  private readonly q;
+  private readonly songs = new Memo<string, SongRow | null>(200_000);
+  private readonly albumsById = new Memo<number, AlbumEntry | null>(50_000);
+  private readonly artistsById = new Memo<number, ArtistRow | null>(50_000);
+
+  constructor(private readonly db: Db) {
+    this.q = catalogueQueries(db);
+  }
+
+  // ── songs ──
+
+  song(videoId: string): SongRow | null {
+    return this.songs.get(videoId, (id) => this.q.song.get({ videoId: id }) ?? null);
+  }
+
+  /** Songs by video id, in the order given, leaving out ids the catalogue does not hold. */
+  songsOf(videoIds: readonly string[]): SongRow[] {
+    const out: SongRow[] = [];
+    for (const id of videoIds) {
+      const s = this.song(id);
+      if (s) out.push(s);
+    }
+    return out;
+  }
+
+  albumTracks(albumId: number): SongRow[] {
+    return this.songsOf(this.q.albumTracks.all({ albumId }).map((r) => r.videoId));
+  }
+
+  artistSongs(artistId: number, videoType: string, limit: number): SongRow[] {
+    return this.songsOf(this.q.artistSongs.all({ artistId, videoType, limit }).map((r) => r.videoId));
+  }
+
+  /**
+   * The videos on a user's channel page. The catalogue has no uploader for its user-made (UGC)
+   * videos, so they are shared out among the accounts by id, the same ones every time.
+   */
+  userVideos(accountId: number, limit: number): SongRow[] {
+    const rows = this.q.userVideos.all({ share: accountId % 4, limit });
+    return this.songsOf(rows.map((r) => r.videoId));
+  }
+
+  /** `limit` different songs spread over the catalogue, the same ones for the same seed. */
+  randomSongs(seed: number, limit: number, videoType = "MUSIC_VIDEO_TYPE_ATV"): SongRow[] {
+    const total = this.q.lastSongId.get()?.n ?? 0;
+    const out: SongRow[] = [];
+    for (let i = 0; out.length < limit && i < limit * 3; i++) {
+      const id = 1 + ((seed + i * 7919) % Math.max(1, total));
+      const row = this.q.songFrom.get({ id, videoType });
+      const song = row ? this.song(row.videoId) : null;
+      if (song && !out.some((o) => o.videoId === song.videoId)) out.push(song);
+    }
+    return out;
+  }
+
+  // ── artists ──
+
+  artist(channelId: string): ArtistRow | null {
+    const row = this.q.artist.get({ channelId });
+    return row ? this.artistById(row.id) : null;
+  }
+
+  artistById(id: number): ArtistRow | null {
+    return this.artistsById.get(id, (key) => this.q.artistById.get({ id: key }) ?? null);
+  }
+
+  /**
+   * Other artists for an artist's pages ("Fans might also like", a song's related page): those
+   * whose id leaves the same remainder by `every`, so the same few every time.
+   */
+  relatedArtists(artistId: number, every: number, limit: number): ArtistRow[] {
+    const rows = this.q.related.all({ artistId, every, share: artistId % every, limit });
+    return rows.map((r) => this.artistById(r.id)).filter((a): a is ArtistRow => a !== null);
+  }
+
+  /** The number of episodes of a podcast. */
+  episodeCount(podcastId: number): number {
+    return this.q.episodeCount.get({ podcastId })?.n ?? 0;
+  }
+
+  artistsByIds(channelIds: readonly string[]): ArtistRow[] {
+    return channelIds.map((c) => this.artist(c)).filter((a): a is ArtistRow => a !== null);
+  }
+
+  // ── albums ──
+
+  album(browseId: string): AlbumRow | null {
+    const row = this.q.albumId.get({ browseId });
+    return row ? this.albumById(row.id) : null;
+  }
+
+  albumByAudioPlaylist(playlistId: string): AlbumRow | null {
+    const row = this.q.albumIdByPlaylist.get({ playlistId });
+    return row ? this.albumById(row.id) : null;
+  }
+
+  private albumById(id: number): AlbumEntry | null {
+    return this.albumsById.get(id, (key) => {
+      const base = this.q.album.get({ id: key });
+      if (!base) return null;
+      const stats = this.q.albumStats.get({ albumId: key });
+      const first = this.q.albumFirst.get({ albumId: key });
+      return {
+        ...base,
+        trackCount: stats?.tracks ?? 0,
+        durationSeconds: Number(stats?.seconds ?? 0),
+        firstVideoId: first?.videoId ?? null,
+        firstVideoType: first?.videoType ?? null,
+        views: Number(stats?.views ?? 0),
+      };
+    });
+  }
+
+  private albumsOf(ids: readonly { id: number }[]): AlbumEntry[] {
+    return ids.map((r) => this.albumById(r.id)).filter((a): a is AlbumEntry => a !== null);
+  }
+
+  /**
+   * An artist's albums of the given types (Album, Single, EP) in one of the sort menu's orders,
+   * each breaking ties by id; an artist has a handful, so they are ordered here.
+   */
+  artistAlbums(artistId: number, types: readonly string[], order: AlbumOrder, limit = 1000): AlbumRow[] {
+    const own = this.albumsOf(this.q.artistAlbumIds.all({ artistId })).filter((a) => types.includes(a.type));
+    return own.sort(ALBUM_ORDER[order]).slice(0, limit);
+  }
+
+  otherAlbums(album: AlbumRow, limit: number): AlbumRow[] {
+    return this.albumsOf(this.q.otherAlbumIds.all({ artistId: album.artistId, albumId: album.id, limit }));
+  }
+
+  // ── podcasts ──
+
+  podcast(playlistId: string): PodcastRow | null {
+    return this.q.podcast.get({ playlistId }) ?? null;
+  }
+
+  podcastsOfChannel(channelRowId: number): PodcastRow[] {
+    return this.q.podcastsOfChannel.all({ channelId: channelRowId });
+  }
+
+  episodes(podcastId: number, offset: number, limit: number): EpisodeRow[] {
+    return this.q.episodes.all({ podcastId, offset, limit });
+  }
+
+  episodesOfChannel(channelRowId: number, limit: number): EpisodeRow[] {
+    return this.q.episodesOfChannel.all({ channelId: channelRowId, limit });
+  }
+
+  episode(videoId: string): EpisodeRow | null {
+    return this.q.episode.get({ videoId }) ?? null;
+  }
+
+  // ── search ──
+
+  /**
+   * The most viewed songs (or videos) containing `query`, from `offset`. `songs_by_views` holds
+   * songs then videos, each in order of views (migration 0004), so reading one kind's rowid range
+   * in order meets its most viewed matches first and stops at the limit: a common word costs a few
+   * rows, a rare one its trigram postings, never a sort of every match. A term with LIKE wildcards
+   * needs ESCAPE, which the trigram index cannot serve; it scans the same range in the same order.
+   * The full-text table is not one drizzle models: this is the store's one query written as SQL.
+   */
+  searchSongs(kind: "songs" | "videos", query: string, offset: number, limit: number): SongRow[] {
+    const plain = query.toLowerCase();
+    const wild = /[%_\\]/.test(plain);
+    const [from, to] =
+      kind === "songs" ? [1, SEARCH_VIDEOS_FROM] : [SEARCH_VIDEOS_FROM + 1, 2 * SEARCH_VIDEOS_FROM];
+    const statement = wild ? this.fullText.escaped : this.fullText.plain;
+    const rows = statement.all(wild ? containsPattern(plain) : `%${plain}%`, from, to, limit, offset) as {
+      v: string;
+    }[];
+    return this.songsOf(rows.map((r) => r.v));
+  }
+
+  private fullTextQueries?: { plain: Statement; escaped: Statement };
+
+  private get fullText() {
+    const text = (escapeClause: string) =>
+      `SELECT s.video_id AS v FROM songs_by_views f JOIN songs s ON s.id = f.song_id
+       WHERE f.search_text LIKE ?${escapeClause} AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid LIMIT ? OFFSET ?`;
+    this.fullTextQueries ??= {
+      plain: this.db.$client.prepare(text("")),
+      escaped: this.db.$client.prepare(text(" ESCAPE '\\'")),
+    };
+    return this.fullTextQueries;
+  }
+
+  searchAlbums(query: string, offset: number, limit: number): AlbumRow[] {
+    return this.albumsOf(this.q.searchAlbums.all({ pattern: containsPattern(query), offset, limit }));
+  }
+
+  searchArtists(query: string, offset: number, limit: number): ArtistRow[] {
+    const rows = this.q.searchArtists.all({ pattern: containsPattern(query), offset, limit });
+    return rows.map((r) => this.artistById(r.id)).filter((a): a is ArtistRow => a !== null);
+  }
+
+  searchPodcasts(query: string, offset: number, limit: number): PodcastRow[] {
+    return this.q.searchPodcasts.all({ pattern: containsPattern(query), offset, limit });
+  }
+
+  searchEpisodes(query: string, offset: number, limit: number): EpisodeRow[] {
+    return this.q.searchEpisodes.all({ pattern: containsPattern(query), offset, limit });
+  }
+}
+
+/** SQLite's NOCASE: ASCII letters folded, nothing else. */
+const nocase = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const byId = (a: AlbumEntry, b: AlbumEntry) => a.id - b.id;
+
+const ALBUM_ORDER: Record<AlbumOrder, (a: AlbumEntry, b: AlbumEntry) => number> = {
+  Recency: (a, b) => b.year - a.year || byId(a, b),
+  Popularity: (a, b) => b.views - a.views || byId(a, b),
+  "Alphabetical order": (a, b) => {
+    const x = nocase(a.title);
+    const y = nocase(b.title);
+    return x < y ? -1 : x > y ? 1 : byId(a, b);
+  },
+};
