@@ -21,7 +21,6 @@ import { saveTasteProfile } from "./track-pages.js";
 import { accountId, marks } from "./viewer.js";
 
 const HOME_ROWS_PER_PAGE = 3;
-const HOME_ROWS = 12;
 
 /** Listen again: pinned songs first, then the account's recent plays; random songs when signed out. */
 function listenAgain(ctx: ApiContext, seed: number): SongRow[] {
@@ -51,34 +50,50 @@ function listenAgainArtist(ctx: ApiContext): ArtistRow | undefined {
   return artist?.kind === "artist" ? artist : undefined;
 }
 
-/** Home's rows cycle through these kinds; Listen again is on the first page, beside albums (capture yt_set_taste_profile_20240723). */
-const HOME_KINDS = ["quick", "albums", "songs", "playlists", "videos"] as const;
+/**
+ * Home's twelve shelves, each once: Listen again is on the first page, beside albums (capture
+ * yt_set_taste_profile_20240723); the others are shelves of the same shapes under other titles, as
+ * the service's home continues (no title comes back on a later page).
+ */
+const HOME_SHELVES: readonly {
+  kind: "quick" | "albums" | "songs" | "playlists" | "videos";
+  title: string;
+}[] = [
+  { kind: "quick", title: "Quick picks" },
+  { kind: "albums", title: "Albums for you" },
+  { kind: "songs", title: "Listen again" },
+  { kind: "playlists", title: "Mixed for you" },
+  { kind: "videos", title: "Recommended music videos" },
+  { kind: "quick", title: "Forgotten favorites" },
+  { kind: "albums", title: "Recommended albums" },
+  { kind: "playlists", title: "From the community" },
+  { kind: "videos", title: "Live performances" },
+  { kind: "quick", title: "Today's biggest hits" },
+  { kind: "albums", title: "New albums & singles" },
+  { kind: "playlists", title: "Long listening" },
+];
+const HOME_ROWS = HOME_SHELVES.length;
 
 /** Home row `i`; `seed` picks its songs, the same ones for the same account and row. */
 function homeRowAt(ctx: ApiContext, i: number, seed: number, m: Marks): Json {
   const store = ctx.state.store;
-  const kind = HOME_KINDS[i % HOME_KINDS.length]!;
+  const { kind, title } = HOME_SHELVES[i]!;
   switch (kind) {
     case "quick":
-      return homeRow(kind, "Quick picks", { songs: store.catalogue.randomSongs(seed, 12) }, m);
+      return homeRow(kind, title, { songs: store.catalogue.randomSongs(seed, 12) }, m);
     case "songs":
-      return homeRow(
-        kind,
-        "Listen again",
-        { songs: listenAgain(ctx, seed), artist: listenAgainArtist(ctx) },
-        m,
-      );
+      return homeRow(kind, title, { songs: listenAgain(ctx, seed), artist: listenAgainArtist(ctx) }, m);
     case "videos":
       return homeRow(
         kind,
-        "Recommended music videos",
+        title,
         { songs: store.catalogue.randomSongs(seed, 10, "MUSIC_VIDEO_TYPE_OMV") },
         m,
       );
     case "albums":
-      return homeRow(kind, "Albums for you", { albums: store.charts.homeAlbums(i) }, m);
+      return homeRow(kind, title, { albums: store.charts.homeAlbums(i) }, m);
     case "playlists":
-      return homeRow(kind, "Mixed for you", { playlists: store.charts.homePlaylists(i) }, m);
+      return homeRow(kind, title, { playlists: store.charts.homePlaylists(i) }, m);
   }
 }
 
