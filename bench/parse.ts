@@ -4,15 +4,16 @@
  *   npx tsx bench/parse.ts [--rounds N]
  *
  * Every case of ../shared/fixtures/cases.json whose reference result exists is replayed through a
- * real MusicClient whose dispatcher is an in-memory undici MockAgent (no sockets), so the figure is
- * JSON.parse + parsing + the client's own per-request work. The floor is JSON.parse of the same
- * bytes: no parser can go below it. Prints MB/s of both and their ratio (target ≤ 1.3), and the
- * slowest operations.
+ * real MusicClient whose dispatcher answers from memory and keeps nothing (no sockets; see
+ * buffer-dispatcher.ts for why not undici's MockAgent), so the figure is JSON.parse + parsing + the
+ * client's own per-request work. The floor is JSON.parse of the same bytes: no parser can go below
+ * it. Prints MB/s of both and their ratio (target ≤ 1.3), the slowest operations, and the process's
+ * peak RSS.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { MockAgent } from "undici";
 import { MusicClient } from "../src/index.js";
+import { BufferDispatcher } from "./buffer-dispatcher.js";
 
 const FIXTURES = fileURLToPath(new URL("../../shared/fixtures/", import.meta.url));
 const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 20;
@@ -44,24 +45,20 @@ for (const c of cases) {
   served.set(c.id, pages);
 }
 
+const VISITOR_PAGE = '<script>ytcfg.set({"VISITOR_DATA":"bench"});</script>';
+
 /** A client whose requests are answered from memory, in order, then `{}`; `rewind` starts over. */
 function clientFor(c: Case): { client: MusicClient; rewind(): void } {
   const pages = served.get(c.id) ?? [];
   let next = 0;
-  const agent = new MockAgent({ connections: 1 });
-  agent.disableNetConnect();
-  const pool = agent.get("http://bench.invalid");
-  pool
-    .intercept({ path: () => true, method: "POST" })
-    .reply(() => ({ statusCode: 200, data: pages[next++] ?? "{}" }))
-    .persist();
-  pool
-    .intercept({ path: "/", method: "GET" })
-    .reply(200, '<script>ytcfg.set({"VISITOR_DATA":"bench"});</script>')
-    .persist();
+  const dispatcher = new BufferDispatcher((request) =>
+    request.method === "GET"
+      ? { statusCode: 200, body: VISITOR_PAGE }
+      : { statusCode: 200, body: pages[next++] ?? "{}" },
+  );
   const client = new MusicClient({
     baseUrl: "http://bench.invalid",
-    dispatcher: agent,
+    dispatcher,
     auth: c.auth ? AUTH : undefined,
     retry: false,
   });
@@ -134,3 +131,5 @@ const slowest = [...perOperation.entries()].sort((a, b) => b[1].total / b[1].par
 console.log("per operation (ratio):");
 for (const [operation, { parse, total: t }] of slowest)
   console.log(`  ${operation.padEnd(28)} ${(t / parse).toFixed(2)}`);
+// maxRSS is in kibibytes: the whole run's peak, corpus and warm-up included.
+console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);

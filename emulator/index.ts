@@ -61,8 +61,9 @@ export interface RunningEmulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = options.seed ?? 1;
   const size = options.catalogueSize ?? 500;
+  const now = options.now ?? Date.now;
   const db = openDb(options.db ?? ":memory:");
-  const store = new Store(db);
+  const store = new Store(db, now);
   let catalogue: CatalogueSummary | null = null;
   let generationMs = 0;
   if (!hasCatalogue(db, { seed, size })) {
@@ -76,7 +77,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     counts: new Map(),
     auth: { ...DEFAULT_AUTH, ...options.auth },
     oauth: { ...DEFAULT_OAUTH, ...options.oauth },
-    now: options.now ?? Date.now,
+    now,
     baseUrl: "",
     uploadSessions: new Map(),
     cache: options.cache === false ? null : new ResponseCache(),
@@ -86,9 +87,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server = createEmulatorServer(state, apiRoutes());
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    // A port in use leaves nothing open behind it: an embedding program goes on without a handle.
+    const failed = (e: Error) => {
+      db.$client.close();
+      reject(e);
+    };
+    server.once("error", failed);
     server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
+      server.off("error", failed);
       resolve();
     });
   });

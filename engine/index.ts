@@ -28,6 +28,7 @@ export { createDaemonLogger } from "./daemon/log.js";
 export { InterruptedError, Shutdown } from "./daemon/shutdown.js";
 export { combine } from "./pipeline/combine.js";
 export { isoWeek, parseServiceDate } from "./pipeline/dates.js";
+export { expand } from "./pipeline/expand.js";
 export { filterItems } from "./pipeline/filter.js";
 export { type PipelineResult, runPipeline } from "./pipeline/run.js";
 export { dedupe, exclude, limit, normaliseTitle, shuffle, since, sortItems } from "./pipeline/steps.js";

@@ -6,18 +6,19 @@
  * Other parts add their subcommands by putting a factory in {@link SUBCOMMANDS} (or by passing extra
  * factories to {@link program}); each factory returns a commander `Command` whose action may use
  * {@link runAction} for the common error handling and exit codes.
+ *
+ * What a subcommand needs (the client, undici, the OAuth flow) is imported when it runs, so that
+ * `--help`, `--version` and the other subcommands start without it.
  */
 import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
-import { Agent, type Dispatcher, ProxyAgent } from "undici";
 import { emulatorCommand } from "../emulator/cli.js";
-import { setup } from "./auth/browser.js";
-import { setupOAuth } from "./auth/oauth-flow.js";
-import { MusicClient, type MusicClientOptions } from "./client.js";
+import type { MusicClientOptions } from "./client.js";
 import { ArgumentError, MusicApiError } from "./errors.js";
 import type { Logger } from "./logger.js";
+import { packageVersion } from "./version.js";
 
 /** Exit codes: 0 done, 1 the operation failed, 2 the command line was wrong. */
 export const ExitCode = { OK: 0, FAILED: 1, USAGE: 2 } as const;
@@ -101,6 +102,7 @@ function browserCommand(io: CliIo): Command {
             text = await readStream(io.stdin);
           }
           const toStdout = options.output === "-";
+          const { setup } = await import("./auth/browser.js");
           const json = await setup({ headersRaw: text, filepath: toStdout ? undefined : options.output });
           if (toStdout) io.stdout.write(`${json}\n`);
           else io.stdout.write(`Saved the browser headers to ${options.output} (readable by you only).\n`);
@@ -125,8 +127,12 @@ function oauthCommand(io: CliIo): Command {
     .option("-o, --output <path>", 'where to save the token ("-" prints it instead)', "oauth.json")
     .option("--no-browser", "do not open the verification link in a browser")
     .option("--proxy <url>", "HTTP(S) proxy for the OAuth requests")
-    .addOption(new Option("--device-code-url <url>", "device-code endpoint").hideHelp())
-    .addOption(new Option("--token-url <url>", "token endpoint").hideHelp())
+    .option(
+      "--base-url <url>",
+      "origin of both endpoints (<url>/o/oauth2/device/code, <url>/token), e.g. an emulator's",
+    )
+    .option("--device-code-url <url>", "device-code endpoint (default Google's, or from --base-url)")
+    .option("--token-url <url>", "token endpoint (default Google's, or from --base-url)")
     .addOption(new Option("--interval-scale-ms <ms>", "milliseconds per polling second").hideHelp())
     .action(async function (this: Command) {
       await runAction(
@@ -138,19 +144,21 @@ function oauthCommand(io: CliIo): Command {
             output: string;
             browser: boolean;
             proxy?: string;
+            baseUrl?: string;
             deviceCodeUrl?: string;
             tokenUrl?: string;
             intervalScaleMs?: string;
           }>();
           const toStdout = options.output === "-";
+          const endpoints = oauthEndpoints(options);
+          const { setupOAuth } = await import("./auth/oauth-flow.js");
           const token = await setupOAuth({
             clientId: options.clientId ?? process.env.MUSICAPI_CLIENT_ID ?? "",
             clientSecret: options.clientSecret ?? process.env.MUSICAPI_CLIENT_SECRET ?? "",
             filepath: toStdout ? undefined : options.output,
             openBrowser: options.browser,
             proxy: options.proxy,
-            deviceCodeUrl: options.deviceCodeUrl,
-            tokenUrl: options.tokenUrl,
+            ...endpoints,
             intervalScaleMs:
               options.intervalScaleMs === undefined ? undefined : Number(options.intervalScaleMs),
             // The code and link go to stderr when stdout carries the token itself.
@@ -164,10 +172,26 @@ function oauthCommand(io: CliIo): Command {
     });
 }
 
+/**
+ * The device-code and token endpoints: each as given, else under `--base-url` at the paths Google
+ * (and the emulator) serve them, else undefined for Google's own.
+ */
+export function oauthEndpoints(options: { baseUrl?: string; deviceCodeUrl?: string; tokenUrl?: string }): {
+  deviceCodeUrl?: string;
+  tokenUrl?: string;
+} {
+  const base = options.baseUrl?.replace(/\/+$/, "");
+  return {
+    deviceCodeUrl: options.deviceCodeUrl ?? (base === undefined ? undefined : `${base}/o/oauth2/device/code`),
+    tokenUrl: options.tokenUrl ?? (base === undefined ? undefined : `${base}/token`),
+  };
+}
+
 // ── call / methods ───────────────────────────────────────────────────────────────────────────────
 
 /** The public methods of MusicClient, by name. */
-export function clientMethods(): string[] {
+export async function clientMethods(): Promise<string[]> {
+  const { MusicClient } = await import("./client.js");
   const prototype = MusicClient.prototype as unknown as Record<string, unknown>;
   return Object.getOwnPropertyNames(prototype)
     .filter(
@@ -210,6 +234,8 @@ function stderrLogger(stderr: NodeJS.WritableStream, verbose: boolean): Logger {
 interface CallOptions {
   auth?: string;
   baseUrl?: string;
+  uploadUrl?: string;
+  tokenUrl?: string;
   language?: string;
   location?: string;
   options?: string;
@@ -234,6 +260,7 @@ function callCommand(io: CliIo): Command {
       "browser headers or OAuth token file (from `musicapi browser` / `musicapi oauth`)",
     )
     .option("--base-url <url>", "service origin, e.g. an emulator's")
+    .option("--upload-url <url>", "upload origin (uploadSong), e.g. the same emulator's")
     .option("--language <code>", "display language (hl)")
     .option("--location <code>", "location (gl)")
     .option("--user <id>", "brand account id")
@@ -242,13 +269,14 @@ function callCommand(io: CliIo): Command {
     .option("--timeout-ms <ms>", "read time-out per request")
     .option("--client-id <id>", "OAuth client id, for an OAuth token (or MUSICAPI_CLIENT_ID)")
     .option("--client-secret <secret>", "OAuth client secret (or MUSICAPI_CLIENT_SECRET)")
+    .option("--token-url <url>", "token endpoint that refreshes an OAuth token (an emulator's: <url>/token)")
     .action(async function (this: Command, method: string, args: string[]) {
       await runAction(
         this,
         async () => {
           const options = this.opts<CallOptions>();
           const debug = Boolean(this.optsWithGlobals().debug);
-          const methods = clientMethods();
+          const methods = await clientMethods();
           const name = methods.includes(method) ? method : camelCase(method);
           if (!methods.includes(name)) {
             throw new UsageError(
@@ -266,11 +294,16 @@ function callCommand(io: CliIo): Command {
           }
           const clientId = options.clientId ?? process.env.MUSICAPI_CLIENT_ID;
           const clientSecret = options.clientSecret ?? process.env.MUSICAPI_CLIENT_SECRET;
-          const dispatcher: Dispatcher = options.proxy ? new ProxyAgent(options.proxy) : new Agent();
+          const [{ MusicClient }, { Agent, ProxyAgent }] = await Promise.all([
+            import("./client.js"),
+            import("undici"),
+          ]);
+          const dispatcher = options.proxy ? new ProxyAgent(options.proxy) : new Agent();
           try {
             const clientOptions: MusicClientOptions = {
               auth: options.auth,
               baseUrl: options.baseUrl,
+              uploadUrl: options.uploadUrl,
               language: options.language,
               location: options.location,
               user: options.user,
@@ -279,7 +312,11 @@ function callCommand(io: CliIo): Command {
               logger: stderrLogger(io.stderr, debug),
             };
             if (clientId !== undefined || clientSecret !== undefined) {
-              clientOptions.oauthCredentials = { clientId: clientId ?? "", clientSecret: clientSecret ?? "" };
+              clientOptions.oauthCredentials = {
+                clientId: clientId ?? "",
+                clientSecret: clientSecret ?? "",
+                tokenUrl: options.tokenUrl,
+              };
             }
             const client = new MusicClient(clientOptions);
             const fn = (client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!;
@@ -296,9 +333,11 @@ function callCommand(io: CliIo): Command {
 }
 
 function methodsCommand(io: CliIo): Command {
-  return new Command("methods").description("list the MusicClient methods `call` accepts").action(() => {
-    io.stdout.write(`${clientMethods().join("\n")}\n`);
-  });
+  return new Command("methods")
+    .description("list the MusicClient methods `call` accepts")
+    .action(async () => {
+      io.stdout.write(`${(await clientMethods()).join("\n")}\n`);
+    });
 }
 
 // ── the program ──────────────────────────────────────────────────────────────────────────────────
@@ -316,6 +355,7 @@ export const SUBCOMMANDS: readonly SubcommandFactory[] = [
 export function program(extra: readonly SubcommandFactory[] = [], io: CliIo = processIo): Command {
   const root = new Command("musicapi")
     .description("YouTube Music web API client: credential set-up and one-off calls")
+    .version(packageVersion(), "-V, --version", "print the version")
     .option("--debug", "print stack traces and debug logs")
     .showHelpAfterError();
   for (const factory of SUBCOMMANDS) root.addCommand(factory(io));

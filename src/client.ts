@@ -31,14 +31,17 @@ import type {
 } from "./types/library.js";
 import type {
   AddPlaylistItemsOptions,
-  AddPlaylistItemsResult,
+  AddPlaylistItemsResponse,
   CollaborationResult,
   CreatePlaylistOptions,
   EditPlaylistOptions,
+  EditPlaylistResponse,
   GetPlaylistOptions,
   Playlist,
   PlaylistItemRef,
   ServiceResponse,
+  WriteFailure,
+  WriteStatus,
 } from "./types/playlists.js";
 import type { Channel, Episode, EpisodePage, EpisodesPlaylist, Podcast } from "./types/podcasts.js";
 import type { SearchOptions, SearchResult, SearchSuggestion } from "./types/search.js";
@@ -793,7 +796,7 @@ export class MusicClient {
     title: string,
     description: string,
     options: CreatePlaylistOptions = {},
-  ): Promise<string | ServiceResponse> {
+  ): Promise<string | WriteFailure> {
     return playlistOps.createPlaylist(this.ctx, title, description, options);
   }
 
@@ -812,15 +815,21 @@ export class MusicClient {
    * @param options.voteOption `EVERYONE_CAN_VOTE`, `COLLABORATORS_ONLY` or `OFF`.
    * @returns `"STATUS_SUCCEEDED"` (with `collaboration: true`, `{status, joinCollaborationToken}`),
    *   or the service's whole response when the edit did not succeed (a failed status is never
-   *   reported as success).
+   *   reported as success). The result's type follows `collaboration` when it is a literal.
    * @throws ArgumentError naming the option (or `options` when none is given) and AuthError
    *   (AUTH_REQUIRED), before any request; ParseError when a collaboration answer has no invite
    *   link; ServiceError / TransportError from the request.
    */
   editPlaylist(
     playlistId: string,
-    options: EditPlaylistOptions = {},
-  ): Promise<"STATUS_SUCCEEDED" | CollaborationResult | ServiceResponse> {
+    options: EditPlaylistOptions & { collaboration: true },
+  ): Promise<CollaborationResult | WriteFailure>;
+  editPlaylist(
+    playlistId: string,
+    options?: EditPlaylistOptions & { collaboration?: false },
+  ): Promise<WriteStatus>;
+  editPlaylist(playlistId: string, options?: EditPlaylistOptions): Promise<EditPlaylistResponse>;
+  editPlaylist(playlistId: string, options: EditPlaylistOptions = {}): Promise<EditPlaylistResponse> {
     return playlistOps.editPlaylist(this.ctx, playlistId, options);
   }
 
@@ -832,7 +841,7 @@ export class MusicClient {
    * @throws ArgumentError (`playlistId`) / AuthError (AUTH_REQUIRED) before any request; ServiceError
    *   / TransportError from the request.
    */
-  deletePlaylist(playlistId: string): Promise<"STATUS_SUCCEEDED" | ServiceResponse> {
+  deletePlaylist(playlistId: string): Promise<WriteStatus> {
     return playlistOps.deletePlaylist(this.ctx, playlistId);
   }
 
@@ -853,7 +862,7 @@ export class MusicClient {
     playlistId: string,
     videoIds?: string[] | null,
     options: AddPlaylistItemsOptions = {},
-  ): Promise<AddPlaylistItemsResult | ServiceResponse> {
+  ): Promise<AddPlaylistItemsResponse> {
     return playlistOps.addPlaylistItems(this.ctx, playlistId, videoIds, options);
   }
 
@@ -861,15 +870,13 @@ export class MusicClient {
    * Removes items from a playlist you own. Needs credentials.
    *
    * @param playlistId the playlist id (a `VL` prefix is removed).
-   * @param videos track rows of `getPlaylist` for this playlist: each needs `videoId` and `setVideoId`.
+   * @param videos track rows of `getPlaylist` for this playlist (`playlist.tracks` as it came): each
+   *   needs `videoId` and `setVideoId`.
    * @returns `"STATUS_SUCCEEDED"`, or the service's whole response.
    * @throws ArgumentError (`videos`, naming the first item without a `setVideoId`) / AuthError
    *   (AUTH_REQUIRED) before any request; ServiceError / TransportError from the request.
    */
-  removePlaylistItems(
-    playlistId: string,
-    videos: PlaylistItemRef[],
-  ): Promise<"STATUS_SUCCEEDED" | ServiceResponse> {
+  removePlaylistItems(playlistId: string, videos: readonly PlaylistItemRef[]): Promise<WriteStatus> {
     return playlistOps.removePlaylistItems(this.ctx, playlistId, videos);
   }
   // ── end playlists ──

@@ -8,7 +8,7 @@ import { GENRES } from "../words.js";
 import { CHART_COUNTRIES, countryName } from "./constants.js";
 import type { Generation } from "./context.js";
 import type { ArtistRef, MusicPools } from "./music.js";
-import { addChartPlaylist, addPlaylist, stride, YOUTUBE_MUSIC } from "./playlists.js";
+import { addChartPlaylist, addPlaylist, chartRows, YOUTUBE_MUSIC } from "./playlists.js";
 
 const TRENDS = ["up", "down", "neutral"];
 
@@ -67,10 +67,10 @@ export function addCurrentChartLayout(write: CatalogueWriter, r: Rng, pools: Mus
   for (const country of CHART_COUNTRIES) {
     const name = countryName(country);
     const trending = ids.audioPlaylist(r);
-    addChartPlaylist(write, r, trending, `Trending 20 ${name}`, stride(r, trendingPool, 20));
+    addChartPlaylist(write, r, trending, `Trending 20 ${name}`, chartRows(r, trendingPool, 20));
     write.chart({ country, section: "videos", position: 1, targetId: trending, trend: null });
     const daily = ids.playlist(r);
-    addChartPlaylist(write, r, daily, `Daily Top Music Videos - ${name}`, stride(r, pools.videoIds, 100));
+    addChartPlaylist(write, r, daily, `Daily Top Music Videos - ${name}`, chartRows(r, pools.videoIds, 100));
     write.chart({ country, section: "videos", position: 2, targetId: daily, trend: null });
     if (albums.length === 0) continue;
     const start = r.int(0, albums.length - 1);

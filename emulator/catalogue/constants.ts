@@ -1,6 +1,9 @@
 /** The catalogue's fixed facts: the moment its dates are drawn around, and the chart countries. */
 
-/** Generated data carries dates around this moment, never the wall clock. */
+/**
+ * Generated data carries dates around this moment, never the wall clock — except episodes, whose
+ * days are stored counted back from the emulator's today so that new episodes stay new.
+ */
 export const CATALOGUE_EPOCH_MS = Date.UTC(2026, 0, 1);
 export const DAY = 86_400_000;
 

@@ -20,7 +20,7 @@ export interface PlaylistSpec {
   title: string;
   kind: string;
   author: Author;
-  /** How many rows to draw from `pool`. */
+  /** How many rows to draw from `pool` (a chart's rows are different videos, so at most the pool's size). */
   count: number;
   pool: readonly string[];
 }
@@ -33,9 +33,33 @@ export interface PlaylistSpec {
 export function stride(r: Rng, pool: readonly string[], count: number): string[] {
   const start = r.int(0, pool.length - 1);
   const step = r.int(1, 97);
+  return walk(pool, start, step, count);
+}
+
+/**
+ * A chart's rows: `count` different videos of the pool (the whole pool when it is smaller). It
+ * draws what `stride` draws, then moves the step on to the first one sharing no factor with the
+ * pool's size, so the walk meets every video once before it comes round again.
+ */
+export function chartRows(r: Rng, pool: readonly string[], count: number): string[] {
+  const start = r.int(0, pool.length - 1);
+  let step = r.int(1, 97);
+  while (gcd(step, pool.length) !== 1) step++;
+  const rows = walk(pool, start, step, Math.min(count, pool.length));
+  // Places a small pool cannot fill still draw the setVideoId their row would have had, so that
+  // what the generator makes after a chart stays what the seed made when charts held repeats.
+  for (let i = rows.length; i < count; i++) ids.setVideo(r);
+  return rows;
+}
+
+function walk(pool: readonly string[], start: number, step: number, count: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < count; i++) out.push(pool[(start + i * step) % pool.length]!);
   return out;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }
 
 /** A playlist's rows, numbered from 1, each with a fresh setVideoId. */
@@ -67,7 +91,8 @@ export function addPlaylist(g: Generation, p: PlaylistSpec): void {
     createdAt: CATALOGUE_EPOCH_MS - r.int(1, 2000) * DAY,
     searchText: `${p.title} ${p.author.name}`.toLowerCase(),
   });
-  addItems(g.write, r, p.playlistId, stride(r, p.pool, p.count));
+  const rows = p.kind === "chart" ? chartRows(r, p.pool, p.count) : stride(r, p.pool, p.count);
+  addItems(g.write, r, p.playlistId, rows);
   g.summary.playlists++;
 }
 

@@ -1,7 +1,6 @@
 /** Podcasts: channels (non-artist rows of `artists`) with one to three shows of weekly episodes. */
 import { ids } from "../random.js";
 import { ADJECTIVES, NOUNS } from "../words.js";
-import { CATALOGUE_EPOCH_MS, DAY } from "./constants.js";
 import type { Generation } from "./context.js";
 import { title } from "./names.js";
 
@@ -28,7 +27,7 @@ export function addPodcasts(g: Generation, artists: number): void {
   g.summary.artists += channels;
 }
 
-/** A show and its episodes, newest first, about a week apart back from the epoch. */
+/** A show and its episodes, newest first, about a week apart back from the emulator's today. */
 function addShow(g: Generation, channelId: number, channelName: string): void {
   const { r, write } = g;
   const podcastId = ++g.summary.podcasts;
@@ -49,7 +48,9 @@ function addShow(g: Generation, channelId: number, channelName: string): void {
       podcastId,
       title: episodeTitle,
       description: `In this episode we talk about the ${r.pick(ADJECTIVES)} ${r.pick(NOUNS)}.`,
-      publishedDay: Math.floor(CATALOGUE_EPOCH_MS / DAY) - e * 7 - r.int(0, 6),
+      // Days back from the emulator's today, which it adds when it reads them (the newest
+      // episode is at most six days old on any day the emulator runs).
+      publishedDay: -e * 7 - r.int(0, 6),
       durationSeconds: r.int(900, 5400),
       searchText: `${episodeTitle} ${showTitle}`.toLowerCase(),
     });

@@ -20,6 +20,7 @@ import {
   relatedContinuation,
   suggestionsContinuation,
 } from "../render/playlist.js";
+import { episodeItem } from "../store/playlists.js";
 import type { ArtistRow, PlaylistItemRow, PlaylistRow } from "../store/rows.js";
 import { type Continuation, continuationToken } from "../tokens.js";
 import { accountId, marks, requireAccount } from "./viewer.js";
@@ -85,30 +86,10 @@ function likedView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
   });
 }
 
-/** Saved episodes as playlist rows: the podcast stands where a song's artist would. */
+/** Saved episodes as playlist rows. */
 function savedEpisodesView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
   const account = requireAccount(ctx);
-  const rows: PlaylistItemRow[] = ctx.state.store.library.savedEpisodes(account.id).map((e) => ({
-    videoId: e.videoId,
-    title: e.title,
-    artistId: 0,
-    artistName: e.podcastTitle,
-    channelId: `MPSP${e.podcastPlaylistId}`,
-    albumId: null,
-    albumBrowseId: null,
-    albumTitle: null,
-    albumAudioPlaylistId: null,
-    year: null,
-    trackNumber: null,
-    durationSeconds: e.durationSeconds,
-    views: 0,
-    explicit: false,
-    available: true,
-    videoType: "MUSIC_VIDEO_TYPE_PODCAST_EPISODE",
-    counterpartId: null,
-    lyricsSource: null,
-    setVideoId: e.setVideoId,
-  }));
+  const rows = ctx.state.store.library.savedEpisodes(account.id).map((e) => episodeItem(e, e.setVideoId));
   return pageOf(virtualPlaylist("SE", "Episodes for Later", account.name), rows, offset, m, {
     owned: true,
     ownerName: account.name,

@@ -34,6 +34,11 @@ export class CatalogueStore {
     return this.songs.get(videoId, (id) => this.q.song.get({ videoId: id }) ?? null);
   }
 
+  /** Whether a playlist may hold `videoId`: a song, a video or a podcast episode of the catalogue. */
+  holds(videoId: string): boolean {
+    return this.song(videoId) !== null || this.episode(videoId) !== null;
+  }
+
   /** Songs by video id, in the order given, leaving out ids the catalogue does not hold. */
   songsOf(videoIds: readonly string[]): SongRow[] {
     const out: SongRow[] = [];

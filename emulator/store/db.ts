@@ -1,11 +1,7 @@
-/**
- * Opening the emulator's database: better-sqlite3 under drizzle, migrations applied on start.
- */
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { packageRoot } from "../../engine/run/package-root.js";
 import { migrateSqlite, openSqliteFile } from "../../engine/state/sqlite-migrate.js";
 import * as schema from "./schema.js";
 
@@ -16,13 +12,7 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
  * `package.json`, so the same code works from `emulator/store/` and from `dist/emulator/store/`.
  */
 export function migrationsFolder(from: string = import.meta.url): string {
-  let dir = dirname(fileURLToPath(from));
-  for (;;) {
-    if (existsSync(join(dir, "package.json"))) return join(dir, "migrations", "emulator");
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("emulator: no package.json above " + fileURLToPath(from));
-    dir = parent;
-  }
+  return join(packageRoot(from), "migrations", "emulator");
 }
 
 /**

@@ -71,9 +71,9 @@ export class PlaylistEditBatch {
     this.edits.dropInviteToken(this.playlistId);
   }
 
-  /** Adds a song; a duplicate fails the request unless the caller allows it. */
+  /** Adds a song, video or episode; a duplicate fails the request unless the caller allows it. */
   addVideo(videoId: string, allowDuplicate: boolean): AddedRow {
-    if (!this.catalogue.song(videoId)) throw invalidArgument("Invalid video id.");
+    if (!this.catalogue.holds(videoId)) throw invalidArgument("Invalid video id.");
     if (this.rows.has(videoId) && !allowDuplicate) throw failedStatus("This song is already in the playlist");
     return this.add(videoId);
   }

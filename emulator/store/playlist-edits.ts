@@ -78,7 +78,7 @@ export class PlaylistEdits {
   ): string {
     const sources = source ? [...videoIds, ...this.sourceVideos(source)] : videoIds;
     if (sources.length > MAX_PLAYLIST_ITEMS) throw invalidArgument("Too many videos.");
-    for (const v of sources) if (!this.catalogue.song(v)) throw invalidArgument("Invalid video id.");
+    for (const v of sources) if (!this.catalogue.holds(v)) throw invalidArgument("Invalid video id.");
     const r = fresh();
     const playlistId = "PL" + r.chars(32);
     this.db

@@ -6,8 +6,8 @@ import { and, count, desc, eq, inArray, ne, sql, sum } from "drizzle-orm";
 import { Memo } from "../memo.js";
 import type { CatalogueStore } from "./catalogue.js";
 import type { Db } from "./db.js";
-import type { PlaylistItemRow, PlaylistRow } from "./rows.js";
-import { accounts, libraryItems, playlistItems, playlists, songs } from "./schema.js";
+import type { EpisodeRow, PlaylistItemRow, PlaylistRow } from "./rows.js";
+import { accounts, episodes, libraryItems, playlistItems, playlists, songs } from "./schema.js";
 import { contains, containsPattern, playlistFields } from "./selections.js";
 
 const p = sql.placeholder;
@@ -33,8 +33,8 @@ export class PlaylistStore {
   private prepare() {
     const db = this.db;
     const all = () => db.select(playlistFields).from(playlists);
-    // Every row's video is in the catalogue (adds are checked against it, the seed draws from it),
-    // so rows are read without a join; `playlistItems` still leaves out one the catalogue lacks.
+    // Every row's video is a song, video or episode of the catalogue (adds are checked against it,
+    // the seed draws from it), so rows are read without a join.
     const rows = () =>
       db.select({ setVideoId: playlistItems.setVideoId, videoId: playlistItems.videoId }).from(playlistItems);
     const search = (kinds: readonly string[] | null) =>
@@ -64,10 +64,21 @@ export class PlaylistStore {
         .limit(p("limit"))
         .offset(p("offset"))
         .prepare(),
-      stats: db
-        .select({ count: count(), seconds: sum(songs.durationSeconds) })
+      count: db
+        .select({ count: count() })
+        .from(playlistItems)
+        .where(eq(playlistItems.playlistId, p("playlistId")))
+        .prepare(),
+      songSeconds: db
+        .select({ seconds: sum(songs.durationSeconds) })
         .from(playlistItems)
         .innerJoin(songs, eq(songs.videoId, playlistItems.videoId))
+        .where(eq(playlistItems.playlistId, p("playlistId")))
+        .prepare(),
+      episodeSeconds: db
+        .select({ seconds: sum(episodes.durationSeconds) })
+        .from(playlistItems)
+        .innerJoin(episodes, eq(episodes.videoId, playlistItems.videoId))
         .where(eq(playlistItems.playlistId, p("playlistId")))
         .prepare(),
       collaborators: db
@@ -110,7 +121,9 @@ export class PlaylistStore {
     ][]) {
       const row = this.rows.get(`${setVideoId}\n${videoId}`, () => {
         const song = this.catalogue.song(videoId);
-        return song ? { ...song, setVideoId } : null;
+        if (song) return { ...song, setVideoId };
+        const episode = this.catalogue.episode(videoId);
+        return episode ? episodeItem(episode, setVideoId) : null;
       });
       if (row) out.push(row);
     }
@@ -133,9 +146,12 @@ export class PlaylistStore {
     return { rows: rows.slice(0, limit), ...this.playlistStats(playlistId) };
   }
 
+  /** A playlist's row count and length (songs and podcast episodes alike). */
   playlistStats(playlistId: string): { count: number; seconds: number } {
-    const row = this.q.stats.get({ playlistId });
-    return { count: row?.count ?? 0, seconds: Number(row?.seconds ?? 0) };
+    const count = this.q.count.get({ playlistId })?.count ?? 0;
+    const songs = Number(this.q.songSeconds.get({ playlistId })?.seconds ?? 0);
+    const episodes = Number(this.q.episodeSeconds.get({ playlistId })?.seconds ?? 0);
+    return { count, seconds: songs + episodes };
   }
 
   playlistFirstItem(playlistId: string): PlaylistItemRow | null {
@@ -162,4 +178,33 @@ export class PlaylistStore {
           : this.q.searchEditorial;
     return statement.all({ pattern: containsPattern(query), offset, limit });
   }
+}
+
+/**
+ * A podcast episode as a playlist row (a person's playlist may hold episodes, capture
+ * yt_get_playlist_20240624; so do Episodes for Later): the podcast stands where a song's artist
+ * would, and the row plays as an episode.
+ */
+export function episodeItem(e: EpisodeRow, setVideoId: string): PlaylistItemRow {
+  return {
+    videoId: e.videoId,
+    title: e.title,
+    artistId: 0,
+    artistName: e.podcastTitle,
+    channelId: `MPSP${e.podcastPlaylistId}`,
+    albumId: null,
+    albumBrowseId: null,
+    albumTitle: null,
+    albumAudioPlaylistId: null,
+    year: null,
+    trackNumber: null,
+    durationSeconds: e.durationSeconds,
+    views: 0,
+    explicit: false,
+    available: true,
+    videoType: "MUSIC_VIDEO_TYPE_PODCAST_EPISODE",
+    counterpartId: null,
+    lyricsSource: null,
+    setVideoId,
+  };
 }

@@ -124,7 +124,10 @@ export const episodes = sqliteTable(
     podcastId: integer("podcast_id").notNull(),
     title: text("title").notNull(),
     description: text("description").notNull(),
-    /** Publication day, in whole days since 1970-01-01. */
+    /**
+     * Publication day, counted back from the emulator's today (0 today, -7 a week ago; see
+     * `episodeFields`). Catalogues generated before issue 12 hold whole days since 1970-01-01.
+     */
     publishedDay: integer("published_day").notNull(),
     durationSeconds: integer("duration_seconds").notNull(),
     searchText: text("search_text").notNull(),

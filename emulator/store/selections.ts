@@ -71,6 +71,19 @@ export const podcastFields = {
   channelName: artists.name,
 };
 
+/** The SQL function `Store` defines as the emulator's current day, in whole days since 1970. */
+export const TODAY_FUNCTION = "emulator_today";
+
+/**
+ * An episode's publication day as rows carry it, in whole days since 1970. The column holds it
+ * counted back from the emulator's today (0 today, -7 a week ago), so a catalogue's newest
+ * episodes stay a few days old whatever the clock says, across restarts. Catalogues generated
+ * before held the day itself (always positive): those are read as they are.
+ */
+function publishedDayOf(column: SQLiteColumn): SQL<number> {
+  return sql<number>`(case when ${column} > 0 then ${column} else ${column} + ${sql.raw(TODAY_FUNCTION)}() end)`;
+}
+
 export const episodeFields = {
   videoId: episodes.videoId,
   podcastId: episodes.podcastId,
@@ -80,7 +93,7 @@ export const episodeFields = {
   channelName: artists.name,
   title: episodes.title,
   description: episodes.description,
-  publishedDay: episodes.publishedDay,
+  publishedDay: publishedDayOf(episodes.publishedDay),
   durationSeconds: episodes.durationSeconds,
 };
 

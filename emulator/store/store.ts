@@ -16,6 +16,7 @@ import { OAuthStore } from "./oauth.js";
 import { PlaylistEdits } from "./playlist-edits.js";
 import { PlaylistStore } from "./playlists.js";
 import * as t from "./schema.js";
+import { TODAY_FUNCTION } from "./selections.js";
 
 export { SEARCH_VIDEOS_FROM, type SearchKind } from "./search-kinds.js";
 
@@ -30,8 +31,13 @@ export class Store {
   readonly charts: ChartStore;
   readonly oauth: OAuthStore;
 
-  constructor(readonly db: Db) {
+  /** `now` is the emulator's clock (Unix milliseconds): episode dates are counted back from its day. */
+  constructor(
+    readonly db: Db,
+    now: () => number = Date.now,
+  ) {
     this.sqlite = db.$client;
+    this.sqlite.function(TODAY_FUNCTION, { deterministic: false }, () => Math.floor(now() / 86_400_000));
     this.catalogue = new CatalogueStore(db);
     this.playlists = new PlaylistStore(db, this.catalogue);
     this.library = new LibraryStore(db, this.catalogue);

@@ -5,6 +5,7 @@
 import type { PipelineStep, Recipe } from "../recipe/types.js";
 import type { Item } from "../sources/item.js";
 import { combine } from "./combine.js";
+import { expand } from "./expand.js";
 import { filterItems } from "./filter.js";
 import { dedupe, exclude, limit, periodKey, shuffle, since, sortItems } from "./steps.js";
 import { itemKey, type PipelineContext, type SkippedItem, type StepResult } from "./types.js";
@@ -66,6 +67,7 @@ export function runStep(items: readonly Item[], step: PipelineStep, ctx: Pipelin
     );
   }
   if ("limit" in step) return limit(items, step.limit);
+  if ("expand" in step) return expand(items, step.expand);
   // A combine after the first step is refused by the recipe checks; here it is the identity.
   return { items: [...items], skipped: [] };
 }

@@ -6,10 +6,16 @@ export interface RecipeIssue {
   /** 1-based. */
   col: number;
   message: string;
+  /**
+   * Absent for errors. A warning points at a recipe that loads but likely does not do what its
+   * author meant (its items cannot go into its target): shown, never failing a command.
+   */
+  severity?: "warning";
 }
 
 export function formatIssue(issue: RecipeIssue): string {
-  return `${issue.file}:${issue.line}:${issue.col} ${issue.message}`;
+  const label = issue.severity === "warning" ? "warning: " : "";
+  return `${issue.file}:${issue.line}:${issue.col} ${label}${issue.message}`;
 }
 
 /** Sorted by position, duplicates (same place, same words) removed. */

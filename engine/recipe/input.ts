@@ -7,6 +7,7 @@ import type {
   ChartSection,
   CombineOp,
   DedupeKey,
+  ExpandKind,
   LibraryKind,
   LibraryTargetKind,
   Mode,
@@ -54,6 +55,7 @@ export interface StepInput {
   sort?: { by: SortKey; order?: "asc" | "desc" };
   shuffle?: { period?: ShufflePeriod; seed?: string };
   limit?: number;
+  expand?: ExpandKind;
 }
 
 export interface TargetInput {
@@ -91,6 +93,7 @@ export interface ProjectInput {
       language?: string;
       location?: string;
       base_url?: string;
+      emulator?: { db?: string; seed?: number; catalogue?: number; account?: number };
     }
   >;
   defaults?: { account?: string; mode?: Mode; timezone?: string; policy?: Partial<Policy> };

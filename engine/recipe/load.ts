@@ -7,6 +7,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type Environment, substituteEnvironment } from "./env.js";
 import { type RecipeIssue, sortIssues } from "./errors.js";
+import { fitWarnings } from "./fit.js";
 import { canonicalJson, deepFreeze } from "./freeze.js";
 import type { ProjectInput, RecipeInput } from "./input.js";
 import { decodeUtf8, sizeProblem } from "./limits.js";
@@ -28,6 +29,8 @@ export interface RecipeLoadResult {
   /** Recipes that passed every check, frozen. Empty for a file with any issue. */
   recipes: LoadedRecipe[];
   issues: RecipeIssue[];
+  /** Recipes that load but likely do nothing as written (recipe/fit.ts); severity "warning". */
+  warnings: RecipeIssue[];
 }
 
 export interface RecipeFileText {
@@ -184,6 +187,9 @@ export function loadRecipeTexts(
     perFile.push(r.candidates);
   }
   const all = perFile.flat();
+  const warnings = all.flatMap((c) =>
+    positioned(c.source, fitWarnings(c.input)).map((w) => ({ ...w, severity: "warning" as const })),
+  );
   const across = checkAcross(all, defaultsOf(options));
   issues.push(...across);
   for (const i of across) badFiles.add(i.file);
@@ -194,7 +200,7 @@ export function loadRecipeTexts(
     const pos = c.source.at([]);
     recipes.push(Object.freeze({ recipe, file: c.source.file, ...pos, hash: recipeHash(recipe) }));
   }
-  return { recipes, issues: sortIssues(issues) };
+  return { recipes, issues: sortIssues(issues), warnings: sortIssues(warnings) };
 }
 
 export function loadRecipeText(
@@ -238,7 +244,7 @@ export async function loadRecipePaths(
     else unreadable.push(read.issue);
   }
   const result = loadRecipeTexts(texts, { ...options, allowSecondSchedules });
-  return { recipes: result.recipes, issues: sortIssues([...unreadable, ...result.issues]) };
+  return { ...result, issues: sortIssues([...unreadable, ...result.issues]) };
 }
 
 /**
@@ -308,6 +314,13 @@ export function loadProjectText(file: string, text: string, env: Environment = {
         file,
         ...source.at(["accounts", name, "token"], true),
         message: "give either auth or token, not both",
+      });
+    }
+    if (account.emulator && (account.auth || account.token || account.base_url)) {
+      issues.push({
+        file,
+        ...source.at(["accounts", name, "emulator"], true),
+        message: "an emulator account takes no auth, token or base_url: the emulator signs in itself",
       });
     }
     if (account.token && !account.oauth_client) {

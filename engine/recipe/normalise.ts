@@ -6,6 +6,7 @@ import type {
   Account,
   ArtistSection,
   ChartSection,
+  EmulatorAccount,
   Mode,
   PipelineStep,
   Policy,
@@ -115,6 +116,7 @@ function normaliseStep(step: StepInput): PipelineStep {
   if (step.sort) return { sort: { by: step.sort.by, order: step.sort.order ?? "asc" } };
   if (step.shuffle)
     return { shuffle: { period: step.shuffle.period ?? "week", seed: step.shuffle.seed ?? "" } };
+  if (step.expand) return { expand: step.expand };
   return { limit: step.limit! };
 }
 
@@ -175,6 +177,9 @@ export function normaliseRecipe(input: RecipeInput, defaults: RecipeDefaults = B
   };
 }
 
+/** What an `emulator:` account leaves out. */
+export const EMULATOR_DEFAULTS: EmulatorAccount = { db: "emulator.db", seed: 1, catalogue: 2000, account: 1 };
+
 export function normaliseProject(input: ProjectInput): Project {
   const accounts: Record<string, Account> = {};
   for (const [name, a] of Object.entries(input.accounts)) {
@@ -186,6 +191,7 @@ export function normaliseProject(input: ProjectInput): Project {
       language: a.language ?? "en",
       location: a.location ?? null,
       base_url: a.base_url ?? null,
+      emulator: a.emulator ? { ...EMULATOR_DEFAULTS, ...a.emulator } : null,
     };
   }
   const d = input.defaults ?? {};

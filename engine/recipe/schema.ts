@@ -11,6 +11,7 @@ import {
   CHART_SECTIONS,
   COMBINE_OPS,
   DEDUPE_KEYS,
+  EXPAND_KINDS,
   LIBRARY_KINDS,
   LIBRARY_TARGET_KINDS,
   MODES,
@@ -141,6 +142,11 @@ const pipelineStep = {
       additionalProperties: false,
     },
     limit: { type: "integer", minimum: 1 },
+    expand: {
+      enum: [...EXPAND_KINDS],
+      description:
+        "Turn each item into the artists credited on it or the album it is on (first appearance kept), for subscriptions and library albums targets.",
+    },
   },
 } as const;
 
@@ -302,6 +308,21 @@ export const projectSchema = {
           language: nonEmpty,
           location: { type: "string", pattern: "^[A-Z]{2}$" },
           base_url: { type: "string", pattern: "^https?://" },
+          emulator: {
+            type: "object",
+            description:
+              "The embedded emulator instead of real credentials: started for each command, signed in as one of its accounts.",
+            properties: {
+              db: {
+                ...nonEmpty,
+                description: "Its database, relative to the project file (default emulator.db).",
+              },
+              seed: { type: "integer", minimum: 0 },
+              catalogue: { type: "integer", minimum: 1, description: "Songs in the generated catalogue." },
+              account: { type: "integer", minimum: 1, description: "The seeded account to sign in as." },
+            },
+            additionalProperties: false,
+          },
         },
         additionalProperties: false,
       },
@@ -331,6 +352,11 @@ export const projectSchema = {
   required: ["apiVersion", "kind", "accounts"],
   additionalProperties: false,
 } as const;
+
+/** What `recipes/project.schema.json` holds: a project file (`musicsync.yaml`). */
+export function exportedProjectSchema(): Record<string, unknown> {
+  return { $schema: "http://json-schema.org/draft-07/schema#", ...projectSchema };
+}
 
 /** What `recipes/recipe.schema.json` holds: a recipe document (editors match it on recipe files). */
 export function exportedRecipeSchema(): Record<string, unknown> {

@@ -10,7 +10,8 @@ export const API_VERSION = "musicsync/v1";
 export const PLAYLIST_CAP = 5000;
 
 // Search filters are the client's (PROTOCOL §4.1): one list, so a recipe accepts exactly what search does.
-export { SEARCH_FILTERS, type SearchFilter } from "../../src/index.js";
+// From the types module itself: the client's index would load the whole client (and undici) into `validate`.
+export { SEARCH_FILTERS, type SearchFilter } from "../../src/types/search.js";
 
 export const LIBRARY_KINDS = [
   "songs",
@@ -179,6 +180,12 @@ export interface ShuffleStep {
 export interface LimitStep {
   limit: number;
 }
+/** What `expand` turns each item into: the artists credited on it, or the album it is on. */
+export const EXPAND_KINDS = ["artists", "albums"] as const;
+export type ExpandKind = (typeof EXPAND_KINDS)[number];
+export interface ExpandStep {
+  expand: ExpandKind;
+}
 
 export type PipelineStep =
   | CombineStep
@@ -188,7 +195,8 @@ export type PipelineStep =
   | ExcludeStep
   | SortStep
   | ShuffleStep
-  | LimitStep;
+  | LimitStep
+  | ExpandStep;
 
 export const PRIVACY = ["PUBLIC", "PRIVATE", "UNLISTED"] as const;
 export type Privacy = (typeof PRIVACY)[number];
@@ -298,6 +306,19 @@ export interface Account {
   location: string | null;
   /** Point the account at the emulator or a replay server. */
   base_url: string | null;
+  /** The embedded emulator stands for the account (no credentials needed); see run/emulator-account.ts. */
+  emulator: EmulatorAccount | null;
+}
+
+/** An `emulator:` account: the emulator started in-process for each command. */
+export interface EmulatorAccount {
+  /** Its database file, relative to the project file: the emulator's state between runs. */
+  db: string;
+  seed: number;
+  /** Songs in the generated catalogue. */
+  catalogue: number;
+  /** The seeded account signed in as. */
+  account: number;
 }
 
 export interface Pacing {

@@ -5,6 +5,7 @@
  */
 import type { Plan, PlanAction, PlanLine } from "../plan/types.js";
 import type { Mode, TargetSpec } from "../recipe/types.js";
+import type { RecipeRun } from "../run/runner.js";
 
 /**
  * A recipe that could not be planned (its auth, a read, the connection failed): it has no plan, but
@@ -153,4 +154,21 @@ export function renderPlansText(
   const parts = [...plans.map((p) => renderPlanText(p, options)), ...failed.map(renderFailureText)];
   const last = failedLine(failedIds(plans, failed), plans.length + failed.length);
   return parts.join("\n") + (last ? `\n${last}\n` : "");
+}
+
+/** What became of one recipe's run, in one line (after `<recipe>: `). */
+export function resultLine(run: RecipeRun): string {
+  const a = run.apply;
+  switch (run.outcome) {
+    case "no_changes":
+      return "Applied: nothing to do.";
+    case "converged":
+      return `Applied: ${a?.outcomes.length ?? 0} actions in ${a?.requests ?? 0} write requests; converged.`;
+    case "partial":
+      return `Applied partly: ${run.error ?? "some actions failed"}`;
+    case "changes":
+      return "Not applied (dry run).";
+    default:
+      return `Not applied: ${run.error ?? run.outcome}`;
+  }
 }

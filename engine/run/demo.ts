@@ -1,33 +1,20 @@
-/**
- * `musicsync demo`: the shipped recipes against the embedded emulator, no account needed. The
- * recipes name real catalogue ids (an artist, two playlists) that a generated catalogue does not
- * have, so each is first fitted to the emulator: every id it names is swapped for one of the same
- * kind that exists there, and said so in the output.
- */
-import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { startEmulator } from "../../emulator/index.js";
 import type { EngineClient } from "../apply/client.js";
 import { loadProjectText, loadRecipePaths, recipeHash } from "../recipe/load.js";
 import type { LoadedRecipe, Recipe, SourceSpec } from "../recipe/types.js";
-import { renderPlanText } from "../render/text.js";
+import { renderPlanText, resultLine } from "../render/text.js";
 import { chartPlaylist } from "../sources/read.js";
 import { createEnv } from "./env.js";
 import type { EngineLogger } from "./logger.js";
+import { packageRoot } from "./package-root.js";
 import { planRecipe, type RecipeRun, syncRecipe } from "./runner.js";
 
 /** The package's own `recipes/` folder, found from this file (works from `engine/` and `dist/engine/`). */
 export function shippedRecipesFolder(from: string = import.meta.url): string {
-  let dir = dirname(fileURLToPath(from));
-  for (;;) {
-    if (existsSync(join(dir, "package.json"))) return join(dir, "recipes");
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("no package.json above the engine");
-    dir = parent;
-  }
+  return join(packageRoot(from), "recipes");
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: Mutable<T[K]> };
@@ -169,21 +156,5 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   } finally {
     await emulator.stop();
     await rm(dir, { recursive: true, force: true });
-  }
-}
-
-export function resultLine(run: RecipeRun): string {
-  const a = run.apply;
-  switch (run.outcome) {
-    case "no_changes":
-      return "Applied: nothing to do.";
-    case "converged":
-      return `Applied: ${a?.outcomes.length ?? 0} actions in ${a?.requests ?? 0} write requests; converged.`;
-    case "partial":
-      return `Applied partly: ${run.error ?? "some actions failed"}`;
-    case "changes":
-      return "Not applied (dry run).";
-    default:
-      return `Not applied: ${run.error ?? run.outcome}`;
   }
 }

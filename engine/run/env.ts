@@ -10,7 +10,9 @@ import { type Clock, DEFAULT_PACING, Pacer, type PacingOptions, systemClock } fr
 import type { Account, Project } from "../recipe/types.js";
 import { openSqliteState } from "../state/sqlite.js";
 import type { EngineState } from "../state/types.js";
+import { AccountError } from "./account-error.js";
 import { authOption, settingError } from "./auth-setting.js";
+import { type EmbeddedEmulator, embeddedEmulator } from "./emulator-account.js";
 import type { EngineLogger } from "./logger.js";
 import type { EngineEnv } from "./runner.js";
 import { engineScrubber, scrubbingState } from "./scrub.js";
@@ -29,7 +31,7 @@ export interface EnvOptions {
   onAction?: EngineEnv["onAction"];
 }
 
-export class AccountError extends Error {}
+export { AccountError };
 
 export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<void> } {
   const base = dirname(resolve(options.projectFile));
@@ -38,6 +40,7 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
   // Whatever the engine stores goes through the scrubber first (issue 10 item 8).
   const state = scrubbingState(options.state ?? openSqliteState(at(options.stateFile ?? project.state)));
   const clients = new Map<string, EngineClient>();
+  const emulators: EmbeddedEmulator[] = [];
   const pacers = new Map<string, Pacer>();
   const clock = options.clock ?? systemClock;
   const pacing: PacingOptions = {
@@ -57,23 +60,17 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
       if (client) return client;
       const account = project.accounts[name];
       if (!account) throw new AccountError(`account "${name}" is not in the project file`);
+      const opts = clientOptions(account, options.logger.child({ account: name }));
+      if (account.emulator) {
+        const embedded = embeddedEmulator(name, account.emulator, base, opts, (made) =>
+          engineScrubber.addClient((value) => made.redact(value)),
+        );
+        emulators.push(embedded);
+        clients.set(name, embedded.client);
+        return embedded.client;
+      }
       const auth = accountAuth(name, account, base);
-      const opts: MusicClientOptions = {
-        ...(auth ? { auth } : {}),
-        ...(account.base_url ? { baseUrl: account.base_url } : {}),
-        ...(account.brand_account ? { user: account.brand_account } : {}),
-        ...(account.language ? { language: account.language } : {}),
-        ...(account.location ? { location: account.location } : {}),
-        ...(account.oauth_client
-          ? {
-              oauthCredentials: {
-                clientId: account.oauth_client.id,
-                clientSecret: account.oauth_client.secret,
-              },
-            }
-          : {}),
-        logger: options.logger.child({ account: name }),
-      };
+      if (auth) opts.auth = auth;
       const setting = { account: name, setting: account.auth ? "auth" : "token" } as const;
       let made: MusicClient;
       try {
@@ -93,7 +90,32 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
       }
       return pacer;
     },
-    close: () => state.close(),
+    async close() {
+      try {
+        await state.close();
+      } finally {
+        await Promise.all(emulators.map((e) => e.stop()));
+      }
+    },
+  };
+}
+
+/** The client options an account's settings give, but its credentials. */
+function clientOptions(account: Account, logger: EngineLogger): MusicClientOptions {
+  return {
+    ...(account.base_url ? { baseUrl: account.base_url } : {}),
+    ...(account.brand_account ? { user: account.brand_account } : {}),
+    ...(account.language ? { language: account.language } : {}),
+    ...(account.location ? { location: account.location } : {}),
+    ...(account.oauth_client
+      ? {
+          oauthCredentials: {
+            clientId: account.oauth_client.id,
+            clientSecret: account.oauth_client.secret,
+          },
+        }
+      : {}),
+    logger,
   };
 }
 

@@ -1,9 +1,13 @@
 /**
- * Logs through pino as JSON on stderr (stdout carries plans and results). Every field that can
- * hold a credential is redacted wherever it appears, and every line is scrubbed of the credentials
- * of the engine's clients before it is written, so messages never include one.
+ * Logs through pino on stderr (stdout carries plans and results): JSON lines for machines, or
+ * pino-pretty's readable lines when a person watches a terminal, so a command's text output never
+ * has JSON mixed into it. Every field that can hold a credential is redacted wherever it appears,
+ * and every line is scrubbed of the credentials of the engine's clients before it is written, so
+ * messages never include one.
  */
+import { createRequire } from "node:module";
 import { pino } from "pino";
+import type { PrettyOptions } from "pino-pretty";
 import { scrubLogLine } from "./scrub.js";
 
 export interface EngineLogger {
@@ -42,9 +46,22 @@ export const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [
  */
 export const SCRUB_HOOKS = { streamWrite: (line: string) => scrubLogLine(line) };
 
-export function createLogger(level: string, destination: NodeJS.WritableStream | number = 2): EngineLogger {
-  const stream =
-    typeof destination === "number" ? pino.destination({ fd: destination, sync: true }) : destination;
+export interface LogFormat {
+  /** Readable lines instead of JSON (for a terminal). */
+  pretty?: boolean;
+  color?: boolean;
+}
+
+export function createLogger(
+  level: string,
+  destination: NodeJS.WritableStream | number = 2,
+  format: LogFormat = {},
+): EngineLogger {
+  const stream = format.pretty
+    ? prettyStream(destination, format.color === true)
+    : typeof destination === "number"
+      ? pino.destination({ fd: destination, sync: true })
+      : destination;
   return pino(
     {
       level,
@@ -54,4 +71,15 @@ export function createLogger(level: string, destination: NodeJS.WritableStream |
     },
     stream,
   );
+}
+
+/** pino-pretty, loaded only when a terminal asks for it (it is not small, and most runs are piped). */
+function prettyStream(destination: NodeJS.WritableStream | number, colorize: boolean): NodeJS.WritableStream {
+  const pretty = createRequire(import.meta.url)("pino-pretty") as (o: PrettyOptions) => NodeJS.WritableStream;
+  return pretty({
+    colorize,
+    sync: true,
+    translateTime: "SYS:HH:MM:ss",
+    destination: destination as NodeJS.WritableStream,
+  });
 }

@@ -25,6 +25,7 @@ import { actionCounts, journalFate } from "../state/counts.js";
 import { currentHolder, DEFAULT_LOCK_STALE_MS, holderGone } from "../state/holder.js";
 import { stateTargetKey } from "../state/owned.js";
 import type { EngineState, JournalEntry, LockInfo, OwnedRow, RunKind } from "../state/types.js";
+import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
@@ -36,6 +37,8 @@ export interface EngineEnv {
   clock: Clock;
   logger: ApplyLogger;
   onAction?: Parameters<typeof applyPlan>[1]["onAction"];
+  /** Told each recipe's plan before any of its writes (the command line prints it then). */
+  onPlan?: (plan: Plan) => void;
   /** Consecutive failed runs after which the account is marked suspended (default 5). */
   suspendAfterFailures?: number;
   /** A lock whose heartbeat is older than this is taken over (default 5 minutes). */
@@ -162,13 +165,14 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
       )
     : undefined;
   const reads = await readSources(recipe, client, actual.rows);
+  const built = buildDesired(loaded, reads, {
+    now: new Date(env.clock.now()),
+    ...(liked ? { liked } : {}),
+    tombstones: owned.tombstones,
+    lastReads: await env.state.sourceReads(recipe.id),
+  });
   const desired = withoutQuarantined(
-    buildDesired(loaded, reads, {
-      now: new Date(env.clock.now()),
-      ...(liked ? { liked } : {}),
-      tombstones: owned.tombstones,
-      lastReads: await env.state.sourceReads(recipe.id),
-    }),
+    await withAlbumPlaylists(built, recipe.target, actual.rows, client),
     recipe.target,
     await env.state.tombstonesSince(recipe.account, QUARANTINE_TARGET, env.clock.now() - QUARANTINE_MS),
   );
@@ -382,6 +386,7 @@ async function applyWithRun(
   recipeHash: string,
 ): Promise<RecipeRun> {
   const { plan } = planned;
+  env.onPlan?.(plan);
   const { state, clock } = env;
   const recipeId = plan.recipe.id;
   await persistFindings(env, planned, recipeId, plan.account);

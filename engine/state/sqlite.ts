@@ -3,12 +3,11 @@
  * applied on open, so a new file and an old one both come up on the current schema.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { packageRoot } from "../run/package-root.js";
 import { actionCounts, journalFate } from "./counts.js";
 import { abandonedRunReason, DEFAULT_LOCK_STALE_MS, type RunningRun } from "./holder.js";
 import * as schema from "./schema.js";
@@ -40,13 +39,7 @@ const IMMEDIATE = { behavior: "immediate" } as const;
  * same code works from `engine/state/` and from `dist/engine/state/`.
  */
 export function engineMigrationsFolder(from: string = import.meta.url): string {
-  let dir = dirname(fileURLToPath(from));
-  for (;;) {
-    if (existsSync(join(dir, "package.json"))) return join(dir, "migrations", "engine");
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`engine state: no package.json above ${fileURLToPath(from)}`);
-    dir = parent;
-  }
+  return join(packageRoot(from), "migrations", "engine");
 }
 
 const json = (value: unknown): string => JSON.stringify(value ?? null);

@@ -117,17 +117,26 @@ class OAuthSession implements AuthProvider {
   }
 
   async headers(): Promise<Record<string, string>> {
-    if (this.stored.token.expires_at - this.seconds() < REFRESH_MARGIN_SECONDS) {
-      this.refreshing ??= this.refresh().finally(() => {
-        this.refreshing = null;
-      });
-      await this.refreshing;
-    }
+    if (this.stored.token.expires_at - this.seconds() < REFRESH_MARGIN_SECONDS) await this.refreshOnce();
+    return { authorization: this.authorization(), "x-goog-request-time": String(this.seconds()) };
+  }
+
+  async renew(refused: Record<string, string>): Promise<void> {
+    // Parallel requests refused with the same token share one refresh; a request that went out
+    // with an older token simply takes the current one.
+    if (refused.authorization === this.authorization() || this.refreshing !== null) await this.refreshOnce();
+  }
+
+  private authorization(): string {
     const { token_type, access_token } = this.stored.token;
-    return {
-      authorization: encodeHeaderValue(`${token_type} ${access_token}`),
-      "x-goog-request-time": String(this.seconds()),
-    };
+    return encodeHeaderValue(`${token_type} ${access_token}`);
+  }
+
+  private refreshOnce(): Promise<void> {
+    this.refreshing ??= this.refresh().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
   }
 
   private async refresh(): Promise<void> {

@@ -12,6 +12,12 @@ export interface AuthProvider {
    * is about to expire). Header names are lower-case.
    */
   headers(): Promise<Record<string, string>>;
+  /**
+   * Renews the credentials after the service refused `refused` (the headers of that request), even
+   * before their expiry; absent when they cannot be renewed (browser headers, fixed OAuth headers).
+   * A request refused with credentials already replaced causes no second renewal.
+   */
+  renew?(refused: Record<string, string>): Promise<void>;
   /** Browser auth sends the API key on the URL; OAuth does not. */
   readonly sendsApiKey: boolean;
   /** The `x-goog-authuser` account index (browser auth), used by uploads; "0" otherwise. */

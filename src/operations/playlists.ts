@@ -11,14 +11,16 @@ import { engagementPanel } from "../transport/refusals.js";
 import type {
   AddedPlaylistItem,
   AddPlaylistItemsOptions,
-  AddPlaylistItemsResult,
-  CollaborationResult,
+  AddPlaylistItemsResponse,
   CreatePlaylistOptions,
   EditPlaylistOptions,
+  EditPlaylistResponse,
   GetPlaylistOptions,
   Playlist,
   PlaylistItemRef,
   ServiceResponse,
+  WriteFailure,
+  WriteStatus,
 } from "../types/playlists.js";
 import type { Episode } from "../types/podcasts.js";
 import { type OperationContext, parseFor } from "./context.js";
@@ -67,9 +69,14 @@ function sendPlaylistEdit(
  * `STATUS_SUCCEEDED` when the body says so, otherwise the whole response. A 200 whose `status` is
  * anything else (`STATUS_FAILED`) is a failure and is never reported as the success string.
  */
-export function statusOrResponse(operation: string, response: unknown): typeof SUCCEEDED | ServiceResponse {
+export function statusOrResponse(operation: string, response: unknown): WriteStatus {
   const body = responseObject(operation, response);
-  return body["status"] === SUCCEEDED ? SUCCEEDED : body;
+  return body["status"] === SUCCEEDED ? SUCCEEDED : failure(body);
+}
+
+/** A response whose status is not the success word, typed so that callers can tell it apart. */
+function failure(body: ServiceResponse): WriteFailure {
+  return body as WriteFailure;
 }
 
 // ── create ──────────────────────────────────────────────────────────────────────────────────────
@@ -83,7 +90,7 @@ export async function createPlaylist(
   title: string,
   description: string,
   options?: CreatePlaylistOptions,
-): Promise<string | ServiceResponse> {
+): Promise<string | WriteFailure> {
   const operation = "create_playlist";
   const opts = checkOptions<CreatePlaylistOptions>(operation, options);
   const body: JsonObject = {
@@ -103,7 +110,7 @@ export async function createPlaylist(
   const id = response["playlistId"];
   if (typeof id === "string" && id !== "") return id;
   throwIfGated(operation, response);
-  return response;
+  return failure(response);
 }
 
 /**
@@ -229,7 +236,7 @@ export async function editPlaylist(
   ctx: OperationContext,
   playlistId: string,
   options?: EditPlaylistOptions,
-): Promise<typeof SUCCEEDED | CollaborationResult | ServiceResponse> {
+): Promise<EditPlaylistResponse> {
   const operation = "edit_playlist";
   const id = editablePlaylistId(operation, playlistId);
   const opts = checkOptions<EditPlaylistOptions>(operation, options);
@@ -268,10 +275,7 @@ function safeUrl(text: string): URL | null {
 // ── delete ──────────────────────────────────────────────────────────────────────────────────────
 
 /** `delete_playlist`: `STATUS_SUCCEEDED`, or the whole response. */
-export async function deletePlaylist(
-  ctx: OperationContext,
-  playlistId: string,
-): Promise<typeof SUCCEEDED | ServiceResponse> {
+export async function deletePlaylist(ctx: OperationContext, playlistId: string): Promise<WriteStatus> {
   const operation = "delete_playlist";
   const id = editablePlaylistId(operation, playlistId);
   ctx.requireAuth(operation);
@@ -290,7 +294,7 @@ export async function addPlaylistItems(
   playlistId: string,
   videoIds?: string[] | null,
   options?: AddPlaylistItemsOptions,
-): Promise<AddPlaylistItemsResult | ServiceResponse> {
+): Promise<AddPlaylistItemsResponse> {
   const operation = "add_playlist_items";
   const id = editablePlaylistId(operation, playlistId);
   const opts = checkOptions<AddPlaylistItemsOptions>(operation, options);
@@ -317,7 +321,7 @@ export async function addPlaylistItems(
   }
   ctx.requireAuth(operation);
   const response = await sendPlaylistEdit(ctx, operation, id, actions);
-  if (response["status"] !== SUCCEEDED) return response;
+  if (response["status"] !== SUCCEEDED) return failure(response);
   const added: AddedPlaylistItem[] = [];
   for (const entry of list(response, ["playlistEditResults"])) {
     const data = get(entry, ["playlistEditVideoAddedResultData"]);
@@ -335,31 +339,40 @@ export async function addPlaylistItems(
 export async function removePlaylistItems(
   ctx: OperationContext,
   playlistId: string,
-  videos: PlaylistItemRef[],
-): Promise<typeof SUCCEEDED | ServiceResponse> {
+  videos: readonly PlaylistItemRef[],
+): Promise<WriteStatus> {
   const operation = "remove_playlist_items";
   const id = editablePlaylistId(operation, playlistId);
   if (!Array.isArray(videos) || videos.length === 0) {
     throw new ArgumentError("videos", "must be a non-empty array of playlist items", { operation });
   }
-  const actions = videos.map((video, index) => {
-    const videoId = isObject(video) ? video.videoId : undefined;
-    const setVideoId = isObject(video) ? video.setVideoId : undefined;
-    const label = typeof videoId === "string" ? `item ${index} (videoId ${videoId})` : `item ${index}`;
-    if (typeof videoId !== "string" || videoId === "") {
-      throw new ArgumentError("videos", `${label} has no videoId`, { operation });
-    }
-    if (typeof setVideoId !== "string" || setVideoId === "") {
-      throw new ArgumentError(
-        "videos",
-        `${label} has no setVideoId; take the items from getPlaylist of a playlist you own`,
-        { operation },
-      );
-    }
-    return { setVideoId, removedVideoId: videoId, action: "ACTION_REMOVE_VIDEO" };
-  });
+  const actions = videos.map((video, index) => removeAction(operation, video, index));
   ctx.requireAuth(operation);
   return statusOrResponse(operation, await sendPlaylistEdit(ctx, operation, id, actions));
+}
+
+/**
+ * One ACTION_REMOVE_VIDEO, or an ArgumentError naming the row (its index, and its video id or title)
+ * when it lacks an id: rows of other lists than an owned playlist's have no `setVideoId`.
+ */
+function removeAction(operation: string, video: unknown, index: number): JsonObject {
+  const row = isObject(video) ? video : {};
+  const { videoId, setVideoId, title } = row;
+  const named = typeof videoId === "string" && videoId !== "" ? `videoId ${videoId}` : undefined;
+  const titled = typeof title === "string" && title !== "" ? JSON.stringify(title) : undefined;
+  const what = [named, titled].filter(Boolean).join(", ");
+  const label = what === "" ? `item ${index}` : `item ${index} (${what})`;
+  if (named === undefined) {
+    throw new ArgumentError("videos", `${label} has no videoId`, { operation });
+  }
+  if (typeof setVideoId !== "string" || setVideoId === "") {
+    throw new ArgumentError(
+      "videos",
+      `${label} has no setVideoId; take the items from getPlaylist of a playlist you own`,
+      { operation },
+    );
+  }
+  return { setVideoId, removedVideoId: videoId as string, action: "ACTION_REMOVE_VIDEO" };
 }
 
 // ── get ─────────────────────────────────────────────────────────────────────────────────────────

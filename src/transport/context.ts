@@ -278,8 +278,9 @@ class Transport implements OperationContext {
     for (let attempt = 1; ; attempt++) {
       let failure: MusicApiError;
       try {
-        const headers = await this.headers(operation);
-        const response = await this.exchange(operation, "POST", url, headers, payload);
+        const response = await this.authenticated(operation, (headers) =>
+          this.exchange(operation, "POST", url, headers, payload),
+        );
         const text = await response.text();
         if (response.status < 400) {
           const body = this.json(operation, text);
@@ -307,6 +308,27 @@ class Transport implements OperationContext {
       );
       await sleep(delay);
     }
+  }
+
+  /**
+   * One exchange with the request's headers. An OAuth token the service refuses (401) is refreshed
+   * and the request sent once more, writes included (a 401 means nothing was done): a token can be
+   * revoked or cut short before the expiry the client counts down to. Browser headers cannot be
+   * renewed, so their 401 stands.
+   */
+  private async authenticated(
+    operation: string,
+    exchange: (headers: Record<string, string>) => Promise<RawResponse>,
+  ): Promise<RawResponse> {
+    const headers = await this.headers(operation);
+    const response = await exchange(headers);
+    if (response.status !== 401 || this.auth?.renew === undefined) return response;
+    this.logger.info(
+      { operation },
+      "the service refused the OAuth token; refreshing it and trying once more",
+    );
+    await this.auth.renew(headers);
+    return exchange(await this.headers(operation));
   }
 
   /** A status the policy lists, or a connection reset: the request may be sent again (reads only). */

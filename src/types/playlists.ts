@@ -61,6 +61,16 @@ export interface AddedPlaylistItem {
   [key: string]: unknown;
 }
 
+/**
+ * A write that did not take effect: the service's whole answer as it came. Its `status` is never
+ * `STATUS_SUCCEEDED` (the success shapes carry that), so comparing `status` with it narrows a result.
+ * The service spells its refusal `STATUS_FAILED`; some refusals carry no status at all.
+ */
+export interface WriteFailure {
+  status?: "STATUS_FAILED";
+  [key: string]: unknown;
+}
+
 /** `add_playlist_items` on success. */
 export interface AddPlaylistItemsResult {
   status: "STATUS_SUCCEEDED";
@@ -73,11 +83,25 @@ export interface CollaborationResult {
   joinCollaborationToken: string;
 }
 
-/** An item to remove: both ids as `getPlaylist` returns them for an owned playlist. */
+/** What `add_playlist_items` answers: `r.status === "STATUS_SUCCEEDED"` tells the success shape apart. */
+export type AddPlaylistItemsResponse = AddPlaylistItemsResult | WriteFailure;
+
+/** What a status-only write answers (`delete_playlist`, `remove_playlist_items`, `edit_playlist`). */
+export type WriteStatus = "STATUS_SUCCEEDED" | WriteFailure;
+
+/** What `edit_playlist` answers when `collaboration` may be `true`. */
+export type EditPlaylistResponse = WriteStatus | CollaborationResult;
+
+/**
+ * An item to remove: a track row of `getPlaylist` for a playlist you own, as it came (`videoId` may
+ * be null in the type, since rows of other lists can lack one; such a row is refused at run time).
+ */
 export interface PlaylistItemRef {
-  videoId: string;
+  videoId: string | null;
+  /** Which copy of the video to remove; only owned playlists' rows carry it. */
   setVideoId?: string | null;
-  [key: string]: unknown;
+  /** Names the row in the error when it lacks an id. */
+  title?: string | null;
 }
 
 export type PlaylistSortOrder = "MANUAL" | "NEWEST_FIRST" | "NEWEST_LAST" | "TOP_VOTED";

@@ -7,14 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../engine/cli-process.js";
 
 /**
- * The `musicapi` command run as a real process, as `npx tsx src/cli.ts …` would run it (the local
- * tsx binary is called directly: npx would only add its own start-up and warnings).
+ * The `musicapi` command run as a real process, compiled, as `npx musicapi …` runs it after
+ * `npm ci` (node is called directly: npx would only add its own start-up and warnings). dist/ is
+ * rebuilt first when the sources are newer (test/engine/cli-process.ts).
  */
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const TSX = join(ROOT, "node_modules", ".bin", "tsx");
-const CLI = join(ROOT, "src", "cli.ts");
+const CLI = join(ROOT, "dist", "src", "cli.js");
 
 interface Run {
   code: number;
@@ -25,7 +26,7 @@ interface Run {
 function musicapi(args: string[], stdin?: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
-      TSX,
+      process.execPath,
       [CLI, ...args],
       { cwd: ROOT, env: { ...process.env, ...env }, timeout: 30_000 },
       (error, stdout, stderr) => {
@@ -50,6 +51,7 @@ const FIREFOX = [
 ].join("\n");
 
 let dir: string;
+beforeAll(() => ensureBuilt(), 180_000);
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "musicapi-cli-"));
 });

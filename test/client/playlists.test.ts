@@ -701,7 +701,7 @@ describeWithFixtures("getPlaylist on real captures", () => {
     );
     const playlist = await service.client.getPlaylist("PLCZQcydUIP07mpKlgJxBltks_DdmrMmnb");
     expect(playlist.tracks.every((t) => typeof t.setVideoId === "string")).toBe(true);
-    await service.client.removePlaylistItems(playlist.id ?? "", playlist.tracks.slice(0, 2) as never);
+    await service.client.removePlaylistItems(playlist.id ?? "", playlist.tracks.slice(0, 2));
     const actions = fields(service.api()[1]).actions as Array<Record<string, unknown>>;
     expect(actions.map((a) => a.removedVideoId)).toEqual(playlist.tracks.slice(0, 2).map((t) => t.videoId));
   });

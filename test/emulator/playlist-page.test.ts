@@ -114,3 +114,27 @@ describe("a playlist page's marks", () => {
     ]);
   });
 });
+
+describe("a playlist holding podcast episodes", () => {
+  it("takes an episode as the service does, shows it as a row and counts its length", async () => {
+    const episode = emu.state.store.sqlite
+      .prepare("SELECT video_id AS v, duration_seconds AS d FROM episodes ORDER BY id LIMIT 1")
+      .get() as { v: string; d: number };
+    const id = await playlistOf(2);
+    const add = await api(
+      emu,
+      "browse/edit_playlist",
+      { playlistId: id, actions: [{ action: "ACTION_ADD_VIDEO", addedVideoId: episode.v }] },
+      headers,
+    );
+    expect((add.json as Json).status).toBe("STATUS_SUCCEEDED");
+    const p = await new MusicClient({ auth: headers, baseUrl: emu.url }).getPlaylist(id, { limit: null });
+    expect(p.tracks.map((t) => t.videoId)).toEqual([songs[0], songs[1], episode.v]);
+    expect(p.trackCount).toBe(3);
+    // Past the first page the totals come from the database: the episode's length counts there too.
+    const stats = emu.state.store.playlists.playlistStats(id);
+    const page = emu.state.store.playlists.page(id, 0, 100);
+    expect(stats).toEqual({ count: page.count, seconds: page.seconds });
+    expect(stats).toEqual({ count: 3, seconds: truth(id).seconds + episode.d });
+  });
+});

@@ -1,16 +1,18 @@
 /**
- * The real `musicsync` command (run through tsx, as `npm run demo` does): exit codes, one-line
- * errors, `--json`, saved plans, logs without credentials, and the demo.
+ * The real `musicsync` command (compiled, as `npx musicsync` and `npm run demo` run it): exit codes,
+ * one-line errors, `--json`, saved plans, logs without credentials, and the demo.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../engine/cli/main.js";
 import { withLock } from "../../engine/run/runner.js";
-import { musicsync, type CliResult as Result, ROOT } from "./cli-process.js";
+import { ensureBuilt, musicsync, type CliResult as Result, ROOT, screen } from "./cli-process.js";
 import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
+
+// After a source edit the first command builds dist/ (tens of seconds on a busy machine).
+beforeAll(() => ensureBuilt(), 180_000);
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -237,20 +239,6 @@ describe("every command with broken inputs: one line per error, no stack without
 });
 
 describe("progress on a terminal", () => {
-  /** An in-memory stream that says it is a terminal (or not). */
-  function screen(isTTY: boolean) {
-    const chunks: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer | string, _enc, done) {
-        chunks.push(chunk.toString());
-        done();
-      },
-    }) as Writable & { isTTY?: boolean; columns?: number };
-    stream.isTTY = isTTY;
-    stream.columns = 100;
-    return { stream, text: () => chunks.join("") };
-  }
-
   it("draws a bar of writes on a terminal, and none into a pipe or with --json", async () => {
     h = await startHarness();
     await mkdir(join(h.dir, "recipes"), { recursive: true });

@@ -50,7 +50,7 @@ describe("musicsync drift", () => {
     const never = await drift(h, "watched");
     expect(never.code).toBe(0);
     expect(never.report.baseline).toBeNull();
-    expect(never.text).toMatch(/^watched: never applied/m);
+    expect(never.text).toMatch(/^watched "Watched": never applied/m);
 
     await sync(h, "watched");
     const clean = await drift(h, "watched");

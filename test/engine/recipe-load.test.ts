@@ -230,6 +230,7 @@ describe("the project file", () => {
       language: "de",
       location: "DE",
       base_url: null,
+      emulator: null,
     });
     expect(p!.accounts.emulator!.base_url).toBe("http://127.0.0.1:8080");
     expect(p!.pacing).toEqual({ min_interval_ms: 500, max_writes_per_minute: 30, suspend_after_failures: 5 });

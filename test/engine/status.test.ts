@@ -145,7 +145,7 @@ describe("musicsync status / history", () => {
     expect(created.actions[0]!.summary).toBe('create playlist "good" (PRIVATE) with 2 items');
     expect(created.counts).toMatchObject({ actions: 3, confirmed: 3, failed: 0 });
     const histText = (await musicsync(["history", "-r", "bad", "-p", h.projectFile])).stdout;
-    expect(histText.match(/^#\d+ .* bad \(default\) sync: failed/gm)).toHaveLength(2);
+    expect(histText.match(/^#\d+ .* bad( "[^"]*")? \(default\) sync: failed/gm)).toHaveLength(2);
     expect(histText).toMatch(
       / {4}source "gone": playlist \S+ was not found \(get_playlist answered HTTP 404\)/,
     );

@@ -1,0 +1,59 @@
+/**
+ * What a command loads: the repository's folders and the packages under node_modules whose files
+ * it read. ES modules are seen by a loader hook (module.register, on its own thread, appending
+ * each URL to a file); CommonJS files (pino, better-sqlite3 and undici are CommonJS) by a preload
+ * that lists `require.cache` at exit. Used by bench/startup.ts and the CLI tests.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** A file's place as a person names it: `pino` for node_modules/pino/…, `engine/run` for engine/run/x.js. */
+export function owner(path: string): string | null {
+  const rel = relative(ROOT, path);
+  if (rel.startsWith("..")) return null;
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(rel);
+  if (nm) return nm[1]!;
+  const parts = rel.replace(/^dist\//, "").split("/");
+  return parts.length > 2 ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/** The folders and packages one command reads, through a loader hook and a require.cache listing. */
+export function modulesOf(args: readonly string[]): string[] {
+  const dir = mkdtempSync(join(tmpdir(), "startup-"));
+  const log = join(dir, "loaded.txt");
+  const hooks = join(dir, "hooks.mjs");
+  const register = join(dir, "register.mjs");
+  const cjs = join(dir, "cjs.cjs");
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  if (url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, url + "\\n");
+  return next(url, context);
+}`,
+  );
+  writeFileSync(
+    register,
+    `import { register } from "node:module"; register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+  );
+  writeFileSync(
+    cjs,
+    `process.on("exit", () => require("node:fs").appendFileSync(${JSON.stringify(log)}, Object.keys(require.cache).map((f) => "file://" + f + "\\n").join("")));`,
+  );
+  try {
+    spawnSync(process.execPath, ["--import", pathToFileURL(register).href, "--require", cjs, ...args], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
+    const files = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [];
+    const owners = new Set(files.map((u) => owner(fileURLToPath(u))).filter((o) => o !== null));
+    return [...owners].sort();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * bench/startup — how long the compiled commands take to start, against `node -e 0`.
+ *
+ *   npm run build && npx tsx bench/startup.ts [--runs N] [--modules]
+ *
+ * Each command runs N times (default 15) as a child process of the compiled `dist/`; the median
+ * wall time is printed with its ratio to `node -e 0`, the floor no command can go below. Goal (issue
+ * 12): `musicsync --help` and `musicsync validate` of the shipped recipes within 2.5x of it.
+ *
+ * With `--modules` it also prints what each command loads (bench/loaded-modules.ts): the
+ * repository's folders and the packages under node_modules whose files were read.
+ *
+ * What the commands load since issue 12 (each action imports its module when it runs):
+ * - `--help`, `--version`, `init`: commander, engine/cli, engine/daemon (option lists only),
+ *   engine/run/scrub + src/transport/redact (the output scrubbing every command goes through).
+ * - `validate`: the above + engine/recipe, yaml, ajv, node-cron, and (through engine/recipe/types.ts
+ *   re-exporting SEARCH_FILTERS from src/index.ts) the whole client with undici.
+ * - `plan`, `apply`, `sync`, `status`, `history`, `drift`, `resume`, `doctor`: the above + the
+ *   engine (plan, apply, sources, targets, state), better-sqlite3, drizzle-orm, pino, cli-progress.
+ * - `daemon`: as `sync` + pino-pretty. `demo` (and an account with `emulator:`): + the emulator.
+ * Before, every command (`--help` included) loaded all of it, the emulator and pino-pretty too.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { modulesOf } from "./loaded-modules.js";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const SYNC = join(ROOT, "dist/engine/cli/main.js");
+const API = join(ROOT, "dist/src/cli.js");
+const PROJECT = join(ROOT, "examples/musicsync.yaml");
+
+const flag = (name: string) => process.argv.indexOf(name);
+const runs = Number(process.argv[flag("--runs") + 1]) || 15;
+const showModules = flag("--modules") >= 0;
+
+const CASES: [string, string[]][] = [
+  ["node -e 0", ["-e", "0"]],
+  ["musicsync --help", [SYNC, "--help"]],
+  ["musicsync --version", [SYNC, "--version"]],
+  ["musicsync validate recipes/", [SYNC, "validate", "-p", PROJECT, join(ROOT, "recipes")]],
+  ["musicapi --help", [API, "--help"]],
+];
+
+function once(args: readonly string[]): number {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [...args], { cwd: ROOT, stdio: "ignore" });
+  if (r.status !== 0) console.error(`  (${args.slice(1).join(" ")}: exit ${r.status})`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+if (!existsSync(SYNC) || !existsSync(API)) {
+  console.error("bench/startup: dist/ is missing; run `npm run build` first");
+  process.exit(1);
+}
+console.log(`median of ${runs} runs, compiled dist/, node ${process.version}`);
+let floor = 0;
+for (const [label, args] of CASES) {
+  once(args); // warm the file cache
+  const ms = median(Array.from({ length: runs }, () => once(args)));
+  if (floor === 0) floor = ms;
+  console.log(`${label.padEnd(30)} ${ms.toFixed(0).padStart(5)} ms  ${(ms / floor).toFixed(2)}x`);
+}
+if (showModules) {
+  for (const [label, args] of CASES.slice(1)) console.log(`\n${label}: ${modulesOf(args).join(", ")}`);
+}

@@ -1,0 +1,31 @@
+/** `musicsync demo`: the shipped recipes against an embedded emulator (loaded only for this command). */
+import { runDemo } from "../run/demo.js";
+import { CliError, type CommandRun, Exit } from "./io.js";
+import { commandLogger } from "./log.js";
+import { exitOf, progress } from "./runs.js";
+
+/** A flag's whole number, refused in one line before the emulator starts. */
+function whole(text: string, flag: string, least: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < least)
+    throw new CliError(`${flag}: "${text}" is not a whole number of at least ${least}`);
+  return Number(text);
+}
+
+export async function demo(run: CommandRun, o: { catalogueSize: string; seed: string }): Promise<void> {
+  const { io, g } = run;
+  const catalogueSize = whole(o.catalogueSize, "--catalogue-size", 1);
+  const seed = whole(o.seed, "--seed", 0);
+  const bar = progress(io, g);
+  try {
+    const result = await runDemo({
+      out: (t) => io.stdout.write(t),
+      logger: commandLogger(io, g),
+      catalogueSize,
+      seed,
+      ...(bar.onAction ? { onAction: bar.onAction } : {}),
+    });
+    run.setExit(result.converged ? exitOf(result.runs) : Exit.PARTIAL);
+  } finally {
+    bar.stop();
+  }
+}

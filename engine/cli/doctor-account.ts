@@ -1,0 +1,110 @@
+/**
+ * `musicsync doctor`, per account: which kind of credentials it has (browser headers, OAuth token,
+ * the embedded emulator), the brand account, the OAuth token's expiry and whether it can be
+ * refreshed, then whether the credentials read the library. No line quotes a credential: a
+ * setting's value is shown only when it is clearly a file's path, and the client's own errors are
+ * scrubbed of what it was given.
+ */
+import { readFileSync } from "node:fs";
+import { authTextKind, looksLikePath } from "../../src/auth/detect.js";
+import { looksLikeToken, readToken } from "../../src/auth/token-file.js";
+import { AuthError } from "../../src/index.js";
+import type { EngineClient } from "../apply/client.js";
+import type { Account } from "../recipe/types.js";
+import { authOption, settingName } from "../run/auth-setting.js";
+import { type Check, error, ok } from "./doctor-check.js";
+
+/** What the credentials setting holds, read the way the client will read it. */
+export type Credentials =
+  | { kind: "emulator" }
+  | { kind: "browser headers" | "OAuth headers"; where: string }
+  | { kind: "OAuth token"; where: string; expiresAt: number };
+
+const RENEW = "renew them with `musicapi browser` (or `musicapi oauth`)";
+
+/** The account's credentials; throws an AuthError (naming the setting, never the value) when unreadable. */
+export function credentialsOf(name: string, account: Account, base: string): Credentials | null {
+  if (account.emulator) return { kind: "emulator" };
+  const value = account.auth ?? account.token;
+  if (!value) return null;
+  const setting = { account: name, setting: account.auth ? "auth" : "token", value, base } as const;
+  const { auth, inline } = authOption(setting);
+  const where = inline
+    ? `inline in ${settingName(setting)}`
+    : looksLikePath(value)
+      ? auth
+      : settingName(setting);
+  const text = inline ? auth : readFileSync(auth, "utf8");
+  const parsed = authTextKind(text) === "json" ? parseObject(text) : null;
+  if (parsed && looksLikeToken(parsed)) {
+    const { token } = readToken(parsed, settingName(setting));
+    return { kind: "OAuth token", where, expiresAt: token.expires_at };
+  }
+  const bearer = parsed && Object.entries(parsed).some(([k, v]) => isBearer(k, v));
+  return { kind: bearer ? "OAuth headers" : "browser headers", where };
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function isBearer(name: string, value: unknown): boolean {
+  return name.toLowerCase() === "authorization" && typeof value === "string" && /^bearer\s/i.test(value);
+}
+
+/** The OAuth access token's expiry: valid, expired but refreshable, or expired for good. */
+export function oauthExpiry(subject: string, expiresAt: number, canRefresh: boolean, nowMs: number): Check {
+  const at = expiresAt > 0 ? new Date(expiresAt * 1000).toISOString() : "an unknown time";
+  if (expiresAt * 1000 > nowMs) return ok(subject, `OAuth access token valid until ${at}`);
+  if (canRefresh) return ok(subject, `OAuth access token expired at ${at}; it is refreshed on first use`);
+  return error(
+    subject,
+    `OAuth access token expired at ${at} and cannot be refreshed without the OAuth client: add ` +
+      "oauth_client (id and secret) to the account, or run `musicapi oauth` again",
+  );
+}
+
+/** The lines about an account's credentials, before any request. */
+export function credentialChecks(name: string, account: Account, base: string, nowMs: number): Check[] {
+  const subject = `account ${name}`;
+  let creds: Credentials | null;
+  try {
+    creds = credentialsOf(name, account, base);
+  } catch (e) {
+    return [error(subject, `${(e as Error).message}; ${RENEW}`)];
+  }
+  if (creds === null)
+    return [error(subject, "no credentials: give auth (a headers or token file), token, or emulator")];
+  const checks: Check[] = [];
+  if (creds.kind === "emulator") {
+    const e = account.emulator!;
+    checks.push(
+      ok(subject, `the embedded emulator (account ${e.account}, seed ${e.seed}, database ${e.db})`),
+    );
+  } else checks.push(ok(subject, `${creds.kind} from ${creds.where}`));
+  if (account.brand_account) checks.push(ok(subject, `acts as brand account ${account.brand_account}`));
+  if (creds.kind === "OAuth token")
+    checks.push(oauthExpiry(subject, creds.expiresAt, account.oauth_client !== null, nowMs));
+  return checks;
+}
+
+/** One read of the library with the account's client. */
+export async function libraryCheck(name: string, client: () => EngineClient): Promise<Check> {
+  const subject = `account ${name}`;
+  try {
+    const playlists = await client().getLibraryPlaylists({ limit: 1 });
+    return ok(
+      subject,
+      `the credentials read the library (${playlists.length > 0 ? "playlists found" : "empty"})`,
+    );
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (e instanceof AuthError) return error(subject, `the credentials were refused: ${message}; ${RENEW}`);
+    return error(subject, `cannot read the library: ${message}`);
+  }
+}

@@ -1,0 +1,78 @@
+/** What `musicsync doctor` runs: every check, in the order it prints them (see doctor.ts). */
+import { existsSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { formatIssue } from "../recipe/errors.js";
+import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
+import type { Project } from "../recipe/types.js";
+import { createEnv } from "../run/env.js";
+import { createLogger } from "../run/logger.js";
+import { credentialChecks, libraryCheck } from "./doctor-account.js";
+import { type Check, error, ok, renderChecks, warning } from "./doctor-check.js";
+import { stateChecks } from "./doctor-state.js";
+
+export { renderChecks };
+
+/** `-p` may name the project's folder. */
+export function projectPath(given: string): string {
+  return existsSync(given) && statSync(given).isDirectory() ? join(given, "musicsync.yaml") : given;
+}
+
+export interface DoctorOptions {
+  /** `--state`: the state database instead of the project's. */
+  state?: string | undefined;
+  /** For `${VAR}` in the project file. */
+  env: NodeJS.ProcessEnv;
+  nowMs: number;
+}
+
+export async function runChecks(projectFile: string, o: DoctorOptions): Promise<Check[]> {
+  const { nowMs } = o;
+  const { project, issues } = await loadProjectFile(projectFile, o.env);
+  if (!project) return issues.map((i) => error("project", formatIssue(i)));
+  const base = dirname(resolve(projectFile));
+  const checks: Check[] = [ok("project", `${projectFile} loads`)];
+  checks.push(...(await accountChecks(project, projectFile, nowMs)));
+  const recipes = await recipeChecks(project, base);
+  const stateFile = o.state ?? (isAbsolute(project.state) ? project.state : resolve(base, project.state));
+  checks.push(...(await stateChecks(stateFile, recipes.ids, nowMs)));
+  checks.push(...recipes.checks);
+  return checks;
+}
+
+/** Per account: its credentials, then (when nothing is wrong with them already) one library read. */
+async function accountChecks(project: Project, projectFile: string, nowMs: number): Promise<Check[]> {
+  const base = dirname(resolve(projectFile));
+  // The clients the commands would make (emulator accounts start here); state is not touched.
+  const env = createEnv({ project, projectFile, logger: createLogger("silent"), stateFile: ":memory:" });
+  const checks: Check[] = [];
+  try {
+    for (const [name, account] of Object.entries(project.accounts)) {
+      const found = credentialChecks(name, account, base, nowMs);
+      checks.push(...found);
+      if (found.some((c) => c.level === "error")) continue;
+      checks.push(await libraryCheck(name, () => env.clientFor(name)));
+    }
+  } finally {
+    await env.close();
+  }
+  return checks;
+}
+
+async function recipeChecks(project: Project, base: string): Promise<{ checks: Check[]; ids: string[] }> {
+  const result = await loadRecipePaths(
+    project.recipes.map((r) => resolve(base, r)),
+    { project },
+  );
+  const ids = result.recipes.map((r) => r.recipe.id);
+  if (result.issues.length > 0)
+    return { checks: result.issues.map((i) => error("recipes", formatIssue(i))), ids };
+  const n = ids.length;
+  if (n === 0)
+    return { checks: [error("recipes", "no recipe found: add one under the project's recipes")], ids };
+  // A recipe whose items cannot go into its target loads, but plans nothing useful: say so.
+  const warnings = (result.warnings ?? []).map((w) => warning("recipes", formatIssue(w)));
+  return {
+    checks: [ok("recipes", `${n} recipe${n === 1 ? "" : "s"} valid (${ids.join(", ")})`), ...warnings],
+    ids,
+  };
+}

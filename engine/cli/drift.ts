@@ -1,0 +1,33 @@
+/** `musicsync drift`: what changed on the service outside the engine since each recipe's last apply. */
+import { existsSync } from "node:fs";
+import { createEnv } from "../run/env.js";
+import { type DriftReport, detectDrift, renderDriftText } from "../status/drift.js";
+import { type CommandRun, Exit } from "./io.js";
+import { commandLogger } from "./log.js";
+import { loadProject, loadTolerant, pick, stateFileOf } from "./project.js";
+import { print, titled, titleOf } from "./titles.js";
+
+export async function drift(run: CommandRun, ids: string[] | undefined): Promise<void> {
+  const { io, g } = run;
+  const project = await loadProject(g.project, io);
+  const recipes = pick(await loadTolerant(run, project), ids);
+  const file = stateFileOf(g, project);
+  const env = createEnv({
+    project,
+    projectFile: g.project,
+    logger: commandLogger(io, g),
+    stateFile: existsSync(file) ? file : ":memory:",
+  });
+  try {
+    const reports: DriftReport[] = [];
+    for (const r of recipes) reports.push(await detectDrift(r, env.state, env.clientFor(r.recipe.account)));
+    const name = titled(recipes);
+    const title = (id: string) => titleOf(recipes.find((r) => r.recipe.id === id));
+    print(run, { recipes: reports.map((r) => ({ ...r, title: title(r.recipe) })) }, () =>
+      renderDriftText(reports.map((r) => ({ ...r, recipe: name(r.recipe) }))),
+    );
+    run.setExit(reports.some((r) => r.drifted) ? Exit.CHANGES : Exit.OK);
+  } finally {
+    await env.close();
+  }
+}

@@ -1,0 +1,107 @@
+/** `plan`, `apply` and `sync`: the commands that read the service and, but for `plan`, write to it. */
+import { readFile, writeFile } from "node:fs/promises";
+import type { Plan } from "../plan/types.js";
+import { PlanFormatError, parsePlansJson, renderPlansJson } from "../render/json.js";
+import { renderPlansMarkdown } from "../render/markdown.js";
+import { renderPlansText } from "../render/text.js";
+import type { EngineLogger } from "../run/logger.js";
+import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
+import { CliError, type CommandRun } from "./io.js";
+import { loadProject, loadRecipes, pick } from "./project.js";
+import { RunPrinter } from "./run-printer.js";
+import { exitOf, failuresOf, runAll, withEnv } from "./runs.js";
+
+export interface PlanOptions {
+  recipe?: string[];
+  out?: string;
+  markdown?: boolean;
+  quiet?: boolean;
+}
+
+/** With --quiet, a plan that changes nothing and failed nowhere is left out. */
+function worthShowing(p: Plan): boolean {
+  return p.actions.length > 0 || p.errors.length > 0;
+}
+
+export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
+  const { io, g, setExit } = run;
+  const project = await loadProject(g.project, io);
+  const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
+  await withEnv(
+    run,
+    project,
+    async (env) => {
+      const runs = await runAll(
+        recipes.map((r) => ({ id: r.recipe.id, run: () => syncRecipe(r, env, { dryRun: true }) })),
+        env.logger as EngineLogger,
+      );
+      const plans = runs.map((r) => r.plan).filter((p): p is Plan => p !== null);
+      const failed = failuresOf(runs, recipes);
+      if (o.out) await writeFile(o.out, renderPlansJson(plans, 2, failed));
+      const shown = o.quiet ? plans.filter(worthShowing) : plans;
+      if (g.json) io.stdout.write(renderPlansJson(shown, 2, failed));
+      else if (o.markdown) io.stdout.write(renderPlansMarkdown(shown, failed));
+      else if (o.quiet && shown.length === 0 && failed.length === 0) io.stdout.write("No changes.\n");
+      else io.stdout.write(renderPlansText(shown, { color: io.stdout.isTTY === true }, failed));
+      for (const r of runs) if (!r.plan && r.error) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
+      setExit(exitOf(runs));
+    },
+    { readOnly: true },
+  );
+}
+
+async function readPlanFile(file: string) {
+  try {
+    return parsePlansJson(await readFile(file, "utf8"));
+  } catch (e) {
+    if (e instanceof PlanFormatError) throw new CliError(`${file}: ${e.message}`);
+    throw new CliError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+}
+
+export async function apply(run: CommandRun, file: string): Promise<void> {
+  const doc = await readPlanFile(file);
+  const project = await loadProject(run.g.project, run.io);
+  await withEnv(run, project, async (env) => {
+    const out = new RunPrinter(run.io, run.g, { showPlans: false });
+    const runs = await runAll(
+      doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env) })),
+      env.logger as EngineLogger,
+      (r) => out.add(r),
+    );
+    out.finish();
+    run.setExit(exitOf(runs));
+  });
+}
+
+/**
+ * Each recipe's plan is printed as soon as it is made, before its writes start (the runner calls
+ * `onPlan`), and its result line when it is done: a long sync shows its progress in a pipe or a
+ * log file too, not everything at the end.
+ */
+export async function sync(run: CommandRun, o: { recipe?: string[]; dryRun?: boolean }): Promise<void> {
+  const { io, g } = run;
+  const project = await loadProject(g.project, io);
+  const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
+  const printed = new Set<string>();
+  const out = new RunPrinter(io, g, { showPlans: true, planShown: (id) => printed.has(id) });
+  const onPlan = (p: Plan) => {
+    printed.add(p.recipe.id);
+    out.plan(p);
+  };
+  const dryRun = o.dryRun === true;
+  await withEnv(
+    run,
+    project,
+    async (env) => {
+      const runs: RecipeRun[] = await runAll(
+        recipes.map((r) => ({ id: r.recipe.id, run: () => syncRecipe(r, env, { dryRun }) })),
+        env.logger as EngineLogger,
+        (r) => out.add(r),
+      );
+      out.finish();
+      run.setExit(exitOf(runs));
+    },
+    { readOnly: dryRun, onPlan },
+  );
+}

@@ -1,0 +1,48 @@
+/** The project file and its recipes as a command needs them, with errors as one-line CliErrors. */
+import { dirname, isAbsolute, resolve } from "node:path";
+import { formatIssue } from "../recipe/errors.js";
+import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
+import type { LoadedRecipe, Project } from "../recipe/types.js";
+import { CliError, type CliIo, type CommandRun, type GlobalOptions } from "./io.js";
+
+export async function loadProject(path: string, io: CliIo): Promise<Project> {
+  const { project, issues } = await loadProjectFile(path, io.env);
+  if (!project) throw new CliError(issues.map(formatIssue).join("\n"));
+  return project;
+}
+
+/** The recipes at `paths`, or the project's own; any problem stops the command. */
+export async function loadRecipes(project: Project | null, projectFile: string, paths: readonly string[]) {
+  const result = await loadRecipePaths(recipePaths(project, projectFile, paths), { project });
+  if (result.issues.length > 0) throw new CliError(result.issues.map(formatIssue).join("\n"));
+  return result.recipes;
+}
+
+export function recipePaths(
+  project: Project | null,
+  projectFile: string,
+  paths: readonly string[],
+): string[] {
+  const base = dirname(resolve(projectFile));
+  return paths.length > 0 ? [...paths] : (project?.recipes ?? []).map((r) => resolve(base, r));
+}
+
+/** The recipes with these ids (all without ids); an unknown id is an error, as in every command. */
+export function pick(recipes: readonly LoadedRecipe[], ids: readonly string[] | undefined): LoadedRecipe[] {
+  if (!ids || ids.length === 0) return [...recipes];
+  const unknown = ids.filter((id) => !recipes.some((r) => r.recipe.id === id));
+  if (unknown.length > 0) throw new CliError(`no recipe with id ${unknown.join(", ")}`);
+  return recipes.filter((r) => ids.includes(r.recipe.id));
+}
+
+export function stateFileOf(g: GlobalOptions, project: Project): string {
+  if (g.state) return g.state;
+  return isAbsolute(project.state) ? project.state : resolve(dirname(resolve(g.project)), project.state);
+}
+
+/** The recipes that load; the problems of the others go to stderr (these commands go on). */
+export async function loadTolerant(run: CommandRun, project: Project): Promise<LoadedRecipe[]> {
+  const { recipes, issues } = await loadRecipePaths(recipePaths(project, run.g.project, []), { project });
+  for (const i of issues) run.io.stderr.write(`warning: ${formatIssue(i)}\n`);
+  return recipes;
+}

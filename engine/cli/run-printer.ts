@@ -1,0 +1,64 @@
+/** What `apply` and `sync` print of their runs: text as each run finishes, or one JSON document. */
+import type { Plan } from "../plan/types.js";
+import { failedLine, renderPlanText, resultLine } from "../render/text.js";
+import type { RecipeRun } from "../run/runner.js";
+import type { CliIo, GlobalOptions } from "./io.js";
+
+export function runJson(r: RecipeRun) {
+  return {
+    recipe: r.recipeId,
+    outcome: r.outcome,
+    error: r.error,
+    summary: r.plan?.summary ?? null,
+    requests: r.apply?.requests ?? 0,
+    actions: r.apply?.outcomes ?? [],
+    quarantined: r.apply?.quarantined ?? [],
+    playlistId: r.apply?.playlistId ?? r.plan?.target.playlistId ?? null,
+  };
+}
+
+/** Outcomes that are failures: the last line of the text output names these recipes. */
+const FAILED: ReadonlySet<RecipeRun["outcome"]> = new Set(["failed", "refused", "locked", "partial"]);
+
+/**
+ * Prints runs as they finish: in text each recipe's plan (unless `planShown` says it was printed
+ * before its apply) and result line; `--json` prints everything at the end, as one document.
+ */
+export class RunPrinter {
+  readonly runs: RecipeRun[] = [];
+  constructor(
+    private readonly io: CliIo,
+    private readonly g: GlobalOptions,
+    private readonly options: { showPlans: boolean; planShown?: (id: string) => boolean },
+  ) {}
+
+  plan(plan: Plan): void {
+    if (!this.g.json) this.io.stdout.write(renderPlanText(plan, { color: this.io.stdout.isTTY === true }));
+  }
+
+  add(r: RecipeRun): void {
+    this.runs.push(r);
+    if (this.g.json) return;
+    const { io, options } = this;
+    const shown = options.planShown?.(r.recipeId) === true;
+    if (options.showPlans && r.plan && !shown) this.plan(r.plan);
+    if (r.outcome === "changes" || (r.outcome === "no_changes" && !r.apply)) {
+      if (!options.showPlans || !r.plan) io.stdout.write(`${r.recipeId}: ${r.outcome.replace("_", " ")}\n`);
+    } else io.stdout.write(`${r.recipeId}: ${resultLine(r)}\n`);
+    if (r.plan) io.stdout.write("\n");
+  }
+
+  finish(): void {
+    const { io, runs } = this;
+    if (this.g.json) {
+      io.stdout.write(`${JSON.stringify({ runs: runs.map(runJson) }, null, 2)}\n`);
+      return;
+    }
+    const last = failedLine(
+      runs.filter((r) => FAILED.has(r.outcome)).map((r) => r.recipeId),
+      runs.length,
+    );
+    if (last) io.stdout.write(`${last}\n`);
+    for (const r of runs) if (r.error && !r.plan) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
+  }
+}

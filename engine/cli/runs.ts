@@ -1,0 +1,131 @@
+/**
+ * Running recipes for `plan`, `apply` and `sync`: the engine environment with its logger and
+ * progress bar, one recipe after another, what each run prints and the exit code of them all.
+ */
+import { existsSync } from "node:fs";
+import { SingleBar } from "cli-progress";
+import { AuthError, ErrorCodes } from "../../src/index.js";
+import type { Plan } from "../plan/types.js";
+import type { LoadedRecipe, Project } from "../recipe/types.js";
+import type { PlanFailure } from "../render/text.js";
+import { createEnv } from "../run/env.js";
+import type { EngineLogger } from "../run/logger.js";
+import { type EngineEnv, LockedError, type RecipeRun, StalePlanError } from "../run/runner.js";
+import { type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
+import { commandLogger } from "./log.js";
+import { stateFileOf } from "./project.js";
+
+/** A progress bar on a terminal only; nothing when stdout is a file, a pipe, or `--json`. */
+export function progress(io: CliIo, g: GlobalOptions): { onAction?: EngineEnv["onAction"]; stop(): void } {
+  if (!io.stdout.isTTY || g.json) return { stop() {} };
+  const bar = new SingleBar({
+    format: "{recipe} [{bar}] {value}/{total} writes",
+    stream: io.stdout,
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+  let current: string | null = null;
+  return {
+    onAction(e) {
+      if (current !== e.recipeId) {
+        if (current !== null) bar.stop();
+        current = e.recipeId;
+        bar.start(e.total, 0, { recipe: e.recipeId });
+      }
+      if (e.phase !== "sent") bar.increment(1, { recipe: e.recipeId });
+    },
+    stop() {
+      if (current !== null) bar.stop();
+    },
+  };
+}
+
+/** The engine's environment for one command, closed when `body` is done. */
+export async function withEnv<T>(
+  { io, g }: CommandRun,
+  project: Project,
+  body: (env: EngineEnv) => Promise<T>,
+  options: { readOnly?: boolean; onPlan?: (plan: Plan) => void } = {},
+): Promise<T> {
+  const bar = progress(io, g);
+  const file = stateFileOf(g, project);
+  // Planning writes nothing: without a state file yet, it plans from an empty one in memory.
+  const stateFile = options.readOnly && !existsSync(file) ? ":memory:" : file;
+  const env = createEnv({
+    project,
+    projectFile: g.project,
+    logger: commandLogger(io, g),
+    stateFile,
+    ...(bar.onAction ? { onAction: bar.onAction } : {}),
+  });
+  // Read by the runner just before it applies a plan (engine/run/runner.ts `onPlan`).
+  if (options.onPlan) Object.assign(env, { onPlan: options.onPlan });
+  try {
+    return await body(env);
+  } finally {
+    bar.stop();
+    await env.close();
+  }
+}
+
+export function exitOf(runs: readonly RecipeRun[]): number {
+  const wrote = runs.some((r) => (r.apply?.requests ?? 0) > 0 || r.outcome === "partial");
+  if (runs.some((r) => r.outcome === "locked")) return Exit.LOCKED;
+  if (runs.some((r) => r.outcome === "partial")) return Exit.PARTIAL;
+  if (runs.some((r) => r.outcome === "failed" || r.outcome === "refused"))
+    return wrote ? Exit.PARTIAL : Exit.ERROR;
+  if (runs.some((r) => r.outcome === "changes")) return Exit.CHANGES;
+  return Exit.OK;
+}
+
+/** One recipe's run; a lock, expired credentials or a stale plan become its outcome, not a throw. */
+async function runOne(id: string, run: () => Promise<RecipeRun>, logger: EngineLogger): Promise<RecipeRun> {
+  try {
+    return await run();
+  } catch (e) {
+    if (!(e instanceof Error)) throw e;
+    const failed = (outcome: RecipeRun["outcome"]): RecipeRun => ({
+      recipeId: id,
+      plan: null,
+      apply: null,
+      outcome,
+      error: e.message,
+    });
+    if (e instanceof LockedError || (e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED))
+      return failed("locked");
+    if (e instanceof StalePlanError) return failed("refused");
+    logger.debug({ recipe: id, stack: e.stack }, "recipe failed");
+    return failed("failed");
+  }
+}
+
+/** Runs recipes one by one, handing each run to `each` as soon as it is done. */
+export async function runAll(
+  items: readonly { id: string; run: () => Promise<RecipeRun> }[],
+  logger: EngineLogger,
+  each: (run: RecipeRun) => void = () => {},
+): Promise<RecipeRun[]> {
+  const runs: RecipeRun[] = [];
+  for (const item of items) {
+    const run = await runOne(item.id, item.run, logger);
+    runs.push(run);
+    each(run);
+  }
+  return runs;
+}
+
+/** The recipes that have no plan, each with its target, mode and the reason, for the renderings. */
+export function failuresOf(runs: readonly RecipeRun[], recipes: readonly LoadedRecipe[]): PlanFailure[] {
+  const byId = new Map(recipes.map((r) => [r.recipe.id, r.recipe]));
+  return runs
+    .filter((r) => r.plan === null)
+    .map((r) => {
+      const recipe = byId.get(r.recipeId);
+      return {
+        recipe: r.recipeId,
+        target: recipe?.target ?? null,
+        mode: recipe?.mode ?? null,
+        error: r.error ?? r.outcome,
+      };
+    });
+}

@@ -1,0 +1,46 @@
+/** `musicsync validate`: schema then semantic checks; each problem as file:line:col, or as JSON. */
+import { access } from "node:fs/promises";
+import { formatIssue, type RecipeIssue } from "../recipe/errors.js";
+import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
+import type { LoadedRecipe, Project } from "../recipe/types.js";
+import { CliError, type CommandRun, Exit } from "./io.js";
+import { recipePaths } from "./project.js";
+
+/** The recipes and every problem found; a project file is optional when paths are given. */
+async function check(
+  { io, g }: CommandRun,
+  paths: readonly string[],
+): Promise<{ recipes: LoadedRecipe[]; issues: RecipeIssue[] }> {
+  let project: Project | null = null;
+  const optional = paths.length > 0 && !(await exists(g.project));
+  if (!optional) {
+    const loaded = await loadProjectFile(g.project, io.env);
+    if (!loaded.project) return { recipes: [], issues: loaded.issues };
+    project = loaded.project;
+  }
+  return loadRecipePaths(recipePaths(project, g.project, paths), { project });
+}
+
+export async function validate(run: CommandRun, paths: readonly string[]): Promise<void> {
+  const { io, g, setExit } = run;
+  const { recipes, issues } = await check(run, paths);
+  if (g.json) {
+    const valid = issues.length === 0;
+    const doc = valid
+      ? { valid, recipes: recipes.map((r) => r.recipe.id) }
+      : { valid, issues: issues.map(({ file, line, col, message }) => ({ file, line, col, message })) };
+    io.stdout.write(`${JSON.stringify(doc)}\n`);
+    setExit(valid ? Exit.OK : Exit.ERROR);
+    return;
+  }
+  if (issues.length > 0) throw new CliError(issues.map(formatIssue).join("\n"));
+  io.stdout.write(`${recipes.length} recipe${recipes.length === 1 ? "" : "s"} valid.\n`);
+  setExit(Exit.OK);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}

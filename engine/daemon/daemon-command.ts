@@ -1,0 +1,88 @@
+/**
+ * `musicsync daemon`: runs recipes on their schedules until a signal. SIGTERM/SIGINT finish the
+ * write in flight and exit; a second one exits at once; SIGHUP reloads the recipes.
+ */
+import { CliError, type CommandRun } from "../cli/io.js";
+import { loadProject, recipePaths, stateFileOf } from "../cli/project.js";
+import { loadRecipePaths } from "../recipe/load.js";
+import { parseDuration } from "./commands.js";
+import { Daemon, type DaemonOptions } from "./daemon.js";
+import { createDaemonLogger } from "./log.js";
+
+export interface DaemonFlags {
+  retries: string;
+  retryDelay: string;
+  maxRetryDelay: string;
+  suspendAfter?: string;
+  lockWait: string;
+  lockStale: string;
+  logFormat: string;
+}
+
+function count(v: string, name: string): number {
+  if (!/^\d+$/.test(v)) throw new Error(`${name}: "${v}" is not a whole number`);
+  return Number(v);
+}
+
+function optionsOf(o: DaemonFlags): Partial<DaemonOptions> {
+  try {
+    return {
+      retries: count(o.retries, "--retries"),
+      retryDelayMs: parseDuration(o.retryDelay, "--retry-delay"),
+      maxRetryDelayMs: parseDuration(o.maxRetryDelay, "--max-retry-delay"),
+      lockWaitMs: parseDuration(o.lockWait, "--lock-wait"),
+      lockStaleMs: parseDuration(o.lockStale, "--lock-stale"),
+      ...(o.suspendAfter !== undefined
+        ? { suspendAfter: Math.max(1, count(o.suspendAfter, "--suspend-after")) }
+        : {}),
+    };
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+}
+
+export async function runDaemon(run: CommandRun, paths: readonly string[], o: DaemonFlags): Promise<void> {
+  const { io, g } = run;
+  const project = await loadProject(g.project, io);
+  const options = optionsOf(o);
+  const format = io.env.MUSICSYNC_LOG_FORMAT ?? o.logFormat;
+  if (format !== "auto" && format !== "json" && format !== "pretty")
+    throw new CliError(`--log-format: "${format}" is not one of auto, json, pretty`);
+  const logger = createDaemonLogger({
+    level: io.env.MUSICSYNC_LOG_LEVEL ?? (g.debug ? "debug" : "info"),
+    format,
+    isTTY: io.stderr.isTTY === true,
+  });
+  const where = recipePaths(project, g.project, paths);
+  const daemon = new Daemon({
+    envOptions: { project, projectFile: g.project, logger, stateFile: stateFileOf(g, project) },
+    logger,
+    options,
+    load: () => loadRecipePaths(where, { project }),
+  });
+  const onStop = (signal: NodeJS.Signals) => {
+    if (daemon.shutdown.requested) {
+      // A second signal: the person means it. The journal stays consistent (each write is
+      // journaled before it is sent), the next run reconciles whatever was in flight.
+      logger.warn({ signal }, "second signal: exiting now");
+      process.exit(1);
+    }
+    void daemon.stop(signal);
+  };
+  const onHup = () => {
+    daemon.reload().catch((e: unknown) => logger.error({ error: String(e) }, "reload failed"));
+  };
+  process.on("SIGTERM", onStop);
+  process.on("SIGINT", onStop);
+  process.on("SIGHUP", onHup);
+  try {
+    await daemon.start();
+    await daemon.done;
+  } finally {
+    process.off("SIGTERM", onStop);
+    process.off("SIGINT", onStop);
+    process.off("SIGHUP", onHup);
+    await daemon.close();
+  }
+  run.setExit(0);
+}

@@ -1,0 +1,59 @@
+/**
+ * `musicsync` in this process: the command line's program with `init` and `doctor` (registered here
+ * when main.ts does not yet), its output collected, its exit code as `main` gives it.
+ */
+import { Writable } from "node:stream";
+import { CommanderError } from "commander";
+import { registerDoctor } from "../../engine/cli/doctor.js";
+import { type InitIo, registerInit } from "../../engine/cli/init.js";
+import { program } from "../../engine/cli/main.js";
+
+export interface InProcResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function collector(watch: (text: string) => void = () => {}): { stream: Writable; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      watch(String(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => chunks.join("") };
+}
+
+export async function musicsyncInProc(
+  args: readonly string[],
+  extra: Pick<InitIo, "stdin" | "prompt"> & { watch?: (stdout: string) => void } = {},
+): Promise<InProcResult> {
+  const { watch, ...more } = extra;
+  const out = collector(watch);
+  const err = collector();
+  const io: InitIo = {
+    stdout: out.stream,
+    stderr: err.stream,
+    env: {},
+    stdin: { isTTY: false } as never,
+    ...more,
+  };
+  let code = 0;
+  const cmd = program(io, (c) => {
+    code = c;
+  });
+  if (!cmd.commands.some((c) => c.name() === "init")) registerInit(cmd, io);
+  if (!cmd.commands.some((c) => c.name() === "doctor")) registerDoctor(cmd, io);
+  try {
+    await cmd.parseAsync([...args], { from: "user" });
+  } catch (e) {
+    if (e instanceof CommanderError) code = e.exitCode === 0 ? 0 : 1;
+    else {
+      code = 1;
+      err.stream.write(`error: ${(e as Error).message}\n`);
+    }
+  }
+  return { code, stdout: out.text(), stderr: err.text() };
+}

@@ -1,0 +1,111 @@
+/**
+ * examples/recipe-repo is a template people copy: its recipes must run, not only validate. Each one
+ * is run against the emulator through the repository's own project file (its defaults, time zone
+ * and pacing), fitted to the generated catalogue as `musicsync demo` fits the shipped recipes, and
+ * must write something and then plan no changes. Its files must point editors at the right schema.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Ajv } from "ajv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { loadProjectFile, loadRecipePaths } from "../../engine/recipe/load.js";
+import { projectSchema } from "../../engine/recipe/schema.js";
+import type { Project } from "../../engine/recipe/types.js";
+import { findSubstitutes, fitRecipe } from "../../engine/run/demo.js";
+import { createEnv } from "../../engine/run/env.js";
+import { createLogger } from "../../engine/run/logger.js";
+import { planRecipe, syncRecipe } from "../../engine/run/runner.js";
+import { ROOT } from "../engine/cli-process.js";
+import { type Harness, startHarness } from "../engine/sync-harness.js";
+
+const REPO = join(ROOT, "examples/recipe-repo");
+const RECIPES = ["morning-chart", "podcast-queue", "weekly-mix"];
+
+/** The `$schema` a file's yaml-language-server line names, resolved as it would be in a copy of the template. */
+async function schemaOf(file: string): Promise<{ path: string; schema: Record<string, unknown> }> {
+  const text = await readFile(file, "utf8");
+  const named = /^# yaml-language-server: \$schema=(\S+)$/m.exec(text)?.[1];
+  if (!named) throw new Error(`${file} names no schema`);
+  // In a copy, `node_modules/musicapi` is this package: resolve it to the repository root.
+  const [, inPackage] = /\/node_modules\/musicapi\/(.*)$/.exec(join(file, "..", named)) ?? [];
+  const path = inPackage ? join(ROOT, inPackage) : join(file, "..", named);
+  return { path, schema: JSON.parse(await readFile(path, "utf8")) as Record<string, unknown> };
+}
+
+describe("examples/recipe-repo: editor schemas", () => {
+  it("points musicsync.yaml at the project schema, which accepts it (the recipe schema does not)", async () => {
+    const file = join(REPO, "musicsync.yaml");
+    const { path, schema } = await schemaOf(file);
+    expect(path).toBe(join(ROOT, "recipes/project.schema.json"));
+    const document = parseYaml(await readFile(file, "utf8")) as unknown;
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    expect(ajv.validate(schema, document), JSON.stringify(ajv.errors)).toBe(true);
+    const recipeSchema = JSON.parse(await readFile(join(ROOT, "recipes/recipe.schema.json"), "utf8"));
+    expect(ajv.validate(recipeSchema, document)).toBe(false);
+  });
+
+  it("points every recipe at the recipe schema", async () => {
+    for (const id of RECIPES) {
+      const { path } = await schemaOf(join(REPO, "recipes", `${id}.yaml`));
+      expect(path).toBe(join(ROOT, "recipes/recipe.schema.json"));
+    }
+  });
+
+  it("ships recipes/project.schema.json in step with the schema the loader checks", async () => {
+    const text = await readFile(join(ROOT, "recipes/project.schema.json"), "utf8");
+    const expected = { $schema: "http://json-schema.org/draft-07/schema#", ...projectSchema };
+    expect(text).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+  });
+});
+
+describe("examples/recipe-repo: every recipe runs against the emulator", () => {
+  let h: Harness;
+  let project: Project;
+
+  beforeAll(async () => {
+    h = await startHarness({ catalogueSize: 400, seed: 1 });
+    // The repository's own project file, its secrets given as CI would give them.
+    const loaded = await loadProjectFile(join(REPO, "musicsync.yaml"), {
+      MUSICSYNC_AUTH: join(h.dir, "headers.json"),
+      MUSICSYNC_STATE: join(h.dir, "repo.db"),
+    });
+    if (!loaded.project) throw new Error(loaded.issues.map((i) => i.message).join("; "));
+    const copy = structuredClone(loaded.project) as { accounts: Record<string, { base_url: string | null }> };
+    copy.accounts.default!.base_url = h.emulator.url;
+    project = copy as unknown as Project;
+  });
+  afterAll(() => h?.stop());
+
+  it("fits each recipe, applies it (something written), then plans no changes", async () => {
+    const { recipes, issues } = await loadRecipePaths([join(REPO, "recipes")], { project });
+    expect(issues).toEqual([]);
+    expect(recipes.map((r) => r.recipe.id).sort()).toEqual(RECIPES);
+    const env = createEnv({
+      project,
+      projectFile: join(REPO, "musicsync.yaml"),
+      logger: createLogger("silent"),
+      pacing: { minIntervalMs: 0, maxPerMinute: 0 },
+    });
+    try {
+      const subs = await findSubstitutes(env.clientFor("default"));
+      for (const r of recipes) {
+        const { loaded, notes } = fitRecipe(r, subs);
+        // Ids swapped for the emulator's are fine; a chart only premium accounts get is not.
+        expect(notes.filter((n) => n.includes("no songs chart"))).toEqual([]);
+        const run = await syncRecipe(loaded, env);
+        const id = loaded.recipe.id;
+        expect({ id, outcome: run.outcome, error: run.error }).toEqual({
+          id,
+          outcome: "converged",
+          error: null,
+        });
+        expect(run.plan!.actions.length, `${id} wrote nothing`).toBeGreaterThan(0);
+        const again = await planRecipe(loaded, env);
+        expect({ id, actions: again.plan.actions }).toEqual({ id, actions: [] });
+      }
+    } finally {
+      await env.close();
+    }
+  });
+});
