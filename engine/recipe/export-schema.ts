@@ -1,6 +1,7 @@
 /**
- * Writes the editor schemas the package ships from the schema objects the loader checks:
- * `recipes/recipe.schema.json` (a recipe) and `recipes/project.schema.json` (a musicsync.yaml)
+ * Writes what is made from the schema objects the loader checks: the editor schemas the package
+ * ships, `recipes/recipe.schema.json` (a recipe) and `recipes/project.schema.json` (a
+ * musicsync.yaml), and the validators as code, `engine/recipe/validators.generated.ts`
  * (`npx tsx engine/recipe/export-schema.ts`). `--check` exits 1 when a file differs, for CI; a test
  * does the same comparison.
  */
@@ -9,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot } from "../run/package-root.js";
 import { exportedProjectSchema, exportedRecipeSchema } from "./schema.js";
+import { validatorsModuleText } from "./validators-code.js";
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -24,6 +26,7 @@ async function main(): Promise<void> {
   const files = [
     { name: "recipes/recipe.schema.json", text: schemaFileText() },
     { name: "recipes/project.schema.json", text: projectSchemaFileText() },
+    { name: "engine/recipe/validators.generated.ts", text: validatorsModuleText() },
   ];
   for (const { name, text } of files) {
     const file = join(packageRoot(), name);

@@ -2,25 +2,17 @@
  * ajv, compiled once, with its errors turned into positioned issues written for people:
  * `sources[0].section: must be one of songs, videos, artists, trending`.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import type { RecipeIssue } from "./errors.js";
-import { projectSchema, recipeSchema } from "./schema.js";
+import * as generated from "./validators.generated.js";
 import type { Path, SourceDocument } from "./yaml-source.js";
 
-let compiled: { recipe: ValidateFunction; project: ValidateFunction } | null = null;
-
-function validators() {
-  if (!compiled) {
-    const ajv = new Ajv({
-      allErrors: true,
-      discriminator: true,
-      verbose: true,
-      strict: true,
-      strictRequired: false,
-    });
-    compiled = { recipe: ajv.compile(recipeSchema), project: ajv.compile(projectSchema) };
-  }
-  return compiled;
+/**
+ * The validators, made at build time from the schemas (validators-code.ts): compiling them here cost
+ * every start about a quarter of a second.
+ */
+function validators(): { recipe: ValidateFunction; project: ValidateFunction } {
+  return generated as unknown as { recipe: ValidateFunction; project: ValidateFunction };
 }
 
 /** A key as it may be shown: a hostile file's 900,000-character key is cut to its start. */

@@ -11,6 +11,7 @@ import {
   loadRecipeTexts,
 } from "../../engine/recipe/load.js";
 import type { Project } from "../../engine/recipe/types.js";
+import { validatorsModuleText } from "../../engine/recipe/validators-code.js";
 
 const minimal = `apiVersion: musicsync/v1
 kind: Recipe
@@ -296,6 +297,11 @@ describe("recipes/", () => {
 
   it("keeps recipe.schema.json in step with the schema object", () => {
     expect(readFileSync(new URL("recipe.schema.json", dir), "utf8")).toBe(schemaFileText());
+  });
+
+  it("keeps the validators made at build time in step with the schema objects", () => {
+    const file = new URL("../../engine/recipe/validators.generated.ts", import.meta.url);
+    expect(readFileSync(file, "utf8")).toBe(validatorsModuleText());
   });
 });
 
