@@ -9,6 +9,7 @@ import { createLogger } from "../run/logger.js";
 import { credentialChecks, libraryCheck } from "./doctor-account.js";
 import { type Check, error, ok, renderChecks, warning } from "./doctor-check.js";
 import { stateChecks } from "./doctor-state.js";
+import { noProject } from "./project.js";
 
 export { renderChecks };
 
@@ -27,6 +28,7 @@ export interface DoctorOptions {
 
 export async function runChecks(projectFile: string, o: DoctorOptions): Promise<Check[]> {
   const { nowMs } = o;
+  if (!existsSync(projectFile)) return [error("project", noProject(projectFile))];
   const { project, issues } = await loadProjectFile(projectFile, o.env);
   if (!project) return issues.map((i) => error("project", formatIssue(i)));
   const base = dirname(resolve(projectFile));

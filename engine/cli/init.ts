@@ -130,6 +130,7 @@ function summary(folder: string, files: readonly InitFile[], c: InitChoices): st
   } else lines.push("The account is the embedded emulator: nothing to sign in to.", "");
   lines.push("Next:");
   if (here !== "") lines.push(`  cd ${here}`);
-  lines.push("  musicsync doctor", "  musicsync sync --dry-run", "");
+  // npx finds the command both in a clone of the package and in a project that installed it.
+  lines.push("  npx musicsync doctor", "  npx musicsync sync --dry-run", "");
   return lines.join("\n");
 }

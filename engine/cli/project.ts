@@ -1,4 +1,5 @@
 /** The project file and its recipes as a command needs them, with errors as one-line CliErrors. */
+import { existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
@@ -6,9 +7,18 @@ import type { LoadedRecipe, Project } from "../recipe/types.js";
 import { CliError, type CliIo, type CommandRun, type GlobalOptions } from "./io.js";
 
 export async function loadProject(path: string, io: CliIo): Promise<Project> {
+  if (!existsSync(path)) throw new CliError(noProject(path));
   const { project, issues } = await loadProjectFile(path, io.env);
   if (!project) throw new CliError(issues.map(formatIssue).join("\n"));
   return project;
+}
+
+/** The first thing a newcomer may meet: say where the project was looked for and how to make one. */
+export function noProject(path: string): string {
+  return (
+    `no project file ${resolve(path)}: run \`npx musicsync init\` here to make one ` +
+    "(`--emulator` to try it without an account), or name one with -p <file or folder>"
+  );
 }
 
 /** The recipes at `paths`, or the project's own; any problem stops the command. */

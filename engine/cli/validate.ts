@@ -10,29 +10,34 @@ import { recipePaths } from "./project.js";
 async function check(
   { io, g }: CommandRun,
   paths: readonly string[],
-): Promise<{ recipes: LoadedRecipe[]; issues: RecipeIssue[] }> {
+): Promise<{ recipes: LoadedRecipe[]; issues: RecipeIssue[]; warnings: RecipeIssue[] }> {
   let project: Project | null = null;
   const optional = paths.length > 0 && !(await exists(g.project));
   if (!optional) {
     const loaded = await loadProjectFile(g.project, io.env);
-    if (!loaded.project) return { recipes: [], issues: loaded.issues };
+    if (!loaded.project) return { recipes: [], issues: loaded.issues, warnings: [] };
     project = loaded.project;
   }
-  return loadRecipePaths(recipePaths(project, g.project, paths), { project });
+  const loaded = await loadRecipePaths(recipePaths(project, g.project, paths), { project });
+  return { ...loaded, warnings: loaded.warnings ?? [] };
 }
+
+const plain = ({ file, line, col, message }: RecipeIssue) => ({ file, line, col, message });
 
 export async function validate(run: CommandRun, paths: readonly string[]): Promise<void> {
   const { io, g, setExit } = run;
-  const { recipes, issues } = await check(run, paths);
+  const { recipes, issues, warnings } = await check(run, paths);
   if (g.json) {
     const valid = issues.length === 0;
     const doc = valid
-      ? { valid, recipes: recipes.map((r) => r.recipe.id) }
-      : { valid, issues: issues.map(({ file, line, col, message }) => ({ file, line, col, message })) };
+      ? { valid, recipes: recipes.map((r) => r.recipe.id), warnings: warnings.map(plain) }
+      : { valid, issues: issues.map(plain), warnings: warnings.map(plain) };
     io.stdout.write(`${JSON.stringify(doc)}\n`);
     setExit(valid ? Exit.OK : Exit.ERROR);
     return;
   }
+  // Warnings (items that cannot go into their target) go to stderr and leave the exit code alone.
+  for (const w of warnings) io.stderr.write(`${formatIssue(w)}\n`);
   if (issues.length > 0) throw new CliError(issues.map(formatIssue).join("\n"));
   io.stdout.write(`${recipes.length} recipe${recipes.length === 1 ? "" : "s"} valid.\n`);
   setExit(Exit.OK);

@@ -76,6 +76,27 @@ describe("validate", () => {
     expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true });
   });
 
+  it("warns of items that cannot go into the target, on stderr and in --json, exit 0", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "musicsync-warn-"));
+    try {
+      const file = join(dir, "follow.yaml");
+      await writeFile(
+        file,
+        "apiVersion: musicsync/v1\nkind: Recipe\nid: follow\nsources: [{ id: pl, type: playlist, playlistId: PLx }]\ntarget: { type: subscriptions }\n",
+      );
+      const r = await musicsync(["validate", file]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/follow\.yaml:\d+:\d+ warning: .*expand: artists/);
+      const json = JSON.parse((await musicsync(["validate", "--json", file])).stdout);
+      expect(json).toMatchObject({
+        valid: true,
+        warnings: [{ file, message: expect.stringMatching(/subscriptions/) }],
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("-p <folder> finds musicsync.yaml inside it", async () => {
     const r = await musicsync(["validate", "-p", join(ROOT, "examples")]);
     expect(r).toMatchObject({ code: 0, stdout: "5 recipes valid.\n" });

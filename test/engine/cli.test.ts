@@ -62,7 +62,8 @@ describe("musicsync validate", () => {
     const r = await musicsync(["plan", "-p", "/nonexistent/musicsync.yaml"]);
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
-    expect(r.stderr).toMatch(/musicsync\.yaml:1:1 cannot read: no such file or directory/);
+    // Where it looked, and how to make one: the first thing a newcomer meets outside a project.
+    expect(r.stderr).toMatch(/no project file \/nonexistent\/musicsync\.yaml: run `npx musicsync init`/);
     const debug = await musicsync(["plan", "-p", "/nonexistent/musicsync.yaml", "--debug"]);
     expect(debug.stderr).toMatch(/\n\s+at /);
   });
