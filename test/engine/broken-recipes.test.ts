@@ -174,6 +174,11 @@ describe("schedules: validate and the daemon ask the same parser", () => {
       't.yaml:4:42 schedule.timezone: unknown time zone "UTC+2"',
     ]);
     expect(loadRecipeText("t.yaml", recipe("0 7 * * *", "Europe/Berlin")).issues).toEqual([]);
+    // Names outside the canonical list take the full check: "UTC" and an old alias are zones too.
+    for (const tz of ["UTC", "Asia/Calcutta", "US/Eastern"]) {
+      expect(loadRecipeText("t.yaml", recipe("0 7 * * *", tz)).issues, tz).toEqual([]);
+    }
+    expect(loadRecipeText("t.yaml", recipe("0 7 * * *", "Europe/Atlantis")).issues).toHaveLength(1);
   });
 
   // issue 10 item 9
