@@ -17,7 +17,7 @@ function run(args: string[]): {
   exit: Promise<number | null>;
   stderr: () => string;
 } {
-  const c = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+  const c = spawn(process.execPath, ["dist/src/cli.js", ...args], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

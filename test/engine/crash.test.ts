@@ -14,7 +14,8 @@ import { rng, shuffled } from "../soak/generate.js";
 import { catalogueSongs, type Harness, playlistRows, playlistsTitled, startHarness } from "./sync-harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const MAIN = join(ROOT, "engine/cli/main.ts");
+// The compiled command, as `npx musicsync` runs it (test/global-setup.ts builds dist/ first).
+const MAIN = join(ROOT, "dist/engine/cli/main.js");
 
 const recipeYaml = (ids: readonly string[]) => `apiVersion: musicsync/v1
 kind: Recipe
@@ -35,15 +36,11 @@ function syncKilledAt(
   delayMs: number,
 ): Promise<{ killed: boolean; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      ["--import", "tsx", MAIN, "sync", "-p", h.projectFile],
-      {
-        cwd: ROOT,
-        env: { ...process.env, MUSICSYNC_LOG_LEVEL: "debug", NO_COLOR: "1" },
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
+    const child: ChildProcess = spawn(process.execPath, [MAIN, "sync", "-p", h.projectFile], {
+      cwd: ROOT,
+      env: { ...process.env, MUSICSYNC_LOG_LEVEL: "debug", NO_COLOR: "1" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     let killed = false;
     let buffer = "";

@@ -23,7 +23,8 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // The daemons of these tests run on schedules of seconds, which musicsync refuses to anyone else
 // (issue 10 item 9); this lifts it for this process and the `musicsync` processes it starts.
 process.env[SECOND_SCHEDULES_ENV] = "1";
-export const MAIN = join(ROOT, "engine/cli/main.ts");
+/** The compiled command, as `npx musicsync` runs it (test/global-setup.ts builds dist/ first). */
+export const MAIN = join(ROOT, "dist/engine/cli/main.js");
 
 /** The `musicsync` command run in this process (its `main`), output captured. */
 export async function musicsync(
@@ -159,11 +160,11 @@ export interface ChildDaemon {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** The real `musicsync daemon` (through tsx), logging JSON lines at `level`. */
+/** The real, compiled `musicsync daemon`, logging JSON lines at `level`. */
 export function spawnDaemon(projectFile: string, args: readonly string[] = [], level = "info"): ChildDaemon {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", MAIN, "daemon", "-p", projectFile, "--log-format", "json", ...args],
+    [MAIN, "daemon", "-p", projectFile, "--log-format", "json", ...args],
     {
       cwd: ROOT,
       env: { ...process.env, MUSICSYNC_LOG_LEVEL: level, NO_COLOR: "1" },
