@@ -21,7 +21,7 @@ import {
   suggestionsContinuation,
 } from "../render/playlist.js";
 import { episodeItem } from "../store/playlists.js";
-import type { ArtistRow, PlaylistItemRow, PlaylistRow } from "../store/rows.js";
+import type { ArtistRow, PlaylistItemRow, PlaylistRow, SongRow } from "../store/rows.js";
 import { type Continuation, continuationToken } from "../tokens.js";
 import { accountId, marks, requireAccount } from "./viewer.js";
 
@@ -53,17 +53,22 @@ export function playlistView(
   return view;
 }
 
-/** A page of a list held whole (liked songs, an artist's songs, an album's tracks). */
-function pageOf(
+/**
+ * A page of a list held whole (liked songs, an artist's songs, an album's tracks); `idOf` gives a
+ * row its set-video id from its place in the whole list, for the page's rows only.
+ */
+function pageOf<T extends SongRow>(
   playlist: PlaylistRow,
-  all: readonly PlaylistItemRow[],
+  all: readonly T[],
+  idOf: (row: T, index: number) => string,
   offset: number,
   m: Marks,
   more: Partial<PlaylistView> = {},
 ): PlaylistView {
+  const rows = all.slice(offset, offset + PLAYLIST_PAGE_SIZE);
   return {
     playlist,
-    rows: all.slice(offset, offset + PLAYLIST_PAGE_SIZE),
+    rows: rows.map((r, i) => ({ ...r, setVideoId: idOf(r, offset + i) })),
     offset,
     total: all.length,
     totalSeconds: all.reduce((n, s) => n + s.durationSeconds, 0),
@@ -78,10 +83,9 @@ function pageOf(
 
 function likedView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
   const account = requireAccount(ctx);
-  const liked = ctx.state.store.library
-    .likedSongs(account.id)
-    .map((s) => ({ ...s, setVideoId: likedSetVideoId(s.videoId) }));
-  return pageOf(virtualPlaylist("LM", "Liked Music", account.name), liked, offset, m, {
+  const liked = ctx.state.store.library.likedSongs(account.id);
+  const idOf = (s: SongRow) => likedSetVideoId(s.videoId);
+  return pageOf(virtualPlaylist("LM", "Liked Music", account.name), liked, idOf, offset, m, {
     ownerName: account.name,
   });
 }
@@ -90,7 +94,8 @@ function likedView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
 function savedEpisodesView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
   const account = requireAccount(ctx);
   const rows = ctx.state.store.library.savedEpisodes(account.id).map((e) => episodeItem(e, e.setVideoId));
-  return pageOf(virtualPlaylist("SE", "Episodes for Later", account.name), rows, offset, m, {
+  const idOf = (r: PlaylistItemRow) => r.setVideoId;
+  return pageOf(virtualPlaylist("SE", "Episodes for Later", account.name), rows, idOf, offset, m, {
     owned: true,
     ownerName: account.name,
   });
@@ -105,25 +110,22 @@ function catalogueView(ctx: ApiContext, playlistId: string, offset: number, m: M
     if (!artist) throw notFound();
     const kind = artistSongs[2] as "songs" | "videos";
     const type = kind === "songs" ? "MUSIC_VIDEO_TYPE_ATV" : "MUSIC_VIDEO_TYPE_OMV";
-    const songs = catalogue
-      .artistSongs(artist.id, type, 500)
-      .map((s, i) => ({ ...s, setVideoId: stableSetVideoId(`${playlistId}:${i}`) }));
+    const songs = catalogue.artistSongs(artist.id, type, 500);
     const playlist = {
       ...virtualPlaylist(playlistId, `${artist.name}: ${kind}`, artist.name),
       authorChannelId: artist.channelId,
     };
-    return pageOf(playlist, songs, offset, m);
+    return pageOf(playlist, songs, (_, i) => stableSetVideoId(`${playlistId}:${i}`), offset, m);
   }
   const album = playlistId.startsWith("OLAK5uy_") ? catalogue.albumByAudioPlaylist(playlistId) : null;
   if (!album) return null;
-  const tracks = catalogue
-    .albumTracks(album.id)
-    .map((t, i) => ({ ...t, setVideoId: albumSetVideoId(album, i) }));
+  const tracks = catalogue.albumTracks(album.id);
   const playlist = {
     ...virtualPlaylist(playlistId, album.title, album.artistName),
     authorChannelId: album.channelId,
   };
-  return pageOf(playlist, tracks, offset, m, { saved: m.saved(playlistId) });
+  const idOf = (_: SongRow, i: number) => albumSetVideoId(album, i);
+  return pageOf(playlist, tracks, idOf, offset, m, { saved: m.saved(playlistId) });
 }
 
 /** A playlist the store holds: its page of rows and its totals. */

@@ -104,10 +104,6 @@ export class CatalogueStore {
     return this.q.episodeCount.get({ podcastId })?.n ?? 0;
   }
 
-  artistsByIds(channelIds: readonly string[]): ArtistRow[] {
-    return channelIds.map((c) => this.artist(c)).filter((a): a is ArtistRow => a !== null);
-  }
-
   // ── albums ──
 
   album(browseId: string): AlbumRow | null {

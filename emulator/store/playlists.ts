@@ -154,10 +154,6 @@ export class PlaylistStore {
     return { count, seconds: songs + episodes };
   }
 
-  playlistFirstItem(playlistId: string): PlaylistItemRow | null {
-    return this.playlistItems(playlistId, 0, 1)[0] ?? null;
-  }
-
   /** The accounts that joined a playlist as collaborators, in the order they joined. */
   collaborators(playlistId: string): { name: string; channelId: string }[] {
     return this.q.collaborators.all({ playlistId });

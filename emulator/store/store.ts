@@ -18,7 +18,7 @@ import { PlaylistStore } from "./playlists.js";
 import * as t from "./schema.js";
 import { TODAY_FUNCTION } from "./selections.js";
 
-export { SEARCH_VIDEOS_FROM, type SearchKind } from "./search-kinds.js";
+export { SEARCH_VIDEOS_FROM } from "./search-kinds.js";
 
 export class Store {
   readonly sqlite: Database.Database;
