@@ -2,12 +2,14 @@
  * What a command loads: the repository's folders and the packages under node_modules whose files
  * it read. ES modules are seen by a loader hook (module.register, on its own thread, appending
  * each URL to a file); CommonJS files (pino, better-sqlite3 and undici are CommonJS) by a preload
- * that lists `require.cache` at exit. Used by bench/startup.ts and the CLI tests.
+ * that lists `require.cache` at exit. A file of the bundled commands (dist/bin/) stands for the
+ * sources its source map lists, so a chunk holding engine/run counts as engine/run. Used by
+ * bench/startup.ts and the CLI tests.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -20,6 +22,17 @@ export function owner(path: string): string | null {
   if (nm) return nm[1]!;
   const parts = rel.replace(/^dist\//, "").split("/");
   return parts.length > 2 ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/** The owners of a loaded file: of the sources it was bundled from when it has a source map in dist/bin/. */
+function ownersOf(path: string): string[] {
+  const map = `${path}.map`;
+  if (!relative(join(ROOT, "dist/bin"), path).startsWith("..") && existsSync(map)) {
+    const { sources } = JSON.parse(readFileSync(map, "utf8")) as { sources: string[] };
+    return sources.map((s) => owner(resolve(dirname(map), s))).filter((o) => o !== null);
+  }
+  const own = owner(path);
+  return own === null ? [] : [own];
 }
 
 /** The folders and packages one command reads, through a loader hook and a require.cache listing. */
@@ -51,7 +64,7 @@ export async function load(url, context, next) {
       stdio: "ignore",
     });
     const files = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [];
-    const owners = new Set(files.map((u) => owner(fileURLToPath(u))).filter((o) => o !== null));
+    const owners = new Set(files.flatMap((u) => ownersOf(fileURLToPath(u))));
     return [...owners].sort();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -9,10 +9,11 @@
  * command needs when it runs (bench/startup.ts measures it), so `--help` or `validate` never pays
  * for the emulator, the HTTP client, SQLite or the logger.
  */
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
+import { packageVersion } from "../../src/version.js";
 import { registerDaemonCommands } from "../daemon/commands.js";
 import { scrubbingStream } from "../run/scrub.js";
 import { registerDoctor } from "./doctor.js";
@@ -20,22 +21,6 @@ import { registerInit } from "./init.js";
 import { CliError, type CliIo, type CommandRun, Exit, globalsOf } from "./io.js";
 
 export { CliError, type CliIo, Exit } from "./io.js";
-
-/** The package's version, read when asked for (the compiled file sits one folder deeper). */
-function version(): string {
-  for (const up of ["../../package.json", "../../../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), "utf8")) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === "musicapi" && pkg.version) return pkg.version;
-    } catch {
-      // not this one
-    }
-  }
-  return "unknown";
-}
 
 /** `-p` may name a folder: the project file is then the `musicsync.yaml` inside it. */
 function projectInFolder(root: Command): void {
@@ -56,8 +41,8 @@ function root(io: CliIo): Command {
     .option("--debug", "stack traces and debug logs")
     .option("-V, --version", "print the version")
     .on("option:version", () => {
-      io.stdout.write(`${version()}\n`);
-      throw new CommanderError(0, "commander.version", version());
+      io.stdout.write(`${packageVersion()}\n`);
+      throw new CommanderError(0, "commander.version", packageVersion());
     })
     .hook("preAction", (r) => projectInFolder(r))
     .showHelpAfterError()

@@ -4,7 +4,7 @@
  * control characters), and how deeply it nests (on yaml's CST, which its parser builds without
  * recursion, before the composer and everything after it, which recurse).
  */
-import { type CST, type Document, isCollection, isPair, isScalar, Parser, visit } from "yaml";
+import { type CST, type Document, isCollection, isPair, isScalar, visit } from "yaml";
 
 /** 1 MiB: the largest shipped recipe is a few KB; a bigger file is a mistake or an attack. */
 export const MAX_RECIPE_FILE_BYTES = 1024 * 1024;
@@ -101,15 +101,13 @@ function isMappingToken(token: CST.Token): boolean {
 }
 
 /**
- * The first collection nested deeper than `MAX_NESTING` (or a mapping too big), found on yaml's CST with an explicit
- * stack: yaml's own composer recurses and reports "Maximum call stack size exceeded" past ~1,000
- * levels, and the checks after it recurse too.
+ * The first collection nested deeper than `MAX_NESTING` (or a mapping too big, or too many aliases),
+ * found on yaml's CST with an explicit stack: yaml's own composer recurses and reports "Maximum call
+ * stack size exceeded" past ~1,000 levels, and the checks after it recurse too. The caller parses
+ * once and hands the same tokens to the composer when they pass.
  */
-export function structureProblem(text: string): TextProblem | null {
-  const documents = documentsProblem(text);
-  if (documents) return documents;
-  const stack: { token: CST.Token; depth: number }[] = [];
-  for (const token of new Parser().parse(text)) stack.push({ token, depth: 0 });
+export function structureProblem(tokens: readonly CST.Token[]): TextProblem | null {
+  const stack: { token: CST.Token; depth: number }[] = tokens.map((token) => ({ token, depth: 0 }));
   let aliases = 0;
   while (stack.length > 0) {
     const { token, depth } = stack.pop()!;
@@ -129,7 +127,7 @@ export function structureProblem(text: string): TextProblem | null {
 }
 
 /** More than MAX_DOCUMENTS `---` separators, found by a scan that stops at the first one too many. */
-function documentsProblem(text: string): TextProblem | null {
+export function documentsProblem(text: string): TextProblem | null {
   const separator = /^---(?=\s|$)/gm;
   let count = 0;
   for (let m = separator.exec(text); m !== null; m = separator.exec(text)) {

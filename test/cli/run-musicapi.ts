@@ -1,14 +1,12 @@
 import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { MUSICAPI, ROOT } from "../engine/cli-process.js";
 
 /**
  * The `musicapi` command run as a real process, compiled as `npx musicapi` runs it (dist/ is built
  * from the sources before the tests: test/global-setup.ts); node is called directly, as npx would
  * only add its own start-up.
  */
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const COMMAND = [process.execPath, join(ROOT, "dist", "src", "cli.js")] as const;
+const COMMAND = [process.execPath, MUSICAPI] as const;
 
 export interface Run {
   code: number;

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
+import { MUSICAPI } from "../engine/cli-process.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 let child: ChildProcess | null = null;
@@ -17,7 +18,7 @@ function run(args: string[]): {
   exit: Promise<number | null>;
   stderr: () => string;
 } {
-  const c = spawn(process.execPath, ["dist/src/cli.js", ...args], {
+  const c = spawn(process.execPath, [MUSICAPI, ...args], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,6 +1,6 @@
 /**
  * The real `musicsync` command as a child process, for tests that check what a person sees. It
- * runs the compiled command (`dist/engine/cli/main.js`, what `npx musicsync` runs after `npm ci`),
+ * runs the compiled command (`dist/bin/musicsync.js`, what `npx musicsync` runs after `npm ci`),
  * not tsx: after a source edit, the first call builds dist/ once (a lock folder keeps two test
  * workers from building at the same time), so a fresh clone and a working copy both test the code
  * as it is.
@@ -13,9 +13,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const MAIN = join(ROOT, "dist/engine/cli/main.js");
+/** The bundled commands `npm run build` writes (scripts/bundle-commands.mjs), as the package's `bin` names them. */
+export const MAIN = join(ROOT, "dist/bin/musicsync.js");
+export const MUSICAPI = join(ROOT, "dist/bin/musicapi.js");
 const LOCK = join(ROOT, "dist", ".build-lock");
 const TSC = join(ROOT, "node_modules", ".bin", "tsc");
+const BUNDLE = join(ROOT, "scripts", "bundle-commands.mjs");
 
 /** The newest modification time of the TypeScript files the build compiles. */
 function newestSource(dir: string): number {
@@ -59,9 +62,12 @@ async function build(): Promise<void> {
     }
     try {
       if (!stale()) return;
-      const r = spawnSync(TSC, ["-p", "tsconfig.build.json"], { cwd: ROOT, encoding: "utf8" });
-      // Type errors elsewhere still emit; only a missing command is fatal.
-      statSync(MAIN, { throwIfNoEntry: false }) ?? fail(`${r.stdout}${r.stderr}`);
+      // What `npm run build` does, without npm's start-up. Type errors elsewhere still emit; only
+      // a missing command is fatal.
+      const tsc = spawnSync(TSC, ["-p", "tsconfig.build.json"], { cwd: ROOT, encoding: "utf8" });
+      const bundle = spawnSync(process.execPath, [BUNDLE], { cwd: ROOT, encoding: "utf8" });
+      const output = [tsc, bundle].map((r) => `${r.stdout}${r.stderr}`).join("");
+      statSync(MAIN, { throwIfNoEntry: false }) ?? fail(output);
       return;
     } finally {
       rmdirSync(LOCK);
@@ -70,7 +76,7 @@ async function build(): Promise<void> {
 }
 
 function fail(output: string): never {
-  throw new Error(`tsc -p tsconfig.build.json made no ${MAIN}: ${output}`);
+  throw new Error(`the build (tsc, then scripts/bundle-commands.mjs) made no ${MAIN}: ${output}`);
 }
 
 let built: Promise<void> | null = null;

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import { planRecipe, syncRecipe } from "../../engine/run/runner.js";
 import { rng, shuffled } from "../soak/generate.js";
+import { MAIN } from "./cli-process.js";
 import { catalogueSongs, type Harness, playlistRows, playlistsTitled, startHarness } from "./sync-harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // The compiled command, as `npx musicsync` runs it (test/global-setup.ts builds dist/ first).
-const MAIN = join(ROOT, "dist/engine/cli/main.js");
 
 const recipeYaml = (ids: readonly string[]) => `apiVersion: musicsync/v1
 kind: Recipe

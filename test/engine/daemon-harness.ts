@@ -15,6 +15,7 @@ import { type AttemptEvent, Daemon, type DaemonOptions } from "../../engine/daem
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import { SECOND_SCHEDULES_ENV } from "../../engine/recipe/schedule.js";
 import { createLogger } from "../../engine/run/logger.js";
+import { MAIN } from "./cli-process.js";
 import type { Harness } from "./sync-harness.js";
 import { WRITE_ENDPOINTS } from "./sync-harness.js";
 
@@ -23,8 +24,9 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // The daemons of these tests run on schedules of seconds, which musicsync refuses to anyone else
 // (issue 10 item 9); this lifts it for this process and the `musicsync` processes it starts.
 process.env[SECOND_SCHEDULES_ENV] = "1";
+
 /** The compiled command, as `npx musicsync` runs it (test/global-setup.ts builds dist/ first). */
-export const MAIN = join(ROOT, "dist/engine/cli/main.js");
+export { MAIN };
 
 /** The `musicsync` command run in this process (its `main`), output captured. */
 export async function musicsync(

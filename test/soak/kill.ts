@@ -12,7 +12,7 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** How to start `musicsync`: the compiled build when asked for (faster), else the sources through tsx. */
 export function musicsyncCommand(useBuild: boolean): string[] {
-  const built = join(ROOT, "dist/engine/cli/main.js");
+  const built = join(ROOT, "dist/bin/musicsync.js");
   if (useBuild && existsSync(built)) return [process.execPath, built];
   return [process.execPath, "--import", "tsx", join(ROOT, "engine/cli/main.ts")];
 }
