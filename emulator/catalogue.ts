@@ -1,6 +1,7 @@
 import { seedAccounts } from "./catalogue/accounts.js";
 import { addCharts, addCurrentChartLayout } from "./catalogue/charts.js";
 import { type CatalogueSummary, startGeneration } from "./catalogue/context.js";
+import { addLookalikes } from "./catalogue/lookalikes.js";
 import { addMoods } from "./catalogue/moods.js";
 import { addArtists, addReleases, addUserVideos } from "./catalogue/music.js";
 import { addCommunityPlaylists, addEditorialPlaylists } from "./catalogue/playlists.js";
@@ -45,7 +46,6 @@ export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueS
     addCharts(g, artists, pools);
     addMoods(g, pools);
     addPodcasts(g, artists.length);
-    write.fillSearchIndex();
     // What follows was added after catalogues were in use: each part draws from a generator of
     // its own, so that everything above stays what the seed made before.
     addCurrentChartLayout(write, new Rng(hash32(`charts-2026:${options.seed}`)), pools);
@@ -60,6 +60,10 @@ export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueS
     seedPremiumLogin(write, options.seed);
     g.summary.accounts += 1;
     addPremiumCharts(write, options.seed, pools.songIds);
+    // Look-alike songs (issue 13): made after everything else, with ids above everything else's.
+    addLookalikes(g, new Rng(hash32(`lookalikes:${options.seed}`)), artists);
+    // Drawn from nothing: it can index every song, the look-alikes too, once they are all written.
+    write.fillSearchIndex();
     write.recordCatalogueKey(options);
     return g.summary;
   });

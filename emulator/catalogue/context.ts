@@ -5,7 +5,10 @@ import type { CatalogueWriter } from "../store/seed.js";
 export interface CatalogueSummary {
   artists: number;
   albums: number;
+  /** The songs of the catalogue's size (look-alikes are counted apart). */
   songs: number;
+  /** Songs added to make matching by search hard (versions, covers, karaoke…, lookalikes.ts). */
+  lookalikes: number;
   videos: number;
   playlists: number;
   podcasts: number;
@@ -38,6 +41,7 @@ export function startGeneration(write: CatalogueWriter, seed: number, size: numb
       artists: 0,
       albums: 0,
       songs: 0,
+      lookalikes: 0,
       videos: 0,
       playlists: 0,
       podcasts: 0,

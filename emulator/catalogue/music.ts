@@ -18,6 +18,9 @@ export interface MusicPools {
   videoIds: string[];
 }
 
+/** The columns added for look-alike songs (lookalikes.ts), empty for the catalogue's first songs. */
+const FIRST_SONG = { featuredArtistId: null, latinTitle: null, lookalike: null, variantOf: null } as const;
+
 /** One artist per 40 songs (at least 5), ids from 1. */
 export function addArtists(g: Generation): ArtistRef[] {
   const { r } = g;
@@ -36,6 +39,7 @@ export function addArtists(g: Generation): ArtistRef[] {
       monthlyListeners: Math.floor(subscribers * (0.5 + r.next() * 3)),
       description: `${name} is a ${r.pick(GENRES).toLowerCase()} act known for "${title(r, 3)}".`,
       searchText: name.toLowerCase(),
+      latinName: null,
     });
     made.push({ id, channelId, name });
   }
@@ -128,6 +132,7 @@ function addTrack(
     counterpartId: counterpart,
     lyricsSource: r.chance(0.7) ? (r.chance(0.5) ? "Source: LyricFind" : "Source: Musixmatch") : null,
     searchText: `${songTitle} ${artist.name}`.toLowerCase(),
+    ...FIRST_SONG,
   });
   at.songIds.push(videoId);
   if (!counterpart) return;
@@ -147,6 +152,7 @@ function addTrack(
     counterpartId: videoId,
     lyricsSource: null,
     searchText: `${songTitle} (official video) ${artist.name}`.toLowerCase(),
+    ...FIRST_SONG,
   });
   at.videoIds.push(counterpart);
   g.summary.videos++;
@@ -175,6 +181,7 @@ export function addUserVideos(g: Generation, artists: readonly ArtistRef[], vide
       counterpartId: null,
       lyricsSource: null,
       searchText: `${t} ${artist.name}`.toLowerCase(),
+      ...FIRST_SONG,
     });
     videoIds.push(videoId);
     g.summary.videos++;

@@ -20,6 +20,7 @@ export function addPodcasts(g: Generation, artists: number): void {
       monthlyListeners: 0,
       description: `${channelName} makes shows about ${r.pick(NOUNS)}s.`,
       searchText: channelName.toLowerCase(),
+      latinName: null,
     });
     const shows = r.int(1, 3);
     for (let s = 0; s < shows; s++) addShow(g, channelId, channelName);

@@ -14,11 +14,13 @@ export const run = (s: string, navigationEndpoint?: Json): Json =>
   navigationEndpoint ? { text: s, navigationEndpoint } : { text: s };
 
 /** Joins runs with the DOT separator run. */
-export function dotted(items: Json[]): Json[] {
+export function dotted(items: (Json | Json[])[]): Json[] {
   const out: Json[] = [];
   items.forEach((r, i) => {
     if (i > 0) out.push({ ...DOT });
-    out.push(r);
+    // A group of runs (a song's artists, "A & B") stands between two dots as one item.
+    if (Array.isArray(r)) out.push(...r);
+    else out.push(r);
   });
   return out;
 }

@@ -29,7 +29,7 @@ import { abbreviate } from "./format.js";
 import {
   albumCard,
   artistCard,
-  artistRun,
+  artistRuns,
   episodeRow,
   type Marks,
   playlistCard,
@@ -468,7 +468,7 @@ export function homeRow(
               overlay: overlay(we),
               flexColumns: [
                 flex([run(s.title, we)]),
-                flex(dotted([artistRun(s), run(`${abbreviate(s.views)} plays`)])),
+                flex(dotted([artistRuns(s), run(`${abbreviate(s.views)} plays`)])),
                 flex(album ? [album] : []),
               ],
               menu: { menuRenderer: { items: [shareItem(s.videoId)] } },

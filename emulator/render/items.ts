@@ -50,6 +50,23 @@ export interface Marks {
 
 export const artistRun = (s: { artistName: string; channelId: string }) =>
   run(s.artistName, browse(s.channelId, PAGE.artist));
+
+/**
+ * A song's artists as the catalogue's rows carry them: a second (featured) artist when the song
+ * has one, null or absent for the rest.
+ */
+export interface SongArtists {
+  artistName: string;
+  channelId: string;
+  featuredName?: string | null;
+  featuredChannelId?: string | null;
+}
+
+/** A song's artist runs: "A", or "A", " & ", "B" for a song with a featured artist. */
+export function artistRuns(s: SongArtists): Json[] {
+  if (!s.featuredName || !s.featuredChannelId) return [artistRun(s)];
+  return [artistRun(s), run(" & "), run(s.featuredName, browse(s.featuredChannelId, PAGE.artist))];
+}
 export const albumRun = (s: SongRow) =>
   s.albumBrowseId ? run(s.albumTitle ?? "", browse(s.albumBrowseId, PAGE.album)) : null;
 
@@ -162,12 +179,18 @@ function songColumns(s: SongRow, o: SongRowOptions, we: Json): Json[] {
     ];
   }
   switch (o.style) {
-    case "album":
+    case "album": {
       // The artist column of a one-artist album is empty, an empty text object (capture
       // ytm_2024_03_get_album); only albums whose rows differ in artists name them (captures
-      // yt_get_album_20240724, yt_get_album_not_signed_in_20250611), and every generated album has
-      // one artist.
-      return [flex([run(s.title, we)]), flex([]), flex([run(`${abbreviate(s.views)} plays`)])];
+      // yt_get_album_20240724, yt_get_album_not_signed_in_20250611): here, a song with a featured
+      // artist.
+      const artists = artistRuns(s);
+      return [
+        flex([run(s.title, we)]),
+        flex(artists.length > 1 ? artists : []),
+        flex([run(`${abbreviate(s.views)} plays`)]),
+      ];
+    }
     case "search":
     case "search-typed":
       return searchColumns(s, we, album, o.style === "search-typed");
@@ -187,12 +210,12 @@ function searchColumns(s: SongRow, we: Json, album: Json | null, typed: boolean)
   if (typed) {
     return [
       flex([run(s.title, we)]),
-      flex(dotted([run(isSong ? "Song" : "Video"), artistRun(s), second, run(clock(s.durationSeconds))])),
+      flex(dotted([run(isSong ? "Song" : "Video"), artistRuns(s), second, run(clock(s.durationSeconds))])),
     ];
   }
   return [
     flex([run(s.title, we)]),
-    flex(dotted([artistRun(s), second, run(clock(s.durationSeconds))])),
+    flex(dotted([artistRuns(s), second, run(clock(s.durationSeconds))])),
     flex([run(`${abbreviate(s.views)} plays`)], "MUSIC_RESPONSIVE_LIST_ITEM_COLUMN_DISPLAY_PRIORITY_MEDIUM"),
   ];
 }
@@ -203,11 +226,11 @@ function listColumns(s: SongRow, we: Json, album: Json | null, collaborative: bo
   if (collaborative)
     return [
       flex([run(s.title, we)]),
-      flex([artistRun(s)]),
+      flex(artistRuns(s)),
       flex([run(clock(s.durationSeconds))]),
       albumColumn,
     ];
-  return [flex([run(s.title, we)]), flex([artistRun(s)]), albumColumn];
+  return [flex([run(s.title, we)]), flex(artistRuns(s)), albumColumn];
 }
 
 /** The contributor's avatar on a collaborative playlist's row (capture ytm_2025_10_get_playlist_collaborative). */
@@ -407,7 +430,7 @@ export function videoCard(
  */
 export function songCard(s: SongRow, marks?: Marks, listenAgain = false): Json {
   const we = watch(s.videoId, { videoType: s.videoType, playlistId: `RDAMVM${s.videoId}` });
-  const sub = [run("Song"), artistRun(s)];
+  const sub: (Json | Json[])[] = [run("Song"), artistRuns(s)];
   const album = albumRun(s);
   if (album) sub.push(album);
   const fields: Json = {

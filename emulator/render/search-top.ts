@@ -22,7 +22,7 @@ import {
 } from "./common.js";
 import { typeWord } from "./display.js";
 import { abbreviate } from "./format.js";
-import { artistRun, type Marks } from "./items.js";
+import { artistRuns, type Marks } from "./items.js";
 import type { SearchItem } from "./search.js";
 
 /** The "Top result" card: a song, video, album, artist, playlist or podcast. */
@@ -74,7 +74,7 @@ function artistTop(a: ArtistRow, language: string): Json {
 /** A song or video: `Song • Artist • Album`; the card and its "Play" button play it. */
 function songTop(s: SongRow, type: "song" | "video", marks: Marks, language: string): Json {
   const we = watch(s.videoId, { videoType: s.videoType });
-  const sub = [run(typeWord(type, language)), artistRun(s)];
+  const sub: (Json | Json[])[] = [run(typeWord(type, language)), artistRuns(s)];
   if (s.albumBrowseId) sub.push(run(s.albumTitle ?? "", browse(s.albumBrowseId, PAGE.album)));
   return card({
     thumbnail: musicThumbnail(imageSizes(s.videoId, [120, 226])),

@@ -22,7 +22,7 @@ import {
   watch,
 } from "./common.js";
 import { abbreviate, clock } from "./format.js";
-import { artistRun, type Marks } from "./items.js";
+import { artistRuns, type Marks } from "./items.js";
 
 export const WATCH_PAGE_SIZE = 50;
 
@@ -67,13 +67,13 @@ function panelVideo(
 function panelByline(s: SongRow): Json[] {
   if (s.albumBrowseId) {
     return dotted([
-      artistRun(s),
+      artistRuns(s),
       run(s.albumTitle ?? "", browse(s.albumBrowseId, PAGE.album)),
       run(String(s.year ?? "")),
     ]);
   }
   return dotted([
-    artistRun(s),
+    artistRuns(s),
     run(`${abbreviate(s.views)} views`),
     run(`${abbreviate(Math.floor(s.views / 40))} likes`),
   ]);

@@ -2,12 +2,37 @@
  * The catalogue store's queries, each prepared once with placeholders: the catalogue's data access
  * in one place, read by catalogue.ts.
  */
-import { and, count, desc, eq, max, ne, sql, sum } from "drizzle-orm";
+import { and, count, desc, eq, isNull, max, ne, sql, sum } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "./db.js";
 import { albums, artists, episodes, podcasts, songs } from "./schema.js";
-import { artistFields, contains, fromEpisodes, fromSongs, podcastFields } from "./selections.js";
+import { artistFields, contains, fromEpisodes, podcastFields, songFields } from "./selections.js";
 
 const p = sql.placeholder;
+
+/** The second artist of a song that has one (`songs.featured_artist_id`). */
+const featured = alias(artists, "featured");
+
+/**
+ * A song row as the catalogue serves it: `SongRow` with the featured artist and the Latin title,
+ * null for most songs. Renderers that name a song's artists read the featured one (items.ts
+ * `artistRuns`); the others see a `SongRow`.
+ */
+const catalogueSongFields = {
+  ...songFields,
+  artistLatinName: artists.latinName,
+  featuredName: featured.name,
+  featuredChannelId: featured.channelId,
+  latinTitle: songs.latinTitle,
+};
+
+const fromCatalogueSongs = (db: Db) =>
+  db
+    .select(catalogueSongFields)
+    .from(songs)
+    .innerJoin(artists, eq(artists.id, songs.artistId))
+    .leftJoin(albums, eq(albums.id, songs.albumId))
+    .leftJoin(featured, eq(featured.id, songs.featuredArtistId));
 
 const albumBase = {
   id: albums.id,
@@ -35,13 +60,14 @@ export function catalogueQueries(db: Db) {
     ...albumQueries(db),
     ...podcastQueries(db),
     ...searchQueries(db),
+    ...answerQueries(db),
   };
 }
 
 /** Songs, by video id and in the lists pages show (an album, an artist's top songs, a user's videos). */
 function songQueries(db: Db) {
   return {
-    song: fromSongs(db)
+    song: fromCatalogueSongs(db)
       .where(eq(songs.videoId, p("videoId")))
       .prepare(),
     albumTracks: db
@@ -64,10 +90,12 @@ function songQueries(db: Db) {
       .orderBy(desc(songs.views), songs.id)
       .limit(p("limit"))
       .prepare(),
+    // Look-alike songs (issue 13) came later and sit above the first songs' ids: leaving them out
+    // keeps the random picks (home's "Listen again") what they were.
     lastSongId: db
       .select({ n: max(songs.id) })
       .from(songs)
-      .where(eq(songs.videoType, "MUSIC_VIDEO_TYPE_ATV"))
+      .where(and(eq(songs.videoType, "MUSIC_VIDEO_TYPE_ATV"), isNull(songs.lookalike)))
       .prepare(),
     songFrom: db
       .select({ videoId: songs.videoId })
@@ -180,6 +208,40 @@ function podcastQueries(db: Db) {
       .prepare(),
     episode: fromEpisodes(db)
       .where(eq(episodes.videoId, p("videoId")))
+      .prepare(),
+  };
+}
+
+const original = alias(songs, "original");
+
+/**
+ * Every song (MUSIC_VIDEO_TYPE_ATV) with what a matcher would be told about it and whether it is
+ * the original, in id order: the known answers of matching benchmarks (`CatalogueStore.matchAnswers`).
+ */
+function answerQueries(db: Db) {
+  return {
+    matchAnswers: db
+      .select({
+        videoId: songs.videoId,
+        title: songs.title,
+        latinTitle: songs.latinTitle,
+        artistName: artists.name,
+        artistLatinName: artists.latinName,
+        featuredName: featured.name,
+        featuredLatinName: featured.latinName,
+        albumTitle: albums.title,
+        durationSeconds: songs.durationSeconds,
+        views: songs.views,
+        lookalike: songs.lookalike,
+        variantOf: original.videoId,
+      })
+      .from(songs)
+      .innerJoin(artists, eq(artists.id, songs.artistId))
+      .leftJoin(albums, eq(albums.id, songs.albumId))
+      .leftJoin(featured, eq(featured.id, songs.featuredArtistId))
+      .leftJoin(original, eq(original.id, songs.variantOf))
+      .where(eq(songs.videoType, "MUSIC_VIDEO_TYPE_ATV"))
+      .orderBy(songs.id)
       .prepare(),
   };
 }

@@ -4,16 +4,33 @@
  * kept (bounded): a page of 100 rows reads its row ids, then the rows from memory, which is what
  * makes uncached pages fast. Every query is prepared once, with placeholders.
  */
-import type { Statement } from "better-sqlite3";
-import { sql } from "drizzle-orm";
 import { Memo } from "../memo.js";
 import { catalogueQueries } from "./catalogue-queries.js";
 import type { Db } from "./db.js";
 import type { AlbumOrder, AlbumRow, ArtistRow, EpisodeRow, PodcastRow, SongRow } from "./rows.js";
-import { SEARCH_VIDEOS_FROM } from "./search-kinds.js";
 import { containsPattern } from "./selections.js";
+import { SongSearch } from "./song-search.js";
 
-const _p = sql.placeholder;
+/** A song as `matchAnswers` lists it. */
+export interface MatchAnswer {
+  videoId: string;
+  title: string;
+  /** The title in Latin letters when it is written in another script, else null. */
+  latinTitle: string | null;
+  /** The artist, then the featured artist when there is one. */
+  artists: string[];
+  /** Per artist, the name in Latin letters when it is written in another script, else null. */
+  latinArtists: (string | null)[];
+  albumTitle: string | null;
+  durationSeconds: number;
+  views: number;
+  /** Not a version, cover or karaoke take of another song. */
+  original: boolean;
+  /** The video id of the song this one is a variant of, or null for an original. */
+  variantOf: string | null;
+  /** `version`, `cover`, `karaoke`, `same-title`, `featured`, `script`, or null (the first songs). */
+  lookalike: string | null;
+}
 
 /** An album as pages show it, with what the sort menu's "Popularity" orders by. */
 type AlbumEntry = AlbumRow & { views: number };
@@ -23,9 +40,11 @@ export class CatalogueStore {
   private readonly songs = new Memo<string, SongRow | null>(200_000);
   private readonly albumsById = new Memo<number, AlbumEntry | null>(50_000);
   private readonly artistsById = new Memo<number, ArtistRow | null>(50_000);
+  private readonly songSearch;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.q = catalogueQueries(db);
+    this.songSearch = new SongSearch(db);
   }
 
   // ── songs ──
@@ -174,37 +193,30 @@ export class CatalogueStore {
 
   // ── search ──
 
-  /**
-   * The most viewed songs (or videos) containing `query`, from `offset`. `songs_by_views` holds
-   * songs then videos, each in order of views (migration 0004), so reading one kind's rowid range
-   * in order meets its most viewed matches first and stops at the limit: a common word costs a few
-   * rows, a rare one its trigram postings, never a sort of every match. A term with LIKE wildcards
-   * needs ESCAPE, which the trigram index cannot serve; it scans the same range in the same order.
-   * The full-text table is not one drizzle models: this is the store's one query written as SQL.
-   */
+  /** Songs (or videos) with every token of `query`, ranked (song-search.ts), from `offset`. */
   searchSongs(kind: "songs" | "videos", query: string, offset: number, limit: number): SongRow[] {
-    const plain = query.toLowerCase();
-    const wild = /[%_\\]/.test(plain);
-    const [from, to] =
-      kind === "songs" ? [1, SEARCH_VIDEOS_FROM] : [SEARCH_VIDEOS_FROM + 1, 2 * SEARCH_VIDEOS_FROM];
-    const statement = wild ? this.fullText.escaped : this.fullText.plain;
-    const rows = statement.all(wild ? containsPattern(plain) : `%${plain}%`, from, to, limit, offset) as {
-      v: string;
-    }[];
-    return this.songsOf(rows.map((r) => r.v));
+    return this.songSearch.search(kind, query, offset, limit, (id) => this.song(id));
   }
 
-  private fullTextQueries?: { plain: Statement; escaped: Statement };
-
-  private get fullText() {
-    const text = (escapeClause: string) =>
-      `SELECT s.video_id AS v FROM songs_by_views f JOIN songs s ON s.id = f.song_id
-       WHERE f.search_text LIKE ?${escapeClause} AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid LIMIT ? OFFSET ?`;
-    this.fullTextQueries ??= {
-      plain: this.db.$client.prepare(text("")),
-      escaped: this.db.$client.prepare(text(" ESCAPE '\\'")),
-    };
-    return this.fullTextQueries;
+  /**
+   * Every song (MUSIC_VIDEO_TYPE_ATV) as a matching benchmark's known answer: what an export from
+   * another service would say of it, and whether it is an original or a variant (a version, cover
+   * or karaoke take) of another, in id order.
+   */
+  matchAnswers(): MatchAnswer[] {
+    return this.q.matchAnswers.all().map((a) => ({
+      videoId: a.videoId,
+      title: a.title,
+      latinTitle: a.latinTitle,
+      artists: a.featuredName ? [a.artistName, a.featuredName] : [a.artistName],
+      latinArtists: a.featuredName ? [a.artistLatinName, a.featuredLatinName] : [a.artistLatinName],
+      albumTitle: a.albumTitle,
+      durationSeconds: a.durationSeconds,
+      views: a.views,
+      original: a.variantOf === null,
+      variantOf: a.variantOf,
+      lookalike: a.lookalike,
+    }));
   }
 
   searchAlbums(query: string, offset: number, limit: number): AlbumRow[] {

@@ -22,6 +22,8 @@ export const artists = sqliteTable("artists", {
   monthlyListeners: integer("monthly_listeners").notNull(),
   description: text("description").notNull(),
   searchText: text("search_text").notNull(),
+  /** The name as people write it in Latin letters, for a name in another script; else null. */
+  latinName: text("latin_name"),
 });
 
 export const albums = sqliteTable(
@@ -61,6 +63,18 @@ export const songs = sqliteTable(
     /** Lyrics provider shown under the lyrics, or null when the song has none. */
     lyricsSource: text("lyrics_source"),
     searchText: text("search_text").notNull(),
+    /** A second artist (the service's "A & B" artist runs), or null. */
+    featuredArtistId: integer("featured_artist_id"),
+    /** The title as people write it in Latin letters, for a title in another script; else null. */
+    latinTitle: text("latin_title"),
+    /**
+     * What makes the song hard to tell apart by search (issue 13): `version`, `cover`, `karaoke`
+     * (each of the song `variantOf`), `same-title`, `featured`, `script`; null for the songs the
+     * catalogue had before them.
+     */
+    lookalike: text("lookalike"),
+    /** The song this one is a version, cover or karaoke take of; null for an original. */
+    variantOf: integer("variant_of"),
   },
   (t) => [
     index("songs_album").on(t.albumId),

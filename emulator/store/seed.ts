@@ -10,6 +10,7 @@ import {
   asc,
   Column,
   type DriverValueEncoder,
+  desc,
   eq,
   getTableColumns,
   is,
@@ -37,6 +38,17 @@ import {
   songs,
 } from "./schema.js";
 import { SEARCH_VIDEOS_FROM } from "./search-kinds.js";
+
+/** A song look-alikes are made of (`CatalogueWriter.popularSongs`). */
+export interface PopularSong {
+  id: number;
+  title: string;
+  artistId: number;
+  artistName: string;
+  durationSeconds: number;
+  views: number;
+  explicit: boolean;
+}
 
 /** The seed and size a catalogue was generated with, as the `meta` row keeps them. */
 export interface CatalogueKey {
@@ -187,6 +199,29 @@ export class CatalogueWriter {
       .limit(limit)
       .all()
       .map((x) => x.id);
+  }
+
+  /**
+   * The `limit` most viewed songs (MUSIC_VIDEO_TYPE_ATV) with their artist's name, most viewed
+   * first (ties by id): the originals look-alike songs are made of.
+   */
+  popularSongs(limit: number): PopularSong[] {
+    return this.db
+      .select({
+        id: songs.id,
+        title: songs.title,
+        artistId: songs.artistId,
+        artistName: artists.name,
+        durationSeconds: songs.durationSeconds,
+        views: songs.views,
+        explicit: songs.explicit,
+      })
+      .from(songs)
+      .innerJoin(artists, eq(artists.id, songs.artistId))
+      .where(eq(songs.videoType, "MUSIC_VIDEO_TYPE_ATV"))
+      .orderBy(desc(songs.views), asc(songs.id))
+      .limit(limit)
+      .all();
   }
 
   /** A country's chart section, its targets in rank order. */

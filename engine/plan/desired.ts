@@ -37,9 +37,15 @@ export function buildDesired(
     sourceTotal: [...reads.values()].reduce((n, r) => n + r.items.length, 0),
     truncatedSources: [...reads.values()].filter((r) => r.truncated).map((r) => r.id),
     sources: sourceSizes(recipe.sources, reads, ctx.lastReads ?? new Map()),
+    ...withNotes([...reads.values()].flatMap((r) => r.notes ?? [])),
   };
 }
 
 export function planPolicy(loaded: LoadedRecipe): PlanPolicy {
   return { ...loaded.recipe.policy, mode: loaded.recipe.mode };
+}
+
+/** `{ notes }` when there are any: plans without file sources stay as they were. */
+export function withNotes<T>(notes: readonly T[]): { notes?: T[] } {
+  return notes.length > 0 ? { notes: [...notes] } : {};
 }

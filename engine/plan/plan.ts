@@ -6,6 +6,7 @@
 import { sameDescription, sameTitle, serviceDescription, serviceTitle } from "../recipe/service-text.js";
 import { PLAYLIST_CAP, type TargetSpec } from "../recipe/types.js";
 import { type Item, itemLabel } from "../sources/item.js";
+import { withNotes } from "./desired.js";
 import { targetFingerprint } from "./fingerprint.js";
 import { longestIncreasingSubsequence } from "./lis.js";
 import { describeOwned } from "./ownership.js";
@@ -476,6 +477,7 @@ export function plan(desired: Desired, actual: ActualTarget, owned: Owned, polic
     tombstones,
     summary,
     sources: planSources(desired.sources ?? [], policy.min_source_ratio),
+    ...withNotes(desired.notes ?? []),
   };
 }
 

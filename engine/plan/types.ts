@@ -6,6 +6,7 @@
 import type { SkippedItem } from "../pipeline/types.js";
 import type { Mode, Policy, Privacy, TargetSpec } from "../recipe/types.js";
 import type { Item } from "../sources/item.js";
+import type { SourceNote } from "../sources/read.js";
 
 export const PLAN_VERSION = 1;
 
@@ -29,6 +30,8 @@ export interface Desired {
   truncatedSources: readonly string[];
   /** Each source's read size against its last complete read (the shrinkage guard); absent = unknown. */
   sources?: readonly SourceSize[];
+  /** File rows that could not be read and entries no video was found for. */
+  notes?: readonly SourceNote[];
 }
 
 /** How many items one source returned, and how many its last complete read held. */
@@ -172,4 +175,6 @@ export interface Plan {
   summary: PlanSummary;
   /** Each source's read size (absent in plans made before it was kept). */
   sources?: PlanSource[];
+  /** File rows that could not be read, entries no video was found for (absent when none). */
+  notes?: SourceNote[];
 }

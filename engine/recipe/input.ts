@@ -6,8 +6,10 @@ import type {
   ArtistSection,
   ChartSection,
   CombineOp,
+  CsvColumns,
   DedupeKey,
   ExpandKind,
+  FileFormat,
   LibraryKind,
   LibraryTargetKind,
   Mode,
@@ -37,6 +39,10 @@ export interface SourceInput {
   from?: string;
   kind?: LibraryKind;
   videoIds?: string[];
+  path?: string;
+  format?: FileFormat;
+  columns?: CsvColumns;
+  strict?: boolean;
 }
 
 export interface StepInput {

@@ -3,8 +3,9 @@
  * at once as a positioned issue; nothing here throws on a bad recipe.
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { type Environment, substituteEnvironment } from "./env.js";
 import { type RecipeIssue, sortIssues } from "./errors.js";
 import { fitWarnings } from "./fit.js";
@@ -188,7 +189,10 @@ export function loadRecipeTexts(
   }
   const all = perFile.flat();
   const warnings = all.flatMap((c) =>
-    positioned(c.source, fitWarnings(c.input)).map((w) => ({ ...w, severity: "warning" as const })),
+    positioned(c.source, [...fitWarnings(c.input), ...missingFiles(c.input, c.source.file)]).map((w) => ({
+      ...w,
+      severity: "warning" as const,
+    })),
   );
   const across = checkAcross(all, defaultsOf(options));
   issues.push(...across);
@@ -196,11 +200,34 @@ export function loadRecipeTexts(
   const recipes: LoadedRecipe[] = [];
   for (const c of all) {
     if (badFiles.has(c.source.file)) continue;
-    const recipe = deepFreeze(normaliseRecipe(c.input, defaultsOf(options)));
+    const recipe = deepFreeze(placeFiles(normaliseRecipe(c.input, defaultsOf(options)), c.source.file));
     const pos = c.source.at([]);
     recipes.push(Object.freeze({ recipe, file: c.source.file, ...pos, hash: recipeHash(recipe) }));
   }
   return { recipes, issues: sortIssues(issues), warnings: sortIssues(warnings) };
+}
+
+/**
+ * A `file` source whose file is not there: a warning, not an error, since a recipe repository's
+ * CI may write the file just before it syncs (`sync` then says so as an error of that source).
+ */
+function missingFiles(recipe: RecipeInput, recipeFile: string): PathIssue[] {
+  const folder = dirname(resolve(recipeFile));
+  return recipe.sources.flatMap((s, i) =>
+    s.type === "file" && s.path && !existsSync(resolve(folder, s.path))
+      ? [{ path: ["sources", i, "path"], message: `${s.path} does not exist (yet), relative to ${folder}` }]
+      : [],
+  );
+}
+
+/** A file source's path, and its matches.yaml, are relative to the recipe file's folder. */
+function placeFiles(recipe: Recipe, recipeFile: string): Recipe {
+  if (!recipe.sources.some((s) => s.type === "file")) return recipe;
+  const folder = dirname(resolve(recipeFile));
+  const sources = recipe.sources.map((s) =>
+    s.type === "file" ? { ...s, path: resolve(folder, s.path), overrides: join(folder, s.overrides) } : s,
+  );
+  return { ...recipe, sources };
 }
 
 export function loadRecipeText(

@@ -76,6 +76,17 @@ function normaliseSource(s: SourceInput): SourceSpec {
       return { ...base, type: "podcast", playlistId: s.playlistId!.replace(/^MPSP/, "") };
     case "static":
       return { ...base, type: "static", videoIds: [...(s.videoIds ?? [])] };
+    case "file":
+      // The loader makes `path` and `overrides` absolute against the recipe file's folder.
+      return {
+        ...base,
+        type: "file",
+        path: s.path!,
+        format: s.format ?? null,
+        columns: s.columns ? { ...s.columns } : null,
+        strict: s.strict ?? false,
+        overrides: "matches.yaml",
+      };
     case "liked":
     case "history":
     case "new_episodes":

@@ -12,6 +12,7 @@ import {
   COMBINE_OPS,
   DEDUPE_KEYS,
   EXPAND_KINDS,
+  FILE_FORMATS,
   LIBRARY_KINDS,
   LIBRARY_TARGET_KINDS,
   MODES,
@@ -234,6 +235,34 @@ const sourceSchema = {
     source("saved_episodes", {}),
     source("static", { videoIds: { type: "array", items: videoIdPattern, minItems: 1 } }, ["videoIds"]),
     source("self", {}),
+    source(
+      "file",
+      {
+        path: { ...nonEmpty, description: "The file, relative to the recipe file's folder." },
+        format: {
+          enum: [...FILE_FORMATS],
+          description: "Default: from the file's extension, then its content.",
+        },
+        columns: {
+          type: "object",
+          description: "A generic CSV's columns by header name.",
+          properties: {
+            title: nonEmpty,
+            artists: nonEmpty,
+            album: nonEmpty,
+            duration: nonEmpty,
+            duration_unit: { enum: ["ms", "s"] },
+            isrc: nonEmpty,
+            explicit: nonEmpty,
+            video_id: nonEmpty,
+          },
+          required: ["title"],
+          additionalProperties: false,
+        },
+        strict: { type: "boolean", description: "A row that cannot be read refuses the whole file." },
+      },
+      ["path"],
+    ),
   ],
 } as const;
 

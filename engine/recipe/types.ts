@@ -45,6 +45,7 @@ export const SOURCE_TYPES = [
   "saved_episodes",
   "static",
   "self",
+  "file",
 ] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
@@ -122,6 +123,37 @@ export interface SelfSource extends SourceBase {
   type: "self";
 }
 
+/** The formats a `file` source reads (and `musicsync export` writes). */
+export const FILE_FORMATS = ["csv", "m3u", "xspf", "json", "text"] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
+
+/** A generic CSV's columns, by header name: which one holds what. */
+export interface CsvColumns {
+  title: string;
+  artists?: string;
+  album?: string;
+  duration?: string;
+  /** Default: milliseconds when the header says ms, else seconds ("3:45" is read as m:ss). */
+  duration_unit?: "ms" | "s";
+  isrc?: string;
+  explicit?: string;
+  video_id?: string;
+}
+
+/** Songs listed in a file (an export of another service, a local playlist), matched by search. */
+export interface FileSource extends SourceBase {
+  type: "file";
+  /** Absolute: resolved against the recipe file's folder when the recipe loads. */
+  path: string;
+  /** null: from the file's extension, then its content. */
+  format: FileFormat | null;
+  columns: CsvColumns | null;
+  /** A row that cannot be read refuses the whole file (default: it is skipped and reported). */
+  strict: boolean;
+  /** `matches.yaml` beside the recipe file: the person's corrections. */
+  overrides: string;
+}
+
 export type SourceSpec =
   | PlaylistSource
   | AlbumSource
@@ -137,7 +169,8 @@ export type SourceSpec =
   | NewEpisodesSource
   | SavedEpisodesSource
   | StaticSource
-  | SelfSource;
+  | SelfSource
+  | FileSource;
 
 export const COMBINE_OPS = ["concat", "interleave", "union", "intersect", "difference"] as const;
 export type CombineOp = (typeof COMBINE_OPS)[number];

@@ -48,7 +48,8 @@ export function renderPlansMarkdown(plans: readonly Plan[], failed: readonly Pla
     const shown = p.lines
       .filter((l) => l.op !== "keep")
       .sort((a, b) => ORDER.indexOf(a.op) - ORDER.indexOf(b.op));
-    if (shown.length === 0 && p.guards.length === 0 && p.errors.length === 0) continue;
+    const notes = p.notes ?? [];
+    if (shown.length === 0 && p.guards.length === 0 && p.errors.length === 0 && notes.length === 0) continue;
     out.push(
       `<details><summary><code>${escapeMarkdown(p.recipe.id)}</code>: ${escapeMarkdown(summaryLine(p))}</summary>`,
       "",
@@ -56,7 +57,9 @@ export function renderPlansMarkdown(plans: readonly Plan[], failed: readonly Pla
     for (const g of p.guards)
       out.push(`> **guard ${g.guard}**: ${escapeMarkdown(g.message)} (${g.blocks} held back)`);
     for (const e of p.errors) out.push(`> **error**: ${escapeMarkdown(e)}`);
-    if (p.guards.length || p.errors.length) out.push("");
+    for (const n of notes)
+      out.push(`> **${n.kind}**: ${escapeMarkdown(n.text)} (${escapeMarkdown(n.source)})`);
+    if (p.guards.length || p.errors.length || notes.length) out.push("");
     if (shown.length > 0) {
       out.push("```diff");
       // Inside a code block nothing is formatting; one line per change, the symbols as in the terminal.

@@ -132,8 +132,12 @@ const plan = object(
     tombstones: { type: "array", items: str },
     summary,
     sources: { type: "array", items: source },
+    notes: {
+      type: "array",
+      items: object({ source: id, kind: { enum: ["unmatched", "unreadable"] }, text: str }),
+    },
   },
-  ["sources"],
+  ["sources", "notes"],
 );
 
 export const planDocumentSchema: Schema = object(

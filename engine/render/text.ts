@@ -117,6 +117,7 @@ export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
   }
   for (const g of plan.guards) out.push(`  ! guard ${g.guard}: ${g.message} (${g.blocks} held back)`);
   for (const e of plan.errors) out.push(`  ! error: ${e}`);
+  for (const n of plan.notes ?? []) out.push(`  ! ${n.kind} ${n.text} [${n.source}]`);
   out.push(summaryLine(plan));
   return out.join("\n") + "\n";
 }

@@ -18,7 +18,8 @@ import { buildDesired, planPolicy } from "../plan/desired.js";
 import { targetFingerprint } from "../plan/fingerprint.js";
 import { plan as makePlan, targetKey } from "../plan/plan.js";
 import type { ActualTarget, Desired, Owned, Plan } from "../plan/types.js";
-import type { LoadedRecipe, TargetSpec } from "../recipe/types.js";
+import type { FileSource, LoadedRecipe, TargetSpec } from "../recipe/types.js";
+import { readFileSource } from "../sources/file-source.js";
 import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
 import { actionCounts, journalFate } from "../state/counts.js";
@@ -130,7 +131,21 @@ function withRemembered(target: TargetSpec, read: TargetRead, ownedRows: readonl
   return { ...read, actual: { ...read.actual, rows } };
 }
 
-/** Reads and plans one recipe. Writes nothing anywhere. */
+/**
+ * How a run reads `file` sources: matches cached in the state, searches paced as writes are (with
+ * the same settings, on a pacer of their own so searching never eats the writes' budget).
+ */
+function fileReader(env: EngineEnv, account: string, client: EngineClient) {
+  const pacer = env.pacerFor(`${account} (searches)`);
+  return (spec: FileSource) =>
+    readFileSource(spec, {
+      search: (query, filter) => pacer.send(() => client.search(query, { filter, limit: 20 })),
+      cache: env.state,
+      now: env.clock.now(),
+    });
+}
+
+/** Reads and plans one recipe. Writes nothing to the service (file sources' matches are cached). */
 export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<Planned> {
   const { recipe } = loaded;
   const client = env.clientFor(recipe.account);
@@ -164,7 +179,7 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
           .filter((v): v is string => !!v),
       )
     : undefined;
-  const reads = await readSources(recipe, client, actual.rows);
+  const reads = await readSources(recipe, client, actual.rows, fileReader(env, recipe.account, client));
   const built = buildDesired(loaded, reads, {
     now: new Date(env.clock.now()),
     ...(liked ? { liked } : {}),

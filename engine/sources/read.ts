@@ -4,7 +4,7 @@
  * which blocks removals in the plan (a half-read chart must never empty a playlist).
  */
 import { ServiceError } from "../../src/index.js";
-import type { Recipe, SourceSpec } from "../recipe/types.js";
+import type { FileSource, Recipe, SourceSpec } from "../recipe/types.js";
 import type { Item } from "./item.js";
 import {
   fromAlbumCard,
@@ -24,6 +24,15 @@ export interface SourceRead {
   truncated: boolean;
   /** What the service said the list holds, when it says. */
   expected: number | null;
+  /** What a file source could not read or match, for the plan to show (engine/sources/file-source.ts). */
+  notes?: readonly SourceNote[];
+}
+
+/** A file row that could not be read, or an entry no video was found for. */
+export interface SourceNote {
+  source: string;
+  kind: "unmatched" | "unreadable";
+  text: string;
 }
 
 /** A source that cannot be read as the recipe asks (a mood that does not exist…). */
@@ -42,6 +51,8 @@ export interface ReadContext {
   reads: ReadonlyMap<string, SourceRead>;
   /** The target's own rows, for `self`. */
   self: readonly Item[] | null;
+  /** Reads `file` sources (files, matches.yaml, the match cache, paced searches); absent: refused. */
+  files?: (spec: FileSource) => Promise<SourceRead>;
 }
 
 function numbered<T>(
@@ -262,6 +273,9 @@ export async function readSource(
         truncated: false,
         expected: null,
       };
+    case "file":
+      if (!ctx.files) throw new SourceError(id, "file sources are read only by a run (plan, sync)");
+      return ctx.files(spec);
     case "self": {
       if (ctx.self === null) throw new SourceError(id, "the target's rows were not read");
       return {
@@ -301,11 +315,12 @@ export async function readSources(
   recipe: Pick<Recipe, "sources">,
   client: SourceClient,
   self: readonly Item[] | null = null,
+  files?: ReadContext["files"],
 ): Promise<Map<string, SourceRead>> {
   const reads = new Map<string, SourceRead>();
   for (const spec of readOrder(recipe.sources)) {
     try {
-      reads.set(spec.id, await readSource(spec, client, { reads, self }));
+      reads.set(spec.id, await readSource(spec, client, { reads, self, ...(files ? { files } : {}) }));
     } catch (e) {
       throw notFound(spec, e) ?? e;
     }
@@ -321,6 +336,8 @@ export function askedFor(spec: SourceSpec): string {
       return `${spec.type} ${spec.playlistId}`;
     case "album":
       return `album ${spec.browseId ?? spec.audioPlaylistId ?? "?"}`;
+    case "file":
+      return `file ${spec.path}`;
     case "artist":
       return `artist ${spec.channelId}`;
     case "chart":

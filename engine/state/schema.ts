@@ -7,7 +7,7 @@
  * Times are integers (milliseconds since the epoch) and structured values JSON text, so the same
  * schema reads the same under drizzle's PostgreSQL dialect.
  */
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** One plan, apply or sync of one recipe. */
 export const runs = sqliteTable(
@@ -198,3 +198,17 @@ export const sourceReads = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.recipeId, t.sourceId] })],
 );
+
+/**
+ * What a file source's entry was matched to (engine/match/): keyed by the entry's normalised key,
+ * so a re-run sends no search for it. `video_id` null: searched, nothing good enough; such a miss is
+ * searched again once it is older than the resolver's retry age (the catalogue grows).
+ */
+export const matchCache = sqliteTable("match_cache", {
+  entryKey: text("entry_key").primaryKey(),
+  videoId: text("video_id"),
+  score: real("score"),
+  /** JSON array of the reasons, as `musicsync match` shows them. */
+  reasons: text("reasons").notNull(),
+  matchedAt: integer("matched_at").notNull(),
+});

@@ -14,6 +14,7 @@ import * as schema from "./schema.js";
 import { migrateSqlite, openSqliteFile, SqliteFileError } from "./sqlite-migrate.js";
 import type {
   AccountHealth,
+  CachedMatch,
   Condition,
   ConditionType,
   EngineState,
@@ -723,6 +724,45 @@ export class SqliteState implements EngineState {
         })
         .run();
     }
+  }
+
+  async cachedMatches(keys: readonly string[]): Promise<Map<string, CachedMatch>> {
+    const out = new Map<string, CachedMatch>();
+    // SQLite binds at most 32,766 values per statement: ask in slices.
+    for (let i = 0; i < keys.length; i += 500) {
+      const rows = this.db
+        .select()
+        .from(schema.matchCache)
+        .where(inArray(schema.matchCache.entryKey, keys.slice(i, i + 500)))
+        .all();
+      for (const r of rows) {
+        out.set(r.entryKey, {
+          key: r.entryKey,
+          videoId: r.videoId,
+          score: r.score,
+          reasons: JSON.parse(r.reasons) as string[],
+          matchedAt: r.matchedAt,
+        });
+      }
+    }
+    return out;
+  }
+
+  async recordMatches(matches: readonly CachedMatch[]): Promise<void> {
+    this.db.transaction((tx) => {
+      for (const m of matches) {
+        const row = {
+          videoId: m.videoId,
+          score: m.score,
+          reasons: JSON.stringify(m.reasons),
+          matchedAt: m.matchedAt,
+        };
+        tx.insert(schema.matchCache)
+          .values({ entryKey: m.key, ...row })
+          .onConflictDoUpdate({ target: schema.matchCache.entryKey, set: row })
+          .run();
+      }
+    });
   }
 
   async close(): Promise<void> {

@@ -241,5 +241,20 @@ export interface EngineState {
     at: number,
   ): Promise<void>;
 
+  // ── song matches of file sources (engine/match/) ──
+  /** The cached matches of these entry keys (absent keys were never matched). */
+  cachedMatches(keys: readonly string[]): Promise<Map<string, CachedMatch>>;
+  /** Records matches, replacing what was cached for the same keys. */
+  recordMatches(matches: readonly CachedMatch[]): Promise<void>;
+
   close(): Promise<void>;
+}
+
+/** A file entry's match as cached: the chosen video, or none after a search that found nothing good. */
+export interface CachedMatch {
+  key: string;
+  videoId: string | null;
+  score: number | null;
+  reasons: readonly string[];
+  matchedAt: number;
 }

@@ -15,6 +15,10 @@ const song = {
   counterpartId: null,
   lyricsSource: null,
   searchText: "a song",
+  featuredArtistId: null,
+  latinTitle: null,
+  lookalike: null,
+  variantOf: null,
 };
 
 describe("catalogue writer", () => {

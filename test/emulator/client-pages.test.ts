@@ -130,12 +130,12 @@ describe("search", () => {
     const explicitIds = new Set(
       all<{ v: string }>("SELECT video_id AS v FROM songs WHERE explicit = 1").map((r) => r.v),
     );
-    const first = await api(emu, "search", { query: "the", params: songs });
+    const first = await api(emu, "search", { query: "er", params: songs });
     const token = String(findAll(first.json, "nextContinuationData").map((d) => (d as Row).continuation)[0]);
     const next = await api(
       emu,
       "search",
-      { query: "the", params: songs },
+      { query: "er", params: songs },
       {},
       {
         query: `&ctoken=${token}&continuation=${token}`,

@@ -50,7 +50,11 @@ async function servedTypeWord(query: string, language: string): Promise<string> 
 /** A catalogue song with an album: its search's top result is that song. */
 const songTitle = () =>
   q<{ t: string }>(
-    "SELECT title AS t FROM songs WHERE video_type = 'MUSIC_VIDEO_TYPE_ATV' AND album_id IS NOT NULL LIMIT 1",
+    // A title no other song's search text holds: a search for it tops with it (a more popular
+    // version or karaoke take of the song could come first).
+    `SELECT title AS t FROM songs s WHERE video_type = 'MUSIC_VIDEO_TYPE_ATV' AND album_id IS NOT NULL
+     AND NOT EXISTS (SELECT 1 FROM songs o WHERE o.id != s.id AND o.search_text LIKE '%' || lower(s.title) || '%')
+     ORDER BY id LIMIT 1`,
   ).t;
 const channelId = () =>
   q<{ c: string }>("SELECT channel_id AS c FROM artists WHERE kind = 'channel' LIMIT 1").c;

@@ -334,8 +334,8 @@ export const CASES: FidelityCase[] = [
     capture: "yt_search_songs_continuation_20231226",
     paths: 0.91,
     nodes: 0.94,
-    // "the": its second page of songs holds explicit ones, whose rows carry the badge the parser reads.
-    run: (_i, h) => searchContinuation("the", P.songs, h),
+    // "er": its second page of songs holds explicit ones, whose rows carry the badge the parser reads.
+    run: (_i, h) => searchContinuation("er", P.songs, h),
   },
   {
     capture: "yt_get_watch_playlist_continuation_20250630",

@@ -97,8 +97,6 @@ const NOT_APPLICABLE: Record<string, Record<string, string>> = {
     [`${HEADER}.description.musicDescriptionShelfRenderer.${WIKI}`]: WIKIPEDIA,
     [`${TC}.secondaryContents.sectionListRenderer.contents[].musicCarouselShelfRenderer.contents[].${CARD}.subtitle.runs[].navigationEndpoint.browseEndpoint.browseId`]:
       "the capture's other versions are by other artists, linked in the subtitle; a generated artist's other albums are their own, whose subtitle names only the year",
-    [`${TC}.secondaryContents.sectionListRenderer.contents[].musicCarouselShelfRenderer.contents[].${CARD}.subtitleBadges[].musicInlineBadgeRenderer.accessibilityData.accessibilityData.label`]:
-      "the chosen generated artist's other albums are not explicit",
     [`${TC}.secondaryContents.sectionListRenderer.contents[].musicCarouselShelfRenderer.contents[].${CARD}.thumbnailOverlay.musicItemThumbnailOverlayRenderer.content.musicPlayButtonRenderer.playNavigationEndpoint.watchEndpoint.playlistId`]:
       OLDER_SHAPE("ytm_2025_11_get_explore (album cards play a watchPlaylistEndpoint)"),
   },

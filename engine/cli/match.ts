@@ -1,0 +1,117 @@
+/**
+ * `musicsync match <file>`: what each entry of a playlist file matches on the service, with the
+ * score and the reasons, as a file source would match it (same cache, same matches.yaml). With
+ * `--write-overrides` the matches are drafted into matches.yaml for a person to review and commit.
+ */
+import { existsSync, statSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { readEntriesFile } from "../files/index.js";
+import { loadOverrides } from "../match/overrides.js";
+import { entryLabel, type Resolution, resolveEntries } from "../match/resolve.js";
+import type { FileFormat, Project } from "../recipe/types.js";
+import { createEnv } from "../run/env.js";
+import { CliError, type CommandRun, Exit } from "./io.js";
+import { commandLogger } from "./log.js";
+import { loadProject, stateFileOf } from "./project.js";
+
+export interface MatchOptions {
+  format?: FileFormat;
+  account?: string;
+  overrides?: string;
+  writeOverrides?: boolean;
+}
+
+/** matches.yaml beside the project's recipes: in the first recipes folder (or a recipe file's folder). */
+export function defaultOverridesFile(project: Project, projectFile: string): string {
+  const base = dirname(resolve(projectFile));
+  const first = project.recipes[0];
+  if (!first) return join(base, "matches.yaml");
+  const at = resolve(base, first);
+  const folder = existsSync(at) && statSync(at).isDirectory() ? at : dirname(at);
+  return join(folder, "matches.yaml");
+}
+
+/** One entry as JSON: what it is, what it matched, and every candidate weighed. */
+function entryJson(r: Resolution) {
+  return {
+    // A file's entries carry their line (engine/files FileEntry).
+    entry: { ...r.entry, key: r.key },
+    videoId: r.videoId,
+    by: r.by,
+    score: r.score,
+    reasons: r.reasons,
+    candidates: r.candidates.map((c) => ({ ...c.candidate, score: c.score, reasons: c.reasons })),
+  };
+}
+
+/** The text listing: one line per entry, then a summary. Pure. */
+export function renderMatches(resolutions: readonly Resolution[], searches: number): string {
+  const out: string[] = [];
+  for (const [i, r] of resolutions.entries()) {
+    const head = `${String(i + 1).padStart(4)}  ${entryLabel(r.entry)}`;
+    const score = r.score === null ? "" : ` ${r.score.toFixed(2)}`;
+    if (r.videoId) out.push(`${head}\n        -> ${r.videoId}${score} (${r.by}) ${r.reasons.join(", ")}`);
+    else if (r.skipped) out.push(`${head}\n        skipped (matches.yaml)`);
+    else {
+      const best = r.best ? ` best: ${r.best.candidate.videoId} "${r.best.candidate.title}"` : "";
+      out.push(`${head}\n        unmatched${score}${best} ${r.reasons.join(", ")}`);
+    }
+  }
+  const matched = resolutions.filter((r) => r.videoId).length;
+  const by = (k: Resolution["by"]) => resolutions.filter((r) => r.videoId && r.by === k).length;
+  const unmatched = resolutions.filter((r) => !r.videoId && !r.skipped).length;
+  out.push(
+    `Matched ${matched} of ${resolutions.length} (${by("cache")} from the cache, ${by("override")} from matches.yaml, ` +
+      `${by("file")} named by the file); ${unmatched} unmatched; ${searches} search${searches === 1 ? "" : "es"}.`,
+  );
+  return `${out.join("\n")}\n`;
+}
+
+export async function match(run: CommandRun, file: string, o: MatchOptions): Promise<void> {
+  const { io, g } = run;
+  const project = await loadProject(g.project, io);
+  const account = o.account ?? Object.keys(project.accounts)[0];
+  if (!account || !project.accounts[account]) {
+    throw new CliError(`--account: no account "${o.account ?? ""}" in ${g.project}`);
+  }
+  if (!existsSync(file)) throw new CliError(`${file} does not exist`);
+  const read = await readEntriesFile(resolve(file), o.format ? { format: o.format } : {});
+  for (const i of read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
+  const overridesFile = o.overrides ?? defaultOverridesFile(project, g.project);
+  const env = createEnv({
+    project,
+    projectFile: g.project,
+    logger: commandLogger(io, g),
+    stateFile: stateFileOf(g, project),
+  });
+  try {
+    const client = env.clientFor(account);
+    const pacer = env.pacerFor(`${account} (searches)`);
+    const { resolutions, searches } = await resolveEntries(read.entries, {
+      search: (query, filter) => pacer.send(() => client.search(query, { filter, limit: 20 })),
+      cache: env.state,
+      overrides: await loadOverrides(overridesFile),
+      now: env.clock.now(),
+    });
+    if (g.json) io.stdout.write(`${JSON.stringify(resolutions.map(entryJson), null, 2)}\n`);
+    else io.stdout.write(renderMatches(resolutions, searches));
+    if (o.writeOverrides) await writeDraft(run, overridesFile, resolutions);
+    run.setExit(Exit.OK);
+  } finally {
+    await env.close();
+  }
+}
+
+async function writeDraft(run: CommandRun, file: string, resolutions: readonly Resolution[]): Promise<void> {
+  const { draftOverrides } = await import("../match/overrides.js");
+  const existing = existsSync(file) ? await readFile(file, "utf8") : null;
+  const today = new Date().toISOString().slice(0, 10);
+  const text = draftOverrides(existing, resolutions, today);
+  if (text === existing) {
+    run.io.stderr.write(`${file}: every entry is already there; nothing drafted.\n`);
+    return;
+  }
+  await writeFile(file, text);
+  run.io.stderr.write(`${file}: drafted; review it (uncomment or correct lines), then commit it.\n`);
+}

@@ -1,0 +1,27 @@
+/**
+ * A song as another service or a local collection describes it: what a file source reads and what
+ * the matcher looks for. Only the title is sure to be there; everything else helps when present.
+ */
+export interface SongEntry {
+  title: string;
+  /** As written, one name per artist ("A & B" split into two where the file lists them so). */
+  artists: readonly string[];
+  album: string | null;
+  durationSeconds: number | null;
+  isrc: string | null;
+  /** Only when the file says (an exporter's explicit flag); null when unknown. */
+  explicit: boolean | null;
+  /** When the file names the service's own id (our own exports do): no search is needed. */
+  videoId: string | null;
+}
+
+/** A search result the matcher weighs: a song (`resultType` "song") or a video. */
+export interface MatchCandidate {
+  videoId: string;
+  title: string;
+  artists: readonly string[];
+  album: string | null;
+  durationSeconds: number | null;
+  explicit: boolean | null;
+  resultType: "song" | "video";
+}

@@ -1,0 +1,125 @@
+/**
+ * `matches.yaml`, beside the recipes: a person's corrections, kept in git. Each line maps an entry's
+ * key (engine/match/key.ts, as `musicsync match` prints it) to a video id or to `skip`:
+ *
+ *   "adele - hello": YQHsXMglC9A
+ *   "rain sounds - 10 hours": skip
+ *
+ * Overrides win over the cache and over search. A missing file is no overrides.
+ */
+import { readFile } from "node:fs/promises";
+import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import { entryLabel, type Resolution } from "./resolve.js";
+
+/** A video id, or `skip`: the entry is left out. */
+export type Override = string | "skip";
+
+const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+
+export class OverridesError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly col: number,
+    problem: string,
+  ) {
+    super(`${file}:${line}:${col}: ${problem}`);
+    this.name = "OverridesError";
+  }
+}
+
+/** Parses the text of a matches.yaml; any problem is an OverridesError at its line and column. */
+export function parseOverrides(file: string, text: string): Map<string, Override> {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  const at = (offset: number | undefined, problem: string) => {
+    const p = lines.linePos(offset ?? 0);
+    return new OverridesError(file, p.line, p.col, problem);
+  };
+  const first = doc.errors[0];
+  if (first) throw at(first.pos[0], first.message.split("\n")[0] ?? "not YAML");
+  const out = new Map<string, Override>();
+  if (doc.contents === null) return out;
+  if (!isMap(doc.contents)) throw at(0, "matches.yaml must be a mapping of entry to video id or skip");
+  for (const pair of doc.contents.items) {
+    const key = isScalar(pair.key) ? pair.key : null;
+    const value = isScalar(pair.value) ? pair.value : null;
+    if (!key || typeof key.value !== "string" || key.value === "")
+      throw at(key?.range?.[0], "each key must be an entry, as `musicsync match` prints it");
+    if (
+      !value ||
+      typeof value.value !== "string" ||
+      !(value.value === "skip" || VIDEO_ID.test(value.value))
+    ) {
+      throw at(value?.range?.[0] ?? key.range?.[0], `"${key.value}": give an 11-character video id or skip`);
+    }
+    out.set(key.value, value.value);
+  }
+  return out;
+}
+
+/** The overrides of `path`, or none when the file does not exist. */
+export async function loadOverrides(path: string): Promise<Map<string, Override>> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return new Map();
+    throw e;
+  }
+  return parseOverrides(path, text);
+}
+
+/** Keys of drafted lines a person has not taken yet (commented out): drafted once, not every time. */
+function draftedKeys(text: string): string[] {
+  const keys: string[] = [];
+  for (const m of text.matchAll(/^#\s*("(?:[^"\\]|\\.)*")\s*:/gm)) {
+    try {
+      keys.push(JSON.parse(m[1]!) as string);
+    } catch {
+      // a comment of the person's own that only looks like a key
+    }
+  }
+  return keys;
+}
+
+/** A YAML double-quoted key (JSON's escapes are YAML's). */
+const quoted = (s: string) => JSON.stringify(s);
+
+/**
+ * The overrides file with a drafted line for every entry it does not mention yet, for a person to
+ * review: accepted matches as lines that pin them, unmatched ones commented out with the best
+ * candidate (uncomment to take it, or write `skip`). What the file already says is kept as written.
+ */
+export function draftOverrides(
+  existing: string | null,
+  resolutions: readonly Resolution[],
+  today: string,
+): string {
+  const known = new Set(existing ? parseOverrides("matches.yaml", existing).keys() : []);
+  for (const key of draftedKeys(existing ?? "")) known.add(key);
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const r of resolutions) {
+    if (known.has(r.key) || seen.has(r.key) || r.by === "file") continue;
+    seen.add(r.key);
+    // One line each: a title with a newline in it (CSV allows one) must not break the YAML.
+    const why = r.reasons.join(", ").replace(/\s+/g, " ");
+    const label = entryLabel(r.entry).replace(/\s+/g, " ");
+    if (r.videoId) {
+      lines.push(`${quoted(r.key)}: ${r.videoId}  # ${label}; score ${r.score?.toFixed(2) ?? "?"}: ${why}`);
+    } else if (r.best) {
+      lines.push(
+        `# ${quoted(r.key)}: ${r.best.candidate.videoId}  # unmatched, best score ${r.best.score.toFixed(2)}: ${why}`,
+      );
+    } else {
+      lines.push(`# ${quoted(r.key)}: skip  # unmatched: ${why}`);
+    }
+  }
+  const head =
+    existing ??
+    "# Song matches a person has checked: entry -> video id, or skip. Overrides win over search.\n";
+  if (lines.length === 0) return head;
+  const sep = head.endsWith("\n") || head === "" ? "" : "\n";
+  return `${head}${sep}# drafted by \`musicsync match --write-overrides\` on ${today}: review, then commit\n${lines.join("\n")}\n`;
+}

@@ -1,0 +1,178 @@
+/**
+ * From file entries to the service's videos: the file's own id, then the person's override, then
+ * the cache, then search (songs first, videos only for what the songs do not give). Every result
+ * says how it was found and why, so `musicsync match` and the plan can explain it.
+ */
+import type { SearchResultItem } from "../sources/reader.js";
+import type { CachedMatch } from "../state/types.js";
+import type { MatchCandidate, SongEntry } from "./entry.js";
+import { entryKey, searchQuery } from "./key.js";
+import type { Override } from "./overrides.js";
+import { decide, mainReason, type ScoredCandidate } from "./score.js";
+
+/** Where a resolution came from. */
+export type MatchedBy = "file" | "override" | "cache" | "search";
+
+export interface Resolution {
+  entry: SongEntry;
+  key: string;
+  /** The chosen video; null when nothing was good enough or an override says `skip`. */
+  videoId: string | null;
+  by: MatchedBy;
+  skipped: boolean;
+  score: number | null;
+  reasons: readonly string[];
+  /** The best candidate seen, accepted or not (searched this run only). */
+  best: ScoredCandidate | null;
+  /** Every candidate weighed this run, best first (empty when no search was sent). */
+  candidates: readonly ScoredCandidate[];
+}
+
+export interface ResolveDeps {
+  /** One search request (the caller paces them). */
+  search(query: string, filter: "songs" | "videos"): Promise<readonly SearchResultItem[]>;
+  cache: {
+    cachedMatches(keys: readonly string[]): Promise<Map<string, CachedMatch>>;
+    recordMatches(matches: readonly CachedMatch[]): Promise<void>;
+  } | null;
+  overrides: ReadonlyMap<string, Override>;
+  now: number;
+  /** A cached miss older than this is searched again: the catalogue grows. Default 7 days. */
+  retryMissesAfterMs?: number;
+}
+
+export const RETRY_MISSES_AFTER_MS = 7 * 24 * 3600 * 1000;
+
+/** A search result as the scorer weighs it; results that are not a song or a video are dropped. */
+export function candidateOf(r: SearchResultItem): MatchCandidate | null {
+  const kind = r.resultType === "song" || r.resultType === "video" ? r.resultType : null;
+  if (!kind || !r.videoId || !r.title) return null;
+  const album = typeof r.album === "string" ? r.album : (r.album?.name ?? null);
+  return {
+    videoId: r.videoId,
+    title: r.title,
+    artists: (r.artists ?? []).map((a) => a.name ?? "").filter((n) => n !== ""),
+    album,
+    durationSeconds: r.duration_seconds ?? null,
+    explicit: r.isExplicit ?? null,
+    resultType: kind,
+  };
+}
+
+function fixed(
+  entry: SongEntry,
+  key: string,
+  by: MatchedBy,
+  videoId: string | null,
+  reason: string,
+): Resolution {
+  return {
+    entry,
+    key,
+    videoId,
+    by,
+    skipped: false,
+    score: null,
+    reasons: [reason],
+    best: null,
+    candidates: [],
+  };
+}
+
+/** The answer that needs no search, if there is one. */
+function known(entry: SongEntry, key: string, deps: ResolveDeps, cached: CachedMatch | undefined) {
+  if (entry.videoId) return fixed(entry, key, "file", entry.videoId, "the file names the video");
+  const override = deps.overrides.get(key);
+  if (override === "skip")
+    return { ...fixed(entry, key, "override", null, "matches.yaml says skip"), skipped: true };
+  if (override) return fixed(entry, key, "override", override, "matches.yaml names the video");
+  if (!cached) return null;
+  const stale =
+    cached.videoId === null &&
+    deps.now - cached.matchedAt > (deps.retryMissesAfterMs ?? RETRY_MISSES_AFTER_MS);
+  if (stale) return null;
+  return { ...fixed(entry, key, "cache", cached.videoId, ""), score: cached.score, reasons: cached.reasons };
+}
+
+async function searchOne(
+  entry: SongEntry,
+  key: string,
+  deps: ResolveDeps,
+  count: () => void,
+): Promise<Resolution> {
+  const query = searchQuery(entry);
+  const weigh = async (filter: "songs" | "videos") => {
+    count();
+    return (await deps.search(query, filter)).map(candidateOf).filter((c): c is MatchCandidate => c !== null);
+  };
+  const songs = await weigh("songs");
+  let decision = decide(entry, songs);
+  if (!decision.accepted) decision = decide(entry, [...songs, ...(await weigh("videos"))]);
+  const chosen = decision.accepted;
+  const reasons = chosen
+    ? chosen.reasons
+    : decision.best
+      ? [mainReason(decision.best)]
+      : ["no search results"];
+  return {
+    entry,
+    key,
+    videoId: chosen?.candidate.videoId ?? null,
+    by: "search",
+    skipped: false,
+    score: (chosen ?? decision.best)?.score ?? null,
+    reasons,
+    best: decision.best,
+    candidates: decision.ranked,
+  };
+}
+
+/**
+ * Resolves every entry; entries with the same key are searched once. Searches go one at a time
+ * (the caller's `search` paces them); new search results are cached before returning.
+ */
+export async function resolveEntries(
+  entries: readonly SongEntry[],
+  deps: ResolveDeps,
+): Promise<{ resolutions: Resolution[]; searches: number }> {
+  const keys = entries.map(entryKey);
+  const cached = deps.cache
+    ? await deps.cache.cachedMatches([...new Set(keys)])
+    : new Map<string, CachedMatch>();
+  const byKey = new Map<string, Resolution>();
+  let searches = 0;
+  const fresh: CachedMatch[] = [];
+  const resolutions: Resolution[] = [];
+  for (const [i, entry] of entries.entries()) {
+    const key = keys[i]!;
+    const found = known(entry, key, deps, cached.get(key));
+    if (found) {
+      resolutions.push(found);
+      continue;
+    }
+    let r = byKey.get(key);
+    if (!r) {
+      r = await searchOne(entry, key, deps, () => searches++);
+      byKey.set(key, r);
+      fresh.push({ key, videoId: r.videoId, score: r.score, reasons: r.reasons, matchedAt: deps.now });
+    }
+    resolutions.push({ ...r, entry });
+  }
+  if (deps.cache && fresh.length > 0) await deps.cache.recordMatches(fresh);
+  return { resolutions, searches };
+}
+
+/** `! unmatched "Artist - Title" (best: … score 0.62: duration differs by 41 s)`'s inside. */
+export function unmatchedText(r: Resolution): string {
+  const name = `"${entryLabel(r.entry)}"`;
+  if (r.skipped) return `${name} (matches.yaml says skip)`;
+  if (!r.best) return `${name} (${r.reasons[0] ?? "no candidates"})`;
+  const b = r.best.candidate;
+  const who = b.artists.length > 0 ? `${b.artists.join(", ")} - ${b.title}` : b.title;
+  return `${name} (best: ${who} <${b.videoId}> score ${r.best.score.toFixed(2)}: ${mainReason(r.best)})`;
+}
+
+/** "Artist, Artist - Title", as exports and people write a song. */
+export function entryLabel(entry: SongEntry): string {
+  return entry.artists.length > 0 ? `${entry.artists.join(", ")} - ${entry.title}` : entry.title;
+}

@@ -1,0 +1,139 @@
+/**
+ * Which search result, if any, is the recording an entry names: every candidate scored in [0, 1]
+ * with reasons, and a decision that refuses when the best is weak or has an equal rival. Pure.
+ *
+ * The score is the weighted average of the parts that could be compared (title, artists, duration,
+ * album), times a factor for each piece of evidence against that must not be outweighed (another
+ * version, another artist, a duration far off). Parts that cannot be compared drop out of the
+ * average rather than count against, so an entry with only a title and an artist can still match.
+ */
+import type { MatchCandidate, SongEntry } from "./entry.js";
+import {
+  albumEvidence,
+  artistEvidence,
+  durationEvidence,
+  type Evidence,
+  explicitEvidence,
+  titleEvidence,
+  versionEvidence,
+} from "./evidence.js";
+import { describeCandidate, describeEntry, type Side } from "./side.js";
+import { textSimilarity } from "./similarity.js";
+import { markerDifference } from "./version.js";
+
+export const ACCEPT_SCORE = 0.75;
+/** Closer than this to the best, a different recording makes the choice a guess. */
+const AMBIGUITY_MARGIN = 0.05;
+
+export interface ScoredCandidate {
+  candidate: MatchCandidate;
+  score: number;
+  /** The main reason first (against when the score is below ACCEPT_SCORE, else for), then the rest. */
+  reasons: string[];
+}
+
+export interface MatchDecision {
+  /** The best one when its score >= ACCEPT_SCORE and no different recording comes as close. */
+  accepted: ScoredCandidate | null;
+  /** The best one, accepted or not. */
+  best: ScoredCandidate | null;
+  /** All, best first; equal scores keep the search's order. */
+  ranked: ScoredCandidate[];
+}
+
+function gather(entry: Side, candidate: Side, isVideo: boolean): Evidence[] {
+  const artists = artistEvidence(entry, candidate);
+  const duration = durationEvidence(entry, candidate);
+  const found = [titleEvidence(entry, candidate), versionEvidence(entry, candidate), artists, duration];
+  found.push(albumEvidence(entry, candidate), explicitEvidence(entry, candidate));
+  // A title alone names a song, not a recording: "Angel" is a dozen of them.
+  if (artists === null && duration === null) found.push(against("only the title to compare", 0.7));
+  if (isVideo) found.push(against("a video, not a song", 0.97));
+  return found.filter((e): e is Evidence => e !== null);
+}
+
+function against(reason: string, factor: number): Evidence {
+  return { reason, weight: 0, value: 0, factor };
+}
+
+function combine(evidence: readonly Evidence[]): number {
+  let weights = 0;
+  let sum = 0;
+  let factor = 1;
+  for (const e of evidence) {
+    weights += e.weight;
+    sum += e.weight * e.value;
+    factor *= e.factor;
+  }
+  const score = weights > 0 ? (sum / weights) * factor : 0;
+  return Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
+}
+
+const isAgainst = (e: Evidence): boolean => e.factor < 1 || e.value < 0.6;
+const pull = (e: Evidence): number =>
+  isAgainst(e) ? e.weight * (1 - e.value) + (1 - e.factor) : e.weight * e.value;
+
+/** The reasons with the strongest one of the side the score falls on moved to the front. */
+function orderReasons(evidence: readonly Evidence[], accepted: boolean): string[] {
+  let main = -1;
+  evidence.forEach((e, i) => {
+    if (isAgainst(e) !== accepted && (main < 0 || pull(e) > pull(evidence[main]!))) main = i;
+  });
+  const reasons = evidence.map((e) => e.reason);
+  if (main > 0) reasons.unshift(...reasons.splice(main, 1));
+  return reasons;
+}
+
+function scoreSides(entry: Side, candidate: MatchCandidate): ScoredCandidate {
+  const evidence = gather(entry, describeCandidate(candidate), candidate.resultType === "video");
+  const score = combine(evidence);
+  return { candidate, score, reasons: orderReasons(evidence, score >= ACCEPT_SCORE) };
+}
+
+export function scoreCandidate(entry: SongEntry, candidate: MatchCandidate): ScoredCandidate {
+  return scoreSides(describeEntry(entry), candidate);
+}
+
+/** Two candidates that are one recording (a song and its video, an original and its remaster). */
+function sameRecording(a: Side, b: Side): boolean {
+  if (textSimilarity(a.title.core, b.title.core) < 0.85) return false;
+  if (markerDifference(a.markers, b.markers, true).length > 0) return false;
+  const artistsMeet =
+    a.artists.length === 0 || b.artists.length === 0 || a.artists.some((x) => b.artists.includes(x));
+  const durationsMeet =
+    a.durationSeconds === null ||
+    b.durationSeconds === null ||
+    Math.abs(a.durationSeconds - b.durationSeconds) <= 3;
+  return artistsMeet && durationsMeet;
+}
+
+function label(c: MatchCandidate): string {
+  return `${c.title} by ${c.artists.join(", ") || "no artist"} (${c.videoId})`;
+}
+
+/** A different recording scoring within the margin of the best, if any. */
+function rivalOf(best: ScoredCandidate, others: readonly ScoredCandidate[]): ScoredCandidate | undefined {
+  const bestSide = describeCandidate(best.candidate);
+  return others.find(
+    (o) =>
+      best.score - o.score < AMBIGUITY_MARGIN && !sameRecording(bestSide, describeCandidate(o.candidate)),
+  );
+}
+
+export function decide(entry: SongEntry, candidates: readonly MatchCandidate[]): MatchDecision {
+  const side = describeEntry(entry);
+  const ranked = candidates.map((c) => scoreSides(side, c)).sort((a, b) => b.score - a.score);
+  const best = ranked[0];
+  if (!best) return { accepted: null, best: null, ranked };
+  if (best.score < ACCEPT_SCORE) return { accepted: null, best, ranked };
+  const rival = rivalOf(best, ranked.slice(1));
+  if (!rival) return { accepted: best, best, ranked };
+  const reason = `two candidates equally good: ${label(best.candidate)} and ${label(rival.candidate)}`;
+  const doubted = { ...best, reasons: [reason, ...best.reasons] };
+  return { accepted: null, best: doubted, ranked: [doubted, ...ranked.slice(1)] };
+}
+
+/** One line for the plan: `duration differs by 41 s`, the main reason against (or for). */
+export function mainReason(scored: ScoredCandidate): string {
+  return scored.reasons[0] ?? "nothing to compare";
+}

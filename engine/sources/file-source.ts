@@ -1,0 +1,82 @@
+/**
+ * The `file` source: a playlist file read into entries (engine/files/), each matched to a video
+ * (engine/match/: the file's id, matches.yaml, the cache, then search), as items. Rows that cannot
+ * be read and entries nothing was found for become notes the plan shows; they are never guessed.
+ */
+import { isAbsolute, relative } from "node:path";
+import { FileSourceError, readEntriesFile } from "../files/index.js";
+import { loadOverrides, OverridesError } from "../match/overrides.js";
+import { type Resolution, type ResolveDeps, resolveEntries, unmatchedText } from "../match/resolve.js";
+import type { FileSource } from "../recipe/types.js";
+import { type Item, makeItem } from "./item.js";
+import { SourceError, type SourceNote, type SourceRead } from "./read.js";
+
+export type FileSourceDeps = Omit<ResolveDeps, "overrides">;
+
+/** A path as a person finds it: relative to where the command runs, when it is below it. */
+export function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+/** The item a matched entry stands for: the file's own words, the matched video's id. */
+function itemOf(r: Resolution, source: string, rank: number): Item {
+  const { entry } = r;
+  return makeItem({
+    videoId: r.videoId,
+    title: entry.title,
+    artists: entry.artists.map((name) => ({ name, id: null })),
+    album: entry.album ? { name: entry.album, id: null } : null,
+    duration_seconds: entry.durationSeconds,
+    isExplicit: entry.explicit ?? false,
+    source,
+    rank,
+  });
+}
+
+async function entriesOf(spec: FileSource) {
+  try {
+    return await readEntriesFile(spec.path, {
+      ...(spec.format ? { format: spec.format } : {}),
+      ...(spec.columns ? { columns: spec.columns } : {}),
+      strict: spec.strict,
+    });
+  } catch (e) {
+    if (e instanceof FileSourceError) {
+      const at = e.line !== null ? `:${e.line}` : "";
+      throw new SourceError(spec.id, `${shownPath(spec.path)}${at}: ${e.message}`, { cause: e });
+    }
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new SourceError(spec.id, `${shownPath(spec.path)} does not exist`, { cause: e });
+    }
+    throw e;
+  }
+}
+
+async function overridesOf(spec: FileSource) {
+  try {
+    return await loadOverrides(spec.overrides);
+  } catch (e) {
+    if (e instanceof OverridesError) throw new SourceError(spec.id, e.message, { cause: e });
+    throw e;
+  }
+}
+
+export async function readFileSource(spec: FileSource, deps: FileSourceDeps): Promise<SourceRead> {
+  const read = await entriesOf(spec);
+  const overrides = await overridesOf(spec);
+  const { resolutions } = await resolveEntries(read.entries, { ...deps, overrides });
+  const notes: SourceNote[] = read.issues.map((i) => ({
+    source: spec.id,
+    kind: "unreadable",
+    text: `${shownPath(spec.path)}:${i.line}: ${i.message}`,
+  }));
+  const items: Item[] = [];
+  for (const r of resolutions) {
+    if (r.videoId) items.push(itemOf(r, spec.id, items.length + 1));
+    // A `skip` the person wrote is their decision, not news for every plan.
+    else if (!r.skipped) notes.push({ source: spec.id, kind: "unmatched", text: unmatchedText(r) });
+  }
+  const capped = spec.limit === null ? items : items.slice(0, spec.limit);
+  return { id: spec.id, items: capped, truncated: false, expected: null, ...(notes.length ? { notes } : {}) };
+}
