@@ -108,8 +108,8 @@ async function writeDraft(run: CommandRun, file: string, resolutions: readonly R
   const existing = existsSync(file) ? await readFile(file, "utf8") : null;
   const today = new Date().toISOString().slice(0, 10);
   const text = draftOverrides(existing, resolutions, today);
-  if (text === existing) {
-    run.io.stderr.write(`${file}: every entry is already there; nothing drafted.\n`);
+  if (text === null) {
+    run.io.stderr.write(`${file}: nothing to draft: every entry is there already or names its video.\n`);
     return;
   }
   await writeFile(file, text);

@@ -90,12 +90,13 @@ const quoted = (s: string) => JSON.stringify(s);
  * The overrides file with a drafted line for every entry it does not mention yet, for a person to
  * review: accepted matches as lines that pin them, unmatched ones commented out with the best
  * candidate (uncomment to take it, or write `skip`). What the file already says is kept as written.
+ * Null when there is nothing to add.
  */
 export function draftOverrides(
   existing: string | null,
   resolutions: readonly Resolution[],
   today: string,
-): string {
+): string | null {
   const known = new Set(existing ? parseOverrides("matches.yaml", existing).keys() : []);
   for (const key of draftedKeys(existing ?? "")) known.add(key);
   const lines: string[] = [];
@@ -119,7 +120,8 @@ export function draftOverrides(
   const head =
     existing ??
     "# Song matches a person has checked: entry -> video id, or skip. Overrides win over search.\n";
-  if (lines.length === 0) return head;
+  // Nothing to add (every entry is there already, or names its own video): no file to write.
+  if (lines.length === 0) return null;
   const sep = head.endsWith("\n") || head === "" ? "" : "\n";
   return `${head}${sep}# drafted by \`musicsync match --write-overrides\` on ${today}: review, then commit\n${lines.join("\n")}\n`;
 }
