@@ -12,7 +12,7 @@
  * loads none of the engine. Source maps let bench/loaded-modules.ts name what a chunk holds.
  * The library (`import "musicapi"`) is tsc's dist/ as before; only the two bins change.
  */
-import { rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const BUNDLED = new Set(["commander", "yaml", "node-cron"]);
@@ -32,12 +32,16 @@ const keepExternal = {
   },
 };
 
-// Chunk names carry a hash: clear the folder so no chunk of an older build stays beside the new ones.
-rmSync("dist/bin", { recursive: true, force: true });
+// Chunk names carry a hash, so each build goes to a fresh folder that then takes dist/bin's place:
+// no chunk of an older build stays beside the new ones, and a command started during the build
+// finds either the old bundle or the new one whole, never a half-written or missing one.
+const NEXT = "dist/bin.next";
+const OLD = "dist/bin.old";
+rmSync(NEXT, { recursive: true, force: true });
 
 await build({
   entryPoints: { musicsync: "engine/cli/main.ts", musicapi: "src/cli.ts" },
-  outdir: "dist/bin",
+  outdir: NEXT,
   chunkNames: "chunks/[name]-[hash]",
   bundle: true,
   splitting: true,
@@ -52,3 +56,8 @@ await build({
   plugins: [keepExternal],
   logLevel: "warning",
 });
+
+rmSync(OLD, { recursive: true, force: true });
+if (existsSync("dist/bin")) renameSync("dist/bin", OLD);
+renameSync(NEXT, "dist/bin");
+rmSync(OLD, { recursive: true, force: true });

@@ -29,14 +29,6 @@ export const songFields = {
   lyricsSource: songs.lyricsSource,
 };
 
-/** Songs with their artist and (when they have one) album: the join every song row needs. */
-export const fromSongs = (db: Db) =>
-  db
-    .select(songFields)
-    .from(songs)
-    .innerJoin(artists, eq(artists.id, songs.artistId))
-    .leftJoin(albums, eq(albums.id, songs.albumId));
-
 export const artistFields = {
   id: artists.id,
   channelId: artists.channelId,

@@ -39,6 +39,18 @@ export class SongSearch {
 
   private artistsStatement?: Statement;
 
+  /** Per song id, what ranking reads of it: the full-text scan then returns ids alone. */
+  private readonly matchOf = new Memo<number, Match>(200_000);
+
+  private matchStatement?: Statement;
+
+  private match(id: number): Match {
+    this.matchStatement ??= this.db.$client.prepare(
+      "SELECT video_id AS v, title, latin_title AS latinTitle, views, id FROM songs WHERE id = ?",
+    );
+    return this.matchOf.get(id, () => this.matchStatement!.get(id) as Match);
+  }
+
   constructor(private readonly db: Db) {}
 
   /** A song's artist and featured artist, names and Latin spellings, as one text. */
@@ -89,9 +101,9 @@ export class SongSearch {
     const folded = tokens.join(" ");
     const likes = tokens.map((t) => `%${t}%`);
     const limitRows = Math.max(need, BONUS_WINDOW);
-    const matches = this.statement(tokens.length).all(...likes, from, to, limitRows) as Match[];
-    for (let i = 0; i < matches.length; i++) {
-      const m = matches[i]!;
+    const ids = this.statement(tokens.length).all(...likes, from, to, limitRows) as number[];
+    for (let i = 0; i < ids.length; i++) {
+      const m = this.match(ids[i]!);
       const bonus = i < BONUS_WINDOW ? TITLE_BONUS : 1;
       // Rows come in order of views: once even the bonus cannot lift one into the page, none can.
       if (best.length >= need && m.views * bonus <= best[need - 1]!.score) break;
@@ -110,11 +122,13 @@ export class SongSearch {
     let s = this.statements.get(tokens);
     if (!s) {
       const likes = Array.from({ length: tokens }, () => "f.search_text LIKE ?").join(" AND ");
-      s = this.db.$client.prepare(
-        `SELECT s.video_id AS v, s.title, s.latin_title AS latinTitle, s.views, s.id
-         FROM songs_by_views f JOIN songs s ON s.id = f.song_id
+      // Ids alone: the full-text scan is the cost, and each song's fields come from `match`'s memo.
+      s = this.db.$client
+        .prepare(
+          `SELECT f.song_id FROM songs_by_views f
          WHERE ${likes} AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid LIMIT ?`,
-      );
+        )
+        .pluck();
       this.statements.set(tokens, s);
     }
     return s;

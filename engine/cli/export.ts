@@ -6,17 +6,17 @@ import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { writeEntries } from "../files/index.js";
 import type { SongEntry } from "../match/entry.js";
-import { FILE_FORMATS, type FileFormat } from "../recipe/types.js";
+import type { FileFormat } from "../recipe/types.js";
 import { createEnv } from "../run/env.js";
 import type { Item } from "../sources/item.js";
 import { fromTrack } from "../sources/normalise.js";
 import type { SourceClient, TrackResult } from "../sources/reader.js";
-import { CliError, type CommandRun, Exit } from "./io.js";
+import { type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
-import { loadProject } from "./project.js";
+import { accountOf, loadProject } from "./project.js";
 
 export interface ExportOptions {
-  format?: string;
+  format?: FileFormat;
   out?: string;
   account?: string;
 }
@@ -30,15 +30,9 @@ const EXTENSIONS: Record<string, FileFormat> = {
   ".txt": "text",
 };
 
-/** The format asked for, else the output file's extension, else CSV; checked before any request. */
+/** The format asked for (commander has checked it is one), else the output file's extension, else CSV. */
 export function exportFormat(o: ExportOptions): FileFormat {
-  if (o.format !== undefined) {
-    if (!(FILE_FORMATS as readonly string[]).includes(o.format)) {
-      throw new CliError(`--format: "${o.format}" is not one of ${FILE_FORMATS.join(", ")}`);
-    }
-    return o.format as FileFormat;
-  }
-  return (o.out && EXTENSIONS[extname(o.out).toLowerCase()]) || "csv";
+  return o.format ?? ((o.out && EXTENSIONS[extname(o.out).toLowerCase()]) || "csv");
 }
 
 /** A row as a file keeps it. */
@@ -65,10 +59,7 @@ export async function exportList(run: CommandRun, what: string, o: ExportOptions
   const { io, g } = run;
   const format = exportFormat(o);
   const project = await loadProject(g.project, io);
-  const account = o.account ?? Object.keys(project.accounts)[0];
-  if (!account || !project.accounts[account]) {
-    throw new CliError(`--account: no account "${o.account ?? ""}" in ${g.project}`);
-  }
+  const account = accountOf(project, o.account, g.project);
   const env = createEnv({
     project,
     projectFile: g.project,

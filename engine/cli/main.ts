@@ -15,9 +15,9 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { packageVersion } from "../../src/version.js";
 import { registerDaemonCommands } from "../daemon/commands.js";
-import { FILE_FORMATS } from "../recipe/types.js";
 import { scrubbingStream } from "../run/scrub.js";
 import { registerDoctor } from "./doctor.js";
+import { registerFileCommands } from "./file-commands.js";
 import { registerInit } from "./init.js";
 import { CliError, type CliIo, type CommandRun, Exit, globalsOf } from "./io.js";
 
@@ -114,48 +114,12 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
       await (await import("./demo.js")).demo(run(c), o);
     });
 
-  cmd
-    .command("match")
-    .description("match a playlist file's entries to songs, with each score and its reasons")
-    .argument("<file>", "a CSV, M3U/M3U8, XSPF, JSON or text file")
-    .addOption(
-      new Option("--format <format>", "the file's format (default: from its extension)").choices(
-        FILE_FORMATS,
-      ),
-    )
-    .option("--account <name>", "the account to search with (default: the project's first)")
-    .option("--overrides <file>", "the matches.yaml to read (default: beside the project's recipes)")
-    .option("--write-overrides", "draft the matches into the overrides file for review")
-    .action(async (file: string, o: MatchOptionsInput, c: Command) => {
-      await (await import("./match.js")).match(run(c), file, o);
-    });
-
-  cmd
-    .command("export")
-    .description("write a playlist, your liked songs or your library's songs to a file")
-    .argument("<what>", "a playlist id, `liked` or `library`")
-    .addOption(
-      new Option("--format <format>", "default: from -o's extension, else csv").choices(FILE_FORMATS),
-    )
-    .option("-o, --out <file>", "write to this file (default: standard output)")
-    .option("--account <name>", "the account to read (default: the project's first)")
-    .action(async (what: string, o: { format?: string; out?: string; account?: string }, c: Command) => {
-      await (await import("./export.js")).exportList(run(c), what, o);
-    });
-
+  registerFileCommands(cmd, run);
   registerInit(cmd, io);
   registerDoctor(cmd, io);
   // daemon, status, history, drift, resume: engine/daemon/commands.ts
   registerDaemonCommands(cmd, { io, setExit });
   return cmd;
-}
-
-/** `match`'s options as commander gives them. */
-interface MatchOptionsInput {
-  format?: (typeof FILE_FORMATS)[number];
-  account?: string;
-  overrides?: string;
-  writeOverrides?: boolean;
 }
 
 /** The exit code of an error that got out of a command (the runner's lock error is known by name). */

@@ -7,13 +7,14 @@ import { existsSync, statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { readEntriesFile } from "../files/index.js";
-import { loadOverrides } from "../match/overrides.js";
+import { draftOverrides, loadOverrides } from "../match/overrides.js";
 import { entryLabel, type Resolution, resolveEntries } from "../match/resolve.js";
 import type { FileFormat, Project } from "../recipe/types.js";
 import { createEnv } from "../run/env.js";
+import { pacedSearch } from "../run/runner.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
-import { loadProject, stateFileOf } from "./project.js";
+import { accountOf, loadProject, stateFileOf } from "./project.js";
 
 export interface MatchOptions {
   format?: FileFormat;
@@ -71,10 +72,7 @@ export function renderMatches(resolutions: readonly Resolution[], searches: numb
 export async function match(run: CommandRun, file: string, o: MatchOptions): Promise<void> {
   const { io, g } = run;
   const project = await loadProject(g.project, io);
-  const account = o.account ?? Object.keys(project.accounts)[0];
-  if (!account || !project.accounts[account]) {
-    throw new CliError(`--account: no account "${o.account ?? ""}" in ${g.project}`);
-  }
+  const account = accountOf(project, o.account, g.project);
   if (!existsSync(file)) throw new CliError(`${file} does not exist`);
   const read = await readEntriesFile(resolve(file), o.format ? { format: o.format } : {});
   for (const i of read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
@@ -86,10 +84,8 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
     stateFile: stateFileOf(g, project),
   });
   try {
-    const client = env.clientFor(account);
-    const pacer = env.pacerFor(`${account} (searches)`);
     const { resolutions, searches } = await resolveEntries(read.entries, {
-      search: (query, filter) => pacer.send(() => client.search(query, { filter, limit: 20 })),
+      search: pacedSearch(env, account),
       cache: env.state,
       overrides: await loadOverrides(overridesFile),
       now: env.clock.now(),
@@ -104,7 +100,6 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
 }
 
 async function writeDraft(run: CommandRun, file: string, resolutions: readonly Resolution[]): Promise<void> {
-  const { draftOverrides } = await import("../match/overrides.js");
   const existing = existsSync(file) ? await readFile(file, "utf8") : null;
   const today = new Date().toISOString().slice(0, 10);
   const text = draftOverrides(existing, resolutions, today);

@@ -45,6 +45,15 @@ export function pick(recipes: readonly LoadedRecipe[], ids: readonly string[] | 
   return recipes.filter((r) => ids.includes(r.recipe.id));
 }
 
+/** The account a command reads with: the one named (checked), else the project's first. */
+export function accountOf(project: Project, given: string | undefined, projectFile: string): string {
+  const account = given ?? Object.keys(project.accounts)[0];
+  if (!account || !project.accounts[account]) {
+    throw new CliError(`--account: no account "${given ?? ""}" in ${projectFile}`);
+  }
+  return account;
+}
+
 export function stateFileOf(g: GlobalOptions, project: Project): string {
   if (g.state) return g.state;
   return isAbsolute(project.state) ? project.state : resolve(dirname(resolve(g.project)), project.state);

@@ -9,12 +9,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import { isVideoId } from "../files/video-url.js";
 import { entryLabel, type Resolution } from "./resolve.js";
 
 /** A video id, or `skip`: the entry is left out. */
 export type Override = string | "skip";
-
-const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
 export class OverridesError extends Error {
   constructor(
@@ -46,11 +45,7 @@ export function parseOverrides(file: string, text: string): Map<string, Override
     const value = isScalar(pair.value) ? pair.value : null;
     if (!key || typeof key.value !== "string" || key.value === "")
       throw at(key?.range?.[0], "each key must be an entry, as `musicsync match` prints it");
-    if (
-      !value ||
-      typeof value.value !== "string" ||
-      !(value.value === "skip" || VIDEO_ID.test(value.value))
-    ) {
+    if (!value || typeof value.value !== "string" || !(value.value === "skip" || isVideoId(value.value))) {
       throw at(value?.range?.[0] ?? key.range?.[0], `"${key.value}": give an 11-character video id or skip`);
     }
     out.set(key.value, value.value);

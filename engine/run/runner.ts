@@ -19,7 +19,7 @@ import { targetFingerprint } from "../plan/fingerprint.js";
 import { plan as makePlan, targetKey } from "../plan/plan.js";
 import type { ActualTarget, Desired, Owned, Plan } from "../plan/types.js";
 import type { FileSource, LoadedRecipe, TargetSpec } from "../recipe/types.js";
-import { readFileSource } from "../sources/file-source.js";
+import { type FileSourceDeps, readFileSource } from "../sources/file-source.js";
 import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
 import { actionCounts, journalFate } from "../state/counts.js";
@@ -132,17 +132,19 @@ function withRemembered(target: TargetSpec, read: TargetRead, ownedRows: readonl
 }
 
 /**
- * How a run reads `file` sources: matches cached in the state, searches paced as writes are (with
- * the same settings, on a pacer of their own so searching never eats the writes' budget).
+ * Searches for file sources' entries, paced as writes are (with the same settings, on a pacer of
+ * their own so searching never eats the writes' budget). `musicsync match` searches the same way.
  */
-function fileReader(env: EngineEnv, account: string, client: EngineClient) {
+export function pacedSearch(env: EngineEnv, account: string): FileSourceDeps["search"] {
+  const client = env.clientFor(account);
   const pacer = env.pacerFor(`${account} (searches)`);
-  return (spec: FileSource) =>
-    readFileSource(spec, {
-      search: (query, filter) => pacer.send(() => client.search(query, { filter, limit: 20 })),
-      cache: env.state,
-      now: env.clock.now(),
-    });
+  return (query, filter) => pacer.send(() => client.search(query, { filter, limit: 20 }));
+}
+
+/** How a run reads `file` sources: matches cached in the state, searches paced. */
+function fileReader(env: EngineEnv, account: string) {
+  const search = pacedSearch(env, account);
+  return (spec: FileSource) => readFileSource(spec, { search, cache: env.state, now: env.clock.now() });
 }
 
 /** Reads and plans one recipe. Writes nothing to the service (file sources' matches are cached). */
@@ -179,7 +181,7 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
           .filter((v): v is string => !!v),
       )
     : undefined;
-  const reads = await readSources(recipe, client, actual.rows, fileReader(env, recipe.account, client));
+  const reads = await readSources(recipe, client, actual.rows, fileReader(env, recipe.account));
   const built = buildDesired(loaded, reads, {
     now: new Date(env.clock.now()),
     ...(liked ? { liked } : {}),

@@ -74,8 +74,15 @@ async function main() {
   if (process.env.SOAK_WORKER === "1") return worker(args.trace, args.build);
   if (args.build) {
     // The real process starts faster compiled; a build with type errors elsewhere still emits.
+    // tsc, then the bundles the real process runs (dist/bin/, scripts/bundle-commands.mjs).
     const b = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "ignore" });
+    const bundle = spawnSync(process.execPath, ["scripts/bundle-commands.mjs"], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
     console.log(`build: ${b.status === 0 ? "ok" : `exit ${b.status} (using what was emitted)`}`);
+    if (bundle.status !== 0)
+      console.log(`bundle: exit ${bundle.status} (the real process runs an older build)`);
   }
   const started = Date.now();
   const queue = [...args.seeds];
