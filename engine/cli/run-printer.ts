@@ -10,6 +10,9 @@ export function runJson(r: RecipeRun) {
     outcome: r.outcome,
     error: r.error,
     summary: r.plan?.summary ?? null,
+    // What held writes back and what a file source could not match: part of what the run did.
+    guards: r.plan?.guards ?? [],
+    notes: r.plan?.notes ?? [],
     requests: r.apply?.requests ?? 0,
     actions: r.apply?.outcomes ?? [],
     quarantined: r.apply?.quarantined ?? [],

@@ -9,6 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../engine/cli/main.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe } from "../../engine/recipe/types.js";
+import { parsePlansJson, renderPlansJson } from "../../engine/render/json.js";
+import { renderPlansMarkdown } from "../../engine/render/markdown.js";
+import { renderPlanText } from "../../engine/render/text.js";
 import { planRecipe, syncRecipe } from "../../engine/run/runner.js";
 import { screen } from "./cli-process.js";
 import {
@@ -124,6 +127,10 @@ describe("file source", () => {
     expect(farNote).toMatch(/best: .* score \d\.\d\d: .*duration differs by 9\d s/);
     const added = plan.lines.filter((l) => l.op === "add").map((l) => l.videoId);
     expect(added).toEqual(songs.slice(1).map((s) => s.videoId));
+    // What a person reads: the text and Markdown plans, and the saved plan `apply` takes back.
+    expect(renderPlanText(plan)).toContain('  ! unmatched "Nobody Known - Nothing Like This Title" (');
+    expect(renderPlansMarkdown([plan])).toContain('> **unmatched**: "Nobody Known');
+    expect(parsePlansJson(renderPlansJson([plan])).plans[0]!.notes).toEqual(plan.notes);
   }, 90_000);
 
   it("matches.yaml wins over search: a video id replaces the match, skip leaves the entry out", async () => {

@@ -87,4 +87,10 @@ export const REGRESSIONS: readonly Regression[] = [
       "soak model: after a lost state database a DISLIKE mirror was expected to take back dislikes it can no longer know of (the service lists none)",
     issueItem: "10.11",
   },
+  {
+    seed: 115,
+    found:
+      "soak model: a fault-free real-process sync held removals back under max_removals; `sync --json` named no guards, so the soak judged the held rows as left behind (the JSON now lists the plan's guards and notes)",
+    issueItem: "13",
+  },
 ];

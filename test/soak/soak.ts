@@ -357,6 +357,7 @@ interface RunJson {
   outcome: string;
   error: string | null;
   requests?: number;
+  guards?: { guard: string; blocks: string }[];
 }
 
 /** The reports of `sync --json` / `apply --json`, or a violation when it printed none. */
@@ -365,9 +366,9 @@ function processReports(s: Seed, run: number, p: ProcessRun, faultFree: boolean,
   try {
     for (const r of (JSON.parse(p.stdout) as { runs: RunJson[] }).runs) {
       s.trace(`  ${r.recipe}: ${r.outcome}${r.error ? ` (${r.error.slice(0, 160)})` : ""}`);
-      // The JSON carries no guards: desired is judged only when no fault could have cut a read short
-      // (the target's included, which holds every write back: "all").
-      const guards = faultFree ? [] : [{ guard: "unknown", blocks: "all" }];
+      // The JSON names the plan's guards (max_removals…), but a fault may also have cut a read short
+      // unseen (the target's included, which holds every write back: "all").
+      const guards = faultFree ? (r.guards ?? []) : [{ guard: "unknown", blocks: "all" }];
       reports.set(r.recipe, {
         claim: { outcome: r.outcome, guards, errors: [] },
         actions: null,
