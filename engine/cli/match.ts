@@ -6,13 +6,14 @@
 import { existsSync, statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { SingleBar } from "cli-progress";
 import { readEntriesFile } from "../files/index.js";
 import { draftOverrides, loadOverrides } from "../match/overrides.js";
 import { entryLabel, type Resolution, resolveEntries } from "../match/resolve.js";
 import type { FileFormat, Project } from "../recipe/types.js";
 import { createEnv } from "../run/env.js";
 import { pacedSearch } from "../run/runner.js";
-import { CliError, type CommandRun, Exit } from "./io.js";
+import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
 import { accountOf, loadProject, stateFileOf } from "./project.js";
 
@@ -69,6 +70,32 @@ export function renderMatches(resolutions: readonly Resolution[], searches: numb
   return `${out.join("\n")}\n`;
 }
 
+/** A bar of entries resolved, on a terminal only: at the service's pace a long file takes minutes. */
+function entriesBar(
+  io: CliIo,
+  g: GlobalOptions,
+): { onProgress?(done: number, total: number): void; stop(): void } {
+  if (!io.stdout.isTTY || g.json) return { stop() {} };
+  const bar = new SingleBar({
+    format: "matching [{bar}] {value}/{total} entries",
+    stream: io.stdout,
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+  let started = false;
+  return {
+    onProgress(done, total) {
+      if (!started) bar.start(total, 0);
+      started = true;
+      bar.update(done);
+    },
+    stop() {
+      if (started) bar.stop();
+      started = false;
+    },
+  };
+}
+
 export async function match(run: CommandRun, file: string, o: MatchOptions): Promise<void> {
   const { io, g } = run;
   const project = await loadProject(g.project, io);
@@ -83,18 +110,22 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
     logger: commandLogger(io, g),
     stateFile: stateFileOf(g, project),
   });
+  const bar = entriesBar(io, g);
   try {
     const { resolutions, searches } = await resolveEntries(read.entries, {
       search: pacedSearch(env, account),
       cache: env.state,
       overrides: await loadOverrides(overridesFile),
       now: env.clock.now(),
+      ...(bar.onProgress ? { onProgress: bar.onProgress } : {}),
     });
+    bar.stop();
     if (g.json) io.stdout.write(`${JSON.stringify(resolutions.map(entryJson), null, 2)}\n`);
     else io.stdout.write(renderMatches(resolutions, searches));
     if (o.writeOverrides) await writeDraft(run, overridesFile, resolutions);
     run.setExit(Exit.OK);
   } finally {
+    bar.stop();
     await env.close();
   }
 }

@@ -39,6 +39,8 @@ export interface ResolveDeps {
   now: number;
   /** A cached miss older than this is searched again: the catalogue grows. Default 7 days. */
   retryMissesAfterMs?: number;
+  /** Told after each entry, cached or searched (a progress bar). */
+  onProgress?(done: number, total: number): void;
 }
 
 export const RETRY_MISSES_AFTER_MS = 7 * 24 * 3600 * 1000;
@@ -129,7 +131,8 @@ async function searchOne(
 
 /**
  * Resolves every entry; entries with the same key are searched once. Searches go one at a time
- * (the caller's `search` paces them); new search results are cached before returning.
+ * (the caller's `search` paces them); each new result is cached as soon as it is known, so a run
+ * stopped part way (a long file at the service's pace) does not search those entries again.
  */
 export async function resolveEntries(
   entries: readonly SongEntry[],
@@ -141,24 +144,20 @@ export async function resolveEntries(
     : new Map<string, CachedMatch>();
   const byKey = new Map<string, Resolution>();
   let searches = 0;
-  const fresh: CachedMatch[] = [];
   const resolutions: Resolution[] = [];
   for (const [i, entry] of entries.entries()) {
     const key = keys[i]!;
     const found = known(entry, key, deps, cached.get(key));
-    if (found) {
-      resolutions.push(found);
-      continue;
-    }
-    let r = byKey.get(key);
+    let r = found ?? byKey.get(key);
     if (!r) {
       r = await searchOne(entry, key, deps, () => searches++);
       byKey.set(key, r);
-      fresh.push({ key, videoId: r.videoId, score: r.score, reasons: r.reasons, matchedAt: deps.now });
+      const fresh = { key, videoId: r.videoId, score: r.score, reasons: r.reasons, matchedAt: deps.now };
+      await deps.cache?.recordMatches([fresh]);
     }
-    resolutions.push({ ...r, entry });
+    resolutions.push(found ?? { ...r, entry });
+    deps.onProgress?.(i + 1, entries.length);
   }
-  if (deps.cache && fresh.length > 0) await deps.cache.recordMatches(fresh);
   return { resolutions, searches };
 }
 

@@ -82,11 +82,15 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
       clients.set(name, made);
       return made;
     },
-    pacerFor(name: string): Pacer {
-      let pacer = pacers.get(name);
+    pacerFor(name: string, purpose: "writes" | "searches" = "writes"): Pacer {
+      const key = `${name} (${purpose})`;
+      let pacer = pacers.get(key);
       if (!pacer) {
-        pacer = new Pacer(pacing, clock);
-        pacers.set(name, pacer);
+        // Pacing spares the service's rate limits; an emulator embedded in this process has none,
+        // so its account is not paced (retries stay). An emulator at a base_url is paced as the service is.
+        const embedded = project.accounts[name]?.emulator && !options.pacing;
+        pacer = new Pacer(embedded ? { ...pacing, minIntervalMs: 0, maxPerMinute: 0 } : pacing, clock);
+        pacers.set(key, pacer);
       }
       return pacer;
     },

@@ -34,7 +34,8 @@ import { type Reconciliation, reconcile } from "./reconcile.js";
 export interface EngineEnv {
   state: EngineState;
   clientFor(account: string): EngineClient;
-  pacerFor(account: string): Pacer;
+  /** The account's pacer for writes, or a separate one for its searches (same pace, own window). */
+  pacerFor(account: string, purpose?: "writes" | "searches"): Pacer;
   clock: Clock;
   logger: ApplyLogger;
   onAction?: Parameters<typeof applyPlan>[1]["onAction"];
@@ -137,7 +138,7 @@ function withRemembered(target: TargetSpec, read: TargetRead, ownedRows: readonl
  */
 export function pacedSearch(env: EngineEnv, account: string): FileSourceDeps["search"] {
   const client = env.clientFor(account);
-  const pacer = env.pacerFor(`${account} (searches)`);
+  const pacer = env.pacerFor(account, "searches");
   return (query, filter) => pacer.send(() => client.search(query, { filter, limit: 20 }));
 }
 

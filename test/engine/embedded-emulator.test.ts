@@ -100,4 +100,38 @@ describe("the embedded emulator as an account", () => {
       account: 1,
     });
   });
+
+  it("is not paced (nothing to spare), while an account at a base_url is, writes and searches alike", async () => {
+    const text =
+      "apiVersion: musicsync/v1\nkind: Project\naccounts:\n  default: { emulator: {} }\n" +
+      "  remote: { base_url: 'http://127.0.0.1:9' }\n";
+    const file = join(dir, "musicsync.yaml");
+    const { project } = loadProjectText(file, text);
+    const slept: number[] = [];
+    let t = 0;
+    const clock = { now: () => t, sleep: async (ms: number) => void slept.push(ms) };
+    const env = createEnv({
+      project: project!,
+      projectFile: file,
+      logger: createLogger("silent"),
+      stateFile: ":memory:",
+      clock,
+    });
+    try {
+      const twice = async (account: string, purpose: "writes" | "searches") => {
+        slept.length = 0;
+        const pacer = env.pacerFor(account, purpose);
+        await pacer.send(async () => null);
+        t += 1;
+        await pacer.send(async () => null);
+        return [...slept];
+      };
+      expect(await twice("default", "writes")).toEqual([]);
+      expect(await twice("default", "searches")).toEqual([]);
+      expect((await twice("remote", "writes")).length).toBe(1);
+      expect((await twice("remote", "searches")).length).toBe(1);
+    } finally {
+      await env.close();
+    }
+  });
 });

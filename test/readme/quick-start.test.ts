@@ -35,12 +35,21 @@ interface Ran {
   output: string;
 }
 
-function sh(command: string, cwd: string): Promise<Ran> {
+function sh(command: string, cwd: string, npmCache: string): Promise<Ran> {
   return new Promise((done, fail) => {
     const child = spawn("sh", ["-c", command], {
       cwd,
       // npm_config_yes=false: npx must find the package's own command, never fetch one.
-      env: { ...process.env, NO_COLOR: "1", npm_config_yes: "false" },
+      // A cache of its own: npx links the package's commands into its cache once and keeps the
+      // links, so a cache that ran an earlier version of this clone (whose `bin` named other
+      // files) would run those files instead of the build under test.
+      env: {
+        ...process.env,
+        NO_COLOR: "1",
+        npm_config_yes: "false",
+        npm_config_offline: "true",
+        npm_config_cache: npmCache,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -70,6 +79,8 @@ describe("README.md", () => {
     await mkdir(join(ROOT, "tmp"), { recursive: true });
     let cwd = await mkdtemp(join(ROOT, "tmp", "readme-"));
     dirs.push(cwd);
+    const npmCache = await mkdtemp(join(ROOT, "tmp", "readme-npm-cache-"));
+    dirs.push(npmCache);
     const seen: { line: ShellLine; code: number | null; output: string }[] = [];
     for (const line of RUN) {
       const cd = /^cd (\S+)$/.exec(line.command);
@@ -77,7 +88,7 @@ describe("README.md", () => {
         cwd = resolve(cwd, cd[1]!);
         continue;
       }
-      const { code, output } = await sh(asRun(line.command), cwd);
+      const { code, output } = await sh(asRun(line.command), cwd, npmCache);
       seen.push({ line, code, output });
       if (code !== line.exit) break;
     }
