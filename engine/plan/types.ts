@@ -104,7 +104,9 @@ export type PlanAction =
   | { kind: "rate_playlist"; playlistId: string; rating: "LIKE" | "INDIFFERENT" }
   | { kind: "edit_song_library_status"; feedbackTokens: string[] }
   | { kind: "subscribe_artists"; channelIds: string[] }
-  | { kind: "unsubscribe_artists"; channelIds: string[] };
+  | { kind: "unsubscribe_artists"; channelIds: string[] }
+  /** Only in undo plans, with `--delete-created`: the playlist the undone run created. */
+  | { kind: "delete_playlist"; playlistId: string };
 
 export type PlanActionKind = PlanAction["kind"];
 

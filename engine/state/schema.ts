@@ -212,3 +212,46 @@ export const matchCache = sqliteTable("match_cache", {
   reasons: text("reasons").notNull(),
   matchedAt: integer("matched_at").notNull(),
 });
+
+/**
+ * What a run was about to change, written before its first write (issue 14, undo): the plan it
+ * applied and the target as read just before, rows in order with their setVideoIds, metadata, and
+ * the prior state of every rating, library status and subscription the plan touches. With the
+ * journal (what the run confirmed) it makes undo exact even when the journal is partial.
+ */
+export const runBefore = sqliteTable("run_before", {
+  runId: integer("run_id").primaryKey(),
+  recipeId: text("recipe_id").notNull(),
+  account: text("account").notNull(),
+  /** The target's state key (stateTargetKey). */
+  target: text("target").notNull(),
+  takenAt: integer("taken_at").notNull(),
+  /** JSON: the plan as applied. */
+  plan: text("plan").notNull(),
+  /** JSON: the target before the run (engine/undo's TargetBefore). */
+  before: text("before").notNull(),
+});
+
+/**
+ * Plans held back for a person's approval (issue 14, policy.require_approval): the daemon records
+ * the plan instead of applying it; `musicsync approve <run-id>` applies exactly that plan.
+ */
+export const approvals = sqliteTable(
+  "approvals",
+  {
+    runId: integer("run_id").primaryKey(),
+    recipeId: text("recipe_id").notNull(),
+    account: text("account").notNull(),
+    /** JSON: the plan as it was made. */
+    plan: text("plan").notNull(),
+    /** Why it needs approval ("25 removals, over require_approval.removals 20"). */
+    reason: text("reason").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** `pending`, `approved`, `superseded` (a newer plan of the recipe took its place), `refused`. */
+    status: text("status").notNull(),
+    decidedAt: integer("decided_at"),
+    /** The run that applied it, once approved. */
+    appliedRunId: integer("applied_run_id"),
+  },
+  (t) => [index("approvals_recipe").on(t.recipeId, t.status)],
+);

@@ -14,6 +14,8 @@ import * as schema from "./schema.js";
 import { migrateSqlite, openSqliteFile, SqliteFileError } from "./sqlite-migrate.js";
 import type {
   AccountHealth,
+  Approval,
+  ApprovalStatus,
   CachedMatch,
   Condition,
   ConditionType,
@@ -25,6 +27,7 @@ import type {
   OwnedPlaylist,
   OwnedRow,
   RecipeHealth,
+  RunBeforeRecord,
   RunKind,
   RunRecord,
   RunResult,
@@ -765,7 +768,73 @@ export class SqliteState implements EngineState {
     });
   }
 
+  async recordRunBefore(r: RunBeforeRecord): Promise<void> {
+    const row = { ...r, plan: JSON.stringify(r.plan), before: JSON.stringify(r.before) };
+    this.db
+      .insert(schema.runBefore)
+      .values(row)
+      .onConflictDoUpdate({ target: schema.runBefore.runId, set: row })
+      .run();
+  }
+
+  async runBefore(runId: number): Promise<RunBeforeRecord | null> {
+    const r = this.db.select().from(schema.runBefore).where(eq(schema.runBefore.runId, runId)).get();
+    return r ? { ...r, plan: JSON.parse(r.plan), before: JSON.parse(r.before) } : null;
+  }
+
+  async run(runId: number): Promise<RunRecord | null> {
+    const r = this.db.select().from(schema.runs).where(eq(schema.runs.id, runId)).get();
+    return r ? this.runRecord(r) : null;
+  }
+
+  async recordPendingApproval(a: Omit<Approval, "status" | "decidedAt" | "appliedRunId">): Promise<void> {
+    this.db.transaction((tx) => {
+      tx.update(schema.approvals)
+        .set({ status: "superseded", decidedAt: a.createdAt })
+        .where(and(eq(schema.approvals.recipeId, a.recipeId), eq(schema.approvals.status, "pending")))
+        .run();
+      tx.insert(schema.approvals)
+        .values({ ...a, plan: JSON.stringify(a.plan), status: "pending" })
+        .run();
+    }, IMMEDIATE);
+  }
+
+  async approvals(options: { recipeId?: string; all?: boolean } = {}): Promise<Approval[]> {
+    const where = and(
+      options.recipeId === undefined ? undefined : eq(schema.approvals.recipeId, options.recipeId),
+      options.all ? undefined : eq(schema.approvals.status, "pending"),
+    );
+    return this.db
+      .select()
+      .from(schema.approvals)
+      .where(where)
+      .orderBy(desc(schema.approvals.createdAt), desc(schema.approvals.runId))
+      .all()
+      .map(approvalOf);
+  }
+
+  async approval(runId: number): Promise<Approval | null> {
+    const r = this.db.select().from(schema.approvals).where(eq(schema.approvals.runId, runId)).get();
+    return r ? approvalOf(r) : null;
+  }
+
+  async decideApproval(
+    runId: number,
+    d: { status: "approved" | "refused"; at: number; appliedRunId?: number },
+  ): Promise<boolean> {
+    const changed = this.db
+      .update(schema.approvals)
+      .set({ status: d.status, decidedAt: d.at, appliedRunId: d.appliedRunId ?? null })
+      .where(and(eq(schema.approvals.runId, runId), eq(schema.approvals.status, "pending")))
+      .run();
+    return changed.changes > 0;
+  }
+
   async close(): Promise<void> {
     this.sqlite.close();
   }
+}
+
+function approvalOf(r: typeof schema.approvals.$inferSelect): Approval {
+  return { ...r, plan: JSON.parse(r.plan), status: r.status as ApprovalStatus };
 }

@@ -4,7 +4,7 @@
  * Every method is async for that reason, even though SQLite answers synchronously.
  */
 
-export type RunKind = "plan" | "apply" | "sync";
+export type RunKind = "plan" | "apply" | "sync" | "undo";
 export type RunResult =
   | "running"
   | "no_changes"
@@ -13,7 +13,9 @@ export type RunResult =
   | "failed"
   | "refused"
   /** Stopped by SIGTERM / SIGINT after the write in flight: what was sent is confirmed or failed. */
-  | "interrupted";
+  | "interrupted"
+  /** Planned, over policy.require_approval: held until `musicsync approve <run-id>` (nothing written). */
+  | "pending_approval";
 
 export interface RunRecord {
   id: number;
@@ -247,7 +249,55 @@ export interface EngineState {
   /** Records matches, replacing what was cached for the same keys. */
   recordMatches(matches: readonly CachedMatch[]): Promise<void>;
 
+  // ── undo (engine/undo/) ──
+  /** Records what a run is about to change, before its first write. */
+  recordRunBefore(record: RunBeforeRecord): Promise<void>;
+  /** What the run recorded before its first write; null for runs that wrote nothing (or before it was kept). */
+  runBefore(runId: number): Promise<RunBeforeRecord | null>;
+  /** One run by id; null if there is none. */
+  run(runId: number): Promise<RunRecord | null>;
+
+  // ── approvals (policy.require_approval) ──
+  /** Holds a plan for approval; any older pending plan of the same recipe becomes `superseded`. */
+  recordPendingApproval(a: Omit<Approval, "status" | "decidedAt" | "appliedRunId">): Promise<void>;
+  /** Approvals, newest first: pending ones only unless `all`; of one recipe when given. */
+  approvals(options?: { recipeId?: string; all?: boolean }): Promise<Approval[]>;
+  approval(runId: number): Promise<Approval | null>;
+  /** Marks an approval decided; false when it was no longer pending (approved twice, superseded). */
+  decideApproval(
+    runId: number,
+    decision: { status: "approved" | "refused"; at: number; appliedRunId?: number },
+  ): Promise<boolean>;
+
   close(): Promise<void>;
+}
+
+/** What a run recorded before its first write (the plan and the target as read just before). */
+export interface RunBeforeRecord {
+  runId: number;
+  recipeId: string;
+  account: string;
+  target: string;
+  takenAt: number;
+  /** The plan as applied (a Plan; kept as data here). */
+  plan: unknown;
+  /** The target before the run (engine/undo's TargetBefore). */
+  before: unknown;
+}
+
+export type ApprovalStatus = "pending" | "approved" | "superseded" | "refused";
+
+export interface Approval {
+  runId: number;
+  recipeId: string;
+  account: string;
+  /** The plan held back (a Plan; kept as data here). */
+  plan: unknown;
+  reason: string;
+  createdAt: number;
+  status: ApprovalStatus;
+  decidedAt: number | null;
+  appliedRunId: number | null;
 }
 
 /** A file entry's match as cached: the chosen video, or none after a search that found nothing good. */
