@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { emulatorCommand } from "../emulator/cli.js";
 import type { MusicClientOptions } from "./client.js";
+import { stopQuietlyWhenPipeCloses } from "./closed-pipe.js";
 import { ArgumentError, MusicApiError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { packageVersion } from "./version.js";
@@ -389,4 +390,7 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) await main();
+if (isEntryPoint()) {
+  stopQuietlyWhenPipeCloses(process.stdout, process.exit);
+  await main();
+}

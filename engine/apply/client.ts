@@ -40,6 +40,7 @@ export interface WriteClient {
   editSongLibraryStatus(feedbackTokens: string[]): Promise<unknown>;
   subscribeArtists(channelIds: string[]): Promise<unknown>;
   unsubscribeArtists(channelIds: string[]): Promise<unknown>;
+  deletePlaylist(playlistId: string): Promise<unknown>;
 }
 
 /** Everything the engine calls on one account's client. */
@@ -78,7 +79,8 @@ export type WriteKind =
   | "rate_playlist"
   | "edit_song_library_status"
   | "subscribe_artists"
-  | "unsubscribe_artists";
+  | "unsubscribe_artists"
+  | "delete_playlist";
 
 /**
  * Rating and subscription answers carry no status (PROTOCOL: an `actions` array); their yes is the

@@ -5,7 +5,8 @@
  */
 import type { Command } from "commander";
 
-export const Exit = { OK: 0, ERROR: 1, CHANGES: 2, PARTIAL: 3, LOCKED: 4 } as const;
+/** HELD: a plan over `policy.require_approval` was held for `musicsync approve`, nothing written. */
+export const Exit = { OK: 0, ERROR: 1, CHANGES: 2, PARTIAL: 3, LOCKED: 4, HELD: 5 } as const;
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };

@@ -13,6 +13,7 @@ import { realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
+import { stopQuietlyWhenPipeCloses } from "../../src/closed-pipe.js";
 import { packageVersion } from "../../src/version.js";
 import { registerDaemonCommands } from "../daemon/commands.js";
 import { scrubbingStream } from "../run/scrub.js";
@@ -20,6 +21,7 @@ import { registerDoctor } from "./doctor.js";
 import { registerFileCommands } from "./file-commands.js";
 import { registerInit } from "./init.js";
 import { CliError, type CliIo, type CommandRun, Exit, globalsOf } from "./io.js";
+import { registerUndo } from "./undo-command.js";
 
 export { CliError, type CliIo, Exit } from "./io.js";
 
@@ -92,7 +94,8 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
     .description("plan and apply in one go")
     .option("-r, --recipe <id...>", "only these recipes")
     .option("--dry-run", "plan only: write nothing")
-    .action(async (o: { recipe?: string[]; dryRun?: boolean }, c: Command) => {
+    .option("--approve", "also apply plans over policy.require_approval (else held, exit 5)")
+    .action(async (o: { recipe?: string[]; dryRun?: boolean; approve?: boolean }, c: Command) => {
       await (await import("./plan.js")).sync(run(c), o);
     });
 
@@ -115,6 +118,7 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
     });
 
   registerFileCommands(cmd, run);
+  registerUndo(cmd, run);
   registerInit(cmd, io);
   registerDoctor(cmd, io);
   // daemon, status, history, drift, resume: engine/daemon/commands.ts
@@ -162,6 +166,7 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
+  stopQuietlyWhenPipeCloses(process.stdout, process.exit);
   main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
     (code) => {
       process.exitCode = code;

@@ -79,7 +79,10 @@ export async function apply(run: CommandRun, file: string): Promise<void> {
  * `onPlan`), and its result line when it is done: a long sync shows its progress in a pipe or a
  * log file too, not everything at the end.
  */
-export async function sync(run: CommandRun, o: { recipe?: string[]; dryRun?: boolean }): Promise<void> {
+export async function sync(
+  run: CommandRun,
+  o: { recipe?: string[]; dryRun?: boolean; approve?: boolean },
+): Promise<void> {
   const { io, g } = run;
   const project = await loadProject(g.project, io);
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
@@ -95,7 +98,10 @@ export async function sync(run: CommandRun, o: { recipe?: string[]; dryRun?: boo
     project,
     async (env) => {
       const runs: RecipeRun[] = await runAll(
-        recipes.map((r) => ({ id: r.recipe.id, run: () => syncRecipe(r, env, { dryRun }) })),
+        recipes.map((r) => ({
+          id: r.recipe.id,
+          run: () => syncRecipe(r, env, { dryRun, approve: o.approve === true }),
+        })),
         env.logger as EngineLogger,
         (r) => out.add(r),
       );

@@ -74,6 +74,7 @@ export function exitOf(runs: readonly RecipeRun[]): number {
   if (runs.some((r) => r.outcome === "partial")) return Exit.PARTIAL;
   if (runs.some((r) => r.outcome === "failed" || r.outcome === "refused"))
     return wrote ? Exit.PARTIAL : Exit.ERROR;
+  if (runs.some((r) => r.outcome === "pending_approval")) return Exit.HELD;
   if (runs.some((r) => r.outcome === "changes")) return Exit.CHANGES;
   return Exit.OK;
 }

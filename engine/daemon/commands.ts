@@ -1,8 +1,8 @@
 /**
  * The subcommands for running unattended and seeing what happened: `daemon`, `status`, `history`,
- * `drift`, `resume`. Only their options live here; each action loads its module when it runs
- * (engine/daemon/daemon-command.ts, engine/cli/report.ts, drift.ts, resume.ts), so `--help` and
- * the other commands never load the daemon, SQLite or the client.
+ * `drift`, `approve`, `resume`. Only their options live here; each action loads its module when it
+ * runs (engine/daemon/daemon-command.ts, engine/cli/report.ts, drift.ts, approve.ts, resume.ts), so
+ * `--help` and the other commands never load the daemon, SQLite or the client.
  */
 import type { Command } from "commander";
 import { CliError, type CliIo, type CommandRun, globalsOf } from "../cli/io.js";
@@ -81,6 +81,14 @@ export function registerDaemonCommands(cmd: Command, ctx: CommandContext): void 
     .option("-r, --recipe <id...>", "only these recipes")
     .action(async (o: { recipe?: string[] }, c: Command) => {
       await (await import("../cli/drift.js")).drift(run(c), o.recipe);
+    });
+
+  cmd
+    .command("approve")
+    .description("apply exactly the plan a run held for approval (policy.require_approval)")
+    .argument("<run-id>", "the held run, as `status` lists it")
+    .action(async (runId: string, _o: unknown, c: Command) => {
+      await (await import("../cli/approve.js")).approve(run(c), runId);
     });
 
   cmd

@@ -18,7 +18,7 @@ import { createEnv, type EnvOptions } from "../run/env.js";
 import type { EngineLogger } from "../run/logger.js";
 import { type EngineEnv, LockedError, type Outcome, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { SourceError } from "../sources/read.js";
-import type { EngineState } from "../state/types.js";
+import type { ConditionType, EngineState } from "../state/types.js";
 import { AccountQueue } from "./account-queue.js";
 import { mergeReload, type Reload } from "./recipes.js";
 import { InterruptedError, Shutdown } from "./shutdown.js";
@@ -60,6 +60,28 @@ export interface AttemptEvent {
   error: string | null;
   startedAt: number;
   finishedAt: number;
+}
+
+/** What an attempt's event says of it. */
+interface AttemptResult {
+  outcome: AttemptEvent["outcome"];
+  error: string | null;
+}
+
+/** One attempt's run as it ended, for recording. */
+interface Ended {
+  loaded: LoadedRecipe;
+  run: RecipeRun | null;
+  /** What the run threw (null when it returned). */
+  error: unknown;
+  runId: number | null;
+  outcome: Outcome | null;
+  /** The error, or the run's own account of what kept it from converging. */
+  why: string | null;
+  /** The fields every log line of the attempt carries. */
+  log: { recipe: string; account: string; run: number | null; trigger: RunTrigger; attempt: number };
+  requests: number;
+  durationMs: number;
 }
 
 export interface DaemonDeps {
@@ -296,9 +318,15 @@ export class Daemon {
       );
       events.push(event);
       this.deps.onAttempt?.(event);
-      const failed = !["converged", "no_changes", "interrupted", "suspended", "locked"].includes(
-        event.outcome,
-      );
+      // A plan held for approval is no failure: retrying would only hold it again.
+      const failed = ![
+        "converged",
+        "no_changes",
+        "interrupted",
+        "suspended",
+        "locked",
+        "pending_approval",
+      ].includes(event.outcome);
       if (!failed || attempt > this.options.retries || this.shutdown.requested) break;
       // Suspended by this failure (its own count, or the account's expired credentials): no retry.
       if ((await this.suspension(loaded)) !== null) break;
@@ -335,156 +363,173 @@ export class Daemon {
 
   private async attempt(loaded: LoadedRecipe, trigger: RunTrigger, attempt: number): Promise<AttemptEvent> {
     const { id, account } = loaded.recipe;
-    const { clock, state } = this.env;
+    const { clock } = this.env;
     const startedAt = clock.now();
-    const event = (outcome: AttemptEvent["outcome"], error: string | null): AttemptEvent => ({
+    const event = (r: AttemptResult): AttemptEvent => ({
       recipeId: id,
       account,
       runId: this.currentRun.get(id) ?? null,
       trigger,
       attempt,
-      outcome,
-      error,
+      outcome: r.outcome,
+      error: r.error,
       startedAt,
       finishedAt: clock.now(),
     });
     const suspended = await this.suspension(loaded);
     if (suspended !== null) {
       this.logger.info({ recipe: id, account }, `not run: ${suspended}; lift it with: musicsync resume`);
-      return event("suspended", suspended);
+      return event({ outcome: "suspended", error: suspended });
     }
     this.currentRun.delete(id);
-    let run: RecipeRun | null = null;
-    let error: unknown = null;
+    const { run, error } = await this.runWaitingForLock(loaded);
+    const runId = this.currentRun.get(id) ?? null;
+    return event(
+      await this.settle({
+        loaded,
+        run,
+        error,
+        runId,
+        outcome: run?.outcome ?? null,
+        why: error !== null ? errorText(error) : (run?.error ?? null),
+        log: { recipe: id, account, run: runId, trigger, attempt },
+        requests: run?.apply?.requests ?? 0,
+        durationMs: clock.now() - startedAt,
+      }),
+    );
+  }
+
+  /** Syncs the recipe; while another process holds the account's lock, waits and tries again. */
+  private async runWaitingForLock(loaded: LoadedRecipe): Promise<{ run: RecipeRun | null; error: unknown }> {
+    const { id, account } = loaded.recipe;
     let waiting = false;
     for (;;) {
       try {
-        run = await syncRecipe(loaded, this.env);
-        break;
+        return { run: await syncRecipe(loaded, this.env), error: null };
       } catch (e) {
-        if (e instanceof LockedError && !this.shutdown.requested) {
-          if (!waiting) {
-            waiting = true;
-            this.logger.info(
-              { recipe: id, account, lock: e.heldBy.lockId, holder: e.heldBy.holder },
-              "waiting for the account's lock",
-            );
-          }
-          if (await this.shutdown.sleep(this.options.lockWaitMs, clock)) continue;
+        if (!(e instanceof LockedError) || this.shutdown.requested) return { run: null, error: e };
+        if (!waiting) {
+          waiting = true;
+          this.logger.info(
+            { recipe: id, account, lock: e.heldBy.lockId, holder: e.heldBy.holder },
+            "waiting for the account's lock",
+          );
         }
-        error = e;
-        break;
+        if (!(await this.shutdown.sleep(this.options.lockWaitMs, this.env.clock)))
+          return { run: null, error: e };
       }
     }
-    const runId = this.currentRun.get(id) ?? null;
-    const outcome = run?.outcome ?? null;
-    const why = error !== null ? errorText(error) : (run?.error ?? null);
-    const base = { recipe: id, account, run: runId, trigger, attempt };
-    const requests = run?.apply?.requests ?? 0;
-    const durationMs = clock.now() - startedAt;
+  }
 
+  /** Records what became of the run (state, conditions, log) and says what the attempt was. */
+  private async settle(e: Ended): Promise<AttemptResult> {
+    const { error, outcome } = e;
     // A stop cut this run short (or kept it from starting): interrupted, not failed.
     if (
       this.shutdown.requested &&
       (error instanceof LockedError ||
         error instanceof InterruptedError ||
-        (outcome !== "converged" && outcome !== "no_changes"))
+        (outcome !== "converged" && outcome !== "no_changes" && outcome !== "pending_approval"))
     ) {
-      const reason = `interrupted by ${this.shutdown.signal}`;
-      if (runId !== null) {
-        await state.markInterrupted(runId, clock.now(), reason);
-        await state.setCondition(
-          id,
-          { type: "Ready", status: "False", reason: "Interrupted", message: `the last run was ${reason}` },
-          clock.now(),
-        );
-      }
-      this.logger.info({ ...base, outcome: "interrupted", requests, durationMs }, "run interrupted");
-      return event("interrupted", reason);
+      return this.recordInterrupted(e);
     }
-
     if (error !== null && expired(error)) {
-      await this.recordUnstartedRun(loaded, runId, why ?? "credentials expired");
-      await this.suspendAccount(account, why ?? "credentials expired");
-      this.logger.error({ ...base, outcome: "failed", durationMs, error: why }, "run failed");
-      return event("failed", why);
+      const why = e.why ?? "credentials expired";
+      await this.recordUnstartedRun(e.loaded, e.runId, why);
+      await this.suspendAccount(e.loaded.recipe.account, why);
+      this.logger.error({ ...e.log, outcome: "failed", durationMs: e.durationMs, error: why }, "run failed");
+      return { outcome: "failed", error: why };
     }
-
     if (error === null && (outcome === "converged" || outcome === "no_changes")) {
-      await state.recordRecipeSuccess(id, account, clock.now());
-      await state.setCondition(
-        id,
-        { type: "Degraded", status: "False", reason: "Healthy", message: "the last run converged" },
-        clock.now(),
-      );
+      const { id, account } = e.loaded.recipe;
+      await this.state.recordRecipeSuccess(id, account, this.env.clock.now());
+      await this.setCondition(id, "Degraded", "False", "Healthy", "the last run converged");
+      const actions = e.run?.plan?.actions.length ?? 0;
       this.logger.info(
-        {
-          ...base,
-          outcome,
-          actions: run?.plan?.actions.length ?? 0,
-          requests,
-          durationMs,
-        },
+        { ...e.log, outcome, actions, requests: e.requests, durationMs: e.durationMs },
         "run finished",
       );
-      return event(outcome, null);
+      return { outcome, error: null };
     }
+    if (error === null && outcome === "pending_approval") return this.recordHeld(e);
+    return this.recordFailure(e);
+  }
 
-    // Failed, partial or refused: counts towards the recipe's suspension.
-    const message = why ?? outcome ?? "failed";
-    await this.recordUnstartedRun(loaded, runId, message);
-    if (error instanceof SourceError) {
-      await state.setCondition(
-        id,
-        { type: "SourceComplete", status: "False", reason: "SourceUnreadable", message },
-        clock.now(),
+  private async recordInterrupted(e: Ended): Promise<AttemptResult> {
+    const reason = `interrupted by ${this.shutdown.signal}`;
+    if (e.runId !== null) {
+      await this.state.markInterrupted(e.runId, this.env.clock.now(), reason);
+      await this.setCondition(
+        e.loaded.recipe.id,
+        "Ready",
+        "False",
+        "Interrupted",
+        `the last run was ${reason}`,
       );
     }
-    if (runId === null || error !== null) {
-      await state.setCondition(
-        id,
-        { type: "Ready", status: "False", reason: "RunFailed", message },
-        clock.now(),
-      );
-    }
-    await state.setCondition(
-      id,
-      {
-        type: "Degraded",
-        status: "True",
-        reason: outcome === "partial" ? "PartialApply" : "RunFailed",
-        message,
-      },
-      clock.now(),
+    this.logger.info(
+      { ...e.log, outcome: "interrupted", requests: e.requests, durationMs: e.durationMs },
+      "run interrupted",
     );
+    return { outcome: "interrupted", error: reason };
+  }
+
+  /**
+   * A plan over `policy.require_approval`: held, nothing written, and not a failure (no retry, no
+   * count towards suspension). Said loudly when a plan is held; while the same plan keeps waiting
+   * (the runner then holds no new one), each run says so quietly.
+   */
+  private async recordHeld(e: Ended): Promise<AttemptResult> {
+    const fresh = e.runId !== null && (await this.state.approval(e.runId)) !== null;
+    const fields = { ...e.log, outcome: "pending_approval", durationMs: e.durationMs, reason: e.why };
+    if (fresh) this.logger.warn(fields, "plan held for approval");
+    else this.logger.info(fields, "plan still waiting for approval");
+    return { outcome: "pending_approval", error: e.why };
+  }
+
+  /** Failed, partial or refused: counts towards the recipe's suspension. */
+  private async recordFailure(e: Ended): Promise<AttemptResult> {
+    const { id, account } = e.loaded.recipe;
+    const { state, clock } = this.env;
+    const message = e.why ?? e.outcome ?? "failed";
+    await this.recordUnstartedRun(e.loaded, e.runId, message);
+    if (e.error instanceof SourceError) {
+      await this.setCondition(id, "SourceComplete", "False", "SourceUnreadable", message);
+    }
+    if (e.runId === null || e.error !== null)
+      await this.setCondition(id, "Ready", "False", "RunFailed", message);
+    const degraded = e.outcome === "partial" ? "PartialApply" : "RunFailed";
+    await this.setCondition(id, "Degraded", "True", degraded, message);
     const health = await state.recordRecipeFailure(id, account, clock.now(), message, {
       suspendAfter: this.options.suspendAfter,
     });
     this.logger.warn(
       {
-        ...base,
-        outcome: outcome ?? "failed",
-        requests,
-        durationMs,
+        ...e.log,
+        outcome: e.outcome ?? "failed",
+        requests: e.requests,
+        durationMs: e.durationMs,
         error: message,
         consecutiveFailures: health.consecutiveFailures,
       },
       "run failed",
     );
     if (health.suspendedAt !== null) {
-      await state.setCondition(
-        id,
-        {
-          type: "Ready",
-          status: "False",
-          reason: "Suspended",
-          message: `${health.suspendedReason ?? message}; lift with: musicsync resume ${id}`,
-        },
-        clock.now(),
-      );
+      const why = `${health.suspendedReason ?? message}; lift with: musicsync resume ${id}`;
+      await this.setCondition(id, "Ready", "False", "Suspended", why);
       this.logger.error({ recipe: id, account, reason: health.suspendedReason }, "recipe suspended");
     }
-    return event(outcome ?? "failed", message);
+    return { outcome: e.outcome ?? "failed", error: message };
+  }
+
+  private setCondition(
+    recipeId: string,
+    type: ConditionType,
+    status: "True" | "False",
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    return this.state.setCondition(recipeId, { type, status, reason, message }, this.env.clock.now());
   }
 
   /** A failure before the runner started a run (a source or the target unreadable): history shows it. */

@@ -19,6 +19,7 @@ export class InterruptedError extends Error {
 
 const WRITE_METHODS: ReadonlySet<keyof WriteClient> = new Set<keyof WriteClient>([
   "createPlaylist",
+  "deletePlaylist",
   "editPlaylist",
   "addPlaylistItems",
   "removePlaylistItems",

@@ -60,6 +60,21 @@ const policyProperties = {
     description:
       "Likes targets: also rate songs the person rated the other way by hand (default false: they are skipped).",
   },
+  require_approval: {
+    type: "object",
+    description:
+      "Hold a plan for `musicsync approve` when its removals pass either threshold (the daemon does not apply it; `sync` needs --approve). A recipe's value replaces the project's; {} holds nothing.",
+    properties: {
+      removals: { type: "integer", minimum: 0, description: "Most removals applied without approval." },
+      removals_percent: {
+        type: "number",
+        minimum: 0,
+        maximum: 100,
+        description: "Most removals, as a percentage of the target's rows, applied without approval.",
+      },
+    },
+    additionalProperties: false,
+  },
 } as const;
 
 const policy = { type: "object", properties: policyProperties, additionalProperties: false } as const;

@@ -295,6 +295,19 @@ export interface Policy {
   batch_size: number;
   /** Likes targets: rate songs the person rated the other way by hand (false: skip them). */
   override_ratings: boolean;
+  /**
+   * Plans with more removals than this are held until a person approves them (`musicsync approve`).
+   * Absent (the default) holds nothing; a recipe's own replaces the project's as a whole.
+   */
+  require_approval?: RequireApproval;
+}
+
+/** Thresholds over which a plan waits for a person; either one reached holds it. */
+export interface RequireApproval {
+  /** Most removals applied without approval. */
+  removals?: number;
+  /** Most removals, as a percentage of the target's rows as read, applied without approval. */
+  removals_percent?: number;
 }
 
 export interface Schedule {

@@ -67,85 +67,93 @@ interface Described {
   message: string;
 }
 
+/** The schema's patterns as what they mean; one not named here is shown as the expression. */
+const PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([
+  ["^[^<>]*$", "must not contain < or >"],
+  ["^[A-Za-z0-9_-]{11}$", "must be an 11-character video id"],
+  ["^[A-Z]{2}$", "must be a two-letter upper-case code"],
+  ["^[a-z0-9][a-z0-9-]*$", "must be lower-case letters, digits and dashes"],
+  ["^MPRE", 'must be an album browse id (starting "MPRE")'],
+]);
+
+function patternMessage(pattern: string): string {
+  const known = PATTERN_MESSAGES.get(pattern);
+  if (known !== undefined) return known;
+  if (pattern.startsWith("^\\S+( +\\S+)")) return "must be a cron expression";
+  return `must match ${pattern}`;
+}
+
+/** The message of an error about the value at its own path (not a key, not a branch choice). */
+function valueMessage(err: ErrorObject, params: Record<string, unknown>): string {
+  switch (err.keyword) {
+    case "required":
+      return `missing required property "${String(params.missingProperty)}"`;
+    case "enum":
+      return `must be one of: ${list(params.allowedValues as unknown[])}`;
+    case "const":
+      return `must be "${String(params.allowedValue)}"`;
+    case "type":
+      return `must be ${typeWord(params.type)}`;
+    case "minimum":
+      return `must be at least ${String(params.limit)}`;
+    case "maximum":
+      return `must be at most ${String(params.limit)}`;
+    case "minLength":
+      return params.limit === 1 ? "must not be empty" : `must be at least ${String(params.limit)} characters`;
+    case "maxLength":
+      return `must be at most ${String(params.limit)} characters`;
+    case "minItems":
+      return `must have at least ${String(params.limit)} item(s)`;
+    case "minProperties":
+      return "must not be empty";
+    case "maxProperties":
+      return "a pipeline step must have exactly one key (write one step per list item)";
+    case "pattern":
+      return patternMessage(String(params.pattern));
+    default:
+      return err.message ?? err.keyword;
+  }
+}
+
+/** A key the schema does not know, pointed at the key itself, with the keys it does know. */
+function unknownProperty(err: ErrorObject, path: Path, params: Record<string, unknown>): Described {
+  const prop = keyText(String(params.additionalProperty));
+  const parent = err.parentSchema as { properties?: Record<string, unknown> } | undefined;
+  const known = parent?.properties ? ` (expected one of: ${list(Object.keys(parent.properties))})` : "";
+  return { path: [...path, prop], key: true, message: `unknown property "${prop}"${known}` };
+}
+
+/** A source or target whose `type` is not a string, or names no branch. */
+function unknownType(err: ErrorObject, path: Path, params: Record<string, unknown>): Described | null {
+  const parent = err.parentSchema as { oneOf?: { properties?: { type?: { const?: string } } }[] } | undefined;
+  const allowed = (parent?.oneOf ?? []).map((b) => b.properties?.type?.const).filter(Boolean);
+  if (params.error === "tag") {
+    // A missing `type` is already reported by `required`.
+    if (params.tagValue === undefined) return null;
+    return { path: [...path, "type"], key: false, message: "must be a string" };
+  }
+  const what = path[0] === "target" ? "target" : "source";
+  return {
+    path: [...path, "type"],
+    key: false,
+    message: `unknown ${what} type "${String(params.tagValue)}" (expected one of: ${list(allowed)})`,
+  };
+}
+
 function describe(err: ErrorObject, value: unknown): Described | null {
   const path = parsePointer(err.instancePath, value);
   const params = err.params as Record<string, unknown>;
   switch (err.keyword) {
-    case "required":
-      return { path, key: false, message: `missing required property "${String(params.missingProperty)}"` };
-    case "additionalProperties": {
-      const prop = keyText(String(params.additionalProperty));
-      const parent = err.parentSchema as { properties?: Record<string, unknown> } | undefined;
-      const known = parent?.properties ? ` (expected one of: ${list(Object.keys(parent.properties))})` : "";
-      return { path: [...path, prop], key: true, message: `unknown property "${prop}"${known}` };
-    }
-    case "enum":
-      return { path, key: false, message: `must be one of: ${list(params.allowedValues as unknown[])}` };
-    case "const":
-      return { path, key: false, message: `must be "${String(params.allowedValue)}"` };
-    case "type":
-      return { path, key: false, message: `must be ${typeWord(params.type)}` };
-    case "minimum":
-      return { path, key: false, message: `must be at least ${String(params.limit)}` };
-    case "maximum":
-      return { path, key: false, message: `must be at most ${String(params.limit)}` };
-    case "minLength":
-      return {
-        path,
-        key: false,
-        message:
-          params.limit === 1 ? "must not be empty" : `must be at least ${String(params.limit)} characters`,
-      };
-    case "maxLength":
-      return { path, key: false, message: `must be at most ${String(params.limit)} characters` };
-    case "minItems":
-      return { path, key: false, message: `must have at least ${String(params.limit)} item(s)` };
-    case "minProperties":
-      return { path, key: false, message: "must not be empty" };
-    case "maxProperties":
-      return {
-        path,
-        key: false,
-        message: "a pipeline step must have exactly one key (write one step per list item)",
-      };
-    case "pattern": {
-      const pattern = String(params.pattern);
-      if (pattern === "^[^<>]*$") return { path, key: false, message: "must not contain < or >" };
-      if (pattern === "^[A-Za-z0-9_-]{11}$")
-        return { path, key: false, message: "must be an 11-character video id" };
-      if (pattern === "^[A-Z]{2}$")
-        return { path, key: false, message: "must be a two-letter upper-case code" };
-      if (pattern === "^[a-z0-9][a-z0-9-]*$")
-        return { path, key: false, message: "must be lower-case letters, digits and dashes" };
-      if (pattern === "^MPRE")
-        return { path, key: false, message: 'must be an album browse id (starting "MPRE")' };
-      if (pattern.startsWith("^\\S+( +\\S+)"))
-        return { path, key: false, message: "must be a cron expression" };
-      return { path, key: false, message: `must match ${pattern}` };
-    }
-    case "discriminator": {
-      const parent = err.parentSchema as
-        | { oneOf?: { properties?: { type?: { const?: string } } }[] }
-        | undefined;
-      const allowed = (parent?.oneOf ?? []).map((b) => b.properties?.type?.const).filter(Boolean);
-      if (params.error === "tag") {
-        // A missing `type` is already reported by `required`.
-        if (params.tagValue === undefined) return null;
-        return { path: [...path, "type"], key: false, message: "must be a string" };
-      }
-      const what = path[0] === "target" ? "target" : "source";
-      return {
-        path: [...path, "type"],
-        key: false,
-        message: `unknown ${what} type "${String(params.tagValue)}" (expected one of: ${list(allowed)})`,
-      };
-    }
+    case "additionalProperties":
+      return unknownProperty(err, path, params);
+    case "discriminator":
+      return unknownType(err, path, params);
     case "oneOf":
     case "if":
       // Reported through the errors of the branch the discriminator chose.
       return null;
     default:
-      return { path, key: false, message: err.message ?? err.keyword };
+      return { path, key: false, message: valueMessage(err, params) };
   }
 }
 

@@ -78,6 +78,8 @@ const action = tagged(
     edit_song_library_status: { feedbackTokens: ids },
     subscribe_artists: { channelIds: ids },
     unsubscribe_artists: { channelIds: ids },
+    // Only in undo plans (`musicsync undo --delete-created`).
+    delete_playlist: { playlistId: id },
   },
   { edit_playlist: ["title", "description", "privacy"] },
 );

@@ -13,6 +13,7 @@ import {
   QUARANTINE_TARGET,
 } from "../apply/apply.js";
 import type { EngineClient } from "../apply/client.js";
+import { targetAfterApply } from "../apply/known-target.js";
 import type { Clock, Pacer } from "../apply/pacer.js";
 import { buildDesired, planPolicy } from "../plan/desired.js";
 import { targetFingerprint } from "../plan/fingerprint.js";
@@ -29,6 +30,8 @@ import type { EngineState, JournalEntry, LockInfo, OwnedRow, RunKind } from "../
 import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
+import { recordBefore } from "../undo/before.js";
+import { type ApprovalOptions, approvalGate } from "./approval.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
 
 export interface EngineEnv {
@@ -48,7 +51,16 @@ export interface EngineEnv {
 }
 
 /** Exit-code relevant outcomes of one recipe. */
-export type Outcome = "no_changes" | "changes" | "converged" | "partial" | "failed" | "refused" | "locked";
+export type Outcome =
+  | "no_changes"
+  | "changes"
+  | "converged"
+  | "partial"
+  | "failed"
+  | "refused"
+  | "locked"
+  /** Over `policy.require_approval`: recorded for `musicsync approve`, nothing written. */
+  | "pending_approval";
 
 export interface RecipeRun {
   recipeId: string;
@@ -74,7 +86,7 @@ export class StalePlanError extends Error {
   }
 }
 
-interface Planned {
+export interface Planned {
   plan: Plan;
   read: TargetRead;
   reconciliation: Reconciliation;
@@ -101,7 +113,7 @@ async function readTargetOf(
   }
 }
 
-async function unfinishedOf(state: EngineState, recipeId: string): Promise<JournalEntry[]> {
+export async function unfinishedOf(state: EngineState, recipeId: string): Promise<JournalEntry[]> {
   const unfinished = await state.unfinishedWrites();
   if (unfinished.length === 0) return [];
   const runs = new Set((await state.runs(recipeId, 1000)).map((r) => r.id));
@@ -126,7 +138,11 @@ function withoutQuarantined(desired: Desired, target: TargetSpec, quarantine: Re
  * the ratings the engine itself confirmed (its owned rows). Without them every plan would rate the
  * same songs again; a dislike the person took back by hand stays unknown until the song is rated.
  */
-function withRemembered(target: TargetSpec, read: TargetRead, ownedRows: readonly OwnedRow[]): TargetRead {
+export function withRemembered(
+  target: TargetSpec,
+  read: TargetRead,
+  ownedRows: readonly OwnedRow[],
+): TargetRead {
   if (target.type !== "likes" || target.rating !== "DISLIKE") return read;
   const rows = ownedRows.map((r, i) => makeItem({ videoId: r.itemKey, source: "target", rank: i + 1 }));
   return { ...read, actual: { ...read.actual, rows } };
@@ -397,11 +413,12 @@ export async function recordRunFailure(
   return why;
 }
 
-async function applyWithRun(
+export async function applyWithRun(
   env: EngineEnv,
   planned: Planned,
   kind: RunKind,
   recipeHash: string,
+  approval: ApprovalOptions = {},
 ): Promise<RecipeRun> {
   const { plan } = planned;
   env.onPlan?.(plan);
@@ -421,7 +438,11 @@ async function applyWithRun(
     await state.finishRun(runId, { at: clock.now(), result: "refused", error: plan.errors.join("; ") });
     return { recipeId, plan, apply: null, outcome: "failed", error: plan.errors.join("; ") };
   }
+  const held = await approvalGate(env, plan, runId, approval);
+  if (held) return held;
   try {
+    // What the run is about to change, for `musicsync undo` (engine/undo/before.ts).
+    await recordBefore(env, planned, runId);
     const result = await applyPlan(plan, {
       client: env.clientFor(plan.account),
       state,
@@ -438,7 +459,7 @@ async function applyWithRun(
     // the target what the recipe wants: such a run is partial, never "converged" (soak seed 99).
     const incomplete = incompleteReads(plan);
     const converged = applied && incomplete.length === 0;
-    if (plan.actions.length > 0) await saveSnapshot(env, plan, result.playlistId, runId);
+    if (plan.actions.length > 0) await saveSnapshot(env, planned, result, runId);
     const outcome: Outcome = !converged ? "partial" : plan.actions.length === 0 ? "no_changes" : "converged";
     await state.finishRun(runId, { at: clock.now(), result: outcome, counts });
     await recordApplyConditions(env, plan, converged, counts);
@@ -464,13 +485,25 @@ async function applyWithRun(
   }
 }
 
-/** The target as the apply left it, for `drift` to compare with later. A read, never a write. */
-async function saveSnapshot(env: EngineEnv, plan: Plan, playlistId: string | null, runId: number) {
+/**
+ * The target as the apply left it, for `drift` to compare with later. Where the run already knows it
+ * (a playlist whose actions were all confirmed: the plan's read plus their answers, see
+ * engine/apply/known-target.ts) it is not read again, so a sync with changes reads its target once.
+ * Read again (a read, never a write) where it cannot be known: other targets, a playlist this run
+ * created or deleted, an edited description, any action not confirmed.
+ */
+async function saveSnapshot(env: EngineEnv, planned: Planned, result: ApplyResult, runId: number) {
+  const { plan } = planned;
   try {
-    const { actual } = await readTarget(plan.target.spec, env.clientFor(plan.account), {
-      recipeId: plan.recipe.id,
-      ownedPlaylistId: playlistId,
-    });
+    const journal = await env.state.journal(runId);
+    const actual =
+      targetAfterApply(plan, planned.read.actual, result, journal) ??
+      (
+        await readTarget(plan.target.spec, env.clientFor(plan.account), {
+          recipeId: plan.recipe.id,
+          ownedPlaylistId: result.playlistId,
+        })
+      ).actual;
     await env.state.saveSnapshot({
       account: plan.account,
       target: stateTargetKey(plan.target.spec, actual.playlistId),
@@ -506,7 +539,7 @@ async function saveSnapshot(env: EngineEnv, plan: Plan, playlistId: string | nul
 export async function syncRecipe(
   loaded: LoadedRecipe,
   env: EngineEnv,
-  options: { dryRun?: boolean } = {},
+  options: { dryRun?: boolean; approve?: boolean } = {},
 ): Promise<RecipeRun> {
   const recipeId = loaded.recipe.id;
   if (options.dryRun) {
@@ -538,7 +571,10 @@ export async function syncRecipe(
       await recordRunFailure(env, { runId, recipeId, account }, e);
       throw e;
     }
-    return applyWithRun(env, planned, "sync", loaded.hash);
+    return applyWithRun(env, planned, "sync", loaded.hash, {
+      rule: loaded.recipe.policy.require_approval,
+      approved: options.approve === true,
+    });
   });
 }
 
@@ -548,7 +584,11 @@ export function outcomeOfPlan(plan: Plan): Outcome {
 }
 
 /** `apply plan.json`: exactly the saved plan, refused when the target changed since it was read. */
-export async function applySavedPlan(plan: Plan, env: EngineEnv): Promise<RecipeRun> {
+export async function applySavedPlan(
+  plan: Plan,
+  env: EngineEnv,
+  options: { approves?: number } = {},
+): Promise<RecipeRun> {
   const recipeId = plan.recipe.id;
   return withLock(env, plan.account, async () => {
     const client = env.clientFor(plan.account);
@@ -567,6 +607,6 @@ export async function applySavedPlan(plan: Plan, env: EngineEnv): Promise<Recipe
       ownedRows,
       env.clock.now(),
     );
-    return applyWithRun(env, { plan, read, reconciliation }, "apply", plan.recipe.hash);
+    return applyWithRun(env, { plan, read, reconciliation }, "apply", plan.recipe.hash, options);
   });
 }

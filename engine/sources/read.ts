@@ -4,7 +4,19 @@
  * which blocks removals in the plan (a half-read chart must never empty a playlist).
  */
 import { ServiceError } from "../../src/index.js";
-import type { FileSource, Recipe, SourceSpec } from "../recipe/types.js";
+import type {
+  AlbumSource,
+  ArtistSource,
+  ChartSource,
+  FileSource,
+  LibrarySource,
+  MoodSource,
+  PodcastSource,
+  RadioSource,
+  Recipe,
+  SelfSource,
+  SourceSpec,
+} from "../recipe/types.js";
 import type { Item } from "./item.js";
 import {
   fromAlbumCard,
@@ -15,7 +27,13 @@ import {
   fromSearchResult,
   fromTrack,
 } from "./normalise.js";
-import type { ChartPlaylistResult, ChartsResult, PlaylistResult, SourceClient } from "./reader.js";
+import type {
+  ChartPlaylistResult,
+  ChartsResult,
+  MoodCategoryResult,
+  PlaylistResult,
+  SourceClient,
+} from "./reader.js";
 
 export interface SourceRead {
   id: string;
@@ -105,6 +123,166 @@ export function chartPlaylist(charts: ChartsResult, section: "songs" | "videos" 
   return find((t) => t.includes("video") && !t.includes("trending")) ?? find((t) => !t.includes("trending"));
 }
 
+/** A read with nothing in it: an artist without the shelf, a radio whose seed source came back empty. */
+function emptyRead(id: string): SourceRead {
+  return { id, items: [], truncated: false, expected: null };
+}
+
+/** Rows the recipe lists itself (static videoIds, the target's own rows): never truncated. */
+function fixedRead(id: string, items: Item[], limit: number | null): SourceRead {
+  return { id, items: capped(items, limit), truncated: false, expected: null };
+}
+
+async function readAlbum(spec: AlbumSource, client: SourceClient): Promise<SourceRead> {
+  const { id, limit } = spec;
+  let browseId = spec.browseId;
+  if (browseId === null && spec.audioPlaylistId !== null) {
+    browseId = await client.getAlbumBrowseId(spec.audioPlaylistId);
+    if (browseId === null) throw new SourceError(id, `no album found for ${spec.audioPlaylistId}`);
+  }
+  const album = await client.getAlbum(browseId!);
+  const items = numbered(album.tracks, fromTrack, id).map((item) =>
+    item.artists.length === 0 && album.artists
+      ? { ...item, artists: album.artists.map((a) => ({ name: a.name ?? "", id: a.id ?? null })) }
+      : item,
+  );
+  // An album page is one read, not pages: a count above the rows means region-blocked tracks,
+  // not a cut read (the VULTURES 1 capture says 16 songs and lists 15).
+  return counted(id, items, null, limit);
+}
+
+async function readArtist(spec: ArtistSource, client: SourceClient): Promise<SourceRead> {
+  const { id, limit } = spec;
+  const artist = await client.getArtist(spec.channelId);
+  if (spec.section === "songs" || spec.section === "videos") {
+    const section = artist[spec.section];
+    if (!section) return emptyRead(id);
+    // The shelf shows a handful; its browseId is the full list as a playlist.
+    if (section.browseId) {
+      return playlistRead(
+        id,
+        await client.getPlaylist(section.browseId.replace(/^VL/, ""), { limit }),
+        limit,
+      );
+    }
+    return counted(id, numbered(section.results ?? [], fromTrack, id), null, limit);
+  }
+  const section = artist[spec.section];
+  if (!section) return emptyRead(id);
+  const cards =
+    section.browseId && section.params
+      ? await client.getArtistAlbums(section.browseId, section.params, { limit })
+      : (section.results ?? []);
+  return counted(id, numbered(cards, fromAlbumCard, id), null, limit);
+}
+
+async function readChart(spec: ChartSource, client: SourceClient): Promise<SourceRead> {
+  const { id, limit } = spec;
+  const charts = await client.getCharts({ country: spec.country });
+  if (spec.section === "artists") {
+    return counted(id, numbered(charts.artists ?? [], fromArtistRow, id), null, limit);
+  }
+  const playlistId = chartPlaylist(charts, spec.section);
+  if (playlistId === null) {
+    const inline =
+      spec.section === "songs"
+        ? charts.songs?.items
+        : spec.section === "trending"
+          ? charts.trending?.items
+          : null;
+    if (inline) return counted(id, numbered(inline, fromTrack, id), null, limit);
+    throw new SourceError(id, `the ${spec.country} charts have no ${spec.section} chart`);
+  }
+  return playlistRead(id, await client.getPlaylist(playlistId, { limit }), limit);
+}
+
+/** The mood button the recipe names, by title in any case; an unknown one lists those there are. */
+async function moodCategory(spec: MoodSource, client: SourceClient): Promise<MoodCategoryResult> {
+  const categories = await client.getMoodCategories();
+  const wanted = spec.category.toLowerCase();
+  const category = Object.values(categories)
+    .flat()
+    .find((c) => c.title.toLowerCase() === wanted);
+  if (!category) {
+    const known = Object.values(categories)
+      .flat()
+      .map((c) => c.title);
+    throw new SourceError(spec.id, `no mood or genre "${spec.category}" (known: ${known.join(", ")})`);
+  }
+  return category;
+}
+
+async function readMood(spec: MoodSource, client: SourceClient): Promise<SourceRead> {
+  const { id, limit } = spec;
+  const category = await moodCategory(spec, client);
+  const playlists = (await client.getMoodPlaylists(category.params)).filter((p) => p.playlistId);
+  const chosen =
+    spec.playlist === "all"
+      ? playlists
+      : spec.playlist === "first"
+        ? playlists.slice(0, 1)
+        : playlists.filter((p) => (p.title ?? "").toLowerCase() === spec.playlist.toLowerCase());
+  if (chosen.length === 0)
+    throw new SourceError(id, `mood "${spec.category}" has no playlist "${spec.playlist}"`);
+  const reads = [];
+  for (const p of chosen)
+    reads.push(playlistRead(id, await client.getPlaylist(p.playlistId!, { limit }), limit));
+  const items = reads.flatMap((r) => r.items).map((item, i) => ({ ...item, rank: i + 1 }));
+  return { id, items: capped(items, limit), truncated: reads.some((r) => r.truncated), expected: null };
+}
+
+async function readRadio(spec: RadioSource, client: SourceClient, ctx: ReadContext): Promise<SourceRead> {
+  const { id, limit } = spec;
+  let videoId = spec.videoId;
+  if (spec.from !== null) {
+    const seed = ctx.reads.get(spec.from)?.items.find((i) => i.videoId);
+    if (!seed?.videoId) return emptyRead(id);
+    videoId = seed.videoId;
+  }
+  const watch = await client.getWatchPlaylist({
+    ...(videoId ? { videoId } : { playlistId: spec.playlistId! }),
+    radio: true,
+    limit,
+  });
+  return counted(id, numbered(watch.tracks, fromTrack, id), null, limit);
+}
+
+async function readLibrary(spec: LibrarySource, client: SourceClient): Promise<SourceRead> {
+  const { id, limit } = spec;
+  const o = { limit };
+  switch (spec.kind) {
+    case "songs":
+      return counted(id, numbered(await client.getLibrarySongs(o), fromTrack, id), null, limit);
+    case "albums":
+      return counted(id, numbered(await client.getLibraryAlbums(o), fromAlbumCard, id), null, limit);
+    case "artists":
+      return counted(id, numbered(await client.getLibraryArtists(o), fromArtistRow, id), null, limit);
+    case "subscriptions":
+      return counted(id, numbered(await client.getLibrarySubscriptions(o), fromArtistRow, id), null, limit);
+    case "playlists":
+      return counted(id, numbered(await client.getLibraryPlaylists(o), fromPlaylistCard, id), null, limit);
+    case "podcasts":
+      return counted(id, numbered(await client.getLibraryPodcasts(o), fromPodcastCard, id), null, limit);
+  }
+  throw new SourceError(id, "unknown source type");
+}
+
+async function readPodcast(spec: PodcastSource, client: SourceClient): Promise<SourceRead> {
+  const podcast = await client.getPodcast(spec.playlistId, { limit: spec.limit });
+  const items = numbered(
+    podcast.episodes,
+    (e, s, r) => fromEpisode(e, s, r, podcast.author ?? null),
+    spec.id,
+  );
+  return counted(spec.id, items, null, spec.limit);
+}
+
+function readSelf(spec: SelfSource, ctx: ReadContext): SourceRead {
+  if (ctx.self === null) throw new SourceError(spec.id, "the target's rows were not read");
+  const rows = ctx.self.map((row, i) => ({ ...row, source: spec.id, rank: i + 1 }));
+  return fixedRead(spec.id, rows, spec.limit);
+}
+
 export async function readSource(
   spec: SourceSpec,
   client: SourceClient,
@@ -118,176 +296,41 @@ export async function readSource(
       return playlistRead(id, await client.getLikedSongs({ limit }), limit);
     case "saved_episodes":
       return playlistRead(id, await client.getSavedEpisodes({ limit }), limit);
-    case "album": {
-      let browseId = spec.browseId;
-      if (browseId === null && spec.audioPlaylistId !== null) {
-        browseId = await client.getAlbumBrowseId(spec.audioPlaylistId);
-        if (browseId === null) throw new SourceError(id, `no album found for ${spec.audioPlaylistId}`);
-      }
-      const album = await client.getAlbum(browseId!);
-      const items = numbered(album.tracks, fromTrack, id).map((item) =>
-        item.artists.length === 0 && album.artists
-          ? { ...item, artists: album.artists.map((a) => ({ name: a.name ?? "", id: a.id ?? null })) }
-          : item,
-      );
-      // An album page is one read, not pages: a count above the rows means region-blocked tracks,
-      // not a cut read (the VULTURES 1 capture says 16 songs and lists 15).
-      return counted(id, items, null, limit);
-    }
-    case "artist": {
-      const artist = await client.getArtist(spec.channelId);
-      if (spec.section === "songs" || spec.section === "videos") {
-        const section = artist[spec.section];
-        if (!section) return { id, items: [], truncated: false, expected: null };
-        // The shelf shows a handful; its browseId is the full list as a playlist.
-        if (section.browseId) {
-          return playlistRead(
-            id,
-            await client.getPlaylist(section.browseId.replace(/^VL/, ""), { limit }),
-            limit,
-          );
-        }
-        return counted(id, numbered(section.results ?? [], fromTrack, id), null, limit);
-      }
-      const section = artist[spec.section];
-      if (!section) return { id, items: [], truncated: false, expected: null };
-      const cards =
-        section.browseId && section.params
-          ? await client.getArtistAlbums(section.browseId, section.params, { limit })
-          : (section.results ?? []);
-      return counted(id, numbered(cards, fromAlbumCard, id), null, limit);
-    }
+    case "album":
+      return readAlbum(spec, client);
+    case "artist":
+      return readArtist(spec, client);
     case "search": {
       const results = await client.search(spec.query, { filter: spec.filter, limit: spec.limit ?? 20 });
       return counted(id, numbered(results, fromSearchResult, id), null, limit);
     }
-    case "chart": {
-      const charts = await client.getCharts({ country: spec.country });
-      if (spec.section === "artists") {
-        return counted(id, numbered(charts.artists ?? [], fromArtistRow, id), null, limit);
-      }
-      const playlistId = chartPlaylist(charts, spec.section);
-      if (playlistId === null) {
-        const inline =
-          spec.section === "songs"
-            ? charts.songs?.items
-            : spec.section === "trending"
-              ? charts.trending?.items
-              : null;
-        if (inline) return counted(id, numbered(inline, fromTrack, id), null, limit);
-        throw new SourceError(id, `the ${spec.country} charts have no ${spec.section} chart`);
-      }
-      return playlistRead(id, await client.getPlaylist(playlistId, { limit }), limit);
-    }
-    case "mood": {
-      const categories = await client.getMoodCategories();
-      const wanted = spec.category.toLowerCase();
-      const category = Object.values(categories)
-        .flat()
-        .find((c) => c.title.toLowerCase() === wanted);
-      if (!category) {
-        const known = Object.values(categories)
-          .flat()
-          .map((c) => c.title);
-        throw new SourceError(id, `no mood or genre "${spec.category}" (known: ${known.join(", ")})`);
-      }
-      const playlists = (await client.getMoodPlaylists(category.params)).filter((p) => p.playlistId);
-      const chosen =
-        spec.playlist === "all"
-          ? playlists
-          : spec.playlist === "first"
-            ? playlists.slice(0, 1)
-            : playlists.filter((p) => (p.title ?? "").toLowerCase() === spec.playlist.toLowerCase());
-      if (chosen.length === 0)
-        throw new SourceError(id, `mood "${spec.category}" has no playlist "${spec.playlist}"`);
-      const reads = [];
-      for (const p of chosen)
-        reads.push(playlistRead(id, await client.getPlaylist(p.playlistId!, { limit }), limit));
-      const items = reads.flatMap((r) => r.items).map((item, i) => ({ ...item, rank: i + 1 }));
-      return { id, items: capped(items, limit), truncated: reads.some((r) => r.truncated), expected: null };
-    }
-    case "radio": {
-      let videoId = spec.videoId;
-      if (spec.from !== null) {
-        const seed = ctx.reads.get(spec.from)?.items.find((i) => i.videoId);
-        if (!seed?.videoId) return { id, items: [], truncated: false, expected: null };
-        videoId = seed.videoId;
-      }
-      const watch = await client.getWatchPlaylist({
-        ...(videoId ? { videoId } : { playlistId: spec.playlistId! }),
-        radio: true,
-        limit,
-      });
-      return counted(id, numbered(watch.tracks, fromTrack, id), null, limit);
-    }
-    case "library": {
-      const o = { limit };
-      switch (spec.kind) {
-        case "songs":
-          return counted(id, numbered(await client.getLibrarySongs(o), fromTrack, id), null, limit);
-        case "albums":
-          return counted(id, numbered(await client.getLibraryAlbums(o), fromAlbumCard, id), null, limit);
-        case "artists":
-          return counted(id, numbered(await client.getLibraryArtists(o), fromArtistRow, id), null, limit);
-        case "subscriptions":
-          return counted(
-            id,
-            numbered(await client.getLibrarySubscriptions(o), fromArtistRow, id),
-            null,
-            limit,
-          );
-        case "playlists":
-          return counted(
-            id,
-            numbered(await client.getLibraryPlaylists(o), fromPlaylistCard, id),
-            null,
-            limit,
-          );
-        case "podcasts":
-          return counted(id, numbered(await client.getLibraryPodcasts(o), fromPodcastCard, id), null, limit);
-      }
-      break;
-    }
+    case "chart":
+      return readChart(spec, client);
+    case "mood":
+      return readMood(spec, client);
+    case "radio":
+      return readRadio(spec, client, ctx);
+    case "library":
+      return readLibrary(spec, client);
     case "history":
       return counted(id, numbered(await client.getHistory(), fromTrack, id), null, limit);
-    case "podcast": {
-      const podcast = await client.getPodcast(spec.playlistId, { limit });
-      return counted(
-        id,
-        numbered(podcast.episodes, (e, s, r) => fromEpisode(e, s, r, podcast.author ?? null), id),
-        null,
-        limit,
-      );
-    }
+    case "podcast":
+      return readPodcast(spec, client);
     case "new_episodes": {
       const list = await client.getEpisodesPlaylist("RDPN");
       return counted(id, numbered(list.episodes, fromEpisode, id), list.trackCount, limit);
     }
     case "static":
-      return {
+      return fixedRead(
         id,
-        items: capped(
-          spec.videoIds.map((videoId, i) => ({ ...fromTrack({ videoId }, id, i + 1) })),
-          limit,
-        ),
-        truncated: false,
-        expected: null,
-      };
+        spec.videoIds.map((videoId, i) => ({ ...fromTrack({ videoId }, id, i + 1) })),
+        limit,
+      );
     case "file":
       if (!ctx.files) throw new SourceError(id, "file sources are read only by a run (plan, sync)");
       return ctx.files(spec);
-    case "self": {
-      if (ctx.self === null) throw new SourceError(id, "the target's rows were not read");
-      return {
-        id,
-        items: capped(
-          ctx.self.map((row, i) => ({ ...row, source: id, rank: i + 1 })),
-          limit,
-        ),
-        truncated: false,
-        expected: null,
-      };
-    }
+    case "self":
+      return readSelf(spec, ctx);
   }
   throw new SourceError(id, "unknown source type");
 }

@@ -4,6 +4,7 @@
  */
 import type { PlanAction } from "../plan/types.js";
 import type { EngineState, JournalEntry } from "../state/types.js";
+import { undoRefusal } from "../undo/refusal.js";
 import { duration, instant, plural } from "./format.js";
 import { countsText, type RunBrief, runBrief } from "./status.js";
 
@@ -21,6 +22,10 @@ export interface HistoryRun extends RunBrief {
   recipe: string;
   account: string;
   actions: HistoryAction[];
+  /** `musicsync undo <id>` would take this run back (its playlist may still be gone: undo reads it). */
+  undoable: boolean;
+  /** Why not, when it cannot be undone. */
+  undoRefusal: string | null;
 }
 
 /** One line for a journaled action, from its payload (the action as planned). */
@@ -56,6 +61,8 @@ export function describeAction(kind: string, payload: unknown): string {
       return `subscribe to ${a.channelIds.join(", ")}`;
     case "unsubscribe_artists":
       return `unsubscribe from ${a.channelIds.join(", ")}`;
+    case "delete_playlist":
+      return `delete playlist ${a.playlistId}`;
     default:
       return kind;
   }
@@ -83,16 +90,22 @@ function actionOf(e: JournalEntry): HistoryAction {
 
 export async function collectHistory(
   state: EngineState,
-  options: { recipeId?: string; limit?: number } = {},
+  options: { recipeId?: string; limit?: number; now?: number; maxAgeDays?: number } = {},
 ): Promise<HistoryRun[]> {
-  const runs = await state.recentRuns(options);
+  const { now = Date.now(), maxAgeDays, ...which } = options;
+  const runs = await state.recentRuns(which);
   const out: HistoryRun[] = [];
   for (const r of runs) {
+    const journal = await state.journal(r.id);
+    const before = r.kind === "plan" ? null : await state.runBefore(r.id);
+    const why = undoRefusal(r.id, { run: r, before, journal }, now, maxAgeDays);
     out.push({
       recipe: r.recipeId,
       account: r.account,
       ...runBrief(r),
-      actions: (await state.journal(r.id)).map(actionOf),
+      actions: journal.map(actionOf),
+      undoable: why === null,
+      undoRefusal: why,
     });
   }
   return out;
@@ -112,7 +125,7 @@ export function renderHistoryText(runs: readonly HistoryRun[]): string {
   for (const r of runs) {
     const took = r.durationMs !== null ? ` in ${duration(r.durationMs)}` : "";
     lines.push(
-      `#${r.id} ${instant(Date.parse(r.startedAt))} ${r.recipe} (${r.account}) ${r.kind}: ${r.result.replace("_", " ")}${took}${countsText(r.counts)}`,
+      `#${r.id} ${instant(Date.parse(r.startedAt))} ${r.recipe} (${r.account}) ${r.kind}: ${r.result.replace("_", " ")}${took}${countsText(r.counts)}${r.undoable ? " (undoable)" : ""}`,
     );
     if (r.error) lines.push(`    ${r.error}`);
     for (const a of r.actions) {

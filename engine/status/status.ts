@@ -4,6 +4,7 @@
  * text or JSON. Reads only.
  */
 import type { LoadedRecipe } from "../recipe/types.js";
+import { openApprovals } from "../run/approval.js";
 import type { Condition, ConditionType, EngineState, LockInfo, RunRecord } from "../state/types.js";
 import { duration, instant, plural, relative } from "./format.js";
 import { nextRunOf } from "./next-run.js";
@@ -51,9 +52,22 @@ export interface LockStatus {
   heartbeatAt: string;
 }
 
+/** A plan held for a person (`policy.require_approval`), newest first. */
+export interface ApprovalStatus {
+  recipe: string;
+  account: string;
+  runId: number;
+  reason: string;
+  heldAt: string;
+  /** What applies it. */
+  command: string;
+}
+
 export interface StatusReport {
   at: string;
   recipes: RecipeStatus[];
+  /** Held plans of the listed recipes that can still be approved. */
+  approvals: ApprovalStatus[];
   locks: LockStatus[];
 }
 
@@ -166,7 +180,36 @@ export async function collectStatus(
     });
   }
   const locks = (await state.locks()).map(lockStatus);
-  return { at: new Date(now).toISOString(), recipes: out, locks };
+  const approvals = await approvalsOf(state, recipes);
+  return { at: new Date(now).toISOString(), recipes: out, approvals, locks };
+}
+
+async function approvalsOf(state: EngineState, recipes: readonly LoadedRecipe[]): Promise<ApprovalStatus[]> {
+  const ids = new Set(recipes.map((r) => r.recipe.id));
+  return (await openApprovals(state))
+    .filter((a) => ids.has(a.recipeId))
+    .map((a) => ({
+      recipe: a.recipeId,
+      account: a.account,
+      runId: a.runId,
+      reason: a.reason,
+      heldAt: new Date(a.createdAt).toISOString(),
+      command: `musicsync approve ${a.runId}`,
+    }));
+}
+
+function approvalLines(report: StatusReport, now: number): string[] {
+  if (report.approvals.length === 0) return [];
+  const lines = ["Waiting for approval"];
+  for (const a of report.approvals) {
+    const at = Date.parse(a.heldAt);
+    lines.push(
+      `  ${a.recipe}: run #${a.runId} held ${instant(at)} (${relative(at, now)}): ${a.reason}`,
+      `    apply it with: ${a.command}`,
+    );
+  }
+  lines.push("");
+  return lines;
 }
 
 /** ` — 5 actions, 3 requests, 3 confirmed, 2 not sent`: a run's counts in words. */
@@ -226,6 +269,7 @@ export function renderStatusText(report: StatusReport): string {
     }
     lines.push("");
   }
+  lines.push(...approvalLines(report, now));
   if (report.locks.length > 0) {
     lines.push("Locks");
     for (const l of report.locks) {

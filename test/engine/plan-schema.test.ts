@@ -163,8 +163,8 @@ describe("the plan document schema", () => {
     ],
     [
       "an unknown action",
-      (d) => (d.plans[0].actions[0].kind = "delete_playlist"),
-      'plans[0].actions[0].kind: unknown value "delete_playlist"',
+      (d) => (d.plans[0].actions[0].kind = "wipe_playlist"),
+      'plans[0].actions[0].kind: unknown value "wipe_playlist"',
     ],
     [
       "a field no plan has",

@@ -1,0 +1,51 @@
+/** What `applyPlan` is given and what it returns (re-exported by apply.ts). */
+import type { PlanAction } from "../plan/types.js";
+import type { EngineState, JournalStatus } from "../state/types.js";
+import type { EngineClient } from "./client.js";
+import type { Clock, Pacer } from "./pacer.js";
+
+export interface ApplyLogger {
+  debug(fields: object, message?: string): void;
+  info(fields: object, message?: string): void;
+  warn(fields: object, message?: string): void;
+}
+
+export type ActionPhase = "sent" | "confirmed" | "failed" | "unknown";
+
+export interface ActionEvent {
+  recipeId: string;
+  seq: number;
+  total: number;
+  kind: PlanAction["kind"];
+  phase: ActionPhase;
+}
+
+export interface ApplyContext {
+  client: EngineClient;
+  state: EngineState;
+  pacer: Pacer;
+  clock: Clock;
+  runId: number;
+  logger: ApplyLogger;
+  onAction?: (event: ActionEvent) => void;
+}
+
+export interface ActionOutcome {
+  seq: number;
+  kind: PlanAction["kind"];
+  status: Exclude<JournalStatus, "pending" | "sent">;
+  /** Write requests this action took (splits and re-sends included, throttled retries not). */
+  requests: number;
+  error: string | null;
+  /** False when its request never left (a stop, or the create before it failed): not sent, not failed. */
+  sent?: boolean;
+}
+
+export interface ApplyResult {
+  result: "converged" | "partial";
+  outcomes: ActionOutcome[];
+  /** Write requests sent, throttled retries included. */
+  requests: number;
+  playlistId: string | null;
+  quarantined: string[];
+}

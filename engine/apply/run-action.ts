@@ -1,0 +1,80 @@
+/**
+ * One action, end to end: journaled `sent` before its first request, handled by its kind's handler,
+ * then journaled `confirmed` with the service's answer, or `failed` / `unknown` with why.
+ */
+import type { PlanAction } from "../plan/types.js";
+import type { ActionOutcome } from "./context.js";
+import { lost, message, neverSent, Unverified } from "./errors.js";
+import { handlerOf } from "./handlers/table.js";
+import { type ApplySession, markOf, type SessionMark } from "./session.js";
+
+/** An action's fate, and (after a failure that leaves nothing to write to) why the rest is not sent. */
+export interface ActionResult {
+  outcome: ActionOutcome;
+  stop: string | null;
+}
+
+/** An action not sent because an earlier one failed in a way that leaves nothing to write to. */
+export async function skipAction(
+  s: ApplySession,
+  seq: number,
+  action: PlanAction,
+  why: string,
+): Promise<ActionOutcome> {
+  await s.ctx.state.journalMark(s.ctx.runId, seq, "failed", s.ctx.clock.now(), { error: why, sent: false });
+  return { seq, kind: action.kind, status: "failed", requests: 0, error: why, sent: false };
+}
+
+export async function runAction(s: ApplySession, seq: number, action: PlanAction): Promise<ActionResult> {
+  const { state, clock, runId, logger } = s.ctx;
+  const since = markOf(s);
+  await state.journalMark(runId, seq, "sent", clock.now());
+  notify(s, seq, action, "sent");
+  logger.debug({ recipe: s.recipeId, run: runId, seq, kind: action.kind }, "action sent");
+  const handler = handlerOf(action);
+  try {
+    await handler.send(s, action);
+  } catch (e) {
+    return failed(s, seq, action, since, e);
+  }
+  const requests = s.requests - since.requests;
+  await state.journalMark(runId, seq, "confirmed", clock.now(), {
+    playlistId: s.playlistId,
+    requests,
+    ...handler.journal?.(s, since),
+  });
+  notify(s, seq, action, "confirmed");
+  return { outcome: { seq, kind: action.kind, status: "confirmed", requests, error: null }, stop: null };
+}
+
+async function failed(
+  s: ApplySession,
+  seq: number,
+  action: PlanAction,
+  since: SessionMark,
+  e: unknown,
+): Promise<ActionResult> {
+  const { state, clock, runId, logger } = s.ctx;
+  const handler = handlerOf(action);
+  const status: ActionOutcome["status"] = lost(e) || e instanceof Unverified ? "unknown" : "failed";
+  const why = message(e);
+  const requests = s.requests - since.requests;
+  // Stopped before its first request: not sent (the counts say so, not "failed").
+  const notSent = neverSent(e) && requests === 0 ? { sent: false } : {};
+  await state.journalMark(runId, seq, status, clock.now(), {
+    error: why,
+    ...notSent,
+    ...handler.journalFailure?.(s),
+  });
+  notify(s, seq, action, status);
+  logger.warn({ recipe: s.recipeId, run: runId, seq, kind: action.kind, error: why }, "action failed");
+  return {
+    outcome: { seq, kind: action.kind, status, requests, error: why, ...notSent },
+    stop: handler.stopsPlan?.(s, e) ? `not sent: ${why}` : null,
+  };
+}
+
+function notify(s: ApplySession, seq: number, action: PlanAction, phase: ActionOutcome["status"] | "sent") {
+  const total = s.plan.actions.length;
+  s.ctx.onAction?.({ recipeId: s.recipeId, seq, total, kind: action.kind, phase });
+}

@@ -1,0 +1,78 @@
+/**
+ * `musicsync undo <run-id>`: plans the inverse of what that run confirmed and applies it as a run
+ * of its own (kind "undo"), or, with --dry-run or -o, only shows or saves the plan (`musicsync
+ * apply plan.json` takes it later). A run that cannot be undone is refused in one line, exit 1.
+ */
+import { writeFile } from "node:fs/promises";
+import { renderPlansJson } from "../render/json.js";
+import { renderPlansMarkdown } from "../render/markdown.js";
+import { renderPlanText } from "../render/text.js";
+import type { EngineLogger } from "../run/logger.js";
+import type { Planned } from "../run/runner.js";
+import { applyUndo, DEFAULT_UNDO_MAX_AGE_DAYS, prepareUndo, UndoRefusedError } from "../undo/index.js";
+import { CliError, type CommandRun, Exit } from "./io.js";
+import { loadProject } from "./project.js";
+import { RunPrinter } from "./run-printer.js";
+import { exitOf, runAll, withEnv } from "./runs.js";
+
+export interface UndoOptions {
+  dryRun?: boolean;
+  out?: string;
+  deleteCreated?: boolean;
+  maxAgeDays?: string;
+  markdown?: boolean;
+}
+
+function count(text: string, what: string): number {
+  if (!/^\d+$/.test(text)) throw new CliError(`${what}: "${text}" is not a whole number`);
+  return Number(text);
+}
+
+/** The plan alone (--dry-run, -o): printed as text, Markdown or JSON; exit 2 when it would change anything. */
+function showPlan(run: CommandRun, planned: Planned, runId: number, o: UndoOptions): void {
+  const { io, g } = run;
+  const { plan } = planned;
+  if (g.json) io.stdout.write(renderPlansJson([plan]));
+  else if (o.markdown) io.stdout.write(`Undo of run #${runId}\n\n${renderPlansMarkdown([plan])}`);
+  else
+    io.stdout.write(`Undo of run #${runId}:\n${renderPlanText(plan, { color: io.stdout.isTTY === true })}`);
+  if (o.out && !g.json) io.stdout.write(`Saved to ${o.out}: apply it with \`musicsync apply ${o.out}\`.\n`);
+  run.setExit(plan.actions.length > 0 ? Exit.CHANGES : Exit.OK);
+}
+
+export async function undo(run: CommandRun, runIdText: string, o: UndoOptions): Promise<void> {
+  const { io, g } = run;
+  const runId = count(runIdText.replace(/^#/, ""), "run id");
+  const maxAgeDays =
+    o.maxAgeDays === undefined ? DEFAULT_UNDO_MAX_AGE_DAYS : count(o.maxAgeDays, "--max-age-days");
+  const project = await loadProject(g.project, io);
+  const applying = !o.dryRun && !o.out;
+  await withEnv(
+    run,
+    project,
+    async (env) => {
+      let planned: Planned;
+      try {
+        planned = await prepareUndo(runId, env, { deleteCreated: o.deleteCreated === true, maxAgeDays });
+      } catch (e) {
+        if (e instanceof UndoRefusedError) throw new CliError(`cannot undo: ${e.message}`);
+        throw e;
+      }
+      if (o.out) await writeFile(o.out, renderPlansJson([planned.plan]));
+      if (!applying || planned.plan.actions.length === 0) {
+        showPlan(run, planned, runId, o);
+        return;
+      }
+      if (!g.json) io.stdout.write(`Undo of run #${runId}:\n`);
+      const out = new RunPrinter(io, g, { showPlans: true });
+      const runs = await runAll(
+        [{ id: planned.plan.recipe.id, run: () => applyUndo(planned, env) }],
+        env.logger as EngineLogger,
+        (r) => out.add(r),
+      );
+      out.finish();
+      run.setExit(exitOf(runs));
+    },
+    { readOnly: !applying },
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * planUndo: the plan that takes back what one run confirmed (or, killed half way, what its journal
+ * says left and the target shows happened). Pure: the run, what it recorded before its first write,
+ * its journal and the target as read now in; an ordinary Plan out, which `apply` sends like any
+ * other and whose lines say, for each item, what goes back and what is left alone and why.
+ */
+import { targetFingerprint } from "../plan/fingerprint.js";
+import {
+  type ActualTarget,
+  type Owned,
+  PLAN_VERSION,
+  type Plan,
+  type PlanLine,
+  type PlanSummary,
+} from "../plan/types.js";
+import type { JournalEntry, RunBeforeRecord, RunRecord } from "../state/types.js";
+import type { Rating } from "../targets/ratings.js";
+import type { TargetBefore } from "./before.js";
+import { undoItems } from "./items-undo.js";
+import { stepsOf } from "./journal.js";
+import { type Draft, undoPlaylist } from "./playlist-undo.js";
+
+export interface UndoInput {
+  run: RunRecord;
+  before: RunBeforeRecord;
+  journal: readonly JournalEntry[];
+  /** The target as read now (a DISLIKE target's rows: the dislikes the engine remembers). */
+  now: ActualTarget;
+  owned: Owned;
+  /** Likes targets: the current rating of songs the run rated, where it could be read. */
+  ratings?: ReadonlyMap<string, Rating>;
+}
+
+export interface UndoOptions {
+  /** Delete a playlist the run created (kept otherwise: only its rows are taken out). */
+  deleteCreated?: boolean;
+  /** Most items per write request (default 100, the planner's default batch). */
+  batchSize?: number;
+}
+
+export function planUndo(input: UndoInput, options: UndoOptions = {}): Plan {
+  const { run, now } = input;
+  const undone = input.before.plan as Plan;
+  const before = input.before.before as TargetBefore;
+  const steps = stepsOf(input.journal);
+  const tag = `run #${run.id}`;
+  const batch = options.batchSize ?? 100;
+  const spec = before.spec;
+  const draft: Draft =
+    spec.type === "playlist" || spec.type === "saved_episodes"
+      ? undoPlaylist({
+          before,
+          steps,
+          now,
+          tag,
+          labels: new Map(undone.lines.filter((l) => l.key !== null).map((l) => [l.key as string, l.label])),
+          deleteCreated: options.deleteCreated === true,
+          ownsPlaylist: input.owned.playlist,
+          batch,
+        })
+      : undoItems({ before, steps, now, ratings: input.ratings ?? new Map(), tag, batch });
+  return {
+    version: PLAN_VERSION,
+    recipe: { id: run.recipeId, hash: run.recipeHash },
+    account: run.account,
+    mode: undone.mode,
+    target: {
+      spec,
+      playlistId: now.playlistId,
+      exists: now.exists,
+      fingerprint: targetFingerprint(now),
+      rows: now.rows.length,
+    },
+    actions: draft.actions,
+    lines: draft.lines,
+    guards: [],
+    errors: [],
+    tombstones: [],
+    summary: summarise(draft),
+  };
+}
+
+function summarise(draft: Draft): PlanSummary {
+  const s: PlanSummary = {
+    add: 0,
+    remove: 0,
+    move: 0,
+    rate: 0,
+    keep: 0,
+    skip: 0,
+    create: 0,
+    edit: 0,
+    requests: 0,
+  };
+  const count: Record<PlanLine["op"], keyof PlanSummary | null> = {
+    add: "add",
+    remove: "remove",
+    rate: "rate",
+    keep: "keep",
+    skip: "skip",
+    // Moves count write steps (as the planner's do), not lines.
+    move: null,
+  };
+  for (const l of draft.lines) {
+    const k = count[l.op];
+    if (k) s[k]++;
+  }
+  s.move = draft.moves;
+  s.edit = draft.actions.filter((a) => a.kind === "edit_playlist").length;
+  s.requests = draft.actions.length;
+  return s;
+}
