@@ -64,7 +64,7 @@ async function failed(
   await state.journalMark(runId, seq, status, clock.now(), {
     error: why,
     ...notSent,
-    ...handler.journalFailure?.(s),
+    ...handler.journalFailure?.(s, e),
   });
   notify(s, seq, action, status);
   logger.warn({ recipe: s.recipeId, run: runId, seq, kind: action.kind, error: why }, "action failed");

@@ -10,6 +10,7 @@ import { supersededBy } from "../run/approval.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan } from "../run/runner.js";
 import type { Approval, EngineState } from "../state/types.js";
+import { runIdArg } from "./args.js";
 import { CliError, type CommandRun } from "./io.js";
 import { loadProject, stateFileOf } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
@@ -23,13 +24,14 @@ async function refusal(state: EngineState, id: number, held: Approval | null): P
       return `run ${id}'s plan was approved already${held.appliedRunId !== null ? ` (applied by run ${held.appliedRunId})` : ""}`;
     case "refused":
       return `run ${id}'s plan was refused`;
-    case "superseded":
-      return `run ${id}'s plan was superseded by a newer plan of recipe ${held.recipeId} (musicsync status lists it)`;
+    case "superseded": {
+      const later = await supersededBy(state, held);
+      return later === null
+        ? `run ${id}'s plan was superseded by a newer plan of recipe ${held.recipeId} (musicsync status lists it)`
+        : `run ${id}'s plan is out of date: run ${later} applied a newer plan of recipe ${held.recipeId}`;
+    }
   }
-  const later = await supersededBy(state, held);
-  return later === null
-    ? null
-    : `run ${id}'s plan is out of date: run ${later} applied a newer plan of recipe ${held.recipeId}`;
+  return null;
 }
 
 /** The held plan, checked as `apply` checks a plan file (it was stored by this engine, but may be old). */
@@ -47,9 +49,7 @@ function planOf(id: number, held: Approval): Plan {
 }
 
 export async function approve(run: CommandRun, runIdText: string): Promise<void> {
-  if (!/^\d+$/.test(runIdText))
-    throw new CliError(`"${runIdText}" is not a run id (musicsync status lists them)`);
-  const id = Number(runIdText);
+  const id = runIdArg(runIdText, "musicsync status lists them");
   const project = await loadProject(run.g.project, run.io);
   // Nothing was ever held without a state database; opening one would create it.
   if (!existsSync(stateFileOf(run.g, project))) throw new CliError(`run ${id} holds no plan for approval`);

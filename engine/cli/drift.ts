@@ -1,6 +1,7 @@
 /** `musicsync drift`: what changed on the service outside the engine since each recipe's last apply. */
 import { existsSync } from "node:fs";
 import { createEnv } from "../run/env.js";
+import { withPartRecipes } from "../run/split.js";
 import { type DriftReport, detectDrift, renderDriftText } from "../status/drift.js";
 import { type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
@@ -20,7 +21,8 @@ export async function drift(run: CommandRun, ids: string[] | undefined): Promise
   });
   try {
     const reports: DriftReport[] = [];
-    for (const r of recipes) reports.push(await detectDrift(r, env.state, env.clientFor(r.recipe.account)));
+    for (const r of await withPartRecipes(env.state, recipes))
+      reports.push(await detectDrift(r, env.state, env.clientFor(r.recipe.account)));
     const name = titled(recipes);
     const title = (id: string) => titleOf(recipes.find((r) => r.recipe.id === id));
     print(run, { recipes: reports.map((r) => ({ ...r, title: title(r.recipe) })) }, () =>

@@ -11,6 +11,7 @@ import { createEnv } from "../run/env.js";
 import type { Item } from "../sources/item.js";
 import { fromTrack } from "../sources/normalise.js";
 import type { SourceClient, TrackResult } from "../sources/reader.js";
+import { outputFileArg } from "./args.js";
 import { type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
 import { accountOf, loadProject } from "./project.js";
@@ -58,6 +59,7 @@ async function rowsOf(client: SourceClient, what: string): Promise<readonly Trac
 export async function exportList(run: CommandRun, what: string, o: ExportOptions): Promise<void> {
   const { io, g } = run;
   const format = exportFormat(o);
+  if (o.out) outputFileArg(o.out);
   const project = await loadProject(g.project, io);
   const account = accountOf(project, o.account, g.project);
   const env = createEnv({

@@ -6,6 +6,7 @@ import { renderPlansMarkdown } from "../render/markdown.js";
 import { renderPlansText } from "../render/text.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
+import { outputFileArg } from "./args.js";
 import { CliError, type CommandRun } from "./io.js";
 import { loadProject, loadRecipes, pick } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
@@ -25,6 +26,7 @@ function worthShowing(p: Plan): boolean {
 
 export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
   const { io, g, setExit } = run;
+  if (o.out) outputFileArg(o.out);
   const project = await loadProject(g.project, io);
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
   await withEnv(

@@ -37,7 +37,11 @@ export async function history(run: CommandRun, o: { recipe?: string; limit: numb
   if (o.recipe) pick(recipes, [o.recipe]);
   const state = readState(run, project);
   try {
-    const runs = await collectHistory(state, { ...(o.recipe ? { recipeId: o.recipe } : {}), limit: o.limit });
+    const runs = await collectHistory(state, {
+      ...(o.recipe ? { recipeId: o.recipe } : {}),
+      limit: o.limit,
+      maxAgeDays: project.undo.max_age_days,
+    });
     const name = titled(recipes);
     const title = (id: string) => titleOf(recipes.find((r) => r.recipe.id === id));
     print(run, { runs: runs.map((r) => ({ ...r, title: title(r.recipe) })) }, () =>

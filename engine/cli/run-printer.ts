@@ -7,6 +7,8 @@ import type { CliIo, GlobalOptions } from "./io.js";
 export function runJson(r: RecipeRun) {
   return {
     recipe: r.recipeId,
+    // A split recipe's part (its plan's `part`): present only for such runs.
+    ...(r.plan?.part ? { part: r.plan.part } : {}),
     outcome: r.outcome,
     error: r.error,
     summary: r.plan?.summary ?? null,

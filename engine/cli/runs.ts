@@ -109,8 +109,11 @@ export async function runAll(
   const runs: RecipeRun[] = [];
   for (const item of items) {
     const run = await runOne(item.id, item.run, logger);
-    runs.push(run);
-    each(run);
+    // A split recipe's further parts are runs of their own (engine/run/split.ts).
+    for (const r of [run, ...(run.parts ?? [])]) {
+      runs.push(r);
+      each(r);
+    }
   }
   return runs;
 }

@@ -11,7 +11,10 @@ export function registerUndo(cmd: Command, run: (c: Command) => CommandRun): voi
     .option("--dry-run", "plan only: write nothing")
     .option("-o, --out <file>", "save the plan for `apply` instead of applying it")
     .option("--delete-created", "also delete a playlist the run created")
-    .option("--max-age-days <n>", "undo runs up to this many days old", "90")
+    .option(
+      "--max-age-days <n>",
+      "undo runs up to this many days old (default: the project's undo.max_age_days, else 90)",
+    )
     .addOption(new Option("--markdown", "print the plan as Markdown").conflicts("json"))
     .action(async (id: string, o: UndoOptions, c: Command) => {
       await (await import("./undo.js")).undo(run(c), id, o);

@@ -9,7 +9,8 @@ import { renderPlansMarkdown } from "../render/markdown.js";
 import { renderPlanText } from "../render/text.js";
 import type { EngineLogger } from "../run/logger.js";
 import type { Planned } from "../run/runner.js";
-import { applyUndo, DEFAULT_UNDO_MAX_AGE_DAYS, prepareUndo, UndoRefusedError } from "../undo/index.js";
+import { applyUndo, prepareUndo, UndoRefusedError } from "../undo/index.js";
+import { outputFileArg, runIdArg, wholeNumberArg } from "./args.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
 import { loadProject } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
@@ -21,11 +22,6 @@ export interface UndoOptions {
   deleteCreated?: boolean;
   maxAgeDays?: string;
   markdown?: boolean;
-}
-
-function count(text: string, what: string): number {
-  if (!/^\d+$/.test(text)) throw new CliError(`${what}: "${text}" is not a whole number`);
-  return Number(text);
 }
 
 /** The plan alone (--dry-run, -o): printed as text, Markdown or JSON; exit 2 when it would change anything. */
@@ -42,10 +38,11 @@ function showPlan(run: CommandRun, planned: Planned, runId: number, o: UndoOptio
 
 export async function undo(run: CommandRun, runIdText: string, o: UndoOptions): Promise<void> {
   const { io, g } = run;
-  const runId = count(runIdText.replace(/^#/, ""), "run id");
-  const maxAgeDays =
-    o.maxAgeDays === undefined ? DEFAULT_UNDO_MAX_AGE_DAYS : count(o.maxAgeDays, "--max-age-days");
+  const runId = runIdArg(runIdText);
+  const given = o.maxAgeDays === undefined ? undefined : wholeNumberArg(o.maxAgeDays, "--max-age-days");
+  if (o.out) outputFileArg(o.out);
   const project = await loadProject(g.project, io);
+  const maxAgeDays = given ?? project.undo.max_age_days;
   const applying = !o.dryRun && !o.out;
   await withEnv(
     run,

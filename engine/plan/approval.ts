@@ -42,3 +42,9 @@ export function approvalNeeded(plan: Plan, policy: Pick<Policy, "require_approva
   if (reasons.length === 0) return null;
   return `${removals} removal${removals === 1 ? "" : "s"}, ${reasons.join("; ")}`;
 }
+
+/** The plan as shown by `plan` and `sync --dry-run`: with the reason applying it would be held, if any. */
+export function withApprovalNote(plan: Plan, policy: Pick<Policy, "require_approval">): Plan {
+  const reason = approvalNeeded(plan, policy);
+  return reason === null ? plan : { ...plan, heldForApproval: reason };
+}

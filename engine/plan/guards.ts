@@ -35,7 +35,8 @@ export function guardRemovals(draft: Draft): void {
   for (const row of removals) hold(row, why);
 }
 
-function removalBlockers({ desired, policy }: Draft, removals: number): GuardNote[] {
+/** The guards that would hold `removals` removals back (cap.ts asks it before rotating rows out). */
+export function removalBlockers({ desired, policy }: Draft, removals: number): GuardNote[] {
   const blockers: GuardNote[] = [];
   const block = (guard: GuardNote["guard"], message: string) =>
     blockers.push({ guard, message, blocks: "removals" });

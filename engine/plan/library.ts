@@ -14,6 +14,29 @@ const songRules: TargetRules = {
   cannotRemove: (row) => (row.feedbackTokens?.remove ? null : "no library token to remove it with"),
 };
 
+/** A song to put in or take out of the library, and the token that does it. */
+export interface LibrarySong {
+  token: string;
+  videoId: string;
+}
+
+/**
+ * Library edits of one direction, `batch` songs each, naming their songs so that apply's read-back
+ * (engine/apply/handlers/library-status.ts) and undo know exactly what each one does.
+ */
+export function libraryEdits(
+  direction: "add" | "remove",
+  songs: readonly LibrarySong[],
+  batch: number,
+): PlanAction[] {
+  return chunk(songs, batch).map((part) => ({
+    kind: "edit_song_library_status",
+    feedbackTokens: part.map((s) => s.token),
+    videoIds: part.map((s) => s.videoId),
+    direction,
+  }));
+}
+
 export function planLibrary(input: PlanInput, target: LibraryTarget): Plan {
   const draft = draftPlan(input, target.kind === "songs" ? songRules : {});
   const adds = addsOf(draft);
@@ -21,16 +44,12 @@ export function planLibrary(input: PlanInput, target: LibraryTarget): Plan {
   const actions: PlanAction[] = [];
   if (target.kind === "songs") {
     const batch = input.policy.batch_size;
-    const addTokens = chunk(
-      adds.map((e) => e.item.feedbackTokens!.add!),
-      batch,
-    );
-    const removeTokens = chunk(
-      removals.map((r) => r.item.feedbackTokens!.remove!),
-      batch,
-    );
-    for (const tokens of [...addTokens, ...removeTokens])
-      actions.push({ kind: "edit_song_library_status", feedbackTokens: tokens });
+    const songsIn = adds.map((e) => ({ token: e.item.feedbackTokens!.add!, videoId: e.key }));
+    const songsOut = removals.map((r) => ({
+      token: r.item.feedbackTokens!.remove!,
+      videoId: r.item.videoId ?? r.key!,
+    }));
+    actions.push(...libraryEdits("add", songsIn, batch), ...libraryEdits("remove", songsOut, batch));
   } else {
     for (const e of adds) actions.push({ kind: "rate_playlist", playlistId: e.key, rating: "LIKE" });
     for (const r of removals)

@@ -4,7 +4,14 @@
  */
 import { serviceDescription } from "../recipe/service-text.js";
 
-const MARKER = /\[musicsync:([a-z0-9][a-z0-9-]*)\]/;
+// A part past the first (`overflow: split`) is owned as "<recipe id>.<k>": a dot no recipe id can
+// hold, and a marker an engine that knows nothing of parts does not take for the recipe's own.
+const MARKER = /\[musicsync:([a-z0-9][a-z0-9-]*(?:\.[1-9][0-9]*)?)\]/;
+
+/** The id part `index` of a split recipe is owned, planned and run under; part 1 is the recipe's. */
+export function partId(recipeId: string, index: number): string {
+  return index === 1 ? recipeId : `${recipeId}.${index}`;
+}
 
 export function ownershipMarker(recipeId: string): string {
   return `[musicsync:${recipeId}]`;

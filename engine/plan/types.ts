@@ -102,7 +102,14 @@ export type PlanAction =
   | { kind: "move_playlist_items"; playlistId: string | null; moves: MoveStep[] }
   | { kind: "rate_song"; videoId: string; rating: "LIKE" | "DISLIKE" | "INDIFFERENT" }
   | { kind: "rate_playlist"; playlistId: string; rating: "LIKE" | "INDIFFERENT" }
-  | { kind: "edit_song_library_status"; feedbackTokens: string[] }
+  | {
+      kind: "edit_song_library_status";
+      feedbackTokens: string[];
+      /** The songs the tokens name, in the same order, and which way they go. Absent in plans
+       * saved before these were kept: apply's read-back then guesses from the plan's lines. */
+      videoIds?: string[];
+      direction?: "add" | "remove";
+    }
   | { kind: "subscribe_artists"; channelIds: string[] }
   | { kind: "unsubscribe_artists"; channelIds: string[] }
   /** Only in undo plans, with `--delete-created`: the playlist the undone run created. */
@@ -137,8 +144,8 @@ export type GuardName =
 export interface GuardNote {
   guard: GuardName;
   message: string;
-  /** What the guard held back. */
-  blocks: "removals" | "all" | "adds";
+  /** What the guard held back ("none": a note only, e.g. rows rotated out under `overflow: rotate`). */
+  blocks: "removals" | "all" | "adds" | "none";
 }
 
 export interface PlanSummary {
@@ -179,4 +186,17 @@ export interface Plan {
   sources?: PlanSource[];
   /** File rows that could not be read, entries no video was found for (absent when none). */
   notes?: SourceNote[];
+  /** `overflow: split`: which of the recipe's playlists this plan is (absent: not split). */
+  part?: PlanPart;
+  /**
+   * A plan only shown (`plan`, `sync --dry-run`) that `policy.require_approval` would hold when
+   * applied: why. Absent when it would be applied as it is.
+   */
+  heldForApproval?: string;
+}
+
+/** Part `index` of `of` (1-based); part 1 is the recipe's own playlist, part k its "Title (k)". */
+export interface PlanPart {
+  index: number;
+  of: number;
 }

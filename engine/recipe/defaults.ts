@@ -17,3 +17,6 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
 
 /** A radio is endless: without a limit the engine reads this many tracks of it. */
 export const DEFAULT_RADIO_LIMIT = 50;
+
+/** Runs older than this many days are not undone unless the project (`undo.max_age_days`) or the command says otherwise. */
+export const DEFAULT_UNDO_MAX_AGE_DAYS = 90;

@@ -106,4 +106,5 @@ export interface ProjectInput {
   pacing?: { min_interval_ms?: number; max_writes_per_minute?: number; suspend_after_failures?: number };
   recipes?: string[];
   state?: string;
+  undo?: { max_age_days?: number };
 }

@@ -1,5 +1,5 @@
 /** Recipe as written → Recipe with every default filled in (then frozen by the loader). */
-import { DEFAULT_POLICY, DEFAULT_RADIO_LIMIT } from "./defaults.js";
+import { DEFAULT_POLICY, DEFAULT_RADIO_LIMIT, DEFAULT_UNDO_MAX_AGE_DAYS } from "./defaults.js";
 import type { ProjectInput, RecipeInput, SourceInput, StepInput } from "./input.js";
 import { serviceDescription, serviceTitle } from "./service-text.js";
 import type {
@@ -223,6 +223,7 @@ export function normaliseProject(input: ProjectInput): Project {
     },
     recipes: input.recipes ?? ["recipes"],
     state: input.state ?? "musicsync.db",
+    undo: { max_age_days: input.undo?.max_age_days ?? DEFAULT_UNDO_MAX_AGE_DAYS },
   };
 }
 

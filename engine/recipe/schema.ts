@@ -53,7 +53,7 @@ const policyProperties = {
   allow_empty: { type: "boolean", description: "Whether an empty desired list may empty the target." },
   order: { enum: ["source", "keep"] },
   on_drift: { enum: ["adopt", "revert"] },
-  overflow: { enum: ["truncate", "error"] },
+  overflow: { enum: ["truncate", "error", "split", "rotate"] },
   batch_size: { type: "integer", minimum: 1, maximum: 1000 },
   override_ratings: {
     type: "boolean",
@@ -392,6 +392,19 @@ export const projectSchema = {
     },
     recipes: { type: "array", items: nonEmpty },
     state: nonEmpty,
+    undo: {
+      type: "object",
+      description: "`musicsync undo` and the undoable marks of `history`.",
+      properties: {
+        max_age_days: {
+          type: "integer",
+          minimum: 0,
+          description:
+            "Runs older than this many days are not undone (default 90; `undo --max-age-days` overrides it).",
+        },
+      },
+      additionalProperties: false,
+    },
   },
   required: ["apiVersion", "kind", "accounts"],
   additionalProperties: false,

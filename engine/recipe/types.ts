@@ -289,8 +289,11 @@ export interface Policy {
   order: "source" | "keep";
   /** What `sync` does with a row it added that the person removed. */
   on_drift: "adopt" | "revert";
-  /** What happens when the target would pass 5,000 items. */
-  overflow: "truncate" | "error";
+  /**
+   * What happens when the target would pass 5,000 items: drop the last adds, plan nothing, continue
+   * into further playlists ("Title (2)", …), or remove the oldest rows to make room.
+   */
+  overflow: "truncate" | "error" | "split" | "rotate";
   /** Most adds, removes or moves sent in one edit request. */
   batch_size: number;
   /** Likes targets: rate songs the person rated the other way by hand (false: skip them). */
@@ -386,4 +389,6 @@ export interface Project {
   recipes: readonly string[];
   /** The SQLite state file, relative to the project file. */
   state: string;
+  /** `musicsync undo`: runs older than max_age_days are refused (also `history`'s undoable marks). */
+  undo: { max_age_days: number };
 }

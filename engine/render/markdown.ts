@@ -1,6 +1,15 @@
 /** The plan as a pull-request comment: a summary table, then the changes of each recipe folded away. */
 import type { Plan, PlanLine } from "../plan/types.js";
-import { describeTarget, failedIds, failedLine, formatLine, type PlanFailure, summaryLine } from "./text.js";
+import {
+  describeTarget,
+  failedIds,
+  failedLine,
+  formatLine,
+  heldLine,
+  type PlanFailure,
+  partLine,
+  summaryLine,
+} from "./text.js";
 
 /** Escapes what Markdown would read as formatting, and keeps table cells on one line. */
 export function escapeMarkdown(text: string): string {
@@ -34,7 +43,11 @@ export function renderPlansMarkdown(plans: readonly Plan[], failed: readonly Pla
   for (const p of plans) {
     const s = p.summary;
     const result =
-      p.errors.length > 0 ? "refused" : p.actions.length === 0 ? "no changes" : `${s.requests} requests`;
+      p.errors.length > 0
+        ? "refused"
+        : p.actions.length === 0
+          ? "no changes"
+          : `${s.requests} requests${p.heldForApproval ? ", held for approval" : ""}`;
     out.push(
       `| ${escapeMarkdown(p.recipe.id)} | ${escapeMarkdown(describeTarget(p.target.spec, p.target.playlistId))} | ${p.mode} | ${s.add} | ${s.remove} | ${s.move} | ${s.rate} | ${s.skip} | ${result} |`,
     );
@@ -44,6 +57,11 @@ export function renderPlansMarkdown(plans: readonly Plan[], failed: readonly Pla
   // Failures are not folded away: the reason is what the reviewer must see.
   for (const f of failed)
     out.push(`> **${escapeMarkdown(f.recipe)} failed**: ${escapeMarkdown(f.error)}`, "");
+  // Nor is a plan that would wait for a person: merging the change does not apply it.
+  for (const p of plans) {
+    const held = heldLine(p);
+    if (held) out.push(`> **${escapeMarkdown(p.recipe.id)}**: ${escapeMarkdown(held)}`, "");
+  }
   for (const p of plans) {
     const shown = p.lines
       .filter((l) => l.op !== "keep")
@@ -54,12 +72,14 @@ export function renderPlansMarkdown(plans: readonly Plan[], failed: readonly Pla
       `<details><summary><code>${escapeMarkdown(p.recipe.id)}</code>: ${escapeMarkdown(summaryLine(p))}</summary>`,
       "",
     );
+    const part = partLine(p);
+    if (part) out.push(`> ${escapeMarkdown(part)}`);
     for (const g of p.guards)
       out.push(`> **guard ${g.guard}**: ${escapeMarkdown(g.message)} (${g.blocks} held back)`);
     for (const e of p.errors) out.push(`> **error**: ${escapeMarkdown(e)}`);
     for (const n of notes)
       out.push(`> **${n.kind}**: ${escapeMarkdown(n.text)} (${escapeMarkdown(n.source)})`);
-    if (p.guards.length || p.errors.length || notes.length) out.push("");
+    if (part || p.guards.length || p.errors.length || notes.length) out.push("");
     if (shown.length > 0) {
       out.push("```diff");
       // Inside a code block nothing is formatting; one line per change, the symbols as in the terminal.

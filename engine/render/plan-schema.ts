@@ -75,13 +75,17 @@ const action = tagged(
     },
     rate_song: { videoId: id, rating: { enum: ["LIKE", "DISLIKE", "INDIFFERENT"] } },
     rate_playlist: { playlistId: id, rating: { enum: ["LIKE", "INDIFFERENT"] } },
-    edit_song_library_status: { feedbackTokens: ids },
+    edit_song_library_status: { feedbackTokens: ids, videoIds: ids, direction: { enum: ["add", "remove"] } },
     subscribe_artists: { channelIds: ids },
     unsubscribe_artists: { channelIds: ids },
     // Only in undo plans (`musicsync undo --delete-created`).
     delete_playlist: { playlistId: id },
   },
-  { edit_playlist: ["title", "description", "privacy"] },
+  {
+    edit_playlist: ["title", "description", "privacy"],
+    // Plans saved before a library edit named its songs and direction still load.
+    edit_song_library_status: ["videoIds", "direction"],
+  },
 );
 
 const line = object({
@@ -128,7 +132,7 @@ const plan = object(
     // Guard names grow with the guards; what apply needs is that each is a named note.
     guards: {
       type: "array",
-      items: object({ guard: id, message: str, blocks: { enum: ["removals", "all", "adds"] } }),
+      items: object({ guard: id, message: str, blocks: { enum: ["removals", "all", "adds", "none"] } }),
     },
     errors: { type: "array", items: str },
     tombstones: { type: "array", items: str },
@@ -138,8 +142,10 @@ const plan = object(
       type: "array",
       items: object({ source: id, kind: { enum: ["unmatched", "unreadable"] }, text: str }),
     },
+    part: object({ index: { type: "integer", minimum: 1 }, of: { type: "integer", minimum: 1 } }),
+    heldForApproval: str,
   },
-  ["sources", "notes"],
+  ["sources", "notes", "part", "heldForApproval"],
 );
 
 export const planDocumentSchema: Schema = object(

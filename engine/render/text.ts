@@ -107,6 +107,8 @@ export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
   const paint = (op: PlanLine["op"], text: string) => (options.color ? `${COLOR[op]}${text}\u001b[0m` : text);
   const out: string[] = [];
   out.push(`${plan.recipe.id}: ${describeTarget(plan.target.spec, plan.target.playlistId)} [${plan.mode}]`);
+  const part = partLine(plan);
+  if (part) out.push(`  ${part}`);
   for (const a of plan.actions) {
     const d = describeAction(a);
     if (d) out.push(`  ${d}`);
@@ -118,8 +120,30 @@ export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
   for (const g of plan.guards) out.push(`  ! guard ${g.guard}: ${g.message} (${g.blocks} held back)`);
   for (const e of plan.errors) out.push(`  ! error: ${e}`);
   for (const n of plan.notes ?? []) out.push(`  ! ${n.kind} ${n.text} [${n.source}]`);
+  const held = heldLine(plan);
+  if (held) out.push(`  ${held}`);
   out.push(summaryLine(plan));
   return out.join("\n") + "\n";
+}
+
+/** A shown plan that `policy.require_approval` would hold: why, and the two ways to let it through. */
+export function heldLine(plan: Plan): string | null {
+  if (!plan.heldForApproval) return null;
+  return `held for approval when applied: ${plan.heldForApproval} (sync --approve, or approve the held run)`;
+}
+
+/**
+ * `part 2 of 3: "Mix (2)"` for a plan of a split recipe (`overflow: split`): the items listed under
+ * it go to that playlist. A part no item of the list reaches says it is emptied, not deleted.
+ */
+export function partLine(plan: Plan): string | null {
+  if (!plan.part) return null;
+  const spec = plan.target.spec;
+  const title = spec.type === "playlist" && spec.playlist.title ? ` "${spec.playlist.title}"` : "";
+  const head = `part ${plan.part.index} of ${plan.part.of}:${title || ` ${plan.recipe.id}`}`;
+  if (plan.part.index === 1 || plan.lines.some((l) => l.source !== null && l.op !== "skip")) return head;
+  const rows = plan.mode === "append" ? "its rows stay" : "the engine's rows in it are removed";
+  return `${head} — no item of the list reaches it any more: ${rows}; the playlist is kept (emptied, not deleted)`;
 }
 
 /** `bad: playlist "Mix" (new) [mirror]`, the reason, and `Not planned.` */

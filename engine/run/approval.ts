@@ -4,11 +4,11 @@
  * `sync --approve` applies such a plan at once; `musicsync approve <run-id>` applies a held one,
  * exactly, through the saved-plan path (refused when the target changed since).
  */
-import { approvalNeeded } from "../plan/approval.js";
+import { approvalNeeded, withApprovalNote } from "../plan/approval.js";
 import type { Plan } from "../plan/types.js";
 import type { RequireApproval } from "../recipe/types.js";
 import type { Approval, EngineState, RunResult } from "../state/types.js";
-import type { EngineEnv, RecipeRun } from "./runner.js";
+import type { EngineEnv, Planned, RecipeRun } from "./runner.js";
 import { engineScrubber } from "./scrub.js";
 
 /** How one run stands to `policy.require_approval`. */
@@ -25,23 +25,36 @@ export interface ApprovalOptions {
 const APPLIED: ReadonlySet<RunResult> = new Set(["no_changes", "converged", "partial"]);
 
 /**
- * The first later run of the recipe that applied a newer plan, or null. (A newer held plan marks the
- * older one `superseded` in the state; a newer plan applied without approval leaves it pending
- * there, and this is how `approve` and `status` know it is no longer the recipe's plan.)
+ * For a `superseded` approval, the run that applied a newer plan of the recipe and so put it out of
+ * date; null when a newer held plan took its place instead (or it is not superseded). Only names
+ * the run for a message: the state already says the approval is out of date.
  */
 export async function supersededBy(state: EngineState, held: Approval): Promise<number | null> {
+  if (held.status !== "superseded" || held.decidedAt === null) return null;
+  const at = held.decidedAt;
+  // The runner marks approvals superseded right after the applying run finished, on the same clock.
   const later = (await state.runs(held.recipeId, 200)).filter(
-    (r) => r.id > held.runId && APPLIED.has(r.result),
+    (r) => r.id > held.runId && APPLIED.has(r.result) && r.finishedAt !== null && r.finishedAt <= at,
   );
   return later.length > 0 ? Math.min(...later.map((r) => r.id)) : null;
 }
 
-/** The pending approvals that can still be approved, newest first. */
-export async function openApprovals(state: EngineState, recipeId?: string): Promise<Approval[]> {
-  const pending = await state.approvals(recipeId === undefined ? {} : { recipeId });
-  const open: Approval[] = [];
-  for (const a of pending) if ((await supersededBy(state, a)) === null) open.push(a);
-  return open;
+/**
+ * The approvals that can still be approved, newest first: the pending ones (a newer held plan, or a
+ * run that applied a newer plan, marks a recipe's pending approvals `superseded`).
+ */
+export function openApprovals(state: EngineState, recipeId?: string): Promise<Approval[]> {
+  return state.approvals(recipeId === undefined ? {} : { recipeId });
+}
+
+/** A dry run's plans (each part's too) with the reason each would be held for approval when applied. */
+export function noteApproval(planned: Planned, rule: RequireApproval | undefined): Planned {
+  if (!rule) return planned;
+  const note = (p: Planned): Planned => ({
+    ...p,
+    plan: withApprovalNote(p.plan, { require_approval: rule }),
+  });
+  return { ...note(planned), ...(planned.parts ? { parts: planned.parts.map(note) } : {}) };
 }
 
 /** The same writes against the same target read: holding it again would only change its run id. */

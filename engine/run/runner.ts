@@ -31,8 +31,9 @@ import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
 import { recordBefore } from "../undo/before.js";
-import { type ApprovalOptions, approvalGate } from "./approval.js";
+import { type ApprovalOptions, approvalGate, noteApproval } from "./approval.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
+import { applyParts, dryRunParts, planSplit } from "./split.js";
 
 export interface EngineEnv {
   state: EngineState;
@@ -68,6 +69,8 @@ export interface RecipeRun {
   apply: ApplyResult | null;
   outcome: Outcome;
   error: string | null;
+  /** `overflow: split`: the runs of parts 2, 3, … (this one is part 1's). */
+  parts?: RecipeRun[];
 }
 
 export class LockedError extends Error {
@@ -90,6 +93,8 @@ export interface Planned {
   plan: Plan;
   read: TargetRead;
   reconciliation: Reconciliation;
+  /** `overflow: split`: the plans of parts 2, 3, … (this one is part 1), applied in order. */
+  parts?: Planned[];
 }
 
 async function readTargetOf(
@@ -164,18 +169,29 @@ function fileReader(env: EngineEnv, account: string) {
   return (spec: FileSource) => readFileSource(spec, { search, cache: env.state, now: env.clock.now() });
 }
 
-/** Reads and plans one recipe. Writes nothing to the service (file sources' matches are cached). */
-export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<Planned> {
-  const { recipe } = loaded;
-  const client = env.clientFor(recipe.account);
-  const remembered = (await env.state.ownedPlaylist(recipe.account, recipe.id))?.playlistId ?? null;
-  const fresh = await readTargetOf(recipe.target, client, recipe.id, remembered);
-  const key = stateTargetKey(recipe.target, fresh.actual.playlistId);
-  const ownedRows = await env.state.ownedRows(recipe.account, key);
-  const read = withRemembered(recipe.target, fresh, ownedRows);
+/** A target as read for planning, with what the state remembers of it. */
+export interface TargetSide {
+  read: TargetRead;
+  reconciliation: Reconciliation;
+  owned: Owned;
+}
+
+/** Reads a target and what the state remembers of it (`recipeId`: the id it is owned under). */
+export async function readSide(
+  env: EngineEnv,
+  account: string,
+  recipeId: string,
+  target: TargetSpec,
+): Promise<TargetSide> {
+  const client = env.clientFor(account);
+  const remembered = (await env.state.ownedPlaylist(account, recipeId))?.playlistId ?? null;
+  const fresh = await readTargetOf(target, client, recipeId, remembered);
+  const key = stateTargetKey(target, fresh.actual.playlistId);
+  const ownedRows = await env.state.ownedRows(account, key);
+  const read = withRemembered(target, fresh, ownedRows);
   const actual: ActualTarget = read.actual;
   const reconciliation = reconcile(
-    await unfinishedOf(env.state, recipe.id),
+    await unfinishedOf(env.state, recipeId),
     actual,
     ownedRows,
     env.clock.now(),
@@ -185,11 +201,19 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
   for (const r of reconciliation.ownedRemoves) rows.delete(r.itemKey);
   const owned: Owned = {
     playlist:
-      recipe.target.type === "playlist" &&
-      (recipe.target.playlist.id !== null || (actual.exists && read.foundBy !== "none")),
+      target.type === "playlist" &&
+      (target.playlist.id !== null || (actual.exists && read.foundBy !== "none")),
     rows,
-    tombstones: await env.state.tombstones(recipe.account, key),
+    tombstones: await env.state.tombstones(account, key),
   };
+  return { read, reconciliation, owned };
+}
+
+/** Reads the sources and runs the pipeline against the target as read. */
+async function desiredFor(loaded: LoadedRecipe, env: EngineEnv, side: TargetSide): Promise<Desired> {
+  const { recipe } = loaded;
+  const client = env.clientFor(recipe.account);
+  const { actual } = side.read;
   const needsLiked = recipe.pipeline.some((s) => "exclude" in s && s.exclude.liked);
   const liked = needsLiked
     ? new Set(
@@ -202,7 +226,7 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
   const built = buildDesired(loaded, reads, {
     now: new Date(env.clock.now()),
     ...(liked ? { liked } : {}),
-    tombstones: owned.tombstones,
+    tombstones: side.owned.tombstones,
     lastReads: await env.state.sourceReads(recipe.id),
   });
   const desired = withoutQuarantined(
@@ -218,9 +242,22 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
     client,
     recipe.policy.override_ratings === true,
   );
-  const kept = keepPersonRatings(desired, recipe.target, ratings, actual.rows);
-  const plan = makePlan(kept, actual, owned, planPolicy(loaded));
-  return { plan, read, reconciliation };
+  return keepPersonRatings(desired, recipe.target, ratings, actual.rows);
+}
+
+/**
+ * Reads and plans one recipe. Writes nothing to the service (file sources' matches are cached). A
+ * playlist recipe with `overflow: split` is planned as one plan per part (run/split.ts).
+ */
+export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<Planned> {
+  const { recipe } = loaded;
+  const side = await readSide(env, recipe.account, recipe.id, recipe.target);
+  const desired = await desiredFor(loaded, env, side);
+  if (recipe.target.type === "playlist" && recipe.policy.overflow === "split") {
+    return planSplit(loaded, env, side, desired, (id, target) => readSide(env, recipe.account, id, target));
+  }
+  const plan = makePlan(desired, side.read.actual, side.owned, planPolicy(loaded));
+  return { plan, read: side.read, reconciliation: side.reconciliation };
 }
 
 /**
@@ -462,6 +499,8 @@ export async function applyWithRun(
     if (plan.actions.length > 0) await saveSnapshot(env, planned, result, runId);
     const outcome: Outcome = !converged ? "partial" : plan.actions.length === 0 ? "no_changes" : "converged";
     await state.finishRun(runId, { at: clock.now(), result: outcome, counts });
+    // A plan of the recipe was applied: any plan still held for it is out of date.
+    await state.supersedeApprovals(recipeId, clock.now());
     await recordApplyConditions(env, plan, converged, counts);
     if (applied) await state.recordSuccess(plan.account);
     const err = converged
@@ -543,13 +582,15 @@ export async function syncRecipe(
 ): Promise<RecipeRun> {
   const recipeId = loaded.recipe.id;
   if (options.dryRun) {
-    const { plan } = await planRecipe(loaded, env);
+    const planned = noteApproval(await planRecipe(loaded, env), loaded.recipe.policy.require_approval);
+    const { plan } = planned;
     return {
       recipeId,
       plan,
       apply: null,
       outcome: outcomeOfPlan(plan),
       error: plan.errors.join("; ") || null,
+      ...dryRunParts(planned, outcomeOfPlan),
     };
   }
   return withLock(env, loaded.recipe.account, async () => {
@@ -571,10 +612,9 @@ export async function syncRecipe(
       await recordRunFailure(env, { runId, recipeId, account }, e);
       throw e;
     }
-    return applyWithRun(env, planned, "sync", loaded.hash, {
-      rule: loaded.recipe.policy.require_approval,
-      approved: options.approve === true,
-    });
+    const approval = { rule: loaded.recipe.policy.require_approval, approved: options.approve === true };
+    const first = await applyWithRun(env, planned, "sync", loaded.hash, approval);
+    return applyParts(first, planned.parts, (part) => applyWithRun(env, part, "sync", loaded.hash, approval));
   });
 }
 

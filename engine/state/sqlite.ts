@@ -818,6 +818,15 @@ export class SqliteState implements EngineState {
     return r ? approvalOf(r) : null;
   }
 
+  async supersedeApprovals(recipeId: string, at: number): Promise<number> {
+    const changed = this.db
+      .update(schema.approvals)
+      .set({ status: "superseded", decidedAt: at })
+      .where(and(eq(schema.approvals.recipeId, recipeId), eq(schema.approvals.status, "pending")))
+      .run();
+    return changed.changes;
+  }
+
   async decideApproval(
     runId: number,
     d: { status: "approved" | "refused"; at: number; appliedRunId?: number },

@@ -263,6 +263,11 @@ export interface EngineState {
   /** Approvals, newest first: pending ones only unless `all`; of one recipe when given. */
   approvals(options?: { recipeId?: string; all?: boolean }): Promise<Approval[]>;
   approval(runId: number): Promise<Approval | null>;
+  /**
+   * A run of the recipe applied a newer plan: each of its pending approvals becomes `superseded`
+   * (decided at `at`). Returns how many were.
+   */
+  supersedeApprovals(recipeId: string, at: number): Promise<number>;
   /** Marks an approval decided; false when it was no longer pending (approved twice, superseded). */
   decideApproval(
     runId: number,

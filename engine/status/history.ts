@@ -55,8 +55,12 @@ export function describeAction(kind: string, payload: unknown): string {
       return `rate song ${a.videoId} ${a.rating}`;
     case "rate_playlist":
       return `rate playlist ${a.playlistId} ${a.rating}`;
-    case "edit_song_library_status":
-      return `change library status of ${plural(a.feedbackTokens.length, "song")}`;
+    case "edit_song_library_status": {
+      const songs = plural(a.feedbackTokens.length, "song");
+      if (a.direction === "add") return `add ${songs} to the library`;
+      if (a.direction === "remove") return `remove ${songs} from the library`;
+      return `change library status of ${songs}`;
+    }
     case "subscribe_artists":
       return `subscribe to ${a.channelIds.join(", ")}`;
     case "unsubscribe_artists":

@@ -5,6 +5,7 @@
  */
 import type { LoadedRecipe } from "../recipe/types.js";
 import { openApprovals } from "../run/approval.js";
+import { withPartRecipes } from "../run/split.js";
 import type { Condition, ConditionType, EngineState, LockInfo, RunRecord } from "../state/types.js";
 import { duration, instant, plural, relative } from "./format.js";
 import { nextRunOf } from "./next-run.js";
@@ -125,7 +126,8 @@ export async function collectStatus(
   now: number,
 ): Promise<StatusReport> {
   const out: RecipeStatus[] = [];
-  for (const loaded of recipes) {
+  // A split recipe's further parts are runs of their own (engine/run/split.ts): each is listed.
+  for (const loaded of await withPartRecipes(state, recipes)) {
     const { id, account, schedule } = loaded.recipe;
     const [health, accountHealth, runs, conditions] = await Promise.all([
       state.recipeHealth(id),

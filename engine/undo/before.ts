@@ -133,18 +133,26 @@ function priorRating(
 }
 
 /**
- * Library songs: an edit carries tokens only. A token that is a row's remove token takes that row
- * out; the others are the adds, in the order of the plan's add lines (engine/plan/plan.ts builds
- * both from the same list).
+ * Library songs: an edit names its songs and direction (one planned by an older version carries
+ * tokens only: a token that is a row's remove token takes that row out; the others are the adds, in
+ * the order of the plan's add lines, which engine/plan/library.ts builds from the same list).
  */
 function librarySongs(plan: Plan, actual: ActualTarget, label: (key: string) => string): ItemBefore[] {
   const byRemove = new Map<string, ActualTarget["rows"][number]>();
-  for (const r of actual.rows) if (r.feedbackTokens?.remove) byRemove.set(r.feedbackTokens.remove, r);
+  const byId = new Map<string, ActualTarget["rows"][number]>();
+  for (const r of actual.rows) {
+    if (r.feedbackTokens?.remove) byRemove.set(r.feedbackTokens.remove, r);
+    if (r.videoId) byId.set(r.videoId, r);
+  }
   const adds = plan.lines.filter((l) => l.op === "add" && l.key !== null);
   const out: ItemBefore[] = [];
   let next = 0;
   for (const a of plan.actions) {
     if (a.kind !== "edit_song_library_status") continue;
+    if (a.videoIds && a.direction) {
+      out.push(...namedSongs(a.feedbackTokens, a.videoIds, a.direction, byId, label));
+      continue;
+    }
     for (const token of a.feedbackTokens) {
       const row = byRemove.get(token);
       if (row?.videoId) {
@@ -164,13 +172,40 @@ function librarySongs(plan: Plan, actual: ActualTarget, label: (key: string) => 
   return out;
 }
 
+/** The songs of an edit that names them: in the library before a removal, out of it before an add. */
+function namedSongs(
+  tokens: readonly string[],
+  videoIds: readonly string[],
+  direction: "add" | "remove",
+  byId: ReadonlyMap<string, ActualTarget["rows"][number]>,
+  label: (key: string) => string,
+): ItemBefore[] {
+  return videoIds.map((key, i) => {
+    const row = byId.get(key);
+    return direction === "remove"
+      ? {
+          key,
+          label: label(key),
+          state: "in",
+          addToken: row?.feedbackTokens?.add ?? null,
+          removeToken: tokens[i] ?? null,
+        }
+      : { key, label: label(key), state: "out", addToken: tokens[i] ?? null };
+  });
+}
+
 /** Songs a likes plan rates LIKE or DISLIKE: their prior rating is not in the liked-songs list. */
 function songsToRead(plan: Plan): string[] {
-  if (plan.target.spec.type !== "likes") return [];
+  const spec = plan.target.spec;
+  if (spec.type !== "likes") return [];
+  // A LIKE target's rows are the service's liked list, so taking a like back needs no read. A
+  // DISLIKE target's rows are the dislikes the engine remembers (the service lists none): the
+  // person may have cleared one since, so its rating is read before the engine clears it too
+  // (undo soak seed 48).
+  const needsRead = (rating: Rating) => rating !== "INDIFFERENT" || spec.rating === "DISLIKE";
   return plan.actions
     .filter(
-      (a): a is Extract<typeof a, { kind: "rate_song" }> =>
-        a.kind === "rate_song" && a.rating !== "INDIFFERENT",
+      (a): a is Extract<typeof a, { kind: "rate_song" }> => a.kind === "rate_song" && needsRead(a.rating),
     )
     .map((a) => a.videoId);
 }

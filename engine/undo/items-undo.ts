@@ -3,6 +3,7 @@
  * back to its state before the run, if it still holds what the run set; an item the person changed
  * since is left alone, with a line saying so. Pure.
  */
+import { type LibrarySong, libraryEdits } from "../plan/library.js";
 import { targetKey } from "../plan/plan.js";
 import type { ActualTarget, PlanAction, PlanLine } from "../plan/types.js";
 import type { Rating } from "../targets/ratings.js";
@@ -49,13 +50,30 @@ function touches(input: ItemsUndoInput): Touch[] {
       for (const c of a.channelIds)
         touch(c, a.kind === "subscribe_artists" ? "in" : "out", s.confirmed, inOut(c));
     } else if (a.kind === "edit_song_library_status") {
-      const tokens = new Set(a.feedbackTokens);
-      for (const item of before.items) {
-        const token = item.state === "in" ? item.removeToken : item.addToken;
-        if (token && tokens.has(token))
-          touch(item.key, item.state === "in" ? "out" : "in", s.confirmed, inOut(item.key));
-      }
+      for (const [key, set] of librarySongsOf(a, before.items)) touch(key, set, s.confirmed, inOut(key));
     }
+  }
+  return out;
+}
+
+/**
+ * The songs a library edit put in or took out. An action that names its songs and direction says
+ * so exactly; one from before that (a run planned by an older version) is matched to the songs by
+ * the tokens recorded before the run.
+ */
+function librarySongsOf(
+  a: Extract<PlanAction, { kind: "edit_song_library_status" }>,
+  items: readonly ItemBefore[],
+): [string, ItemState][] {
+  if (a.videoIds && a.direction) {
+    const set: ItemState = a.direction === "add" ? "in" : "out";
+    return a.videoIds.map((v) => [v, set]);
+  }
+  const tokens = new Set(a.feedbackTokens);
+  const out: [string, ItemState][] = [];
+  for (const item of items) {
+    const token = item.state === "in" ? item.removeToken : item.addToken;
+    if (token && tokens.has(token)) out.push([item.key, item.state === "in" ? "out" : "in"]);
   }
   return out;
 }
@@ -166,24 +184,28 @@ function restoreActions(input: ItemsUndoInput, restore: readonly Touch[], lines:
   return actions;
 }
 
-/** Songs back in (their add token from before) or out (the remove token the library shows now). */
+/**
+ * Songs back in (their add token from before) or out (the remove token the library shows now), in
+ * actions of one direction each that name their songs, so that apply's read-back checks them exactly.
+ */
 function libraryTokens(input: ItemsUndoInput, restore: readonly Touch[], lines: PlanLine[]): PlanAction[] {
   const removeNow = new Map<string, string>();
   for (const r of input.now.rows)
     if (r.videoId && r.feedbackTokens?.remove) removeNow.set(r.videoId, r.feedbackTokens.remove);
-  const tokens: string[] = [];
+  const songs: Record<"add" | "remove", LibrarySong[]> = { add: [], remove: [] };
   for (const t of restore) {
-    const token = t.item.state === "in" ? t.item.addToken : (removeNow.get(t.item.key) ?? t.item.removeToken);
+    const back = t.item.state === "in";
+    const token = back ? t.item.addToken : (removeNow.get(t.item.key) ?? t.item.removeToken);
     if (token) {
-      tokens.push(token);
+      songs[back ? "add" : "remove"].push({ token, videoId: t.item.key });
       continue;
     }
     const at = lines.findIndex((l) => l.key === t.item.key && l.op !== "skip");
     if (at >= 0)
       lines[at] = { ...lines[at]!, op: "skip", reason: "no library token to change it with; left alone" };
   }
-  return chunk(tokens, input.batch).map((feedbackTokens) => ({
-    kind: "edit_song_library_status",
-    feedbackTokens,
-  }));
+  return [
+    ...libraryEdits("add", songs.add, input.batch),
+    ...libraryEdits("remove", songs.remove, input.batch),
+  ];
 }

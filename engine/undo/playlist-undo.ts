@@ -1,14 +1,15 @@
 /**
  * The inverse of what a run did to a playlist (or the saved episodes), from the rows as they were
  * before it, its journal, and the rows as they are now. Rows are told apart by setVideoId: the
- * rows it added are taken out, the rows it removed go back at their former places, and a row the
- * person (or a later run) changed since is left alone with a line saying so. Pure.
+ * rows its journal names as added are taken out, the rows it removed go back at their former
+ * places, and a row the person (or a later run) changed since — or one that may be the person's,
+ * because the run's add of that video went unanswered — is left alone with a line saying so. Pure.
  */
 import type { ActualTarget, MoveStep, PlanAction, PlanLine, RowRef } from "../plan/types.js";
 import { sameDescription, sameTitle } from "../recipe/service-text.js";
 import { itemLabel } from "../sources/item.js";
 import type { RowBefore, TargetBefore } from "./before.js";
-import { addedRows, chunk, line, type Step } from "./journal.js";
+import { addedRows, chunk, type Fate, line, removedRows, type Step } from "./journal.js";
 import { movesTo } from "./moves.js";
 
 export interface Draft {
@@ -33,36 +34,64 @@ export interface PlaylistUndoInput {
 
 interface Added {
   videoId: string;
-  confirmed: boolean;
 }
 
-/** setVideoId → row, for the rows the run added: the journal's answer, else read off the target now. */
-function rowsAddedByRun(steps: readonly Step[], now: ActualTarget, before: ReadonlySet<string>) {
-  const out = new Map<string, Added>();
-  const unanswered: string[] = [];
+/** What the journal tells of the rows the run added, set against the target now. */
+interface AddedByRun {
+  /** setVideoId → the row, for each row an answer the journal kept names as the run's. */
+  rows: Map<string, Added>;
+  /**
+   * setVideoId → how the add went, for each row now of a video the run's add named but whose answer
+   * names no row of it: maybe the run's, maybe the person's, so it stays (and the plan says why).
+   */
+  unsure: Map<string, "failed" | "unknown">;
+}
+
+/**
+ * The rows the run added. Only a row its journal names (by setVideoId) is taken for the run's: a
+ * new row of a video whose add went unanswered may just as well be one the person added since.
+ */
+function rowsAddedByRun(steps: readonly Step[], now: ActualTarget, before: ReadonlySet<string>): AddedByRun {
+  const rows = new Map<string, Added>();
+  const doubt = new Map<string, "failed" | "unknown">();
   for (const s of steps) {
     if (s.action.kind !== "add_playlist_items" && s.action.kind !== "create_playlist") continue;
-    const added = s.confirmed ? addedRows(s) : null;
-    if (added) for (const [videoId, sid] of Object.entries(added)) out.set(sid, { videoId, confirmed: true });
-    else unanswered.push(...s.action.videoIds);
+    const named = addedRows(s) ?? {};
+    for (const [videoId, sid] of Object.entries(named)) if (!before.has(sid)) rows.set(sid, { videoId });
+    // A confirmed add, or a failed one that read the playlist back, named every row it put there.
+    if (s.fate === "confirmed" || (s.fate === "failed" && addedRows(s))) continue;
+    for (const v of s.action.videoIds) {
+      if (!(v in named)) doubt.set(v, doubt.get(v) === "unknown" ? "unknown" : s.fate);
+    }
   }
-  // A killed or unanswered add: the row of that video that was not there before is the run's.
-  const pending = new Set(unanswered);
+  const unsure = new Map<string, "failed" | "unknown">();
   for (const r of now.rows) {
     const sid = r.setVideoId;
-    if (!sid || !r.videoId || !pending.has(r.videoId) || before.has(sid) || out.has(sid)) continue;
-    out.set(sid, { videoId: r.videoId, confirmed: false });
-    pending.delete(r.videoId);
+    const fate = r.videoId ? doubt.get(r.videoId) : undefined;
+    if (sid && fate && !before.has(sid) && !rows.has(sid)) unsure.set(sid, fate);
   }
-  return out;
+  return { rows, unsure };
 }
 
-/** Rows of `before` the run's removes took away (gone now, whatever the journal could confirm). */
-function rowsRemovedByRun(steps: readonly Step[], now: ReadonlySet<string>): Set<string> {
-  const out = new Set<string>();
+/**
+ * Rows of `before` the run's removes took away, with whether the journal kept the answer. A refused
+ * remove took nothing but the rows its journal names; one whose answer was lost is credited with
+ * the rows it named that are gone now.
+ */
+function rowsRemovedByRun(
+  steps: readonly Step[],
+  before: ReadonlyMap<string, number>,
+  now: ReadonlySet<string>,
+): Map<string, Fate> {
+  const out = new Map<string, Fate>();
   for (const s of steps) {
     if (s.action.kind !== "remove_playlist_items") continue;
-    for (const v of s.action.videos) if (v.setVideoId && !now.has(v.setVideoId)) out.add(v.setVideoId);
+    const named =
+      s.fate === "failed"
+        ? removedRows(s)
+        : s.action.videos.flatMap((v) => (v.setVideoId ? [v.setVideoId] : []));
+    const fate = s.fate === "unknown" ? "unknown" : "confirmed";
+    for (const sid of named) if (before.has(sid) && !now.has(sid) && !out.has(sid)) out.set(sid, fate);
   }
   return out;
 }
@@ -74,7 +103,7 @@ export function undoPlaylist(input: PlaylistUndoInput): Draft {
     if (r.setVideoId) beforeAt.set(r.setVideoId, i);
   });
   const nowIds = new Set(now.rows.map((r) => r.setVideoId).filter((s): s is string => !!s));
-  const added = rowsAddedByRun(steps, now, new Set(beforeAt.keys()));
+  const { rows: added, unsure } = rowsAddedByRun(steps, now, new Set(beforeAt.keys()));
   const created = !before.exists && steps.some((s) => s.action.kind === "create_playlist");
   const foreign = now.rows.filter(
     (r) => !r.setVideoId || (!beforeAt.has(r.setVideoId) && !added.has(r.setVideoId)),
@@ -86,7 +115,7 @@ export function undoPlaylist(input: PlaylistUndoInput): Draft {
   if (created) draft.lines.push(createdLine(input, foreign.length));
   const edit = metadataUndo(input, draft.lines);
   if (edit) draft.actions.push(edit);
-  rowsUndo(input, { beforeAt, nowIds, added, foreign }, draft);
+  rowsUndo(input, { beforeAt, nowIds, added, unsure, foreign }, draft);
   return draft;
 }
 
@@ -96,7 +125,7 @@ function createdLine(input: PlaylistUndoInput, foreign: number): PlanLine {
     ? `${tag} created it; kept (--delete-created deletes it)`
     : !input.ownsPlaylist
       ? `${tag} created it; kept: the engine no longer owns it`
-      : `${tag} created it; kept: ${foreign} row${foreign === 1 ? " was" : "s were"} added since`;
+      : `${tag} created it; kept: ${foreign} row${foreign === 1 ? " in it is" : "s in it are"} not known to be the run's`;
   return line("skip", now.playlistId, `playlist "${now.title ?? ""}"`, null, why);
 }
 
@@ -145,7 +174,23 @@ interface Rows {
   beforeAt: ReadonlyMap<string, number>;
   nowIds: ReadonlySet<string>;
   added: ReadonlyMap<string, Added>;
+  unsure: ReadonlyMap<string, "failed" | "unknown">;
   foreign: readonly ActualTarget["rows"][number][];
+}
+
+/** A row of `before` the undo adds again; `fate` unknown: its remove's answer was lost. */
+interface Readd {
+  row: RowBefore;
+  at: number;
+  fate: Fate;
+}
+
+/** What the undo does with the rows: the run's added rows out, its removed rows back, all in order. */
+interface RowsPlan {
+  removeIds: Set<string>;
+  standIn: Set<string>;
+  readd: Readd[];
+  order: Ordering;
 }
 
 function rowsUndo(input: PlaylistUndoInput, rows: Rows, draft: Draft): void {
@@ -154,47 +199,27 @@ function rowsUndo(input: PlaylistUndoInput, rows: Rows, draft: Draft): void {
   // Rows the run added: out, if still there; gone already, they are the person's doing.
   const removing = now.rows.filter((r) => r.setVideoId && rows.added.has(r.setVideoId));
   for (const [sid, a] of rows.added) {
-    if (rows.nowIds.has(sid) || !a.confirmed) continue;
+    if (rows.nowIds.has(sid)) continue;
     const label = input.labels.get(a.videoId) ?? a.videoId;
     draft.lines.push(line("skip", a.videoId, label, a.videoId, `removed since ${tag}; left alone`));
   }
   // Rows the run removed: back, unless the same video came back since (then that row stands for it).
-  const gone = rowsRemovedByRun(input.steps, rows.nowIds);
+  const gone = rowsRemovedByRun(input.steps, rows.beforeAt, rows.nowIds);
   const spare = new Map<string, string[]>();
   for (const r of rows.foreign)
     if (r.videoId && r.setVideoId) spare.set(r.videoId, [...(spare.get(r.videoId) ?? []), r.setVideoId]);
   const standIn = new Set<string>();
-  const readd: { row: RowBefore; at: number }[] = [];
+  const readd: Readd[] = [];
   before.rows.forEach((row, at) => {
-    if (!row.setVideoId || !gone.has(row.setVideoId)) return;
+    const fate = row.setVideoId ? gone.get(row.setVideoId) : undefined;
+    if (!fate) return;
     const back = spare.get(row.videoId)?.shift();
     if (back) standIn.add(back);
-    else readd.push({ row, at });
+    else readd.push({ row, at, fate });
   });
   const removeIds = new Set(removing.map((r) => r.setVideoId as string));
   const order = ordering(input, rows, removeIds, readd);
-  for (const r of now.rows) {
-    const sid = r.setVideoId ?? "";
-    const label = itemLabel(r);
-    if (removeIds.has(sid)) draft.lines.push(line("remove", r.videoId, label, r.videoId, `added by ${tag}`));
-    else if (standIn.has(sid))
-      draft.lines.push(
-        line("skip", r.videoId, label, r.videoId, `back in the playlist since ${tag}; not added again`),
-      );
-    else if (order.moved.has(sid) && rows.beforeAt.has(sid))
-      draft.lines.push(line("move", r.videoId, label, r.videoId, `back to #${order.place.get(sid)}`));
-    else if (order.moved.has(sid))
-      draft.lines.push(
-        line("move", r.videoId, label, r.videoId, `not there before ${tag}; kept after the row it follows`),
-      );
-    else if (rows.beforeAt.has(sid)) draft.lines.push(line("keep", r.videoId, label, r.videoId, "unchanged"));
-    else draft.lines.push(line("keep", r.videoId, label, r.videoId, `not there before ${tag}; left alone`));
-  }
-  for (const { row, at } of readd) {
-    draft.lines.push(
-      line("add", row.videoId, row.label, row.videoId, `removed by ${tag}; back at #${at + 1}`),
-    );
-  }
+  draft.lines.push(...rowLines(input, rows, { removeIds, standIn, readd, order }));
   for (const part of chunk(removing, batch)) {
     draft.actions.push({
       kind: "remove_playlist_items",
@@ -211,6 +236,42 @@ function rowsUndo(input: PlaylistUndoInput, rows: Rows, draft: Draft): void {
   for (const part of chunk(order.moves, batch))
     draft.actions.push({ kind: "move_playlist_items", playlistId, moves: part });
   draft.moves = order.moves.length;
+}
+
+/** Why a row the run's unanswered (or failed) add may have put there stays. */
+function unsureWhy(tag: string, fate: "failed" | "unknown"): string {
+  const how = fate === "unknown" ? "was never answered" : "failed part way";
+  return `kept: ${tag}'s add of it ${how}, so this copy may be yours; remove it by hand if it is the run's`;
+}
+
+/** One line per row now, then one per row added back. */
+function rowLines(input: PlaylistUndoInput, rows: Rows, plan: RowsPlan): PlanLine[] {
+  const { tag } = input;
+  const { removeIds, standIn, order } = plan;
+  const out: PlanLine[] = [];
+  for (const r of input.now.rows) {
+    const sid = r.setVideoId ?? "";
+    const say = (op: PlanLine["op"], why: string) =>
+      out.push(line(op, r.videoId, itemLabel(r), r.videoId, why));
+    const unsure = rows.unsure.get(sid);
+    const moved = order.moved.has(sid);
+    if (removeIds.has(sid)) say("remove", `added by ${tag}`);
+    else if (standIn.has(sid)) say("skip", `back in the playlist since ${tag}; not added again`);
+    // Shown (a skip, not a quiet keep): the person may want to take it out by hand.
+    else if (unsure) say(moved ? "move" : "skip", unsureWhy(tag, unsure));
+    else if (moved && rows.beforeAt.has(sid)) say("move", `back to #${order.place.get(sid)}`);
+    else if (moved) say("move", `not there before ${tag}; kept after the row it follows`);
+    else if (rows.beforeAt.has(sid)) say("keep", "unchanged");
+    else say("keep", `not there before ${tag}; left alone`);
+  }
+  for (const { row, at, fate } of plan.readd) {
+    const why =
+      fate === "unknown"
+        ? `removed by ${tag}, whose answer was lost (the row is gone); back at #${at + 1}`
+        : `removed by ${tag}; back at #${at + 1}`;
+    out.push(line("add", row.videoId, row.label, row.videoId, why));
+  }
+  return out;
 }
 
 interface Ordering {
@@ -230,7 +291,7 @@ function ordering(
   input: PlaylistUndoInput,
   rows: Rows,
   removeIds: ReadonlySet<string>,
-  readd: readonly { row: RowBefore; at: number }[],
+  readd: readonly Readd[],
 ): Ordering {
   const none: Ordering = { moves: [], moved: new Set(), place: new Map() };
   if (input.before.spec.type !== "playlist") return none;

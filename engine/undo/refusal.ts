@@ -1,9 +1,11 @@
 /** Which runs can be undone, told from the state alone (`history` marks runs with it; no service read). */
+
+import { DEFAULT_UNDO_MAX_AGE_DAYS } from "../recipe/defaults.js";
 import type { JournalEntry, RunBeforeRecord, RunRecord } from "../state/types.js";
 import { wroteAnything } from "./journal.js";
 
-/** Runs older than this many days are not undone unless the caller says otherwise. */
-export const DEFAULT_UNDO_MAX_AGE_DAYS = 90;
+export { DEFAULT_UNDO_MAX_AGE_DAYS };
+
 const DAY_MS = 86_400_000;
 
 /** Why a run cannot be undone, in one line (the command prints it and exits 1). */

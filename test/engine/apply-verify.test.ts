@@ -7,8 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loggedRequests } from "../../emulator/request-log.js";
 import { applyPlan } from "../../engine/apply/apply.js";
 import type { EngineClient } from "../../engine/apply/client.js";
+import { libraryShows } from "../../engine/apply/handlers/library-status.js";
 import type { Plan } from "../../engine/plan/types.js";
 import { planRecipe, syncRecipe } from "../../engine/run/runner.js";
+import { makeItem } from "../../engine/sources/item.js";
 import { detectDrift } from "../../engine/status/drift.js";
 import { ServiceError } from "../../src/index.js";
 import { catalogueSongs, type Harness, playlistRows, recipe, startHarness } from "./sync-harness.js";
@@ -141,6 +143,82 @@ describe("a refused library-status edit", () => {
     expect(run.plan!.summary.remove).toBe(2);
     expect(run.outcome, run.error ?? "").toBe("converged");
     expect(await h.person.getLibrarySongs({ limit: null })).toHaveLength(keep);
+  });
+
+  // The library less its last two songs, plus songs played lately: adds and removals in one plan.
+  const mixedYaml = (keep: number) =>
+    libraryYaml(
+      `  - { id: mine, type: library, kind: songs, limit: ${keep} }
+  - { id: played, type: history, limit: 10 }
+pipeline:
+  - combine: { op: union, sources: [mine, played] }
+  - filter: { available: true }`,
+      "mirror",
+    );
+
+  it("removing, in a plan that also adds: a removal that happened is confirmed", async () => {
+    h = await startHarness();
+    const before = await h.person.getLibrarySongs({ limit: null });
+    const env = h.env({ wrap: doneThenRefused(h, "editSongLibraryStatus", "feedback") });
+    const run = await syncRecipe(recipe(h.project, mixedYaml(before.length - 2)), env);
+    const removal = run.plan!.actions.findIndex(
+      (a) => a.kind === "edit_song_library_status" && a.direction === "remove",
+    );
+    expect(removal).toBeGreaterThanOrEqual(0);
+    expect(run.plan!.summary.add).toBeGreaterThan(0);
+    expect(run.outcome, run.error ?? "").toBe("converged");
+    expect(run.apply!.outcomes[removal]).toMatchObject({ status: "confirmed" });
+    const now = new Set((await h.person.getLibrarySongs({ limit: null })).map((s) => s.videoId));
+    for (const l of run.plan!.lines.filter((x) => x.op === "remove")) expect(now.has(l.videoId)).toBe(false);
+  });
+
+  it("removing, in a plan that also adds: a removal that did not happen is not confirmed", async () => {
+    h = await startHarness();
+    const before = await h.person.getLibrarySongs({ limit: null });
+    const env = h.env();
+    await h.faults({ queue: [{ kind: "failed-status", endpoint: "feedback", count: 50 }] });
+    const run = await syncRecipe(recipe(h.project, mixedYaml(before.length - 2)), env);
+    const removal = run.plan!.actions.findIndex(
+      (a) => a.kind === "edit_song_library_status" && a.direction === "remove",
+    );
+    expect(removal).toBeGreaterThanOrEqual(0);
+    expect(run.outcome).toBe("partial");
+    expect(run.apply!.outcomes[removal]).toMatchObject({ status: "failed" });
+    expect(await h.person.getLibrarySongs({ limit: null })).toHaveLength(before.length);
+  });
+});
+
+describe("libraryShows (the read-back rule)", () => {
+  const song = (videoId: string, add: string, remove: string) =>
+    makeItem({ videoId, source: "target", rank: 1, feedbackTokens: { add, remove } });
+  const removalsPlan = {
+    lines: [{ op: "remove", key: "s1", label: "s1", videoId: "s1", source: null, rank: null, reason: null }],
+  } as unknown as Plan;
+
+  it("a removal naming its song: not done while the library still lists that song", () => {
+    // The library lists the song with a token other than the one the plan sent: the old rule,
+    // by tokens alone, took the removal for done.
+    const rows = [song("s1", "add-new", "remove-new")];
+    const tokensOnly = { kind: "edit_song_library_status" as const, feedbackTokens: ["remove-old"] };
+    expect(libraryShows(rows, tokensOnly, removalsPlan)).toBe(true);
+    expect(libraryShows(rows, { ...tokensOnly, videoIds: ["s1"], direction: "remove" }, removalsPlan)).toBe(
+      false,
+    );
+    expect(libraryShows([], { ...tokensOnly, videoIds: ["s1"], direction: "remove" }, removalsPlan)).toBe(
+      true,
+    );
+  });
+
+  it("an add naming its songs: done only when every song is in; none in is an add not done, whatever the lines say", () => {
+    const add = {
+      kind: "edit_song_library_status" as const,
+      feedbackTokens: ["a1", "a2"],
+      videoIds: ["s1", "s2"],
+      direction: "add" as const,
+    };
+    expect(libraryShows([], add, removalsPlan)).toBe(false);
+    expect(libraryShows([song("s1", "a1", "r1")], add, removalsPlan)).toBe(false);
+    expect(libraryShows([song("s1", "a1", "r1"), song("s2", "a2", "r2")], add, removalsPlan)).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@
  * (exit 5) unless given `--approve`.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteState } from "../../engine/state/sqlite.js";
 import { musicsync as compiled } from "./cli-process.js";
 import { type InProcessDaemon, musicsync, startDaemon, writeRecipes } from "./daemon-harness.js";
 import { catalogueSongs, type Harness, playlistRows, playlistsTitled, startHarness } from "./sync-harness.js";
@@ -112,6 +113,21 @@ describe("require_approval", () => {
 
     await writeRecipes(h.dir, heldRecipe(songs.slice(0, 5)));
     const writes = await h.writes();
+    // Shown only, the plan says it would be held, and how to let it through.
+    const note =
+      "held for approval when applied: 25 removals, over require_approval.removals 20 (sync --approve, or approve the held run)";
+    const shown = await musicsync(["plan", ...p]);
+    expect(shown.code).toBe(2);
+    expect(shown.stdout.split("\n")).toContain(`  ${note}`);
+    expect((await musicsync(["sync", "--dry-run", ...p])).stdout).toContain(note);
+    const json = JSON.parse((await musicsync(["plan", "--json", ...p])).stdout) as {
+      plans: { heldForApproval?: string }[];
+    };
+    expect(json.plans[0]!.heldForApproval).toBe("25 removals, over require_approval.removals 20");
+    const md = (await musicsync(["plan", "--markdown", ...p])).stdout;
+    expect(md).toContain("held for approval when applied: 25 removals");
+    expect(md).toMatch(/\| held \|.*requests, held for approval \|/);
+    expect(await h.writes()).toBe(writes);
     const sync = await compiled(["sync", ...p]);
     expect(sync.code, sync.stderr).toBe(5);
     expect(sync.stdout).toMatch(
@@ -152,5 +168,15 @@ describe("require_approval", () => {
     const late = await musicsync(["approve", String(newer!.runId), ...p]);
     expect(late.code).toBe(1);
     expect(late.stderr).toMatch(/plan is out of date: run \d+ applied a newer plan of recipe held/);
+    // The state itself says so: the run that applied marked the held plan superseded.
+    const state = openSqliteState(h.stateFile);
+    try {
+      expect(await state.approval(newer!.runId)).toMatchObject({ status: "superseded" });
+      expect(await state.approvals({ recipeId: "held" })).toEqual([]);
+    } finally {
+      await state.close();
+    }
+    // With nothing held, a plan shows no such line.
+    expect((await musicsync(["plan", ...p])).stdout).not.toContain("held for approval");
   }, 120_000);
 });

@@ -205,6 +205,20 @@ describe("the plan document schema", () => {
     expect(() => parsePlansJson(JSON.stringify(doc))).toThrow(PlanFormatError);
     expect(() => parsePlansJson(JSON.stringify(doc))).toThrow(message);
   });
+
+  it("loads a library edit saved before edits named their songs; checks the direction of one that does", () => {
+    const doc = JSON.parse(renderPlansJson([realPlan({ type: "library", kind: "songs" }, "mirror")]));
+    const edits = doc.plans[0].actions as { direction?: string; videoIds?: string[] }[];
+    expect(edits.map((a) => a.direction).sort()).toEqual(["add", "remove"]);
+    expect(() => parsePlansJson(JSON.stringify(doc))).not.toThrow();
+    for (const a of edits) {
+      delete a.direction;
+      delete a.videoIds;
+    }
+    expect(() => parsePlansJson(JSON.stringify(doc))).not.toThrow();
+    doc.plans[0].actions[0].direction = "sideways";
+    expect(() => parsePlansJson(JSON.stringify(doc))).toThrow("plans[0].actions[0].direction must be one of");
+  });
 });
 
 describe("musicsync apply of a damaged plan file", () => {

@@ -415,7 +415,7 @@ describe("plan: batching and creation", () => {
     const have = rows(Array.from({ length: 120 }, (_, i) => `o${i}`));
     const p = plan(desired(want), actual(have), nobody, policy("mirror", { batch_size: 100 }));
     const sizes = p.actions.map(
-      (a) => `${a.kind}:${"videoIds" in a ? a.videoIds.length : "videos" in a ? a.videos.length : 0}`,
+      (a) => `${a.kind}:${"videoIds" in a ? (a.videoIds?.length ?? 0) : "videos" in a ? a.videos.length : 0}`,
     );
     expect(sizes).toEqual([
       "remove_playlist_items:100",
@@ -535,7 +535,7 @@ describe("plan: other targets", () => {
     expect(p.summary).toMatchObject({ rate: 2, add: 0, remove: 0, keep: 1 });
   });
 
-  it("library songs: feedback tokens in batches; items without a token are skipped", () => {
+  it("library songs: feedback tokens in batches, each naming its songs and direction; items without a token are skipped", () => {
     const target: TargetSpec = { type: "library", kind: "songs" };
     const want = [
       track("a", { source: "s", rank: 1, feedbackTokens: { add: "ADD_A", remove: "RM_A" } }),
@@ -544,8 +544,18 @@ describe("plan: other targets", () => {
     const have = rows(["c"], { feedbackTokens: { add: null, remove: "RM_C" } });
     const p = plan(desired(want, {}, target), actual(have, { playlistId: null }), nobody, policy("mirror"));
     expect(p.actions).toEqual([
-      { kind: "edit_song_library_status", feedbackTokens: ["ADD_A"] },
-      { kind: "edit_song_library_status", feedbackTokens: ["RM_C"] },
+      {
+        kind: "edit_song_library_status",
+        feedbackTokens: ["ADD_A"],
+        videoIds: ["a__________"],
+        direction: "add",
+      },
+      {
+        kind: "edit_song_library_status",
+        feedbackTokens: ["RM_C"],
+        videoIds: ["c__________"],
+        direction: "remove",
+      },
     ]);
     expect(ops(p)).toContain("skip b — Artist (no library token to add it with)");
   });

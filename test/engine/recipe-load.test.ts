@@ -195,6 +195,22 @@ target: { type: likes }
     ]);
   });
 
+  it("takes undo's age limit from the project (default 90 days) and refuses one that is not a whole number", () => {
+    expect(loadProjectText("musicsync.yaml", project, { HOME_DIR: "/home/me" }).project?.undo).toEqual({
+      max_age_days: 90,
+    });
+    const set = loadProjectText("musicsync.yaml", `${project}undo: { max_age_days: 14 }\n`, {
+      HOME_DIR: "/x",
+    });
+    expect(set.issues).toEqual([]);
+    expect(set.project?.undo).toEqual({ max_age_days: 14 });
+    for (const bad of ["undo: { max_age_days: -1 }", "undo: { max_age_days: 1.5 }", "undo: { days: 3 }"]) {
+      const r = loadProjectText("musicsync.yaml", `${project}${bad}\n`, { HOME_DIR: "/x" });
+      expect(r.project, bad).toBeNull();
+      expect(r.issues.map(formatIssue).join("\n"), bad).toMatch(/undo/);
+    }
+  });
+
   it("yields no recipe and one issue for an empty file", () => {
     const r = loadRecipeText("empty.yaml", "# nothing here\n");
     expect(r.issues.map(formatIssue)).toEqual(["empty.yaml:1:1 the file holds no recipe"]);

@@ -76,4 +76,25 @@ describe("approvals", () => {
     expect(await state.approval(2)).toMatchObject({ status: "approved", decidedAt: 20, appliedRunId: 9 });
     expect(await state.approvals()).toEqual([]);
   });
+
+  it("a run that applied a newer plan supersedes the recipe's pending approvals, and only those", async () => {
+    await state.recordPendingApproval(held(1, "r", 10));
+    await state.recordPendingApproval(held(2, "r", 11));
+    await state.recordPendingApproval(held(3, "other", 12));
+    await state.recordPendingApproval(held(4, "done", 13));
+    expect(await state.decideApproval(4, { status: "approved", at: 14, appliedRunId: 5 })).toBe(true);
+    expect(await state.supersedeApprovals("r", 30)).toBe(1);
+    expect(await state.approval(2)).toMatchObject({
+      status: "superseded",
+      decidedAt: 30,
+      appliedRunId: null,
+    });
+    // Superseded earlier by run 2's held plan: its decision stays as it was.
+    expect(await state.approval(1)).toMatchObject({ status: "superseded", decidedAt: 11 });
+    expect(await state.supersedeApprovals("done", 31)).toBe(0);
+    expect(await state.approval(4)).toMatchObject({ status: "approved", decidedAt: 14 });
+    expect(await state.supersedeApprovals("r", 32)).toBe(0);
+    expect((await state.approvals()).map((a) => a.runId)).toEqual([3]);
+    expect(await state.decideApproval(2, { status: "approved", at: 40, appliedRunId: 9 })).toBe(false);
+  });
 });

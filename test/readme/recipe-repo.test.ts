@@ -4,8 +4,10 @@
  * and pacing), fitted to the generated catalogue as `musicsync demo` fits the shipped recipes, and
  * must write something and then plan no changes. Its files must point editors at the right schema.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -107,5 +109,66 @@ describe("examples/recipe-repo: every recipe runs against the emulator", () => {
     } finally {
       await env.close();
     }
+  });
+});
+
+describe("examples/recipe-repo: the apply job and a plan held for approval", () => {
+  let bin: string;
+  beforeAll(async () => {
+    bin = await mkdtemp(join(tmpdir(), "recipe-repo-ci-"));
+    // Stands for `npx musicsync …`: a sync whose plan is held (exit 5), status listing it, approve.
+    const npx = [
+      "#!/bin/sh",
+      'echo "npx $*" >> "$CALLS"',
+      'case "$*" in',
+      '  "musicsync sync") echo "weekly-mix: Not applied: held for approval"; exit 5 ;;',
+      `  "musicsync status --json") echo '{"approvals":[{"recipe":"weekly-mix","runId":7,"reason":"25 removals, over require_approval.removals 20","command":"musicsync approve 7"}]}' ;;`,
+      '  "musicsync approve 7") echo "weekly-mix: Applied"; exit 0 ;;',
+      "  *) exit 1 ;;",
+      "esac",
+      "",
+    ].join("\n");
+    await writeFile(join(bin, "npx"), npx);
+    await chmod(join(bin, "npx"), 0o755);
+  });
+  afterAll(() => rm(bin, { recursive: true, force: true }));
+
+  async function applyStep(approve: string) {
+    const wf = parseYaml(await readFile(join(REPO, ".github/workflows/musicsync.yml"), "utf8")) as {
+      jobs: Record<string, { steps: { name?: string; run?: string }[] }>;
+    };
+    const script = wf.jobs.apply!.steps.find((s) => s.name === "Apply")!.run!;
+    const summary = join(bin, `summary-${approve || "none"}`);
+    const calls = join(bin, `calls-${approve || "none"}`);
+    await writeFile(summary, "");
+    await writeFile(calls, "");
+    // As GitHub's runner runs a step: bash -eo pipefail.
+    const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
+      encoding: "utf8",
+      env: {
+        PATH: [bin, dirname(process.execPath), "/usr/bin", "/bin"].join(delimiter),
+        GITHUB_STEP_SUMMARY: summary,
+        APPROVE: approve,
+        CALLS: calls,
+      },
+    });
+    return { ...r, summary: await readFile(summary, "utf8"), calls: await readFile(calls, "utf8") };
+  }
+
+  it("fails the job with exit 5, naming the recipe, the reason and the run id to approve", async () => {
+    const r = await applyStep("");
+    expect(r.status, r.stderr).toBe(5);
+    expect(r.stdout).toContain(
+      "::error title=Held for approval::weekly-mix: held for approval: 25 removals, over require_approval.removals 20.",
+    );
+    expect(r.stdout).toContain("with approve = 7, which runs musicsync approve 7");
+    expect(r.summary).toContain("weekly-mix: held for approval");
+  });
+
+  it("run by hand with approve = <run id>, applies that plan with musicsync approve", async () => {
+    const r = await applyStep("7");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.calls.trim()).toBe("npx musicsync approve 7");
+    expect(r.stdout).not.toContain("::error");
   });
 });

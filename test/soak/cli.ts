@@ -1,19 +1,22 @@
 /**
- * `npm run soak -- --seeds N [--from S] [--seed S] [--jobs J] [--no-build] [--trace]`: runs seeds of
- * the soak (soak.ts), J at a time in worker processes (default 2: this machine's cores), prints one
- * line per seed and ends with `seeds N, violations V` and each violation with its seed; exit 1 if any.
+ * `npm run soak -- --seeds N [--from S] [--seed S] [--jobs J] [--no-build] [--trace] [--undo]`: runs
+ * seeds of the soak (soak.ts; with `--undo` the undo soak, undo.ts), J at a time in worker processes
+ * (default 2: this machine's cores), prints one line per seed and ends with `seeds N, violations V`
+ * and each violation with its seed; exit 1 if any.
  */
 import { fork, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Violation } from "./invariants.js";
 import { musicsyncCommand, ROOT } from "./kill.js";
 import { runSeed, type SeedResult } from "./soak.js";
+import { runUndoSeed } from "./undo.js";
 
 interface Args {
   seeds: number[];
   jobs: number;
   build: boolean;
   trace: boolean;
+  undo: boolean;
 }
 
 function parse(argv: readonly string[]): Args {
@@ -33,21 +36,24 @@ function parse(argv: readonly string[]): Args {
     jobs: Math.max(1, value("--jobs") ?? 2),
     build: !argv.includes("--no-build"),
     trace: argv.includes("--trace"),
+    undo: argv.includes("--undo"),
   };
 }
 
 /** A worker: runs the seeds its parent sends, one at a time, and sends each result back. */
-async function worker(trace: boolean, build: boolean) {
+async function worker(trace: boolean, build: boolean, undo: boolean) {
   process.on("message", async (msg: { seed?: number; done?: boolean }) => {
     if (msg.done) process.exit(0);
     const lines: string[] = [];
     let result: SeedResult;
     try {
-      result = await runSeed(msg.seed!, {
-        kill: "auto",
-        command: musicsyncCommand(build),
-        trace: (l) => lines.push(l),
-      });
+      result = undo
+        ? await runUndoSeed(msg.seed!, { trace: (l) => lines.push(l) })
+        : await runSeed(msg.seed!, {
+            kill: "auto",
+            command: musicsyncCommand(build),
+            trace: (l) => lines.push(l),
+          });
     } catch (e) {
       const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
       result = {
@@ -71,8 +77,9 @@ function describe(v: Violation): string {
 
 async function main() {
   const args = parse(process.argv.slice(2));
-  if (process.env.SOAK_WORKER === "1") return worker(args.trace, args.build);
-  if (args.build) {
+  if (process.env.SOAK_WORKER === "1") return worker(args.trace, args.build, args.undo);
+  // The undo soak runs in process only: it needs no build.
+  if (args.build && !args.undo) {
     // The real process starts faster compiled; a build with type errors elsewhere still emits.
     // tsc, then the bundles the real process runs (dist/bin/, scripts/bundle-commands.mjs).
     const b = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "ignore" });

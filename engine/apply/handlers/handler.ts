@@ -18,8 +18,8 @@ export interface ActionHandler<A extends PlanAction> {
   send(s: ApplySession, action: A): Promise<void>;
   /** What its `confirmed` journal entry keeps besides the playlist id and its request count. */
   journal?(s: ApplySession, since: SessionMark): Record<string, unknown>;
-  /** What its `failed` / `unknown` journal entry keeps besides the error. */
-  journalFailure?(s: ApplySession): Record<string, unknown>;
+  /** What its `failed` / `unknown` journal entry keeps besides the error (`error`: what it threw). */
+  journalFailure?(s: ApplySession, error: unknown): Record<string, unknown>;
   /** Whether its failure leaves the rest of the plan nothing to write to. */
   stopsPlan?(s: ApplySession, error: unknown): boolean;
 }

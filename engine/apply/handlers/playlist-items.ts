@@ -35,6 +35,16 @@ function goneFrom(rows: readonly Item[], videos: readonly Removal[]): Removal[] 
   return videos.filter((v) => !left.has(v.setVideoId));
 }
 
+/** A remove the service took only part of: the rows that did go, for the journal (undo puts them back). */
+class PartlyRemoved extends ActionFailed {
+  constructor(
+    message: string,
+    readonly removed: readonly Removal[],
+  ) {
+    super(message);
+  }
+}
+
 const asOwned = (rows: readonly Removal[]) =>
   rows.map((v) => ({ itemKey: v.videoId, setVideoId: v.setVideoId }));
 
@@ -53,9 +63,12 @@ export const removePlaylistItems: ActionHandler<ActionOf<"remove_playlist_items"
       removed = goneFrom(await reread(s), videos);
       if (removed.length < videos.length) {
         await disown(s, asOwned(removed));
-        throw new ActionFailed(`${videos.length - removed.length} of ${videos.length} rows not removed`);
+        const why = `${videos.length - removed.length} of ${videos.length} rows not removed`;
+        throw new PartlyRemoved(why, removed);
       }
     }
     await disown(s, asOwned(removed));
   },
+  journalFailure: (_s, e) =>
+    e instanceof PartlyRemoved && e.removed.length > 0 ? { removed: e.removed.map((v) => v.setVideoId) } : {},
 };
