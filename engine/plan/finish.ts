@@ -45,16 +45,17 @@ export function finishPlan(draft: Draft, actions: PlanAction[], moves: readonly 
     guards: draft.guards,
     errors,
     tombstones,
-    summary: summarise(lines, actions, moves),
+    summary: summarise(lines, actions, moves.length),
     sources: planSources(desired.sources ?? [], policy.min_source_ratio),
     ...withNotes(desired.notes ?? []),
   };
 }
 
-function summarise(
+/** A plan's counts from its lines and actions; `moveSteps`: moves count write steps, not lines. */
+export function summarise(
   lines: readonly PlanLine[],
   actions: readonly PlanAction[],
-  moves: readonly MoveStep[],
+  moveSteps: number,
 ): PlanSummary {
   const summary: PlanSummary = {
     add: 0,
@@ -88,7 +89,7 @@ function summarise(
     }
   }
   // Moves count write steps: an added row that then moves into place is one add and one move.
-  summary.move = moves.length;
+  summary.move = moveSteps;
   for (const a of actions) {
     if (a.kind === "create_playlist") summary.create++;
     else if (a.kind === "edit_playlist") summary.edit++;

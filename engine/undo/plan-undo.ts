@@ -5,14 +5,8 @@
  * other and whose lines say, for each item, what goes back and what is left alone and why.
  */
 import { targetFingerprint } from "../plan/fingerprint.js";
-import {
-  type ActualTarget,
-  type Owned,
-  PLAN_VERSION,
-  type Plan,
-  type PlanLine,
-  type PlanSummary,
-} from "../plan/types.js";
+import { summarise } from "../plan/finish.js";
+import { type ActualTarget, type Owned, PLAN_VERSION, type Plan } from "../plan/types.js";
 import type { JournalEntry, RunBeforeRecord, RunRecord } from "../state/types.js";
 import type { Rating } from "../targets/ratings.js";
 import type { TargetBefore } from "./before.js";
@@ -76,37 +70,6 @@ export function planUndo(input: UndoInput, options: UndoOptions = {}): Plan {
     guards: [],
     errors: [],
     tombstones: [],
-    summary: summarise(draft),
+    summary: summarise(draft.lines, draft.actions, draft.moves),
   };
-}
-
-function summarise(draft: Draft): PlanSummary {
-  const s: PlanSummary = {
-    add: 0,
-    remove: 0,
-    move: 0,
-    rate: 0,
-    keep: 0,
-    skip: 0,
-    create: 0,
-    edit: 0,
-    requests: 0,
-  };
-  const count: Record<PlanLine["op"], keyof PlanSummary | null> = {
-    add: "add",
-    remove: "remove",
-    rate: "rate",
-    keep: "keep",
-    skip: "skip",
-    // Moves count write steps (as the planner's do), not lines.
-    move: null,
-  };
-  for (const l of draft.lines) {
-    const k = count[l.op];
-    if (k) s[k]++;
-  }
-  s.move = draft.moves;
-  s.edit = draft.actions.filter((a) => a.kind === "edit_playlist").length;
-  s.requests = draft.actions.length;
-  return s;
 }
