@@ -17,7 +17,7 @@ import { RunPrinter } from "./run-printer.js";
 import { exitOf, runAll, withEnv } from "./runs.js";
 
 /** Why the held plan cannot be approved (decided already, or a newer plan took its place), or null. */
-async function refusal(state: EngineState, id: number, held: Approval | null): Promise<string | null> {
+export async function refusal(state: EngineState, id: number, held: Approval | null): Promise<string | null> {
   if (held === null) return `run ${id} holds no plan for approval (musicsync status lists those that wait)`;
   switch (held.status) {
     case "approved":
@@ -35,7 +35,7 @@ async function refusal(state: EngineState, id: number, held: Approval | null): P
 }
 
 /** The held plan, checked as `apply` checks a plan file (it was stored by this engine, but may be old). */
-function planOf(id: number, held: Approval): Plan {
+export function planOf(id: number, held: Approval): Plan {
   try {
     const doc = parsePlansJson(
       JSON.stringify({ format: PLAN_FORMAT, version: PLAN_VERSION, plans: [held.plan] }),

@@ -99,15 +99,28 @@ export async function sync(
     run,
     project,
     async (env) => {
+      // `notify:` (engine/notify/): sent in the background, drained briefly before the exit.
+      const notes =
+        project.notify.length > 0 && !dryRun
+          ? (await import("../notify/sync.js")).syncNotifications(
+              project,
+              recipes,
+              env.logger as EngineLogger,
+            )
+          : null;
       const runs: RecipeRun[] = await runAll(
         recipes.map((r) => ({
           id: r.recipe.id,
           run: () => syncRecipe(r, env, { dryRun, approve: o.approve === true }),
         })),
         env.logger as EngineLogger,
-        (r) => out.add(r),
+        (r) => {
+          out.add(r);
+          notes?.run(r);
+        },
       );
       out.finish();
+      await notes?.close();
       run.setExit(exitOf(runs));
     },
     { readOnly: dryRun, onPlan },

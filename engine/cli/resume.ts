@@ -7,14 +7,14 @@ import { loadProject, loadTolerant, stateFileOf } from "./project.js";
 
 const RESUMED = { type: "Ready" as const, status: "Unknown" as const, reason: "Resumed" };
 
-async function resumeRecipe(state: EngineState, id: string, now: number): Promise<boolean> {
+export async function resumeRecipe(state: EngineState, id: string, now: number): Promise<boolean> {
   const lifted = await state.resumeRecipe(id, now);
   if (lifted)
     await state.setCondition(id, { ...RESUMED, message: "resumed by hand; waiting for its next run" }, now);
   return lifted;
 }
 
-async function resumeAccount(
+export async function resumeAccount(
   state: EngineState,
   account: string,
   recipes: readonly LoadedRecipe[],

@@ -1,5 +1,5 @@
 /**
- * The subcommands for running unattended and seeing what happened: `daemon`, `status`, `history`,
+ * The subcommands for running unattended and seeing what happened: `daemon`, `serve`, `status`, `history`,
  * `drift`, `approve`, `resume`. Only their options live here; each action loads its module when it
  * runs (engine/daemon/daemon-command.ts, engine/cli/report.ts, drift.ts, approve.ts, resume.ts), so
  * `--help` and the other commands never load the daemon, SQLite or the client.
@@ -46,8 +46,25 @@ export function registerDaemonCommands(cmd: Command, ctx: CommandContext): void 
     .option("--lock-wait <duration>", "how often to try an account another process has locked", "5s")
     .option("--lock-stale <duration>", "take over a lock whose heartbeat is older than this", "5m")
     .option("--log-format <format>", "auto (pretty on a terminal), json or pretty", "auto")
+    .option("--http <address>", "also serve the status page, e.g. 127.0.0.1:8484")
+    .option(
+      "--http-token <token>",
+      "access token for the page (or MUSICSYNC_HTTP_TOKEN); needed beyond 127.0.0.1",
+    )
     .action(async (paths: string[], o: DaemonFlags, c: Command) => {
       await (await import("./daemon-command.js")).runDaemon(run(c), paths, o);
+    });
+
+  cmd
+    .command("serve")
+    .description("serve the status page on a state another process (a daemon, cron) writes; no schedule runs")
+    .option("--http <address>", "where to listen", "127.0.0.1:8484")
+    .option(
+      "--http-token <token>",
+      "access token for the page (or MUSICSYNC_HTTP_TOKEN); needed beyond 127.0.0.1",
+    )
+    .action(async (o: { http?: string; httpToken?: string }, c: Command) => {
+      await (await import("../web/web-command.js")).serve(run(c), o);
     });
 
   cmd

@@ -5,6 +5,7 @@
 import { CliError, type CommandRun } from "../cli/io.js";
 import { loadProject, recipePaths, stateFileOf } from "../cli/project.js";
 import { loadRecipePaths } from "../recipe/load.js";
+import type { RunningWeb } from "../web/server.js";
 import { parseDuration } from "./commands.js";
 import { Daemon, type DaemonOptions } from "./daemon.js";
 import { createDaemonLogger } from "./log.js";
@@ -17,6 +18,8 @@ export interface DaemonFlags {
   lockWait: string;
   lockStale: string;
   logFormat: string;
+  http?: string;
+  httpToken?: string;
 }
 
 function count(v: string, name: string): number {
@@ -43,6 +46,8 @@ function optionsOf(o: DaemonFlags): Partial<DaemonOptions> {
 
 export async function runDaemon(run: CommandRun, paths: readonly string[], o: DaemonFlags): Promise<void> {
   const { io, g } = run;
+  const web = o.http ? await import("../web/web-command.js") : null;
+  const http = web ? web.httpSettings(run, o, null) : null;
   const project = await loadProject(g.project, io);
   const options = optionsOf(o);
   const format = io.env.MUSICSYNC_LOG_FORMAT ?? o.logFormat;
@@ -54,12 +59,17 @@ export async function runDaemon(run: CommandRun, paths: readonly string[], o: Da
     isTTY: io.stderr.isTTY === true,
   });
   const where = recipePaths(project, g.project, paths);
+  // `notify:` of musicsync.yaml (engine/notify/), loaded only when the project has targets.
+  const notify = project.notify.length > 0 ? await import("../notify/daemon-events.js") : null;
+  const notes = notify ? notify.daemonNotifications(project, g.project, logger) : null;
   const daemon = new Daemon({
     envOptions: { project, projectFile: g.project, logger, stateFile: stateFileOf(g, project) },
     logger,
     options,
     load: () => loadRecipePaths(where, { project }),
+    ...(notes ? { onAttempt: notes.onAttempt } : {}),
   });
+  notes?.attach(daemon);
   const onStop = (signal: NodeJS.Signals) => {
     if (daemon.shutdown.requested) {
       // A second signal: the person means it. The journal stays consistent (each write is
@@ -75,13 +85,29 @@ export async function runDaemon(run: CommandRun, paths: readonly string[], o: Da
   process.on("SIGTERM", onStop);
   process.on("SIGINT", onStop);
   process.on("SIGHUP", onHup);
+  let page: RunningWeb | null = null;
+  let scheduled = false;
   try {
+    if (web && http) {
+      const host = {
+        project,
+        projectFile: g.project,
+        env: daemon.env,
+        recipes: () => daemon.loaded(),
+        schedulesLoaded: () => scheduled,
+        daemon: true,
+      };
+      page = await web.startPage(host, http, logger);
+    }
     await daemon.start();
+    scheduled = true;
     await daemon.done;
   } finally {
+    await page?.close();
     process.off("SIGTERM", onStop);
     process.off("SIGINT", onStop);
     process.off("SIGHUP", onHup);
+    if (notify && notes) await notes.close(notify.DAEMON_DRAIN_MS);
     await daemon.close();
   }
   run.setExit(0);

@@ -12,6 +12,8 @@ import { AuthError, ErrorCodes } from "../../src/index.js";
 import type { ActionEvent } from "../apply/apply.js";
 import type { EngineClient } from "../apply/client.js";
 import { systemClock } from "../apply/pacer.js";
+import { countedClient, countedPacer } from "../metrics/counted.js";
+import { metrics, setStatusSource } from "../metrics/recorder.js";
 import { formatIssue, type RecipeIssue } from "../recipe/errors.js";
 import type { LoadedRecipe } from "../recipe/types.js";
 import { createEnv, type EnvOptions } from "../run/env.js";
@@ -19,6 +21,7 @@ import type { EngineLogger } from "../run/logger.js";
 import { type EngineEnv, LockedError, type Outcome, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { SourceError } from "../sources/read.js";
 import type { ConditionType, EngineState } from "../state/types.js";
+import { collectStatus } from "../status/status.js";
 import { AccountQueue } from "./account-queue.js";
 import { mergeReload, type Reload } from "./recipes.js";
 import { InterruptedError, Shutdown } from "./shutdown.js";
@@ -117,6 +120,8 @@ export class Daemon {
   private readonly currentRun = new Map<string, number>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private keepAlive: NodeJS.Timeout | null = null;
+  /** Stops the metrics' gauges reading this daemon's state. */
+  private unwatch: (() => void) | null = null;
   private finished!: () => void;
   /** Settles once `stop` has let the write in flight finish and released everything. */
   readonly done: Promise<void>;
@@ -144,14 +149,16 @@ export class Daemon {
       clientFor: (name) => {
         let client = clients.get(name);
         if (!client) {
-          const inner = base.clientFor(name);
+          const inner = countedClient(base.clientFor(name), name);
           client = this.shutdown.guard(deps.wrapClient ? deps.wrapClient(inner, name) : inner);
           clients.set(name, client);
         }
         return client;
       },
+      pacerFor: (name, purpose) => countedPacer(base.pacerFor(name, purpose), name),
       onAction: (e) => {
         envOptions.onAction?.(e);
+        metrics().action(e.kind, e.phase);
         this.logBatch(e);
       },
       // The account-wide count is not the daemon's measure: one bad recipe must not stop the others.
@@ -169,6 +176,7 @@ export class Daemon {
   async start(): Promise<Reload> {
     // The cron timers of recipes keep the process alive; this one does when none has a schedule.
     this.keepAlive = setInterval(() => {}, 1 << 30);
+    this.unwatch = setStatusSource(() => collectStatus(this.state, this.loaded(), this.env.clock.now()));
     const r = await this.reload("start");
     this.logger.info(
       {
@@ -318,6 +326,8 @@ export class Daemon {
       );
       events.push(event);
       this.deps.onAttempt?.(event);
+      const ran = event.outcome !== "suspended";
+      metrics().run(recipeId, event.outcome, ran ? (event.finishedAt - event.startedAt) / 1000 : null);
       // A plan held for approval is no failure: retrying would only hold it again.
       const failed = ![
         "converged",
@@ -402,21 +412,34 @@ export class Daemon {
   /** Syncs the recipe; while another process holds the account's lock, waits and tries again. */
   private async runWaitingForLock(loaded: LoadedRecipe): Promise<{ run: RecipeRun | null; error: unknown }> {
     const { id, account } = loaded.recipe;
-    let waiting = false;
+    let waiting: number | null = null;
+    // A wait ends when a try gets past the lock (at that try's start), or when it is given up.
+    const waited = (until: number) => {
+      if (waiting !== null) metrics().lockWaited(account, (until - waiting) / 1000);
+    };
     for (;;) {
+      const tried = this.env.clock.now();
       try {
-        return { run: await syncRecipe(loaded, this.env), error: null };
+        const run = await syncRecipe(loaded, this.env);
+        waited(tried);
+        return { run, error: null };
       } catch (e) {
-        if (!(e instanceof LockedError) || this.shutdown.requested) return { run: null, error: e };
-        if (!waiting) {
-          waiting = true;
+        if (!(e instanceof LockedError) || this.shutdown.requested) {
+          waited(e instanceof LockedError ? this.env.clock.now() : tried);
+          return { run: null, error: e };
+        }
+        if (waiting === null) {
+          waiting = tried;
+          metrics().lockWaiting(account);
           this.logger.info(
             { recipe: id, account, lock: e.heldBy.lockId, holder: e.heldBy.holder },
             "waiting for the account's lock",
           );
         }
-        if (!(await this.shutdown.sleep(this.options.lockWaitMs, this.env.clock)))
+        if (!(await this.shutdown.sleep(this.options.lockWaitMs, this.env.clock))) {
+          waited(this.env.clock.now());
           return { run: null, error: e };
+        }
       }
     }
   }
@@ -602,6 +625,7 @@ export class Daemon {
   }
 
   async close(): Promise<void> {
+    this.unwatch?.();
     await this.env.close();
   }
 

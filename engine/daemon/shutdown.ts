@@ -17,7 +17,8 @@ export class InterruptedError extends Error {
   }
 }
 
-const WRITE_METHODS: ReadonlySet<keyof WriteClient> = new Set<keyof WriteClient>([
+/** The client's methods that change something on the service (the metrics count them as writes). */
+export const WRITE_METHODS: ReadonlySet<keyof WriteClient> = new Set<keyof WriteClient>([
   "createPlaylist",
   "deletePlaylist",
   "editPlaylist",

@@ -13,6 +13,7 @@ import type {
   LibraryKind,
   LibraryTargetKind,
   Mode,
+  NotifyEventKind,
   Policy,
   Privacy,
   SearchFilter,
@@ -107,4 +108,16 @@ export interface ProjectInput {
   recipes?: string[];
   state?: string;
   undo?: { max_age_days?: number };
+  notify?: NotifyTargetInput[];
+}
+
+export interface NotifyTargetInput {
+  type: "webhook" | "ntfy" | "command";
+  name?: string;
+  events?: NotifyEventKind[];
+  url?: string;
+  headers?: Record<string, string>;
+  priority?: number;
+  tags?: string[];
+  command?: string[];
 }

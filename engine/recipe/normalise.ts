@@ -1,19 +1,21 @@
 /** Recipe as written → Recipe with every default filled in (then frozen by the loader). */
 import { DEFAULT_POLICY, DEFAULT_RADIO_LIMIT, DEFAULT_UNDO_MAX_AGE_DAYS } from "./defaults.js";
-import type { ProjectInput, RecipeInput, SourceInput, StepInput } from "./input.js";
+import type { NotifyTargetInput, ProjectInput, RecipeInput, SourceInput, StepInput } from "./input.js";
 import { serviceDescription, serviceTitle } from "./service-text.js";
-import type {
-  Account,
-  ArtistSection,
-  ChartSection,
-  EmulatorAccount,
-  Mode,
-  PipelineStep,
-  Policy,
-  Project,
-  Recipe,
-  SourceSpec,
-  TargetSpec,
+import {
+  type Account,
+  type ArtistSection,
+  type ChartSection,
+  DEFAULT_NOTIFY_EVENTS,
+  type EmulatorAccount,
+  type Mode,
+  type NotifyTarget,
+  type PipelineStep,
+  type Policy,
+  type Project,
+  type Recipe,
+  type SourceSpec,
+  type TargetSpec,
 } from "./types.js";
 
 /** What a project contributes to each recipe. */
@@ -224,7 +226,30 @@ export function normaliseProject(input: ProjectInput): Project {
     recipes: input.recipes ?? ["recipes"],
     state: input.state ?? "musicsync.db",
     undo: { max_age_days: input.undo?.max_age_days ?? DEFAULT_UNDO_MAX_AGE_DAYS },
+    notify: (input.notify ?? []).map(normaliseNotifyTarget),
   };
+}
+
+function normaliseNotifyTarget(t: NotifyTargetInput, index: number): NotifyTarget {
+  const base = {
+    name: t.name ?? `${t.type}-${index + 1}`,
+    events: t.events ? [...new Set(t.events)] : [...DEFAULT_NOTIFY_EVENTS],
+  };
+  switch (t.type) {
+    case "webhook":
+      return { ...base, type: "webhook", url: t.url!, headers: { ...(t.headers ?? {}) } };
+    case "ntfy":
+      return {
+        ...base,
+        type: "ntfy",
+        url: t.url!,
+        headers: { ...(t.headers ?? {}) },
+        priority: t.priority ?? null,
+        tags: [...(t.tags ?? [])],
+      };
+    case "command":
+      return { ...base, type: "command", command: [...t.command!] };
+  }
 }
 
 export function projectDefaults(project: Project): RecipeDefaults {

@@ -16,6 +16,7 @@ import {
   LIBRARY_KINDS,
   LIBRARY_TARGET_KINDS,
   MODES,
+  NOTIFY_EVENTS,
   PRIVACY,
   SEARCH_FILTERS,
   SHUFFLE_PERIODS,
@@ -321,6 +322,71 @@ export const recipeSchema = {
   additionalProperties: false,
 } as const;
 
+const httpUrl = { type: "string", pattern: "^https?://\\S+$" } as const;
+
+const notifyCommon = {
+  name: { ...sourceName, description: "Names the target in logs and metrics (default: type-position)." },
+  events: {
+    type: "array",
+    items: { enum: [...NOTIFY_EVENTS] },
+    minItems: 1,
+    uniqueItems: true,
+    description: "The events sent to this target (default: all but `applied`).",
+  },
+} as const;
+
+const httpHeaders = {
+  type: "object",
+  description: "Sent with each notification (e.g. an Authorization for the receiver); never logged.",
+  propertyNames: { type: "string", pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" },
+  additionalProperties: { type: "string" },
+} as const;
+
+const notifyTarget = {
+  type: "object",
+  required: ["type"],
+  discriminator: { propertyName: "type" },
+  oneOf: [
+    {
+      type: "object",
+      description: "A JSON POST of the event.",
+      properties: { type: { const: "webhook" }, ...notifyCommon, url: httpUrl, headers: httpHeaders },
+      required: ["type", "url"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      description: "An ntfy topic: the message as text, with Title, Priority and Tags headers.",
+      properties: {
+        type: { const: "ntfy" },
+        ...notifyCommon,
+        url: { ...httpUrl, description: "The topic's URL, e.g. https://ntfy.sh/my-musicsync." },
+        headers: httpHeaders,
+        priority: { type: "integer", minimum: 1, maximum: 5, description: "Default: by event." },
+        tags: { type: "array", items: nonEmpty },
+      },
+      required: ["type", "url"],
+      additionalProperties: false,
+    },
+    {
+      type: "object",
+      description: "A program run without a shell, the event as JSON on stdin and in MUSICSYNC_* variables.",
+      properties: {
+        type: { const: "command" },
+        ...notifyCommon,
+        command: {
+          type: "array",
+          items: nonEmpty,
+          minItems: 1,
+          description: "The program and its arguments.",
+        },
+      },
+      required: ["type", "command"],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+
 /** The schema of `musicsync.yaml`. */
 export const projectSchema = {
   $id: "https://musicapi.dev/schemas/project.schema.json",
@@ -404,6 +470,12 @@ export const projectSchema = {
         },
       },
       additionalProperties: false,
+    },
+    notify: {
+      type: "array",
+      items: notifyTarget,
+      description:
+        "Where the daemon and `sync` send notifications of failures, suspensions, expiring credentials…",
     },
   },
   required: ["apiVersion", "kind", "accounts"],

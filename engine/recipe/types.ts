@@ -391,4 +391,53 @@ export interface Project {
   state: string;
   /** `musicsync undo`: runs older than max_age_days are refused (also `history`'s undoable marks). */
   undo: { max_age_days: number };
+  /** Where the daemon and `sync` send notifications (engine/notify/); empty: none. */
+  notify: readonly NotifyTarget[];
 }
+
+/** What a notification can be about; a target names the ones it wants. */
+export const NOTIFY_EVENTS = [
+  "run_failed",
+  "recipe_suspended",
+  "credentials_expiring",
+  "credentials_expired",
+  "approval_pending",
+  "drift_found",
+  "applied",
+] as const;
+export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
+
+/** A target that leaves out `events` gets these: every event but the summary of applied changes. */
+export const DEFAULT_NOTIFY_EVENTS: readonly NotifyEventKind[] = NOTIFY_EVENTS.filter((e) => e !== "applied");
+
+interface NotifyTargetBase {
+  /** Names the target in logs and metrics (default: its type and position, e.g. `webhook-1`). */
+  name: string;
+  events: readonly NotifyEventKind[];
+}
+
+/** A JSON POST of the event; `headers` (an Authorization for the receiver…) are sent, never logged. */
+export interface WebhookTarget extends NotifyTargetBase {
+  type: "webhook";
+  url: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** An ntfy topic URL: the message as plain text, with Title, Priority and Tags headers. */
+export interface NtfyTarget extends NotifyTargetBase {
+  type: "ntfy";
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  /** 1 (min) to 5 (max); null: by event (failures and credentials high, the rest default). */
+  priority: number | null;
+  /** Added to the event's own tag. */
+  tags: readonly string[];
+}
+
+/** A program run without a shell: the event as JSON on stdin and in MUSICSYNC_* variables. */
+export interface CommandTarget extends NotifyTargetBase {
+  type: "command";
+  command: readonly string[];
+}
+
+export type NotifyTarget = WebhookTarget | NtfyTarget | CommandTarget;

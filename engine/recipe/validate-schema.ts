@@ -74,6 +74,8 @@ const PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([
   ["^[A-Z]{2}$", "must be a two-letter upper-case code"],
   ["^[a-z0-9][a-z0-9-]*$", "must be lower-case letters, digits and dashes"],
   ["^MPRE", 'must be an album browse id (starting "MPRE")'],
+  ["^https?://\\S+$", "must be an http:// or https:// URL"],
+  ["^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "must be an HTTP header name"],
 ]);
 
 function patternMessage(pattern: string): string {
@@ -132,7 +134,7 @@ function unknownType(err: ErrorObject, path: Path, params: Record<string, unknow
     if (params.tagValue === undefined) return null;
     return { path: [...path, "type"], key: false, message: "must be a string" };
   }
-  const what = path[0] === "target" ? "target" : "source";
+  const what = path[0] === "target" ? "target" : path[0] === "notify" ? "notify target" : "source";
   return {
     path: [...path, "type"],
     key: false,
@@ -150,6 +152,8 @@ function describe(err: ErrorObject, value: unknown): Described | null {
       return unknownType(err, path, params);
     case "oneOf":
     case "if":
+    // The name's own error (its pattern) says what is wrong with it.
+    case "propertyNames":
       // Reported through the errors of the branch the discriminator chose.
       return null;
     default:

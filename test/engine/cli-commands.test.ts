@@ -37,7 +37,7 @@ describe("start-up", () => {
     expect(await musicsync(["--version"])).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
 
-  it("--help loads none of the emulator, the HTTP client, SQLite, the logger or the progress bar", async () => {
+  it("--help loads none of the emulator, the HTTP client, SQLite, the logger, the progress bar or the metrics", async () => {
     await ensureBuilt();
     const loaded = modulesOf([MAIN, "--help"]);
     expect(loaded).toContain("commander");
@@ -49,6 +49,7 @@ describe("start-up", () => {
       "pino",
       "cli-progress",
       "ajv",
+      "prom-client",
     ])
       expect(loaded).not.toContain(heavy);
     // The daemon's default shown in --help is written out there; it must stay the daemon's own.

@@ -1,0 +1,11 @@
+export { type ActionKind, describeAction, performAction } from "./actions.js";
+export type { WebHost } from "./host.js";
+export {
+  isLoopback,
+  parseAddress,
+  type RunningWeb,
+  startRefusal,
+  startWeb,
+  type WebOptions,
+} from "./server.js";
+export { DEFAULT_HTTP, type HttpFlags, httpSettings, serve, startPage } from "./web-command.js";
