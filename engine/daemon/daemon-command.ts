@@ -96,6 +96,7 @@ export async function runDaemon(run: CommandRun, paths: readonly string[], o: Da
         recipes: () => daemon.loaded(),
         schedulesLoaded: () => scheduled,
         daemon: true,
+        trigger: (id: string) => void daemon.trigger(id, "manual"),
       };
       page = await web.startPage(host, http, logger);
     }

@@ -12,4 +12,9 @@ export interface WebHost {
   /** In the daemon: the schedules are loaded. `serve` is ready once started. */
   schedulesLoaded(): boolean;
   daemon: boolean;
+  /**
+   * In the daemon: queues a manual run of the recipe, which the daemon makes as it makes scheduled
+   * ones (behind the account's other runs, with its retries, metrics and notifications).
+   */
+  trigger?(recipeId: string): void;
 }

@@ -38,8 +38,18 @@ describe("musicsync daemon --http", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: `csrf=${csrf}`,
     });
-    expect(done.status).toBe(200);
+    // The daemon queues it as its own manual run and the page answers at once.
+    expect(done.status).toBe(202);
+    expect(await done.text()).toContain("queued");
+    await waitUntil(
+      async () => (await playlistsTitled(h!, "Nightly")).length > 0 || undefined,
+      () => "the queued run never made the playlist",
+    );
     const [pid] = await playlistsTitled(h, "Nightly");
+    await waitUntil(
+      async () => (await playlistRows(h!, pid!)).length === songs.length || undefined,
+      () => "the queued run never filled the playlist",
+    );
     expect((await playlistRows(h, pid!)).map((r) => r.videoId)).toEqual(songs);
     // The compiled command carries the metrics module: the page's run shows in its counts.
     const metrics = await fetch(`${url}/metrics`);
