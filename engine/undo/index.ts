@@ -20,7 +20,7 @@ import {
 } from "../run/runner.js";
 import { makeItem } from "../sources/item.js";
 import { ownedFor, stateTargetKey } from "../state/owned.js";
-import type { JournalEntry } from "../state/types.js";
+import type { JournalEntry, RunRecord } from "../state/types.js";
 import { readRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
 import type { TargetBefore } from "./before.js";
@@ -111,13 +111,30 @@ export async function prepareUndo(
   const now = read.actual;
   const owned = await ownedFor(state, run.account, run.recipeId, before.spec, now.playlistId);
   const ratings = before.spec.type === "likes" ? await ratingsNow(env, run.account, journal) : undefined;
+  const setLater = await fieldsSetLater(state, run);
   const plan = planUndo(
-    { run, before: record, journal, now, owned, ...(ratings ? { ratings } : {}) },
+    { run, before: record, journal, now, owned, setLater, ...(ratings ? { ratings } : {}) },
     { deleteCreated: options.deleteCreated === true },
   );
   const ownedRows = await state.ownedRows(run.account, stateTargetKey(before.spec, now.playlistId));
   const reconciliation = reconcile(await unfinishedOf(state, run.recipeId), now, ownedRows, env.clock.now());
   return { plan, read, reconciliation };
+}
+
+/** Playlist fields that later runs of the recipe wrote, or sent a write for whose answer was lost. */
+async function fieldsSetLater(state: EngineEnv["state"], run: RunRecord): Promise<Set<string>> {
+  const fields = new Set<string>();
+  const later = (await state.recentRuns({ recipeId: run.recipeId, limit: 1000 })).filter(
+    (r) => r.id > run.id,
+  );
+  for (const r of later) {
+    for (const s of stepsOf(await state.journal(r.id))) {
+      if (s.action.kind !== "edit_playlist" || s.fate === "failed") continue;
+      for (const f of ["title", "description", "privacy"] as const)
+        if (s.action[f] !== undefined) fields.add(f);
+    }
+  }
+  return fields;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface UndoInput {
   owned: Owned;
   /** Likes targets: the current rating of songs the run rated, where it could be read. */
   ratings?: ReadonlyMap<string, Rating>;
+  /** Playlist fields (title, description, privacy) a later run of the recipe wrote or may have written. */
+  setLater?: ReadonlySet<string>;
 }
 
 export interface UndoOptions {
@@ -51,6 +53,7 @@ export function planUndo(input: UndoInput, options: UndoOptions = {}): Plan {
           deleteCreated: options.deleteCreated === true,
           ownsPlaylist: input.owned.playlist,
           batch,
+          setLater: input.setLater ?? new Set(),
         })
       : undoItems({ before, steps, now, ratings: input.ratings ?? new Map(), tag, batch });
   return {

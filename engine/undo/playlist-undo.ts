@@ -30,6 +30,8 @@ export interface PlaylistUndoInput {
   /** The engine still owns the playlist (it may delete it). */
   ownsPlaylist: boolean;
   batch: number;
+  /** Fields a later run wrote (or may have written): their value now is that run's, not this one's. */
+  setLater: ReadonlySet<string>;
 }
 
 interface Added {
@@ -160,6 +162,12 @@ function metadataUndo(input: PlaylistUndoInput, lines: PlanLine[]): PlanAction |
     const value = set.action[field] as string;
     const was = field === "description" ? (before.description ?? "") : before[field];
     if (was === null || same(field, was, value)) continue;
+    if (input.setLater.has(field) && !same(field, now[field], was)) {
+      // The run's own edit may never have landed (its answer lost) and a later run set the same
+      // value: taking it back would undo the later run (undo soak seed 103).
+      lines.push(line("skip", now.playlistId, field, null, `${field} set again by a later run; left alone`));
+      continue;
+    }
     if (same(field, now[field], value)) {
       if (field === "privacy") edit.privacy = was as NonNullable<typeof edit.privacy>;
       else edit[field] = was;

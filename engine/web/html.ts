@@ -26,14 +26,17 @@ header,main,footer{max-width:60rem;margin:0 auto;padding:0.5rem 1rem}
 header{border-bottom:1px solid #767676}
 header a{font-weight:bold;text-decoration:none}
 a{color:#0645ad}
-h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:1.5rem}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin:0.5rem 0}
 section{border:1px solid #767676;border-radius:4px;padding:0.5rem 1rem;margin:1rem 0}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0.2rem 1rem;margin:0.5rem 0}
+dt{font-weight:bold}dd{margin:0;overflow-wrap:anywhere}
+caption{text-align:left;font-weight:bold;padding:0.5rem 0 0.2rem}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse}th,td{text-align:left;padding:0.2rem 0.6rem 0.2rem 0;vertical-align:top}
 .bad{color:#a00000;font-weight:bold}.good{color:#006100}.warn{color:#7a4d00;font-weight:bold}
 pre{white-space:pre-wrap;word-break:break-word;background:#f3f3f3;padding:0.5rem}
 form{display:inline}button{font:inherit;padding:0.3rem 0.8rem;margin:0.2rem 0.4rem 0.2rem 0}
-ul.actions{list-style:none;padding:0}
+ul.actions{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:0.3rem 1.2rem}
 `;
 
 export interface Layout {

@@ -156,6 +156,11 @@ describe("undo soak: random recipes, runs and edits by hand; a random run undone
 
 // Seeds that once failed, kept as regressions.
 describe("undo soak regressions", () => {
+  it("seed 103: a run's playlist edit lost its answer and never landed; the next run set the same description and privacy; undoing the first run put back the values from before it, undoing the later run", async () => {
+    const { violations } = await runUndoSeed(103);
+    expect(violations, describeViolations(violations)).toEqual([]);
+  }, 30_000);
+
   it("seed 48: a DISLIKE recipe cleared two dislikes the person had already cleared by hand; its undo disliked them again (the ratings before the run were not read for INDIFFERENT actions)", async () => {
     const { violations } = await runUndoSeed(48);
     expect(violations, describeViolations(violations)).toEqual([]);
