@@ -162,9 +162,11 @@ function metadataUndo(input: PlaylistUndoInput, lines: PlanLine[]): PlanAction |
     const value = set.action[field] as string;
     const was = field === "description" ? (before.description ?? "") : before[field];
     if (was === null || same(field, was, value)) continue;
-    if (input.setLater.has(field) && !same(field, now[field], was)) {
-      // The run's own edit may never have landed (its answer lost) and a later run set the same
-      // value: taking it back would undo the later run (undo soak seed 103).
+    if (set.fate !== "confirmed" && input.setLater.has(field) && !same(field, now[field], was)) {
+      // The run's edit lost its answer and may never have landed, and a later run wrote the field:
+      // the value now is that run's, and taking it back would undo the later run (undo soak seed
+      // 103). A confirmed edit is the run's own even when a later run wrote the same value again
+      // after the person changed it (seed 250).
       lines.push(line("skip", now.playlistId, field, null, `${field} set again by a later run; left alone`));
       continue;
     }

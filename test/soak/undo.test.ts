@@ -156,6 +156,15 @@ describe("undo soak: random recipes, runs and edits by hand; a random run undone
 
 // Seeds that once failed, kept as regressions.
 describe("undo soak regressions", () => {
+  it.each([250, 206])(
+    "seed %i: the run's description edit was confirmed, the person changed it, a later run wrote the run's value back; undo must restore the value from before the run (a first fix for seed 103 left it alone)",
+    async (seed) => {
+      const { violations } = await runUndoSeed(seed);
+      expect(violations, describeViolations(violations)).toEqual([]);
+    },
+    30_000,
+  );
+
   it("seed 103: a run's playlist edit lost its answer and never landed; the next run set the same description and privacy; undoing the first run put back the values from before it, undoing the later run", async () => {
     const { violations } = await runUndoSeed(103);
     expect(violations, describeViolations(violations)).toEqual([]);
