@@ -14,6 +14,8 @@ export interface IndexData {
   /** Each recipe's playlist title, where it has one. */
   titles: Record<string, string>;
   daemon: boolean;
+  /** The daemon has not loaded its recipes yet (the page starts first). */
+  loading?: boolean;
 }
 
 export async function indexData(

@@ -96,7 +96,9 @@ export function indexPage(data: IndexData): string {
   const now = Date.parse(data.report.at);
   const recipes =
     data.report.recipes.length === 0
-      ? "<p>No recipes.</p>"
+      ? data.loading
+        ? "<p>The daemon is still loading its recipes: reload in a moment.</p>"
+        : "<p>No recipes.</p>"
       : data.report.recipes.map((r) => recipeSection(r, data.titles[r.recipe], now)).join("\n");
   const mode = data.daemon
     ? "The daemon runs the scheduled recipes."

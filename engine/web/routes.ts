@@ -12,6 +12,7 @@ import { runPage } from "./run-page.js";
 
 export async function index(host: WebHost, res: ServerResponse): Promise<void> {
   const data = await indexData(host.env.state, host.recipes(), host.env.clock.now(), host.daemon);
+  data.loading = !host.schedulesLoaded();
   send(res, 200, indexPage(data));
 }
 

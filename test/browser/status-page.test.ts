@@ -37,6 +37,8 @@ beforeAll(async () => {
   daemon = spawnDaemon(demo.h.projectFile, ["--http", "127.0.0.1:0"]);
   const line = await daemon.waitForLog((l) => l.msg === "status page listening", "the page's start");
   url = String(line.url);
+  // The page listens before the daemon has loaded its recipes: until then the index lists none.
+  await waitUntil(async () => (await fetch(`${url}/readyz`)).status === 200 || undefined, "readyz never 200");
 }, 180_000);
 
 afterAll(async () => {
