@@ -1,11 +1,12 @@
 /** What `musicsync doctor` runs: every check, in the order it prints them (see doctor.ts). */
 import { existsSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
 import type { Project } from "../recipe/types.js";
 import { createEnv } from "../run/env.js";
 import { createLogger } from "../run/logger.js";
+import { resolveStateUrl } from "../state/open.js";
 import { credentialChecks, libraryCheck } from "./doctor-account.js";
 import { type Check, error, ok, renderChecks, warning } from "./doctor-check.js";
 import { stateChecks } from "./doctor-state.js";
@@ -35,7 +36,7 @@ export async function runChecks(projectFile: string, o: DoctorOptions): Promise<
   const checks: Check[] = [ok("project", `${projectFile} loads`)];
   checks.push(...(await accountChecks(project, projectFile, nowMs)));
   const recipes = await recipeChecks(project, base);
-  const stateFile = o.state ?? (isAbsolute(project.state) ? project.state : resolve(base, project.state));
+  const stateFile = o.state ?? resolveStateUrl(project.state, base);
   checks.push(...(await stateChecks(stateFile, recipes.ids, nowMs)));
   checks.push(...recipes.checks);
   return checks;

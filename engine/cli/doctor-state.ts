@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { DEFAULT_LOCK_STALE_MS, lockHolderAlive } from "../state/holder.js";
+import { parseStateUrl, type StateTarget } from "../state/open.js";
 import * as schema from "../state/schema.js";
 import { engineMigrationsFolder, SqliteState } from "../state/sqlite.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
@@ -50,6 +51,14 @@ export async function stateChecks(
   recipeIds: readonly string[],
   nowMs: number,
 ): Promise<Check[]> {
+  let target: StateTarget;
+  try {
+    target = parseStateUrl(file);
+  } catch (e) {
+    return [error(SUBJECT, (e as Error).message)];
+  }
+  if (target.kind !== "sqlite") return [error(SUBJECT, "PostgreSQL state is not built yet (issue 16)")];
+  file = target.file;
   if (!existsSync(file)) {
     const folder = existingFolder(file);
     return writable(folder)

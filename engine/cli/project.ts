@@ -1,9 +1,10 @@
 /** The project file and its recipes as a command needs them, with errors as one-line CliErrors. */
 import { existsSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
+import { resolveStateUrl } from "../state/open.js";
 import { CliError, type CliIo, type CommandRun, type GlobalOptions } from "./io.js";
 
 export async function loadProject(path: string, io: CliIo): Promise<Project> {
@@ -56,7 +57,8 @@ export function accountOf(project: Project, given: string | undefined, projectFi
 
 export function stateFileOf(g: GlobalOptions, project: Project): string {
   if (g.state) return g.state;
-  return isAbsolute(project.state) ? project.state : resolve(dirname(resolve(g.project)), project.state);
+  // A path or a sqlite: URL relative to the project's folder; another URL as written (open.ts).
+  return resolveStateUrl(project.state, dirname(resolve(g.project)));
 }
 
 /** The recipes that load; the problems of the others go to stderr (these commands go on). */

@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Project } from "../recipe/types.js";
-import { openSqliteState } from "../state/sqlite.js";
+import { openState, parseStateUrl } from "../state/open.js";
 import type { EngineState } from "../state/types.js";
 import { collectHistory, renderHistoryText } from "../status/history.js";
 import { collectStatus, renderStatusText } from "../status/status.js";
@@ -14,8 +14,9 @@ import { print, titled, titleOf } from "./titles.js";
 
 /** Opens the state for reading; without a state file yet, an empty one in memory (nothing is created). */
 function readState(run: CommandRun, project: Project): EngineState {
-  const file = stateFileOf(run.g, project);
-  return openSqliteState(existsSync(file) ? file : ":memory:");
+  const url = stateFileOf(run.g, project);
+  const target = parseStateUrl(url);
+  return openState(target.kind === "sqlite" && !existsSync(target.file) ? ":memory:" : url);
 }
 
 export async function status(run: CommandRun, ids: string[] | undefined): Promise<void> {

@@ -1,6 +1,6 @@
 /** `musicsync resume <id...>`: lifts the suspension of recipes, or of every recipe of an account. */
 import type { LoadedRecipe } from "../recipe/types.js";
-import { openSqliteState } from "../state/sqlite.js";
+import { openState } from "../state/open.js";
 import type { EngineState } from "../state/types.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
 import { loadProject, loadTolerant, stateFileOf } from "./project.js";
@@ -43,7 +43,7 @@ export async function resume(run: CommandRun, ids: readonly string[]): Promise<v
   const isRecipe = (id: string) => recipes.some((r) => r.recipe.id === id);
   const unknown = ids.filter((id) => !isRecipe(id) && !(id in project.accounts));
   if (unknown.length > 0) throw new CliError(`no recipe or account named ${unknown.join(", ")}`);
-  const state = openSqliteState(stateFileOf(g, project));
+  const state = openState(stateFileOf(g, project));
   const now = Date.now();
   try {
     for (const id of ids) {

@@ -1,12 +1,12 @@
 /** `musicsync unlock <lock-id>`: removes a stale account lock, refused while its holder lives. */
 import { DEFAULT_LOCK_STALE_MS, unlockRefusal } from "../state/holder.js";
-import { openSqliteState } from "../state/sqlite.js";
+import { openState } from "../state/open.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
 import { loadProject, stateFileOf } from "./project.js";
 
 export async function unlock({ io, g, setExit }: CommandRun, lockId: string, force: boolean): Promise<void> {
   const project = await loadProject(g.project, io);
-  const state = openSqliteState(stateFileOf(g, project));
+  const state = openState(stateFileOf(g, project));
   try {
     const lock = (await state.locks()).find((l) => l.lockId === lockId);
     const refusal = lock && !force ? unlockRefusal(lock, Date.now(), DEFAULT_LOCK_STALE_MS) : null;

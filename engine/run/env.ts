@@ -2,13 +2,13 @@
  * From a project (accounts, pacing, state file) to what the runner needs: one client and one pacer
  * per account, the state database, a clock and a logger.
  */
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { authTextKind, looksLikePath } from "../../src/auth/detect.js";
 import { MusicClient, type MusicClientOptions } from "../../src/index.js";
 import type { EngineClient } from "../apply/client.js";
 import { type Clock, DEFAULT_PACING, Pacer, type PacingOptions, systemClock } from "../apply/pacer.js";
 import type { Account, Project } from "../recipe/types.js";
-import { openSqliteState } from "../state/sqlite.js";
+import { openState, resolveStateUrl } from "../state/open.js";
 import type { EngineState } from "../state/types.js";
 import { AccountError } from "./account-error.js";
 import { authOption, settingError } from "./auth-setting.js";
@@ -35,10 +35,10 @@ export { AccountError };
 
 export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<void> } {
   const base = dirname(resolve(options.projectFile));
-  const at = (p: string) => (isAbsolute(p) || p === ":memory:" ? p : resolve(base, p));
+  const at = (p: string) => resolveStateUrl(p, base);
   const project = options.project;
   // Whatever the engine stores goes through the scrubber first (issue 10 item 8).
-  const state = scrubbingState(options.state ?? openSqliteState(at(options.stateFile ?? project.state)));
+  const state = scrubbingState(options.state ?? openState(at(options.stateFile ?? project.state)));
   const clients = new Map<string, EngineClient>();
   const emulators: EmbeddedEmulator[] = [];
   const pacers = new Map<string, Pacer>();

@@ -1,6 +1,7 @@
 /**
- * The engine's state behind one interface: SQLite (better-sqlite3) now; a PostgreSQL implementation
- * with drizzle's PostgreSQL dialect and the same tables can replace it without touching callers.
+ * The engine's state as focused stores (runs, ownership, locks, health, matches, approvals), joined
+ * in `EngineState`: SQLite (better-sqlite3) now; a PostgreSQL implementation with drizzle's
+ * PostgreSQL dialect and the same tables can replace it without touching callers.
  * Every method is async for that reason, even though SQLite answers synchronously.
  */
 
@@ -120,7 +121,11 @@ export interface AccountHealth {
   suspendedReason: string | null;
 }
 
-export interface EngineState {
+/**
+ * Runs and what each run wrote: the run records, the write-ahead journal, and what a run recorded
+ * before its first write (for undo). The journal is what lets a killed run be verified on re-run.
+ */
+export interface RunStore {
   startRun(run: {
     recipeId: string;
     account: string;
@@ -141,6 +146,12 @@ export interface EngineState {
   ): Promise<void>;
   /** Newest first. */
   runs(recipeId: string, limit?: number): Promise<RunRecord[]>;
+  /** Runs of every recipe (or one), newest first. */
+  recentRuns(options?: { recipeId?: string; limit?: number }): Promise<RunRecord[]>;
+  /** One run by id; null if there is none. */
+  run(runId: number): Promise<RunRecord | null>;
+  /** Marks a finished run as interrupted (counts kept), with why. */
+  markInterrupted(runId: number, at: number, reason: string): Promise<void>;
 
   /** Journals the planned writes of a run before any is sent (status `pending`). */
   journalPlanned(
@@ -153,6 +164,17 @@ export interface EngineState {
   /** Writes not known to be finished (`pending`, `sent`, `unknown`), oldest first: what a re-run must verify. */
   unfinishedWrites(): Promise<JournalEntry[]>;
 
+  /** Records what a run is about to change, before its first write (engine/undo/). */
+  recordRunBefore(record: RunBeforeRecord): Promise<void>;
+  /** What the run recorded before its first write; null for runs that wrote nothing (or before it was kept). */
+  runBefore(runId: number): Promise<RunBeforeRecord | null>;
+}
+
+/**
+ * What the engine owns on the service and what it saw there: the playlists it created, the rows it
+ * added, the items it removed and must not put back (tombstones), and each target's last snapshot.
+ */
+export interface OwnershipStore {
   ownedPlaylist(account: string, recipeId: string): Promise<OwnedPlaylist | null>;
   recordOwnedPlaylist(p: OwnedPlaylist): Promise<void>;
   forgetOwnedPlaylist(account: string, playlistId: string): Promise<void>;
@@ -179,15 +201,27 @@ export interface EngineState {
 
   snapshot(account: string, target: string): Promise<Snapshot | null>;
   saveSnapshot(s: Snapshot): Promise<void>;
+  /** The snapshot saved for a recipe's target, whatever the target's key (a deleted playlist's included). */
+  snapshotOf(account: string, recipeId: string): Promise<Snapshot | null>;
+}
 
+/** One lock per account, so that two processes never write to one account at once. */
+export interface LockStore {
   /** Takes the account's lock; a lock whose heartbeat is older than `staleAfterMs` is taken over. */
   acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt>;
   heartbeat(lockId: string, at: number): Promise<boolean>;
   releaseLock(lockId: string): Promise<void>;
   lock(account: string): Promise<LockInfo | null>;
+  locks(): Promise<LockInfo[]>;
   /** `musicsync unlock <lock-id>`: removes the lock whatever its holder; false if there was none. */
   forceUnlock(lockId: string): Promise<boolean>;
+}
 
+/**
+ * How accounts and recipes are doing, and what the daemon plans next: failures and suspension,
+ * conditions, recipe generations, the next run, and the source sizes of the shrinkage guard.
+ */
+export interface HealthStore {
   /** Records a recipe version; returns its generation (a new one only when the hash changed). */
   recordGeneration(recipeId: string, hash: string, at: number): Promise<number>;
   setCondition(recipeId: string, condition: Omit<Condition, "changedAt">, at: number): Promise<void>;
@@ -203,17 +237,9 @@ export interface EngineState {
   recordSuccess(account: string): Promise<AccountHealth>;
   health(account: string): Promise<AccountHealth>;
   resume(account: string): Promise<void>;
-
-  // ── the daemon, status and history ──
-  /** Runs of every recipe (or one), newest first. */
-  recentRuns(options?: { recipeId?: string; limit?: number }): Promise<RunRecord[]>;
-  /** Marks a finished run as interrupted (counts kept), with why. */
-  markInterrupted(runId: number, at: number, reason: string): Promise<void>;
-  /** The snapshot saved for a recipe's target, whatever the target's key (a deleted playlist's included). */
-  snapshotOf(account: string, recipeId: string): Promise<Snapshot | null>;
-  locks(): Promise<LockInfo[]>;
   /** Accounts with a health record. */
   accountHealth(): Promise<AccountHealth[]>;
+
   recipeHealth(recipeId: string): Promise<RecipeHealth>;
   /** A failed run of one recipe; suspends it once `suspendAfter` failures are consecutive. */
   recordRecipeFailure(
@@ -233,7 +259,6 @@ export interface EngineState {
     now: number,
   ): Promise<void>;
 
-  // ── source sizes, for the shrinkage guard ──
   /** The item count of each source's last complete read, by source id. */
   sourceReads(recipeId: string): Promise<Map<string, number>>;
   /** Records complete reads (a source read that was cut short is never recorded). */
@@ -242,22 +267,18 @@ export interface EngineState {
     reads: readonly { sourceId: string; items: number }[],
     at: number,
   ): Promise<void>;
+}
 
-  // ── song matches of file sources (engine/match/) ──
+/** Song matches of file sources (engine/match/), kept so that a file is not searched again. */
+export interface MatchStore {
   /** The cached matches of these entry keys (absent keys were never matched). */
   cachedMatches(keys: readonly string[]): Promise<Map<string, CachedMatch>>;
   /** Records matches, replacing what was cached for the same keys. */
   recordMatches(matches: readonly CachedMatch[]): Promise<void>;
+}
 
-  // ── undo (engine/undo/) ──
-  /** Records what a run is about to change, before its first write. */
-  recordRunBefore(record: RunBeforeRecord): Promise<void>;
-  /** What the run recorded before its first write; null for runs that wrote nothing (or before it was kept). */
-  runBefore(runId: number): Promise<RunBeforeRecord | null>;
-  /** One run by id; null if there is none. */
-  run(runId: number): Promise<RunRecord | null>;
-
-  // ── approvals (policy.require_approval) ──
+/** Plans held for approval (policy.require_approval) and their decisions. */
+export interface ApprovalStore {
   /** Holds a plan for approval; any older pending plan of the same recipe becomes `superseded`. */
   recordPendingApproval(a: Omit<Approval, "status" | "decidedAt" | "appliedRunId">): Promise<void>;
   /** Approvals, newest first: pending ones only unless `all`; of one recipe when given. */
@@ -273,7 +294,19 @@ export interface EngineState {
     runId: number,
     decision: { status: "approved" | "refused"; at: number; appliedRunId?: number },
   ): Promise<boolean>;
+}
 
+/**
+ * The whole state: every store over one database, opened by `openState(url)` (engine/state/open.ts).
+ * Callers that need only part of it may ask for one store's type.
+ */
+export interface EngineState
+  extends RunStore,
+    OwnershipStore,
+    LockStore,
+    HealthStore,
+    MatchStore,
+    ApprovalStore {
   close(): Promise<void>;
 }
 
