@@ -27,9 +27,18 @@ export function parseDuration(text: string, name: string): number {
 /** The daemon's retry defaults, as DEFAULT_DAEMON_OPTIONS has them (shown in --help without loading it). */
 const DEFAULT_RETRIES = "3";
 
-export function registerDaemonCommands(cmd: Command, ctx: CommandContext): void {
-  const run = (c: Command): CommandRun => ({ io: ctx.io, g: globalsOf(c), setExit: ctx.setExit });
+type Runner = (c: Command) => CommandRun;
 
+/** daemon, serve, status, history, drift, approve and resume: what runs and reports on schedules. */
+export function registerDaemonCommands(cmd: Command, ctx: CommandContext): void {
+  const run: Runner = (c) => ({ io: ctx.io, g: globalsOf(c), setExit: ctx.setExit });
+  registerServers(cmd, run);
+  registerReports(cmd, run);
+  registerDecisions(cmd, run);
+}
+
+/** The daemon and the status page on its own. */
+function registerServers(cmd: Command, run: Runner): void {
   cmd
     .command("daemon")
     .description(
@@ -66,7 +75,10 @@ export function registerDaemonCommands(cmd: Command, ctx: CommandContext): void 
     .action(async (o: { http?: string; httpToken?: string }, c: Command) => {
       await (await import("../web/web-command.js")).serve(run(c), o);
     });
+}
 
+/** What the state says: status, history, drift. */
+function registerReports(cmd: Command, run: Runner): void {
   cmd
     .command("status")
     .description("per recipe: next run, last run and result, conditions with reasons")
@@ -99,7 +111,10 @@ export function registerDaemonCommands(cmd: Command, ctx: CommandContext): void 
     .action(async (o: { recipe?: string[] }, c: Command) => {
       await (await import("../cli/drift.js")).drift(run(c), o.recipe);
     });
+}
 
+/** A person's decisions: approve a held plan, resume a suspension. */
+function registerDecisions(cmd: Command, run: Runner): void {
   cmd
     .command("approve")
     .description("apply exactly the plan a run held for approval (policy.require_approval)")
