@@ -31,6 +31,7 @@ export { MAIN };
 /** The `musicsync` command run in this process (its `main`), output captured. */
 export async function musicsync(
   args: readonly string[],
+  env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = { stdout: "", stderr: "" };
   const sink = (which: "stdout" | "stderr") =>
@@ -43,7 +44,7 @@ export async function musicsync(
   const code = await main(args, {
     stdout: sink("stdout"),
     stderr: sink("stderr"),
-    env: { ...process.env, MUSICSYNC_LOG_LEVEL: "silent" },
+    env: { ...process.env, MUSICSYNC_LOG_LEVEL: "silent", ...env },
   });
   return { code, ...out };
 }

@@ -9,7 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { main } from "../../engine/cli/main.js";
+import { musicsync } from "./daemon-harness.js";
 import type { Harness } from "./sync-harness.js";
 
 export interface Received {
@@ -105,21 +105,9 @@ export function commandRuns(file: string): { stdin: string; event: string; env: 
     .map((l) => JSON.parse(l) as { stdin: string; event: string; env: Record<string, string> });
 }
 
-export async function runMain(args: readonly string[], env: Record<string, string> = {}) {
-  const out = { stdout: "", stderr: "" };
-  const sink = (which: "stdout" | "stderr") =>
-    ({
-      write(text: string) {
-        out[which] += text;
-        return true;
-      },
-    }) as unknown as NodeJS.WritableStream;
-  const code = await main(args, {
-    stdout: sink("stdout"),
-    stderr: sink("stderr"),
-    env: { ...process.env, MUSICSYNC_LOG_LEVEL: "warn", ...env },
-  });
-  return { code, ...out };
+/** `musicsync` in this process with warnings logged (a failed delivery is one). */
+export function runMain(args: readonly string[], env: Record<string, string> = {}) {
+  return musicsync(args, { MUSICSYNC_LOG_LEVEL: "warn", ...env });
 }
 
 /** Two recipes: one that converges (a new playlist of fixed songs), one whose source does not exist. */
