@@ -255,3 +255,18 @@ export const approvals = sqliteTable(
   },
   (t) => [index("approvals_recipe").on(t.recipeId, t.status)],
 );
+
+/**
+ * Accounts kept in the state (issue 16, `musicsync accounts add`), so that a worker on any machine
+ * can serve any account: the settings in the clear, the credentials only sealed (engine/accounts/,
+ * AES-256-GCM under a key from the environment). A project file's account of the same name wins.
+ */
+export const accounts = sqliteTable("accounts", {
+  name: text("name").primaryKey(),
+  /** JSON: the account's settings without credentials (base_url, language…), as `accounts list` shows them. */
+  settings: text("settings").notNull(),
+  /** The credentials (auth or token, the OAuth client's secret), encrypted; never in the clear. */
+  sealed: text("sealed").notNull(),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

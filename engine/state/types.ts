@@ -297,6 +297,30 @@ export interface ApprovalStore {
 }
 
 /**
+ * Accounts kept in the state (`musicsync accounts`): settings in the clear, credentials sealed by
+ * engine/accounts/ before they reach the store — a store never sees a credential in the clear.
+ */
+export interface AccountStore {
+  /** Adds the account, or replaces the one of that name (createdAt kept). */
+  saveAccount(account: StoredAccount): Promise<void>;
+  storedAccount(name: string): Promise<StoredAccount | null>;
+  /** Every stored account, by name. */
+  storedAccounts(): Promise<StoredAccount[]>;
+  /** False when there was none of that name. */
+  removeAccount(name: string): Promise<boolean>;
+}
+
+export interface StoredAccount {
+  name: string;
+  /** The account's settings without credentials (base_url, language…; engine/accounts/ shapes it). */
+  settings: Record<string, unknown>;
+  /** The credentials, encrypted (engine/accounts/seal.ts); opaque here. */
+  sealed: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
  * The whole state: every store over one database, opened by `openState(url)` (engine/state/open.ts).
  * Callers that need only part of it may ask for one store's type.
  */
@@ -306,7 +330,8 @@ export interface EngineState
     LockStore,
     HealthStore,
     MatchStore,
-    ApprovalStore {
+    ApprovalStore,
+    AccountStore {
   close(): Promise<void>;
 }
 

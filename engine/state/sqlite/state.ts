@@ -5,6 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import type { EngineState } from "../types.js";
+import { SqliteAccountStore } from "./accounts.js";
 import { SqliteApprovalStore } from "./approvals.js";
 import type { Db } from "./common.js";
 import { SqliteHealthStore } from "./health.js";
@@ -22,6 +23,7 @@ export class SqliteState implements EngineState {
   private readonly healthStore: SqliteHealthStore;
   private readonly matchStore: SqliteMatchStore;
   private readonly approvalStore: SqliteApprovalStore;
+  private readonly accountStore: SqliteAccountStore;
 
   constructor(
     db: Db,
@@ -33,6 +35,7 @@ export class SqliteState implements EngineState {
     this.healthStore = new SqliteHealthStore(db);
     this.matchStore = new SqliteMatchStore(db);
     this.approvalStore = new SqliteApprovalStore(db);
+    this.accountStore = new SqliteAccountStore(db);
   }
 
   /** Closes the runs a process that is gone left `running` (see SqliteRunStore); returns their ids. */
@@ -209,6 +212,20 @@ export class SqliteState implements EngineState {
   }
   decideApproval(...a: Args<"decideApproval">) {
     return this.approvalStore.decideApproval(...a);
+  }
+
+  // ── accounts ──
+  saveAccount(...a: Args<"saveAccount">) {
+    return this.accountStore.saveAccount(...a);
+  }
+  storedAccount(...a: Args<"storedAccount">) {
+    return this.accountStore.storedAccount(...a);
+  }
+  storedAccounts(...a: Args<"storedAccounts">) {
+    return this.accountStore.storedAccounts(...a);
+  }
+  removeAccount(...a: Args<"removeAccount">) {
+    return this.accountStore.removeAccount(...a);
   }
 
   async close(): Promise<void> {
