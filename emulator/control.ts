@@ -5,10 +5,16 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { approveUserCode, browserHeaders, expireAccessTokens } from "./auth.js";
+import {
+  ACCOUNT_BATCH_DEFAULTS,
+  ACCOUNT_BATCH_LIMITS,
+  ACCOUNT_BATCH_MAX_ROWS,
+  type AccountBatch,
+} from "./catalogue/account-batch.js";
 import type { EmulatorState } from "./context.js";
 import { invalidArgument, notFound } from "./errors.js";
 import { type FaultConfig, isFaultKind, type QueuedFault } from "./faults.js";
-import { clearRequestLog, loggedRequests } from "./request-log.js";
+import { clearRequestLog, loggedRequests, writeOverlaps } from "./request-log.js";
 import { sendJson } from "./server.js";
 import type { AccountRow } from "./store/rows.js";
 
@@ -93,13 +99,21 @@ function stats({ state, method, res }: ControlRequest): void {
   sendJson(res, 200, { requests, total });
 }
 
-/** `requests`: the request log, `?since=<seq>` for the newer ones, `?writes=1` for writes only. */
-function requests({ state, method, res, query }: ControlRequest): void {
+/**
+ * `requests`: the request log, `?since=<seq>` for the newer ones, `?writes=1` for writes only;
+ * `requests/overlaps` the per-account write tally. DELETE clears both.
+ */
+function requests({ state, method, res, parts, query }: ControlRequest): void {
   if (method === "DELETE") {
     clearRequestLog(state);
     sendJson(res, 200, { requests: [] });
     return;
   }
+  if (parts[1] === "overlaps") {
+    sendJson(res, 200, writeOverlaps(state));
+    return;
+  }
+  if (parts[1] !== undefined) throw notFound("No such control endpoint.");
   const since = Number(query.get("since") ?? 0) || 0;
   sendJson(res, 200, { requests: loggedRequests(state, since, query.get("writes") === "1") });
 }
@@ -115,20 +129,21 @@ async function faults({ state, method, res, readBody }: ControlRequest): Promise
   sendJson(res, 200, state.faults.state());
 }
 
-/** `accounts`: the seeded accounts; `accounts/<id>/headers` and `accounts/<id>/premium` act on one. */
+/**
+ * `accounts`: the accounts; POST makes a batch of them; `accounts/<id>/headers` and
+ * `accounts/<id>/premium` act on one.
+ */
 async function accounts(c: ControlRequest): Promise<void> {
   const { state, method, res, parts, query } = c;
   const [, second, third] = parts;
+  if (!second && method === "POST") return addAccounts(c);
   if (!second) return sendJson(res, 200, { accounts: state.store.accounts.accounts().map(accountSummary) });
   const account = state.store.accounts.account(Number(second));
   if (!account) throw notFound("No such account.");
   if (third === "headers") {
-    // A brand account is used through its login's cookie plus `onBehalfOfUser`.
-    const login = account.parentId !== null ? state.store.accounts.account(account.parentId) : account;
-    if (!login) throw notFound("No such account.");
     const at = query.get("at");
     const seconds = at && /^\d+$/.test(at) ? Number(at) : Math.floor(state.now() / 1000);
-    return sendJson(res, 200, browserHeaders(login, seconds));
+    return sendJson(res, 200, headersOf(state, account, seconds));
   }
   if (third === "premium" && method === "POST") {
     // Any account can be made premium (or not) to try what only premium accounts see.
@@ -138,6 +153,54 @@ async function accounts(c: ControlRequest): Promise<void> {
     return sendJson(res, 200, { id: account.id, premium: body.premium });
   }
   throw notFound("No such control endpoint.");
+}
+
+/** Browser headers for an account, hashed at `seconds`. */
+function headersOf(state: EmulatorState, account: AccountRow, seconds: number): Record<string, string> {
+  // A brand account is used through its login's cookie plus `onBehalfOfUser`.
+  const login = account.parentId !== null ? state.store.accounts.account(account.parentId) : account;
+  if (!login) throw notFound("No such account.");
+  return browserHeaders(login, seconds);
+}
+
+/** `POST accounts {count, seed?, playlists?, songs?, liked?}`: a batch of logins with libraries. */
+async function addAccounts({ state, res, readBody }: ControlRequest): Promise<void> {
+  const batch = accountBatch(json(await readBody()));
+  const seconds = Math.floor(state.now() / 1000);
+  const made = state.store.addAccounts(batch).map(({ id, name }) => {
+    const account = state.store.accounts.account(id);
+    if (!account) throw new Error(`account ${id} was not written`);
+    return { id, name, headers: headersOf(state, account, seconds) };
+  });
+  sendJson(res, 200, { accounts: made });
+}
+
+/** A batch request's fields, each an integer in its range; `count` is required, the others default. */
+function accountBatch(body: Record<string, unknown>): AccountBatch {
+  const unknown = Object.keys(body).find((k) => !(k in ACCOUNT_BATCH_LIMITS));
+  if (unknown !== undefined) throw invalidArgument(`${unknown} is not a field of an account batch`);
+  const field = (name: keyof AccountBatch, fallback?: number): number => {
+    // A field given as null is refused, not taken as absent.
+    const v = name in body ? body[name] : fallback;
+    const [min, max] = ACCOUNT_BATCH_LIMITS[name];
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) {
+      throw invalidArgument(`${name} must be an integer from ${min} to ${max}`);
+    }
+    return v;
+  };
+  const d = ACCOUNT_BATCH_DEFAULTS;
+  const batch = {
+    count: field("count"),
+    seed: field("seed", d.seed),
+    playlists: field("playlists", d.playlists),
+    songs: field("songs", d.songs),
+    liked: field("liked", d.liked),
+  };
+  // The batch is one transaction the server waits on: its rows are bound too (about 3 s at most).
+  if (batch.count * (batch.playlists * batch.songs + batch.liked) > ACCOUNT_BATCH_MAX_ROWS) {
+    throw invalidArgument(`count × (playlists × songs + liked) must be at most ${ACCOUNT_BATCH_MAX_ROWS}`);
+  }
+  return batch;
 }
 
 /** What the account list tells of each account. */

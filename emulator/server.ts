@@ -15,12 +15,12 @@ import type { Duplex } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { deviceCode, resolveViewer, token } from "./auth.js";
 import { type CachedResponse, encodeResponse } from "./cache.js";
-import type { ApiContext, ApiRoute, EmulatorState } from "./context.js";
+import type { ApiContext, ApiRoute, EmulatorState, Viewer } from "./context.js";
 import { handleControl } from "./control.js";
 import { ApiError, invalidArgument, notFound, Refusal } from "./errors.js";
 import { type Fault, truncateLists } from "./faults.js";
 import { basejs, playlistHtml, startPage } from "./render/pages.js";
-import { logRequest } from "./request-log.js";
+import { attributeRequest, logRequest } from "./request-log.js";
 import { recordPlayback } from "./routes/player.js";
 import { uploadFinalize, uploadStart } from "./routes/uploads.js";
 
@@ -223,6 +223,41 @@ function clientContext(body: Record<string, unknown>): {
   };
 }
 
+/** An API request read and parsed: its body as text and as an object, the client's context, who asks. */
+interface ApiInput {
+  route: ApiRoute;
+  text: string;
+  body: Record<string, unknown>;
+  client: ReturnType<typeof clientContext>;
+  viewer: Viewer | null;
+}
+
+/** Reads and parses an API request, refusing it in the service's order: size, endpoint, body, credentials. */
+async function readApiInput(
+  state: EmulatorState,
+  req: IncomingMessage,
+  endpoint: string,
+  route: ApiRoute | undefined,
+): Promise<ApiInput> {
+  const raw = await readBody(req);
+  if (!route) throw notFound(`The requested URL /youtubei/v1/${endpoint} was not found on this server.`);
+  const text = decodeBody(raw);
+  const body = objectBody(text);
+  const client = clientContext(body);
+  const viewer = resolveViewer(state, req.headers, client.onBehalfOfUser);
+  return { route, text, body, client, viewer };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+async function settled<T>(p: Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await p };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 async function handleApi(
   state: EmulatorState,
   routes: ReadonlyMap<string, ApiRoute>,
@@ -231,22 +266,22 @@ async function handleApi(
   endpoint: string,
   query: URLSearchParams,
 ): Promise<void> {
-  const route = routes.get(endpoint);
+  const known = routes.get(endpoint);
   // Unknown endpoints share one counter, so that junk paths cannot grow the table.
-  count(state, route ? endpoint : "unknown");
-  logRequest(state, res, route ? endpoint : "unknown", route?.write === true);
+  count(state, known ? endpoint : "unknown");
+  const logged = logRequest(state, res, known ? endpoint : "unknown", known?.write === true);
   const fault = state.faults.pick(endpoint, header(req, "x-emulator-fault"));
+  // The request is read before a fault answers it, so that the log knows whose request a faulted
+  // write was too; a refusal found while reading waits until the fault has had its turn.
+  const input = req.method === "POST" ? await settled(readApiInput(state, req, endpoint, known)) : null;
+  attributeRequest(state, logged, input?.ok ? (input.value.viewer?.account.id ?? null) : null);
   if (fault && (await applyFault(res, fault))) {
     req.resume();
     return;
   }
-  if (req.method !== "POST") throw new ApiError(405, "Method not allowed.", "methodNotAllowed");
-  const raw = await readBody(req);
-  if (!route) throw notFound(`The requested URL /youtubei/v1/${endpoint} was not found on this server.`);
-  const text = decodeBody(raw);
-  const body = objectBody(text);
-  const client = clientContext(body);
-  const viewer = resolveViewer(state, req.headers, client.onBehalfOfUser);
+  if (!input) throw new ApiError(405, "Method not allowed.", "methodNotAllowed");
+  if (!input.ok) throw input.error;
+  const { route, text, body, client, viewer } = input.value;
   if (fault?.kind === "gated") {
     // A write behind a feature gate: HTTP 200 holding only an engagement panel (PROTOCOL §1.5).
     sendJson(res, 200, {

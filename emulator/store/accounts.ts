@@ -1,5 +1,5 @@
 /** The emulator's accounts: logins, their brand accounts, premium subscriptions. */
-import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, max, or, sql } from "drizzle-orm";
 import type { Db } from "./db.js";
 import type { AccountRow, ProfileRow } from "./rows.js";
 import { accounts } from "./schema.js";
@@ -17,6 +17,10 @@ export class AccountStore {
         .where(eq(t.id, sql.placeholder("id")))
         .prepare(),
       all: all().orderBy(t.id).prepare(),
+      lastId: db
+        .select({ id: max(t.id) })
+        .from(t)
+        .prepare(),
       byChannel: all()
         .where(eq(t.channelId, sql.placeholder("channelId")))
         .prepare(),
@@ -48,6 +52,11 @@ export class AccountStore {
 
   accounts(): AccountRow[] {
     return this.q.all.all();
+  }
+
+  /** The id a new account takes: one after the highest. */
+  nextId(): number {
+    return (this.q.lastId.get()?.id ?? 0) + 1;
   }
 
   /** The account whose user channel this is, if any. */

@@ -4,8 +4,9 @@
  * nothing; `version` tells the response cache when the state changed.
  */
 import type Database from "better-sqlite3";
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { type AccountBatch, type BatchAccount, writeAccountBatch } from "../catalogue/account-batch.js";
 import { AccountStore } from "./accounts.js";
 import { CatalogueStore } from "./catalogue.js";
 import { ChartStore } from "./charts.js";
@@ -16,6 +17,7 @@ import { OAuthStore } from "./oauth.js";
 import { PlaylistEdits } from "./playlist-edits.js";
 import { PlaylistStore } from "./playlists.js";
 import * as t from "./schema.js";
+import { CatalogueWriter } from "./seed.js";
 import { TODAY_FUNCTION } from "./selections.js";
 
 export { SEARCH_VIDEOS_FROM } from "./search-kinds.js";
@@ -68,6 +70,27 @@ export class Store {
   setPremium(id: number, premium: boolean): void {
     this.accounts.setPremium(id, premium);
     this.touch();
+  }
+
+  /** Every song's video id in the order made, read once (the catalogue never changes). */
+  private songIds: string[] | null = null;
+
+  /**
+   * Adds a batch of logins with their libraries, in one transaction, numbered after the last
+   * account; their playlists and likes are drawn from every song of the catalogue.
+   */
+  addAccounts(batch: AccountBatch): BatchAccount[] {
+    this.songIds ??= this.db
+      .select({ videoId: t.songs.videoId })
+      .from(t.songs)
+      .where(eq(t.songs.videoType, "MUSIC_VIDEO_TYPE_ATV"))
+      .orderBy(t.songs.id)
+      .all()
+      .map((s) => s.videoId);
+    const pool = this.songIds;
+    return this.tx(() =>
+      writeAccountBatch(new CatalogueWriter(this.db), batch, this.accounts.nextId(), pool),
+    );
   }
 
   counts(): Record<string, number> {

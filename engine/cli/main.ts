@@ -17,6 +17,8 @@ import { stopQuietlyWhenPipeCloses } from "../../src/closed-pipe.js";
 import { packageVersion } from "../../src/version.js";
 import { registerDaemonCommands } from "../daemon/commands.js";
 import { scrubbingStream } from "../run/scrub.js";
+import { registerWorkerCommands } from "../worker/commands.js";
+import { registerAccounts } from "./accounts-command.js";
 import { registerDoctor } from "./doctor.js";
 import { registerFileCommands } from "./file-commands.js";
 import { registerInit } from "./init.js";
@@ -119,10 +121,13 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
 
   registerFileCommands(cmd, run);
   registerUndo(cmd, run);
+  registerAccounts(cmd, run);
   registerInit(cmd, io);
   registerDoctor(cmd, io);
   // daemon, status, history, drift, resume: engine/daemon/commands.ts
   registerDaemonCommands(cmd, { io, setExit });
+  // worker, enqueue: engine/worker/commands.ts
+  registerWorkerCommands(cmd, { io, setExit });
   return cmd;
 }
 

@@ -2,9 +2,11 @@
  * `musicsync daemon`: runs recipes on their schedules until a signal. SIGTERM/SIGINT finish the
  * write in flight and exit; a second one exits at once; SIGHUP reloads the recipes.
  */
+import { projectWithStoredAccounts } from "../cli/accounts.js";
 import { CliError, type CommandRun } from "../cli/io.js";
 import { loadProject, recipePaths, stateFileOf } from "../cli/project.js";
 import { loadRecipePaths } from "../recipe/load.js";
+import type { EngineLogger } from "../run/logger.js";
 import type { RunningWeb } from "../web/server.js";
 import { parseDuration } from "./commands.js";
 import { Daemon, type DaemonOptions } from "./daemon.js";
@@ -27,7 +29,8 @@ function count(v: string, name: string): number {
   return Number(v);
 }
 
-function optionsOf(o: DaemonFlags): Partial<DaemonOptions> {
+/** The retry and lock flags as daemon options (also the worker's). */
+export function optionsOf(o: DaemonFlags): Partial<DaemonOptions> {
   try {
     return {
       retries: count(o.retries, "--retries"),
@@ -44,20 +47,26 @@ function optionsOf(o: DaemonFlags): Partial<DaemonOptions> {
   }
 }
 
+/** The daemon's (and the worker's) logger: MUSICSYNC_LOG_FORMAT / --log-format, MUSICSYNC_LOG_LEVEL. */
+export function commandLogger(run: CommandRun, logFormat: string): EngineLogger {
+  const format = run.io.env.MUSICSYNC_LOG_FORMAT ?? logFormat;
+  if (format !== "auto" && format !== "json" && format !== "pretty")
+    throw new CliError(`--log-format: "${format}" is not one of auto, json, pretty`);
+  return createDaemonLogger({
+    level: run.io.env.MUSICSYNC_LOG_LEVEL ?? (run.g.debug ? "debug" : "info"),
+    format,
+    isTTY: run.io.stderr.isTTY === true,
+  });
+}
+
 export async function runDaemon(run: CommandRun, paths: readonly string[], o: DaemonFlags): Promise<void> {
   const { io, g } = run;
   const web = o.http ? await import("../web/web-command.js") : null;
   const http = web ? web.httpSettings(run, o, null) : null;
-  const project = await loadProject(g.project, io);
+  // Stored accounts (`musicsync accounts`) join the project file's before the recipes are checked.
+  const project = await projectWithStoredAccounts(run, await loadProject(g.project, io));
   const options = optionsOf(o);
-  const format = io.env.MUSICSYNC_LOG_FORMAT ?? o.logFormat;
-  if (format !== "auto" && format !== "json" && format !== "pretty")
-    throw new CliError(`--log-format: "${format}" is not one of auto, json, pretty`);
-  const logger = createDaemonLogger({
-    level: io.env.MUSICSYNC_LOG_LEVEL ?? (g.debug ? "debug" : "info"),
-    format,
-    isTTY: io.stderr.isTTY === true,
-  });
+  const logger = commandLogger(run, o.logFormat);
   const where = recipePaths(project, g.project, paths);
   // `notify:` of musicsync.yaml (engine/notify/), loaded only when the project has targets.
   const notify = project.notify.length > 0 ? await import("../notify/daemon-events.js") : null;

@@ -97,6 +97,12 @@ export interface DaemonDeps {
   /** Wraps each account's client (tests use it to slow or fail requests). */
   wrapClient?: (client: EngineClient, account: string) => EngineClient;
   onAttempt?: (event: AttemptEvent) => void;
+  /**
+   * A worker (engine/worker/) runs recipes as a job queue hands them out: no cron of its own
+   * (false), and an account another process holds is given back at once (the job is sent again)
+   * instead of waited for. Default: the daemon's own schedules, waiting for locks.
+   */
+  queued?: boolean;
 }
 
 function errorText(e: unknown): string {
@@ -218,7 +224,7 @@ export class Daemon {
       const id = recipe.recipe.id;
       const changed = r.added.includes(id) || r.changed.includes(id);
       this.recipes.set(id, recipe);
-      if (changed && !this.shutdown.requested) {
+      if (changed && !this.shutdown.requested && !this.deps.queued) {
         this.unschedule(id);
         this.scheduleRecipe(recipe);
       }
@@ -325,40 +331,85 @@ export class Daemon {
         }),
       );
       events.push(event);
-      this.deps.onAttempt?.(event);
-      const ran = event.outcome !== "suspended";
-      metrics().run(recipeId, event.outcome, ran ? (event.finishedAt - event.startedAt) / 1000 : null);
-      // A plan held for approval is no failure: retrying would only hold it again.
-      const failed = ![
-        "converged",
-        "no_changes",
-        "interrupted",
-        "suspended",
-        "locked",
-        "pending_approval",
-      ].includes(event.outcome);
-      if (!failed || attempt > this.options.retries || this.shutdown.requested) break;
-      // Suspended by this failure (its own count, or the account's expired credentials): no retry.
-      if ((await this.suspension(loaded)) !== null) break;
-      const delay = Math.min(this.options.maxRetryDelayMs, this.options.retryDelayMs * 2 ** (attempt - 1));
-      const at = this.env.clock.now() + delay;
-      await this.state
-        .setNextRun(
-          recipeId,
-          loaded.recipe.account,
-          { at, reason: "retry", by: this.holder },
-          this.env.clock.now(),
-        )
-        .catch(() => {});
-      this.logger.info(
-        { recipe: recipeId, account: loaded.recipe.account, attempt, delayMs: delay },
-        "retrying",
-      );
+      this.noteAttempt(event);
+      const delay = await this.retryDelay(event, loaded);
+      if (delay === null) break;
       if (!(await this.shutdown.sleep(delay, this.env.clock))) break;
     }
     const current = this.recipes.get(recipeId);
     if (current && !this.shutdown.requested) await this.planNext(current);
     return events;
+  }
+
+  private noteAttempt(event: AttemptEvent): void {
+    this.deps.onAttempt?.(event);
+    const ran = event.outcome !== "suspended";
+    metrics().run(event.recipeId, event.outcome, ran ? (event.finishedAt - event.startedAt) / 1000 : null);
+  }
+
+  /**
+   * After an attempt: how long to wait before the next one (noted as the recipe's next run), or
+   * null when there is none to make — it did not fail, its retries are spent, it is suspended, or
+   * the process is stopping. Backoff doubles from retryDelayMs up to maxRetryDelayMs.
+   */
+  async retryDelay(event: AttemptEvent, loaded: LoadedRecipe): Promise<number | null> {
+    // A plan held for approval is no failure: retrying would only hold it again.
+    const failed = ![
+      "converged",
+      "no_changes",
+      "interrupted",
+      "suspended",
+      "locked",
+      "pending_approval",
+    ].includes(event.outcome);
+    const attempt = event.attempt;
+    if (!failed || attempt > this.options.retries || this.shutdown.requested) return null;
+    // Suspended by this failure (its own count, or the account's expired credentials): no retry.
+    if ((await this.suspension(loaded)) !== null) return null;
+    const delay = Math.min(this.options.maxRetryDelayMs, this.options.retryDelayMs * 2 ** (attempt - 1));
+    const at = this.env.clock.now() + delay;
+    await this.state
+      .setNextRun(
+        event.recipeId,
+        loaded.recipe.account,
+        { at, reason: "retry", by: this.holder },
+        this.env.clock.now(),
+      )
+      .catch(() => {});
+    this.logger.info(
+      { recipe: event.recipeId, account: loaded.recipe.account, attempt, delayMs: delay },
+      "retrying",
+    );
+    return delay;
+  }
+
+  /**
+   * One attempt of a recipe, as a worker's job asks (no retry here: the caller sends the retry as a
+   * job of its own). Null when the recipe is not loaded or the process is stopping. The write in
+   * flight at a stop finishes first, as for the daemon's own runs.
+   */
+  attemptOnce(id: string, trigger: RunTrigger, attempt: number): Promise<AttemptEvent | null> {
+    const loaded = this.recipes.get(id);
+    if (!loaded || this.shutdown.requested) return Promise.resolve(null);
+    const p = this.queue.run(loaded.recipe.account, () => this.attempt(loaded, trigger, attempt));
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p)).catch(() => {});
+    return p.then((event) => {
+      this.noteAttempt(event);
+      return event;
+    });
+  }
+
+  /** Notes the recipe's next scheduled time (after a worker's job, as after the daemon's runs). */
+  async noteNextRun(id: string, at: number | null): Promise<void> {
+    const loaded = this.recipes.get(id);
+    if (!loaded) return;
+    await this.state.setNextRun(
+      id,
+      loaded.recipe.account,
+      { at, reason: at === null ? null : "schedule", by: at === null ? null : this.holder },
+      this.env.clock.now(),
+    );
   }
 
   /** Why the recipe must not run now (its own or its account's suspension), or null. */
@@ -424,7 +475,7 @@ export class Daemon {
         waited(tried);
         return { run, error: null };
       } catch (e) {
-        if (!(e instanceof LockedError) || this.shutdown.requested) {
+        if (!(e instanceof LockedError) || this.shutdown.requested || this.deps.queued) {
           waited(e instanceof LockedError ? this.env.clock.now() : tried);
           return { run: null, error: e };
         }
@@ -455,6 +506,14 @@ export class Daemon {
         (outcome !== "converged" && outcome !== "no_changes" && outcome !== "pending_approval"))
     ) {
       return this.recordInterrupted(e);
+    }
+    // A worker gives a busy account back to the queue: no run was made, nothing to record.
+    if (error instanceof LockedError && this.deps.queued) {
+      this.logger.info(
+        { ...e.log, holder: error.heldBy.holder },
+        "account busy: the job goes back to the queue",
+      );
+      return { outcome: "locked", error: e.why };
     }
     if (error !== null && expired(error)) {
       const why = e.why ?? "credentials expired";

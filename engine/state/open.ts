@@ -1,9 +1,10 @@
 /**
  * `openState(url)`: the one way the engine opens its state, whatever holds it. A file path,
- * `:memory:` or a `sqlite:` URL opens SQLite; `postgres://` is named here so that a project written
- * for it fails with a clear message until that implementation exists (issue 16).
+ * `:memory:` or a `sqlite:` URL opens SQLite; `postgres://` (or `postgresql://`) opens PostgreSQL,
+ * connecting and migrating behind the state's first call (engine/state/pg.ts).
  */
 import { isAbsolute, resolve } from "node:path";
+import { openPgState } from "./pg.js";
 import { type OpenStateOptions, openSqliteState } from "./sqlite.js";
 import type { EngineState } from "./types.js";
 
@@ -76,6 +77,6 @@ export function resolveStateUrl(value: string, base: string): string {
 /** Opens the state a setting points to (see parseStateUrl); a relative path is relative to the cwd. */
 export function openState(url: string, options: OpenStateOptions = {}): EngineState {
   const target = parseStateUrl(url);
-  if (target.kind === "postgres") throw new StateUrlError("PostgreSQL state is not built yet (issue 16)");
+  if (target.kind === "postgres") return openPgState(target.url, options);
   return openSqliteState(target.file, options);
 }

@@ -7,12 +7,28 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openPgState } from "../../engine/state/pg.js";
 import type { CachedMatch, EngineState } from "../../engine/state/types.js";
-import { implementations, pendingApproval, snapshotFor, startRun } from "./state-contract.js";
+import { usePostgres } from "../support/postgres-server.js";
+import {
+  implementations,
+  pendingApproval,
+  type StateImplementation,
+  snapshotFor,
+  startRun,
+} from "./state-contract.js";
 
 type Get = () => EngineState;
 
-describe.each(implementations)("EngineState contract: $name", (impl) => {
+describe.each(implementations)("EngineState contract: $name", (impl) => contract(impl));
+
+// PostgreSQL needs a server: this test file starts one (a fresh database per test).
+describe("EngineState contract: postgres", () => {
+  const server = usePostgres();
+  contract({ name: "postgres", open: async () => openPgState(await server().createDatabase("contract")) });
+});
+
+function contract(impl: StateImplementation): void {
   let state: EngineState;
   let scratch: string;
   beforeEach(async () => {
@@ -38,7 +54,8 @@ describe.each(implementations)("EngineState contract: $name", (impl) => {
   describe("source reads", () => sourceReadStore(get));
   describe("match cache", () => matchStore(get));
   describe("approvals", () => approvalStore(get));
-});
+  describe("accounts", () => accountStore(get));
+}
 
 function runStore(get: Get): void {
   it("starts a run as running and finishes it with its result, counts and error", async () => {
@@ -678,5 +695,45 @@ function approvalStore(get: Get): void {
     expect(await s.approval(r1)).toMatchObject({ status: "refused", decidedAt: 11 });
     expect((await s.approval(q1))?.status).toBe("pending");
     expect(await s.supersedeApprovals("r", 60)).toBe(0);
+  });
+}
+
+function accountStore(get: Get): void {
+  const account = (name: string, at: number, sealed = `sealed-${name}-${at}`) => ({
+    name,
+    settings: { base_url: "http://127.0.0.1:1", language: "en" },
+    sealed,
+    createdAt: at,
+    updatedAt: at,
+  });
+
+  it("saves, lists by name in byte order, reads one and removes it", async () => {
+    const s = get();
+    for (const [name, at] of [
+      ["zed", 1],
+      ["Ann", 2],
+      ["bob", 3],
+    ] as const)
+      await s.saveAccount(account(name, at));
+    expect((await s.storedAccounts()).map((a) => a.name)).toEqual(["Ann", "bob", "zed"]);
+    expect(await s.storedAccount("bob")).toEqual(account("bob", 3));
+    expect(await s.storedAccount("nobody")).toBeNull();
+    expect(await s.removeAccount("bob")).toBe(true);
+    expect(await s.removeAccount("bob")).toBe(false);
+    expect((await s.storedAccounts()).map((a) => a.name)).toEqual(["Ann", "zed"]);
+  });
+
+  it("replaces an account of the same name, keeping when it was first added", async () => {
+    const s = get();
+    await s.saveAccount(account("ann", 10, "old"));
+    await s.saveAccount({ ...account("ann", 20, "new"), settings: { language: "de" } });
+    expect(await s.storedAccount("ann")).toEqual({
+      name: "ann",
+      settings: { language: "de" },
+      sealed: "new",
+      createdAt: 10,
+      updatedAt: 20,
+    });
+    expect(await s.storedAccounts()).toHaveLength(1);
   });
 }

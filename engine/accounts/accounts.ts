@@ -1,0 +1,291 @@
+/**
+ * Accounts kept in the state database (issue 16, `musicsync accounts`): the settings in the clear,
+ * the credentials sealed (seal.ts), so that a worker on any machine with the key can serve any
+ * account. `withStoredAccounts` hands them to the rest of the engine as if the project file named
+ * them, the credentials inline, so the environment (engine/run/env.ts) makes clients from them as
+ * it does from `auth: ${VAR}`.
+ */
+import { authTextKind } from "../../src/auth/detect.js";
+import { parseHeaderLines } from "../../src/auth/header-lines.js";
+import { parseCookieHeader } from "../../src/auth/sapisid.js";
+import { MusicClient } from "../../src/index.js";
+import type { Environment } from "../recipe/env.js";
+import { projectSchema } from "../recipe/schema.js";
+import type { Account, Project } from "../recipe/types.js";
+import { engineScrubber } from "../run/scrub.js";
+import type { AccountStore, StoredAccount } from "../state/types.js";
+import { type AccountsKey, accountsKeyFrom, SealError, seal, sealedKeyId, unseal } from "./seal.js";
+
+/** An account's settings and credentials as `accounts add` takes them (the project file's names). */
+export interface AccountInput {
+  /** Browser headers or an OAuth token: the text itself (a file's content), never a path. */
+  auth?: string | null;
+  /** An OAuth token's JSON (the alternative to `auth`; needs `oauth_client`). */
+  token?: string | null;
+  oauth_client?: { id: string; secret: string } | null;
+  brand_account?: string | null;
+  language?: string | null;
+  location?: string | null;
+  base_url?: string | null;
+}
+
+/** A stored account as `accounts list` shows it: no credential, only which key sealed it. */
+export interface AccountListing {
+  name: string;
+  /** The setting the credentials stand in for. */
+  credential: "auth" | "token";
+  settings: Record<string, unknown>;
+  /** The key the credentials were sealed with; null when the sealed text cannot be read. */
+  keyId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An account that cannot be stored as given; the message names the setting, never a credential. */
+export class AccountInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AccountInputError";
+  }
+}
+
+/** What the sealed text holds once unsealed. */
+interface SealedCredentials {
+  auth?: string;
+  token?: string;
+  oauth_client_secret?: string;
+}
+
+// The project file's own rules (engine/recipe/schema.ts), so a stored account is one the file could name.
+const NAME_RULE = projectSchema.properties.accounts.propertyNames;
+const SETTING_RULES = projectSchema.properties.accounts.additionalProperties.properties;
+const NAME_PATTERN = new RegExp(NAME_RULE.pattern);
+
+/** Refuses a name the project file would refuse, before anything is read or written. */
+export function checkAccountName(name: string): void {
+  if (NAME_PATTERN.test(name) && name.length <= NAME_RULE.maxLength) return;
+  const shown = name.length <= NAME_RULE.maxLength ? `"${name}"` : `of ${name.length} characters`;
+  throw new AccountInputError(
+    `the account name ${shown} is not allowed: letters, digits and _ . - (. and - not first), at most ` +
+      `${NAME_RULE.maxLength} characters, as in musicsync.yaml`,
+  );
+}
+
+/** The settings in the clear, checked as the project file's schema checks them. */
+function settingsOf(a: AccountInput, credential: "auth" | "token"): Record<string, unknown> {
+  const patterns = {
+    brand_account: SETTING_RULES.brand_account.pattern,
+    location: SETTING_RULES.location.pattern,
+    base_url: SETTING_RULES.base_url.pattern,
+  } as const;
+  for (const [setting, pattern] of Object.entries(patterns)) {
+    const value = a[setting as keyof typeof patterns];
+    if (value != null && !new RegExp(pattern).test(value))
+      throw new AccountInputError(`${setting} "${value}" does not match ${pattern}`);
+  }
+  if (a.language != null && a.language.trim() === "") throw new AccountInputError("language is empty");
+  const settings: Record<string, unknown> = { credential };
+  for (const key of ["base_url", "language", "location", "brand_account"] as const) {
+    if (a[key] != null) settings[key] = a[key];
+  }
+  if (a.oauth_client) settings.oauth_client = { id: a.oauth_client.id };
+  return settings;
+}
+
+/**
+ * Every secret value of a credentials text: the whole text, each header or JSON value, each cookie's
+ * value (SAPISID…). The scrubber knows them all before anything can print one.
+ */
+export function credentialSecretsOf(text: string): string[] {
+  const values = new Set<string>([text, text.trim()]);
+  let fields: Record<string, unknown> = {};
+  try {
+    fields =
+      authTextKind(text) === "json" ? (JSON.parse(text) as Record<string, unknown>) : parseHeaderLines(text);
+  } catch {
+    // Unparsable: the whole text is known, which is all there is to know.
+  }
+  for (const [name, value] of Object.entries(fields ?? {})) {
+    if (typeof value !== "string") continue;
+    values.add(value);
+    if (name.toLowerCase() === "cookie") for (const v of parseCookieHeader(value).values()) values.add(v);
+  }
+  return [...values].filter((v) => v.length >= 8);
+}
+
+/** The one credential of the input, checked to be credentials a client can be made from. */
+function credentialOf(name: string, a: AccountInput): { setting: "auth" | "token"; text: string } {
+  if ((a.auth == null) === (a.token == null))
+    throw new AccountInputError(`account "${name}": give either auth or token (exactly one)`);
+  const setting = a.auth != null ? "auth" : "token";
+  const text = (a.auth ?? a.token ?? "").trim();
+  engineScrubber.addSecrets(credentialSecretsOf(text));
+  if (text === "" || authTextKind(text) === "path") {
+    throw new AccountInputError(
+      `account "${name}": the ${setting} given is not credentials (browser headers or an OAuth token, as ` +
+        "JSON or header text, e.g. a file made by `musicapi browser` or `musicapi oauth`); it is not shown",
+    );
+  }
+  if (setting === "token" && !a.oauth_client)
+    throw new AccountInputError(`account "${name}": an OAuth token needs oauth_client (id and secret)`);
+  if (a.oauth_client && (a.oauth_client.id.trim() === "" || a.oauth_client.secret.trim() === ""))
+    throw new AccountInputError(`account "${name}": oauth_client needs both an id and a secret`);
+  if (a.oauth_client) engineScrubber.addSecrets([a.oauth_client.secret]);
+  clientCheck(name, setting, text, a);
+  return { setting, text };
+}
+
+/** A client made from the credentials (no request): what it refuses is refused before storing. */
+function clientCheck(name: string, setting: string, text: string, a: AccountInput): void {
+  try {
+    const made = new MusicClient({
+      auth: text,
+      dispatcher: false,
+      ...(a.oauth_client
+        ? { oauthCredentials: { clientId: a.oauth_client.id, clientSecret: a.oauth_client.secret } }
+        : {}),
+    });
+    engineScrubber.addClient((value) => made.redact(value));
+  } catch (e) {
+    // The client's messages never quote a credential (and the scrubber knows them by now).
+    throw new AccountInputError(
+      `account "${name}": the ${setting} given cannot be used: ${(e as Error).message}`,
+    );
+  }
+}
+
+/**
+ * The account checked (name, settings, credentials) and its credentials sealed under the
+ * environment's key, ready to store; throws before anything is written when any of it is refused.
+ */
+export function sealAccount(
+  name: string,
+  account: AccountInput,
+  now: number,
+  env: Environment,
+): StoredAccount {
+  checkAccountName(name);
+  const { setting, text } = credentialOf(name, account);
+  const settings = settingsOf(account, setting);
+  const key = accountsKeyFrom(env, "it seals the credentials of stored accounts");
+  const sealed: SealedCredentials = { [setting]: text };
+  if (account.oauth_client) sealed.oauth_client_secret = account.oauth_client.secret;
+  return { name, settings, sealed: seal(JSON.stringify(sealed), key, name), createdAt: now, updatedAt: now };
+}
+
+/** Stores a sealed account, replacing one of the same name (whose creation time is kept). */
+export async function storeAccount(
+  state: AccountStore,
+  account: StoredAccount,
+): Promise<{ replaced: boolean; keyId: string }> {
+  const before = await state.storedAccount(account.name);
+  await state.saveAccount({ ...account, createdAt: before?.createdAt ?? account.createdAt });
+  return { replaced: before !== null, keyId: sealedKeyId(account.sealed, account.name) };
+}
+
+/** Checks, seals and stores (or replaces) an account; nothing is written when any of it is refused. */
+export async function addAccount(
+  state: AccountStore,
+  name: string,
+  account: AccountInput,
+  now: number,
+  env: Environment,
+): Promise<{ replaced: boolean; keyId: string }> {
+  return storeAccount(state, sealAccount(name, account, now, env));
+}
+
+function listingOf(a: StoredAccount): AccountListing {
+  let keyId: string | null = null;
+  try {
+    keyId = sealedKeyId(a.sealed, a.name);
+  } catch {
+    // Shown as unknown: `list` reads no credential and fails on none.
+  }
+  const { credential, ...settings } = a.settings;
+  return {
+    name: a.name,
+    credential: credential === "token" ? "token" : "auth",
+    settings,
+    keyId,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+  };
+}
+
+/** Every stored account's settings and key id; no credential is unsealed. */
+export async function listAccounts(state: AccountStore): Promise<AccountListing[]> {
+  return (await state.storedAccounts()).map(listingOf);
+}
+
+/** False when no account of that name was stored. */
+export async function removeAccount(state: AccountStore, name: string): Promise<boolean> {
+  checkAccountName(name);
+  return state.removeAccount(name);
+}
+
+const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+/** A stored account as the project file's Account, its credentials unsealed inline. */
+export function unsealedAccount(a: StoredAccount, key: AccountsKey): Account {
+  let creds: SealedCredentials;
+  try {
+    creds = JSON.parse(unseal(a.sealed, key, a.name)) as SealedCredentials;
+  } catch (e) {
+    if (e instanceof SealError) throw e;
+    throw new SealError(`the stored credentials of account "${a.name}" are not in the expected shape`);
+  }
+  const s = a.settings;
+  const inline = [creds.auth, creds.token, creds.oauth_client_secret].filter((v): v is string => !!v);
+  engineScrubber.addSecrets(inline.flatMap(credentialSecretsOf));
+  const clientId = text((s.oauth_client as { id?: unknown } | undefined)?.id);
+  const secret = text(creds.oauth_client_secret);
+  return {
+    auth: text(creds.auth),
+    token: text(creds.token),
+    oauth_client: clientId && secret ? { id: clientId, secret } : null,
+    brand_account: text(s.brand_account),
+    // The project file's default (engine/recipe/normalise.ts).
+    language: text(s.language) ?? "en",
+    location: text(s.location),
+    base_url: text(s.base_url),
+    emulator: null,
+  };
+}
+
+/**
+ * The project with the stored accounts added. An account the project file names wins over a
+ * stored one of the same name: the file is what the person in front of it reads and edits, and a
+ * stored account must never take over an account the file already configures (its stored
+ * credentials are then not even unsealed). No key is needed while nothing stored is added.
+ *
+ * An account that cannot be unsealed (no key, another key, an altered text) throws a SealError; with
+ * `onSkip` it is left out and reported there instead, so the others still run (a recipe of the
+ * account left out then fails as naming an unknown account).
+ */
+export async function withStoredAccounts(
+  project: Project,
+  state: AccountStore,
+  env: Environment,
+  onSkip?: (name: string, error: SealError) => void,
+): Promise<Project> {
+  const stored = (await state.storedAccounts()).filter((a) => !Object.hasOwn(project.accounts, a.name));
+  if (stored.length === 0) return project;
+  const added: Record<string, Account> = {};
+  let key: AccountsKey | SealError;
+  try {
+    key = accountsKeyFrom(env, "the state holds accounts whose credentials are sealed with it");
+  } catch (e) {
+    if (!(e instanceof SealError)) throw e;
+    key = e;
+  }
+  for (const a of stored) {
+    try {
+      if (key instanceof SealError) throw key;
+      added[a.name] = Object.freeze(unsealedAccount(a, key));
+    } catch (e) {
+      if (!(e instanceof SealError) || !onSkip) throw e;
+      onSkip(a.name, e);
+    }
+  }
+  return Object.freeze({ ...project, accounts: Object.freeze({ ...project.accounts, ...added }) });
+}

@@ -1,0 +1,210 @@
+/**
+ * `musicsync accounts add | list | remove | key` (issue 16), and the stored accounts merged into
+ * the project for the commands that run recipes. No line printed here holds a credential: the
+ * content read is known to the scrubber before anything can fail, and only names, settings and key
+ * ids are shown.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { looksLikePath } from "../../src/auth/detect.js";
+import {
+  type AccountInput,
+  type AccountListing,
+  checkAccountName,
+  listAccounts,
+  removeAccount,
+  sealAccount,
+  storeAccount,
+  withStoredAccounts,
+} from "../accounts/accounts.js";
+import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom, newAccountsKey } from "../accounts/seal.js";
+import type { Project } from "../recipe/types.js";
+import { openState, parseStateUrl } from "../state/open.js";
+import type { EngineState } from "../state/types.js";
+import { CliError, type CliIo, type CommandRun, Exit } from "./io.js";
+import { loadProject, stateFileOf } from "./project.js";
+
+export interface AddOptions {
+  auth?: string;
+  token?: string;
+  oauthClientId?: string;
+  oauthClientSecret?: string;
+  baseUrl?: string;
+  language?: string;
+  location?: string;
+  brandAccount?: string;
+}
+
+/** A credentials file is small; anything bigger is not one (and is not read whole into memory). */
+const MOST_BYTES = 1 << 20;
+
+type StdinIo = CliIo & { stdin?: NodeJS.ReadableStream };
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > MOST_BYTES) throw new CliError(`stdin holds more than ${MOST_BYTES} bytes: not credentials`);
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The content of `file` (stdin for `-`); a name that is not clearly a path is not repeated. */
+async function readCredentials(io: StdinIo, option: string, file: string): Promise<string> {
+  if (file === "-") return readStream(io.stdin ?? process.stdin);
+  const shown = looksLikePath(file) || existsSync(file) ? ` ${file}` : " (the value is not shown)";
+  let content: Buffer;
+  try {
+    content = await readFile(file);
+  } catch (e) {
+    throw new CliError(`${option}${shown}: cannot read it (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  if (content.length > MOST_BYTES)
+    throw new CliError(`${option}${shown}: over ${MOST_BYTES} bytes, not credentials`);
+  return content.toString("utf8");
+}
+
+/** The input of `accounts add`, the files read; what the options get wrong is refused first. */
+async function inputOf(io: StdinIo, o: AddOptions): Promise<AccountInput> {
+  if ((o.auth === undefined) === (o.token === undefined))
+    throw new CliError("give --auth <file> or --token <file>");
+  if ((o.oauthClientId === undefined) !== (o.oauthClientSecret === undefined))
+    throw new CliError("--oauth-client-id and --oauth-client-secret go together");
+  if ([o.auth, o.token, o.oauthClientSecret].filter((f) => f === "-").length > 1)
+    throw new CliError("only one option can read stdin (`-`)");
+  const input: AccountInput = {
+    base_url: o.baseUrl ?? null,
+    language: o.language ?? null,
+    location: o.location ?? null,
+    brand_account: o.brandAccount ?? null,
+  };
+  if (o.auth !== undefined) input.auth = await readCredentials(io, "--auth", o.auth);
+  else input.token = await readCredentials(io, "--token", o.token!);
+  if (o.oauthClientId !== undefined) {
+    const secret = (await readCredentials(io, "--oauth-client-secret", o.oauthClientSecret!)).trim();
+    input.oauth_client = { id: o.oauthClientId, secret };
+  }
+  return input;
+}
+
+/** A state the commands may read without making one: a SQLite file not there yet holds nothing. */
+function stateExists(url: string): boolean {
+  const target = parseStateUrl(url);
+  return target.kind !== "sqlite" || target.file === ":memory:" || existsSync(target.file);
+}
+
+/** The project (when there is one; `--state` alone is enough here) and the state URL. */
+async function where(run: CommandRun): Promise<{ project: Project | null; url: string }> {
+  const { g, io } = run;
+  if (g.state && !existsSync(g.project)) return { project: null, url: g.state };
+  const project = await loadProject(g.project, io);
+  return { project, url: stateFileOf(g, project) };
+}
+
+async function withState<T>(url: string, body: (state: EngineState) => Promise<T>): Promise<T> {
+  const state = openState(url);
+  try {
+    return await body(state);
+  } finally {
+    await state.close();
+  }
+}
+
+export async function add(run: CommandRun, name: string, o: AddOptions): Promise<void> {
+  const { io, setExit } = run;
+  checkAccountName(name);
+  const input = await inputOf(io, o);
+  // Everything is checked and sealed before the state is opened (or made): a refusal writes nothing.
+  const sealed = sealAccount(name, input, Date.now(), io.env);
+  const { project, url } = await where(run);
+  const done = await withState(url, (state) => storeAccount(state, sealed));
+  const verb = done.replaced ? "replaced" : "stored";
+  io.stdout.write(
+    `Account ${name} ${verb} (${o.auth !== undefined ? "auth" : "token"}, sealed with key ${done.keyId}).\n`,
+  );
+  if (project && Object.hasOwn(project.accounts, name))
+    io.stderr.write(`warning: ${run.g.project} names an account ${name} too; the project file's wins\n`);
+  setExit(Exit.OK);
+}
+
+function settingsText(settings: Record<string, unknown>): string {
+  const parts = Object.entries(settings).map(
+    ([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`,
+  );
+  return parts.length > 0 ? parts.join(" ") : "-";
+}
+
+function listText(accounts: readonly (AccountListing & { shadowed: boolean })[]): string {
+  if (accounts.length === 0) return "No stored accounts.\n";
+  const rows = accounts.map((a) => [
+    a.name,
+    a.credential,
+    a.keyId ?? "unreadable",
+    settingsText(a.settings) + (a.shadowed ? "  (the project file's account of this name wins)" : ""),
+  ]);
+  const head = ["NAME", "CREDENTIAL", "KEY", "SETTINGS"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => `${r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c)).join("  ")}\n`;
+  return [head, ...rows].map(line).join("");
+}
+
+export async function list(run: CommandRun): Promise<void> {
+  const { io, g, setExit } = run;
+  const { project, url } = await where(run);
+  const found = stateExists(url) ? await withState(url, listAccounts) : [];
+  const accounts = found.map((a) => ({
+    ...a,
+    shadowed: !!project && Object.hasOwn(project.accounts, a.name),
+  }));
+  if (g.json) {
+    const shown = accounts.map((a) => ({
+      ...a,
+      createdAt: new Date(a.createdAt).toISOString(),
+      updatedAt: new Date(a.updatedAt).toISOString(),
+    }));
+    io.stdout.write(`${JSON.stringify({ accounts: shown }, null, 2)}\n`);
+  } else io.stdout.write(listText(accounts));
+  setExit(Exit.OK);
+}
+
+export async function remove(run: CommandRun, name: string): Promise<void> {
+  const { io, setExit } = run;
+  checkAccountName(name);
+  const { url } = await where(run);
+  const removed = stateExists(url) && (await withState(url, (state) => removeAccount(state, name)));
+  io.stdout.write(removed ? `Account ${name} removed.\n` : `No stored account ${name}.\n`);
+  setExit(removed ? Exit.OK : Exit.ERROR);
+}
+
+export async function key(run: CommandRun, id: boolean): Promise<void> {
+  const { io, g, setExit } = run;
+  if (id) {
+    const k = accountsKeyFrom(io.env, "there is no key whose id to print");
+    io.stdout.write(g.json ? `${JSON.stringify({ keyId: k.id })}\n` : `${k.id}\n`);
+  } else {
+    const fresh = newAccountsKey();
+    io.stdout.write(g.json ? `${JSON.stringify({ key: fresh })}\n` : `${fresh}\n`);
+    if (!g.json && io.stdout.isTTY)
+      io.stderr.write(`Keep it safe and set it as ${ACCOUNTS_KEY_VARIABLE} wherever musicsync runs.\n`);
+  }
+  setExit(Exit.OK);
+}
+
+/**
+ * The project with the state's stored accounts merged in (see withStoredAccounts: the project
+ * file's account of a name wins), for the commands that run recipes. Called before the recipes
+ * are loaded, as their `account:` is checked against the project's accounts. A stored account
+ * that cannot be unsealed is left out with a warning, so the others still run.
+ */
+export async function projectWithStoredAccounts(run: CommandRun, project: Project): Promise<Project> {
+  const url = stateFileOf(run.g, project);
+  if (!stateExists(url)) return project;
+  return withState(url, (state) =>
+    withStoredAccounts(project, state, run.io.env, (name, e) => {
+      run.io.stderr.write(`warning: stored account ${name} left out: ${e.message}\n`);
+    }),
+  );
+}

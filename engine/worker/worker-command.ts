@@ -1,0 +1,159 @@
+/**
+ * `musicsync worker` and `musicsync enqueue`: many accounts on a PostgreSQL state, shared by any
+ * number of worker processes (engine/worker/worker.ts). The state must be on PostgreSQL — the queue
+ * lives in the same database; on SQLite, `musicsync daemon` is the single-machine equivalent.
+ */
+import { projectWithStoredAccounts } from "../cli/accounts.js";
+import { CliError, type CommandRun } from "../cli/io.js";
+import { loadProject, loadTolerant, recipePaths, stateFileOf } from "../cli/project.js";
+import { parseDuration } from "../daemon/commands.js";
+import { Daemon } from "../daemon/daemon.js";
+import { commandLogger, type DaemonFlags, optionsOf } from "../daemon/daemon-command.js";
+import { loadRecipePaths } from "../recipe/load.js";
+import type { Project } from "../recipe/types.js";
+import { parseStateUrl } from "../state/open.js";
+import { DEFAULT_QUEUE_SETTINGS, openQueue, type QueueSettings } from "./queue.js";
+import { Worker, type WorkerOptions } from "./worker.js";
+
+export interface WorkerFlags extends DaemonFlags {
+  concurrency: string;
+  lease: string;
+  tick: string;
+  schedule: boolean;
+  poll: string;
+  busyRetry: string;
+}
+
+/** The state's PostgreSQL URL, or a one-line refusal that never repeats the setting. */
+export function postgresStateOf(run: CommandRun, project: Project, command: string): string {
+  const url = stateFileOf(run.g, project);
+  if (parseStateUrl(url).kind !== "postgres") {
+    throw new CliError(
+      `musicsync ${command} needs the state on PostgreSQL (state: postgres://… in the project file, or --state); ` +
+        "on one machine, musicsync daemon runs the schedules",
+    );
+  }
+  return url;
+}
+
+function workerSettings(o: WorkerFlags): { worker: WorkerOptions; queue: QueueSettings } {
+  try {
+    const concurrency = Number(o.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+      throw new Error(`--concurrency: "${o.concurrency}" is not a whole number from 1 to 64`);
+    const leaseMs = parseDuration(o.lease, "--lease");
+    if (leaseMs < 1000) throw new Error(`--lease: "${o.lease}" is shorter than a second`);
+    const pollMs = Math.max(500, parseDuration(o.poll, "--poll"));
+    const queue = {
+      leaseSeconds: Math.ceil(leaseMs / 1000),
+      // A dead worker's job is looked for a few times per lease, at most every 30 s.
+      superviseSeconds: Math.max(
+        1,
+        Math.min(DEFAULT_QUEUE_SETTINGS.superviseSeconds, Math.floor(leaseMs / 3000)),
+      ),
+      pollSeconds: pollMs / 1000,
+    };
+    const worker = {
+      concurrency,
+      tickMs: o.schedule ? parseDuration(o.tick, "--tick") : 0,
+      busyRetryMs: parseDuration(o.busyRetry, "--busy-retry"),
+      leaseMs,
+      pollSeconds: queue.pollSeconds,
+    };
+    return { worker, queue };
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+}
+
+export async function runWorker(run: CommandRun, paths: readonly string[], o: WorkerFlags): Promise<void> {
+  const { g, io } = run;
+  const settings = workerSettings(o);
+  const options = optionsOf(o);
+  const logger = commandLogger(run, o.logFormat);
+  const project = await projectWithStoredAccounts(run, await loadProject(g.project, io));
+  const stateUrl = postgresStateOf(run, project, "worker");
+  const where = recipePaths(project, g.project, paths);
+  const daemon = new Daemon({
+    envOptions: { project, projectFile: g.project, logger, stateFile: stateUrl },
+    logger,
+    options,
+    load: () => loadRecipePaths(where, { project }),
+    queued: true,
+  });
+  const queue = await openQueue(stateUrl, settings.queue, (e) =>
+    logger.warn({ error: e.message }, "job queue error"),
+  ).catch(async (e: unknown) => {
+    await daemon.close();
+    throw new CliError(`cannot open the job queue: ${(e as Error).message}`);
+  });
+  const worker = new Worker({ daemon, queue, logger, stateUrl, options: settings.worker });
+  await untilStopped(worker, logger, async () => {
+    await worker.start();
+  });
+  await daemon.close();
+  run.setExit(0);
+}
+
+/** Runs the worker until SIGTERM/SIGINT; a second signal exits at once (the journal stays consistent). */
+async function untilStopped(
+  worker: Worker,
+  logger: ReturnType<typeof commandLogger>,
+  start: () => Promise<void>,
+) {
+  let stopped!: () => void;
+  const done = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
+  let stopping = false;
+  const onStop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, "second signal: exiting now");
+      process.exit(1);
+    }
+    stopping = true;
+    void worker.stop(signal).finally(stopped);
+  };
+  process.on("SIGTERM", onStop);
+  process.on("SIGINT", onStop);
+  try {
+    await start();
+    await done;
+  } finally {
+    process.off("SIGTERM", onStop);
+    process.off("SIGINT", onStop);
+  }
+}
+
+/** `musicsync enqueue [recipe-ids...] [--all]`: asks the workers to run recipes now. */
+export async function runEnqueue(
+  run: CommandRun,
+  ids: readonly string[],
+  o: { all?: boolean },
+): Promise<void> {
+  const { g, io } = run;
+  if (ids.length === 0 && !o.all) throw new CliError("name the recipes to run, or give --all");
+  if (ids.length > 0 && o.all) throw new CliError("give recipe ids or --all, not both");
+  const project = await projectWithStoredAccounts(run, await loadProject(g.project, io));
+  const stateUrl = postgresStateOf(run, project, "enqueue");
+  const recipes = await loadTolerant(run, project);
+  const known = new Set(recipes.map((r) => r.recipe.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new CliError(`no such recipe: ${unknown.join(", ")}`);
+  const chosen = o.all ? [...known] : [...new Set(ids)];
+  const queue = await openQueue(stateUrl, null, () => {}).catch((e: unknown) => {
+    throw new CliError(`cannot open the job queue: ${(e as Error).message}`);
+  });
+  let sent = 0;
+  try {
+    for (const recipeId of chosen)
+      if ((await queue.send({ recipeId, trigger: "manual", attempt: 1 })) !== null) sent++;
+  } finally {
+    await queue.stop();
+  }
+  const waiting = chosen.length - sent;
+  io.stdout.write(
+    `Queued ${sent} run${sent === 1 ? "" : "s"}${waiting > 0 ? ` (${waiting} already waiting)` : ""}.\n`,
+  );
+  run.setExit(0);
+}

@@ -1,0 +1,160 @@
+/**
+ * `musicsync worker`: takes recipe runs from the shared queue (queue.ts) and runs each as the daemon
+ * would — the same attempt, the same records, backoff and suspension — through a Daemon in queued
+ * mode. Any number of workers on any machines may share one PostgreSQL state:
+ * - one account is never written by two at once: the engine's account lock (on PostgreSQL, a session
+ *   advisory lock that ends with its worker) is taken for every run; a job whose account is busy goes
+ *   back to the queue with a short delay;
+ * - a worker that dies loses its job's lease; pg-boss gives the job to another worker, whose run
+ *   reconciles what the dead one sent through the journal;
+ * - SIGTERM: no new job; the write in flight finishes; an interrupted run goes back to the queue.
+ */
+import { randomInt } from "node:crypto";
+import pg from "pg";
+import type PgBoss from "pg-boss";
+import type { AttemptEvent, Daemon } from "../daemon/daemon.js";
+import type { EngineLogger } from "../run/logger.js";
+import { type JobQueue, RUN_QUEUE, type RunJob, runJobOf } from "./queue.js";
+import { nextScheduled, scheduleTick } from "./scheduler.js";
+
+export interface WorkerOptions {
+  /** Jobs this process runs at once (each of a different account). */
+  concurrency: number;
+  /** How often the schedule is looked at; 0: this worker never sends scheduled runs. */
+  tickMs: number;
+  /** A busy account's job comes back after about this long. */
+  busyRetryMs: number;
+  leaseMs: number;
+  pollSeconds: number;
+}
+
+export interface WorkerDeps {
+  daemon: Daemon;
+  queue: JobQueue;
+  logger: EngineLogger;
+  /** The state's PostgreSQL URL (for the scheduler's own connection). */
+  stateUrl: string;
+  options: WorkerOptions;
+  /** Called after each job (tests and the benchmark count them). */
+  onJob?: (job: RunJob, event: AttemptEvent | null, next: "done" | "retry" | "requeued") => void;
+}
+
+export class Worker {
+  private readonly running = new Set<Promise<void>>();
+  private ticker: NodeJS.Timeout | null = null;
+  private session: pg.Client | null = null;
+  private ticking: Promise<unknown> = Promise.resolve();
+  private stopping = false;
+
+  constructor(private readonly deps: WorkerDeps) {}
+
+  async start(): Promise<void> {
+    const { daemon, queue, options, logger } = this.deps;
+    await daemon.start();
+    for (let i = 0; i < options.concurrency; i++) {
+      await queue.boss.work<RunJob>(
+        RUN_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: options.pollSeconds },
+        (jobs) => this.track(Promise.all(jobs.map((j) => this.handle(j))).then(() => {})),
+      );
+    }
+    if (options.tickMs > 0) await this.startScheduler();
+    logger.info(
+      { holder: daemon.holder, recipes: daemon.loaded().length, concurrency: options.concurrency },
+      "worker started",
+    );
+  }
+
+  private track(p: Promise<void>): Promise<void> {
+    this.running.add(p);
+    void p.finally(() => this.running.delete(p)).catch(() => {});
+    return p;
+  }
+
+  private async startScheduler(): Promise<void> {
+    const { daemon, queue, options, stateUrl, logger } = this.deps;
+    this.session = new pg.Client({ connectionString: stateUrl, application_name: "musicsync scheduler" });
+    // A lost connection only stops this worker's scheduling; another worker's tick takes over.
+    this.session.on("error", (e) => logger.warn({ error: e.message }, "scheduler connection lost"));
+    await this.session.connect();
+    const tick = () => {
+      if (this.stopping || !this.session) return;
+      this.ticking = scheduleTick({
+        state: daemon.state,
+        queue,
+        session: this.session,
+        recipes: () => daemon.loaded(),
+        holder: daemon.holder,
+        leaseMs: options.leaseMs,
+        now: () => Date.now(),
+      }).catch((e: unknown) => logger.warn({ error: String(e) }, "scheduling failed"));
+    };
+    tick();
+    this.ticker = setInterval(tick, options.tickMs);
+  }
+
+  /** One job: one attempt, then what follows from it (a retry, the job sent back, the next time). */
+  private async handle(job: PgBoss.Job<RunJob>): Promise<void> {
+    const { daemon, logger } = this.deps;
+    const data = runJobOf(job.data);
+    if (!data) {
+      logger.warn({ job: job.id }, "a job that is not a recipe run was dropped");
+      return;
+    }
+    let event = await daemon.attemptOnce(data.recipeId, data.trigger, data.attempt);
+    if (event === null && !this.stopping && !daemon.shutdown.requested) {
+      // Perhaps a recipe added since this worker loaded its recipes.
+      await daemon.reload();
+      event = await daemon.attemptOnce(data.recipeId, data.trigger, data.attempt);
+      if (event === null) {
+        logger.warn(
+          { recipe: data.recipeId, job: job.id },
+          "no such recipe in this worker's project: job dropped",
+        );
+        this.deps.onJob?.(data, null, "done");
+        return;
+      }
+    }
+    this.deps.onJob?.(data, event, await this.follow(data, event));
+  }
+
+  private async follow(data: RunJob, event: AttemptEvent | null): Promise<"done" | "retry" | "requeued"> {
+    const { daemon, queue, options } = this.deps;
+    // Stopping (no run made, or cut short after its write in flight), or the account busy: the
+    // run goes back to the queue for whichever worker is free.
+    if (event === null || event.outcome === "interrupted") {
+      await queue.send(data);
+      return "requeued";
+    }
+    if (event.outcome === "locked") {
+      await queue.send(data, options.busyRetryMs + randomInt(Math.max(1, options.busyRetryMs)));
+      return "requeued";
+    }
+    const loaded = daemon.loaded().find((l) => l.recipe.id === data.recipeId);
+    const delay = loaded ? await daemon.retryDelay(event, loaded) : null;
+    if (delay !== null) {
+      await queue.send({ recipeId: data.recipeId, trigger: "retry", attempt: data.attempt + 1 }, delay);
+      return "retry";
+    }
+    if (loaded?.recipe.schedule && !daemon.shutdown.requested) {
+      await daemon.noteNextRun(data.recipeId, nextScheduled(loaded));
+    }
+    return "done";
+  }
+
+  /** SIGTERM: the write in flight finishes, interrupted runs go back to the queue, then all closes. */
+  async stop(signal = "SIGTERM"): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    const { daemon, queue, logger } = this.deps;
+    logger.info({ signal, running: this.running.size }, "worker stopping");
+    if (this.ticker) clearInterval(this.ticker);
+    await this.ticking;
+    await queue.boss.offWork(RUN_QUEUE);
+    await daemon.stop(signal);
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    await this.session?.end().catch(() => {});
+    await queue.stop();
+    logger.info({ signal }, "worker stopped");
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The test PostgreSQL server itself: it starts on 127.0.0.1 in a temp folder, as the `postgres` user
+ * under root, hands out fresh databases, and `stop()` leaves no process and no folder behind.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { postgresBinaries, startPostgres, withoutPostgres } from "./postgres-server.js";
+
+/** Whether a process of that pid exists (a zombie would count: the server's must be reaped too). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM";
+  }
+}
+
+async function query<T>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+// Outside CI a machine without PostgreSQL skips this; in CI startPostgres fails saying what to install.
+describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === "skip")(
+  "startPostgres",
+  () => {
+    it("runs a server in a temp folder that stop() removes with every process of it", async () => {
+      const server = await startPostgres();
+      expect(server.url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+      // A connection left open: its backend process must go too.
+      const client = new pg.Client({ connectionString: server.url });
+      client.on("error", () => undefined);
+      await client.connect();
+      const [{ data }] = (await client.query("SELECT current_setting('data_directory') AS data")).rows;
+      const [{ listen }] = (await client.query("SELECT current_setting('listen_addresses') AS listen")).rows;
+      const [{ sockets }] = (
+        await client.query("SELECT current_setting('unix_socket_directories') AS sockets")
+      ).rows;
+      const pids = (await client.query("SELECT pid FROM pg_stat_activity")).rows.map(
+        (r: { pid: number }) => r.pid,
+      );
+      const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+      const folder = dirname(data);
+      expect(listen).toBe("127.0.0.1");
+      expect(sockets).toBe(folder);
+      // PostgreSQL refuses root: under root the files belong to the postgres user.
+      if (process.getuid?.() === 0) expect(statSync(data).uid).not.toBe(0);
+      expect([postmaster, ...pids].every(alive)).toBe(true);
+
+      await server.stop();
+      expect([postmaster, ...pids].filter(alive)).toEqual([]);
+      expect(existsSync(folder)).toBe(false);
+      await server.stop(); // a second stop is harmless
+    }, 60_000);
+
+    it("hands out fresh, empty, separate databases", async () => {
+      const server = await startPostgres();
+      try {
+        const [a, b] = await Promise.all([server.createDatabase("one"), server.createDatabase("one")]);
+        expect(a).not.toBe(b);
+        expect(new URL(a).pathname).toMatch(/^\/one_/);
+        await query(a, "CREATE TABLE only_in_a (id integer)");
+        const tables = "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'";
+        expect(await query(a, tables)).toEqual([{ table_name: "only_in_a" }]);
+        expect(await query(b, tables)).toEqual([]);
+      } finally {
+        await server.stop();
+      }
+    }, 60_000);
+  },
+);
+
+describe("without PostgreSQL", () => {
+  it("skips outside CI, fails in CI, runs against MUSICSYNC_TEST_PG_URL", () => {
+    expect(withoutPostgres(null, {})).toBe("skip");
+    expect(withoutPostgres(null, { CI: "true" })).toBe("fail");
+    expect(withoutPostgres(null, { CI: "true", MUSICSYNC_TEST_PG_URL: "postgres://h/db" })).toBe("run");
+    expect(withoutPostgres("/usr/lib/postgresql/15/bin", { CI: "true" })).toBe("run");
+  });
+});

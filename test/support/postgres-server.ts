@@ -1,0 +1,389 @@
+/**
+ * A throwaway PostgreSQL server for tests: Debian's binaries, a data folder in a temp folder, a
+ * random port on 127.0.0.1, stopped (and the folder removed) by `stop()`, by the process's exit, or
+ * — if the process is killed — by a small watchdog that notices its parent is gone. PostgreSQL
+ * refuses to run as root, so under root (a CI machine) the server runs as the `postgres` system user
+ * that Debian's package creates, in a folder given to that user.
+ *
+ * `MUSICSYNC_TEST_PG_URL` points the tests at an existing server instead (usePostgres): each test
+ * still gets fresh databases from it, dropped again at the end.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import {
+  accessSync,
+  chownSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` (or MUSICSYNC_TEST_PG_URL). */
+  url: string;
+  /** A fresh empty database; its URL. `prefix` starts its name (letters, digits, `_`). */
+  createDatabase(prefix?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const TOOLS = ["initdb", "pg_ctl", "postgres"];
+/** Bounds on every wait, so that a broken machine fails a test instead of hanging it. */
+const INITDB_MS = 60_000;
+const READY_MS = 30_000;
+const STOP_MS = 30_000;
+const PORT_ATTEMPTS = 5;
+export const INSTALL_HINT =
+  "PostgreSQL's initdb, pg_ctl and postgres were not found in PATH or /usr/lib/postgresql/<N>/bin: " +
+  "install Debian's postgresql package (apt-get install postgresql), as .ci/run does";
+
+/**
+ * The folder holding initdb, pg_ctl and postgres: the one of `initdb` in PATH (symlinks followed,
+ * so that the three come from one installation), else Debian's /usr/lib/postgresql/<N>/bin with the
+ * highest N; null when there is none.
+ */
+export function postgresBinaries(): string | null {
+  const complete = (dir: string) => TOOLS.every((tool) => isExecutable(join(dir, tool)));
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir === "" || !isExecutable(join(dir, "initdb"))) continue;
+    const real = dirname(realpathSync(join(dir, "initdb")));
+    if (complete(real)) return real;
+  }
+  const debian = "/usr/lib/postgresql";
+  const versions = existsSync(debian) ? readdirSync(debian).filter((v) => /^\d+$/.test(v)) : [];
+  for (const version of versions.sort((a, b) => Number(b) - Number(a))) {
+    const dir = join(debian, version, "bin");
+    if (complete(dir)) return dir;
+  }
+  return null;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Under root, the uid and gid of the `postgres` user, which the server must run as; else null. */
+function runAs(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("postgres:"));
+  const [, , uid, gid] = line?.split(":") ?? [];
+  if (uid === undefined || gid === undefined)
+    throw new Error("running as root, and there is no postgres user to run PostgreSQL as: " + INSTALL_HINT);
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** A port nobody listens on now (another process may take it before the server does: retried). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/** The environment for PostgreSQL's tools: English messages, none of the caller's PG* settings. */
+function toolEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LC_ALL: "C" };
+  for (const name of Object.keys(env)) if (name.startsWith("PG")) delete env[name];
+  return env;
+}
+
+/** Runs one of the tools to its end, as the server's user; its output is in the error if it fails. */
+function runTool(bin: string, tool: string, args: string[], cwd: string, timeout: number): void {
+  const result = spawnSync(join(bin, tool), args, {
+    cwd,
+    env: toolEnv(),
+    timeout,
+    encoding: "utf8",
+    ...runAs(),
+  });
+  if (result.status !== 0)
+    throw new Error(
+      `${tool} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}): ${result.stderr}`,
+    );
+}
+
+/** Starts a server of its own: initdb, then the postmaster on a free port, waiting until it answers. */
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = postgresBinaries();
+  if (bin === null) throw new Error(INSTALL_HINT);
+  const user = runAs();
+  const folder = mkdtempSync(join(tmpdir(), "musicsync-pg-"));
+  try {
+    if (user) chownSync(folder, user.uid, user.gid);
+    const data = join(folder, "data");
+    const started = Date.now();
+    runTool(
+      bin,
+      "initdb",
+      ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"],
+      folder,
+      INITDB_MS,
+    );
+    const running = await launchOnFreePort(bin, folder, data);
+    log(`PostgreSQL on port ${running.port} ready in ${Date.now() - started} ms (${folder})`);
+    return ownServer(bin, folder, data, running);
+  } catch (e) {
+    rmSync(folder, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+interface Running {
+  port: number;
+  postmaster: ChildProcess;
+  watchdog: ChildProcess;
+  /** The postmaster's last output, for error messages. */
+  output: () => string;
+}
+
+/** The postmaster on a random port; another port when that one was taken in between. */
+async function launchOnFreePort(bin: string, folder: string, data: string): Promise<Running> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const running = launch(bin, folder, data, port);
+    const failure = await waitReady(running);
+    if (failure === null) return running;
+    running.watchdog.kill("SIGKILL");
+    running.postmaster.kill("SIGKILL");
+    const taken = /already in use|could not bind|could not create any TCP\/IP sockets/i.test(
+      running.output(),
+    );
+    if (!taken || attempt >= PORT_ATTEMPTS)
+      throw new Error(`PostgreSQL did not start: ${failure}\n${running.output()}`);
+  }
+}
+
+function launch(bin: string, folder: string, data: string, port: number): Running {
+  const settings = [
+    "listen_addresses=127.0.0.1",
+    `unix_socket_directories=${folder}`,
+    // Speed over durability: the data is thrown away after the test.
+    "fsync=off",
+    "synchronous_commit=off",
+    "full_page_writes=off",
+    // Parallel queries need dynamic shared memory, scarce in containers (/dev/shm of 64 MB).
+    "max_parallel_workers_per_gather=0",
+  ];
+  const args = ["-D", data, "-p", String(port), ...settings.flatMap((s) => ["-c", s])];
+  const postmaster = spawn(join(bin, "postgres"), args, {
+    cwd: folder,
+    env: toolEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    ...runAs(),
+  });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString("utf8")).slice(-8_000);
+  };
+  postmaster.stdout?.on("data", keep);
+  postmaster.stderr?.on("data", keep);
+  postmaster.unref();
+  (postmaster.stdout as { unref?: () => void } | null)?.unref?.();
+  (postmaster.stderr as { unref?: () => void } | null)?.unref?.();
+  return { port, postmaster, watchdog: watchdog(postmaster.pid ?? 0, folder), output: () => output };
+}
+
+/**
+ * A shell that waits for its stdin to close — which happens when this process ends, however it
+ * ends — then stops the server immediately and removes its folder. `stop()` kills it first.
+ */
+function watchdog(pid: number, folder: string): ChildProcess {
+  const script = 'read _; kill -QUIT "$1" 2>/dev/null; sleep 1; rm -rf "$2"';
+  const child = spawn("sh", ["-c", script, "sh", String(pid), folder], {
+    stdio: ["pipe", "ignore", "ignore"],
+    detached: true,
+  });
+  child.unref();
+  (child.stdin as { unref?: () => void } | null)?.unref?.();
+  return child;
+}
+
+/** Null once the server accepts a connection; else why not (it exited, or the time ran out). */
+async function waitReady(running: Running): Promise<string | null> {
+  const deadline = Date.now() + READY_MS;
+  let exited: string | null = null;
+  running.postmaster.once("exit", (code, signal) => {
+    exited = `the server exited (${code ?? signal})`;
+  });
+  let last = "";
+  while (Date.now() < deadline) {
+    if (exited !== null) return exited;
+    const client = new pg.Client({
+      host: "127.0.0.1",
+      port: running.port,
+      user: "postgres",
+      database: "postgres",
+      connectionTimeoutMillis: 2_000,
+    });
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+      await client.query("SELECT 1");
+      return null;
+    } catch (e) {
+      last = e instanceof Error ? e.message : String(e);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return `no connection within ${READY_MS} ms (${last})`;
+}
+
+/** Servers still running, stopped synchronously if the process exits first. */
+const live = new Set<() => void>();
+let exitHooked = false;
+
+function ownServer(bin: string, folder: string, data: string, running: Running): PostgresServer {
+  const url = `postgres://postgres@127.0.0.1:${running.port}/postgres`;
+  const stopSync = () => {
+    live.delete(stopSync);
+    running.watchdog.kill("SIGKILL");
+    try {
+      runTool(
+        bin,
+        "pg_ctl",
+        ["stop", "-D", data, "-m", "immediate", "-w", "-t", String(STOP_MS / 1000)],
+        folder,
+        STOP_MS + 5_000,
+      );
+    } catch {
+      running.postmaster.kill("SIGKILL");
+    }
+    rmSync(folder, { recursive: true, force: true });
+  };
+  live.add(stopSync);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", () => {
+      for (const stop of [...live]) stop();
+    });
+  }
+  let stopped: Promise<void> | null = null;
+  return {
+    url,
+    createDatabase: (prefix) => createDatabase(url, prefix),
+    stop: () => {
+      stopped ??= stopAsync(running, stopSync);
+      return stopped;
+    },
+  };
+}
+
+/** pg_ctl's immediate stop, then waits (bounded) for the postmaster to be gone before the folder goes. */
+async function stopAsync(running: Running, stopSync: () => void): Promise<void> {
+  const started = Date.now();
+  const gone = new Promise<void>((resolve) => {
+    if (running.postmaster.exitCode !== null || running.postmaster.signalCode !== null) resolve();
+    else running.postmaster.once("exit", () => resolve());
+  });
+  stopSync();
+  await Promise.race([gone, new Promise((r) => setTimeout(r, STOP_MS))]);
+  log(`PostgreSQL on port ${running.port} stopped in ${Date.now() - started} ms`);
+}
+
+/** `CREATE DATABASE` on the server of `url`; the new database's URL (same credentials). */
+async function createDatabase(url: string, prefix = "test"): Promise<string> {
+  const clean = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "_")
+    .slice(0, 40);
+  const name = `${clean}_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // template0: nobody is ever connected to it, so databases can be made at the same time.
+    await client.query(`CREATE DATABASE "${name}" TEMPLATE template0`);
+  } finally {
+    await client.end();
+  }
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return target.href;
+}
+
+/** An existing server (MUSICSYNC_TEST_PG_URL): databases made through it are dropped by stop(). */
+export function externalPostgres(url: string): PostgresServer {
+  const made: string[] = [];
+  return {
+    url,
+    createDatabase: async (prefix) => {
+      const created = await createDatabase(url, prefix);
+      made.push(decodeURIComponent(new URL(created).pathname.slice(1)));
+      return created;
+    },
+    stop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        for (const name of made.splice(0))
+          await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/**
+ * What a test file does without PostgreSQL: nothing when it is there (or MUSICSYNC_TEST_PG_URL is
+ * set); skip outside CI; fail in CI, where .ci/run should have installed it.
+ */
+export function withoutPostgres(binaries: string | null, env: NodeJS.ProcessEnv): "run" | "skip" | "fail" {
+  if (binaries !== null || env.MUSICSYNC_TEST_PG_URL) return "run";
+  return env.CI ? "fail" : "skip";
+}
+
+/**
+ * One server for the test file: started before its tests, stopped after them. Returns a getter,
+ * to be called inside tests and hooks.
+ */
+export function usePostgres(): () => PostgresServer {
+  let server: PostgresServer | undefined;
+  const external = process.env.MUSICSYNC_TEST_PG_URL;
+  const mode = withoutPostgres(external ? null : postgresBinaries(), process.env);
+  if (mode === "skip") beforeEach((context) => context.skip(`no PostgreSQL here: ${INSTALL_HINT}`));
+  if (mode === "fail")
+    beforeAll(() => {
+      throw new Error(`CI needs PostgreSQL: ${INSTALL_HINT}`);
+    });
+  if (mode === "run") {
+    beforeAll(async () => {
+      server = external ? externalPostgres(external) : await startPostgres();
+    }, INITDB_MS + READY_MS);
+    afterAll(async () => {
+      await server?.stop();
+    }, STOP_MS + 5_000);
+  }
+  return () => {
+    if (server === undefined)
+      throw new Error("usePostgres: the server is not started (call the getter inside a test)");
+    return server;
+  };
+}
+
+/** Timings, when asked for (MUSICSYNC_TEST_PG_LOG=1): the tests themselves never depend on them. */
+function log(message: string): void {
+  if (process.env.MUSICSYNC_TEST_PG_LOG) process.stderr.write(`[postgres-server] ${message}\n`);
+}
