@@ -264,7 +264,7 @@ export function unsealedAccount(a: StoredAccount, key: AccountsKey): Account {
  */
 export async function withStoredAccounts(
   project: Project,
-  state: AccountStore,
+  state: Pick<AccountStore, "storedAccounts">,
   env: Environment,
   onSkip?: (name: string, error: SealError) => void,
 ): Promise<Project> {

@@ -18,11 +18,13 @@ import {
   withStoredAccounts,
 } from "../accounts/accounts.js";
 import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom, newAccountsKey } from "../accounts/seal.js";
+import type { Environment } from "../recipe/env.js";
+import { BUILT_IN_DEFAULTS } from "../recipe/normalise.js";
 import type { Project } from "../recipe/types.js";
-import { openState, parseStateUrl } from "../state/open.js";
-import type { EngineState } from "../state/types.js";
+import { openState } from "../state/open.js";
+import type { AccountStore, EngineState } from "../state/types.js";
 import { CliError, type CliIo, type CommandRun, Exit } from "./io.js";
-import { loadProject, stateFileOf } from "./project.js";
+import { loadProject, stateFileOf, stateMayExist } from "./project.js";
 
 export interface AddOptions {
   auth?: string;
@@ -90,12 +92,6 @@ async function inputOf(io: StdinIo, o: AddOptions): Promise<AccountInput> {
   return input;
 }
 
-/** A state the commands may read without making one: a SQLite file not there yet holds nothing. */
-function stateExists(url: string): boolean {
-  const target = parseStateUrl(url);
-  return target.kind !== "sqlite" || target.file === ":memory:" || existsSync(target.file);
-}
-
 /** The project (when there is one; `--state` alone is enough here) and the state URL. */
 async function where(run: CommandRun): Promise<{ project: Project | null; url: string }> {
   const { g, io } = run;
@@ -154,7 +150,7 @@ function listText(accounts: readonly (AccountListing & { shadowed: boolean })[])
 export async function list(run: CommandRun): Promise<void> {
   const { io, g, setExit } = run;
   const { project, url } = await where(run);
-  const found = stateExists(url) ? await withState(url, listAccounts) : [];
+  const found = stateMayExist(url) ? await withState(url, listAccounts) : [];
   const accounts = found.map((a) => ({
     ...a,
     shadowed: !!project && Object.hasOwn(project.accounts, a.name),
@@ -174,7 +170,7 @@ export async function remove(run: CommandRun, name: string): Promise<void> {
   const { io, setExit } = run;
   checkAccountName(name);
   const { url } = await where(run);
-  const removed = stateExists(url) && (await withState(url, (state) => removeAccount(state, name)));
+  const removed = stateMayExist(url) && (await withState(url, (state) => removeAccount(state, name)));
   io.stdout.write(removed ? `Account ${name} removed.\n` : `No stored account ${name}.\n`);
   setExit(removed ? Exit.OK : Exit.ERROR);
 }
@@ -194,17 +190,53 @@ export async function key(run: CommandRun, id: boolean): Promise<void> {
 }
 
 /**
+ * The project file as every command that runs or reports recipes sees it: its accounts and the
+ * state's stored ones (the one place they are merged; see projectWithStoredAccounts).
+ */
+export async function loadProjectFor(run: CommandRun): Promise<Project> {
+  return projectWithStoredAccounts(run, await loadProject(run.g.project, run.io));
+}
+
+/**
  * The project with the state's stored accounts merged in (see withStoredAccounts: the project
- * file's account of a name wins), for the commands that run recipes. Called before the recipes
- * are loaded, as their `account:` is checked against the project's accounts. A stored account
- * that cannot be unsealed is left out with a warning, so the others still run.
+ * file's account of a name wins). Called before the recipes are loaded, as their `account:` is
+ * checked against the project's accounts. A stored account that cannot be unsealed is left out
+ * with a warning, so the others still run.
  */
 export async function projectWithStoredAccounts(run: CommandRun, project: Project): Promise<Project> {
-  const url = stateFileOf(run.g, project);
-  if (!stateExists(url)) return project;
-  return withState(url, (state) =>
-    withStoredAccounts(project, state, run.io.env, (name, e) => {
-      run.io.stderr.write(`warning: stored account ${name} left out: ${e.message}\n`);
-    }),
-  );
+  return mergeStoredAccounts(project, stateFileOf(run.g, project), run.io.env, (name, e) => {
+    run.io.stderr.write(`warning: stored account ${name} left out: ${e.message}\n`);
+  });
+}
+
+/** Where stored accounts are read from: the state as commands open it, or `doctor`'s read-only view. */
+export type StoredAccountsReader = Pick<AccountStore, "storedAccounts"> & { close(): Promise<void> };
+
+/** projectWithStoredAccounts for a state URL (`doctor` has no CommandRun, and opens it its own way). */
+export async function mergeStoredAccounts(
+  project: Project,
+  url: string,
+  env: Environment,
+  onSkip: (name: string, error: Error) => void,
+  open: (url: string) => StoredAccountsReader = openState,
+): Promise<Project> {
+  if (!stateMayExist(url)) return project;
+  const state = open(url);
+  try {
+    return withDefaultAccount(project, await withStoredAccounts(project, state, env, onSkip));
+  } finally {
+    await state.close();
+  }
+}
+
+/**
+ * A project file naming no accounts and no default: the built-in default ("default") falls back
+ * to the first stored account, as a file's own first account would be the obvious one to use.
+ */
+function withDefaultAccount(file: Project, merged: Project): Project {
+  const names = Object.keys(merged.accounts);
+  const account = merged.defaults.account;
+  const builtIn = Object.keys(file.accounts).length === 0 && account === BUILT_IN_DEFAULTS.account;
+  if (!builtIn || Object.hasOwn(merged.accounts, account) || names.length === 0) return merged;
+  return Object.freeze({ ...merged, defaults: Object.freeze({ ...merged.defaults, account: names[0]! }) });
 }

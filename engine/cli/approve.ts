@@ -3,16 +3,16 @@
  * (`policy.require_approval`), as `apply` applies a saved plan — under the account's lock, journaled,
  * refused when the target changed since it was planned — and records which run applied it.
  */
-import { existsSync } from "node:fs";
 import { PLAN_VERSION, type Plan } from "../plan/types.js";
 import { PLAN_FORMAT, PlanFormatError, parsePlansJson } from "../render/json.js";
 import { supersededBy } from "../run/approval.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan } from "../run/runner.js";
 import type { Approval, EngineState } from "../state/types.js";
+import { loadProjectFor } from "./accounts.js";
 import { runIdArg } from "./args.js";
 import { CliError, type CommandRun } from "./io.js";
-import { loadProject, stateFileOf } from "./project.js";
+import { stateFileOf, stateMayExist } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, runAll, withEnv } from "./runs.js";
 
@@ -50,9 +50,9 @@ export function planOf(id: number, held: Approval): Plan {
 
 export async function approve(run: CommandRun, runIdText: string): Promise<void> {
   const id = runIdArg(runIdText, "musicsync status lists them");
-  const project = await loadProject(run.g.project, run.io);
+  const project = await loadProjectFor(run);
   // Nothing was ever held without a state database; opening one would create it.
-  if (!existsSync(stateFileOf(run.g, project))) throw new CliError(`run ${id} holds no plan for approval`);
+  if (!stateMayExist(stateFileOf(run.g, project))) throw new CliError(`run ${id} holds no plan for approval`);
   await withEnv(run, project, async (env) => {
     const held = await env.state.approval(id);
     const refused = await refusal(env.state, id, held);

@@ -1,15 +1,17 @@
 /** What `musicsync doctor` runs: every check, in the order it prints them (see doctor.ts). */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import type { Environment } from "../recipe/env.js";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
 import type { Project } from "../recipe/types.js";
 import { createEnv } from "../run/env.js";
 import { createLogger } from "../run/logger.js";
-import { resolveStateUrl } from "../state/open.js";
+import { parseStateUrl, resolveStateUrl } from "../state/open.js";
+import { mergeStoredAccounts } from "./accounts.js";
 import { credentialChecks, libraryCheck } from "./doctor-account.js";
 import { type Check, error, ok, renderChecks, warning } from "./doctor-check.js";
-import { stateChecks } from "./doctor-state.js";
+import { sqliteStoredAccounts, stateChecks } from "./doctor-state.js";
 import { noProject } from "./project.js";
 
 export { renderChecks };
@@ -30,16 +32,37 @@ export interface DoctorOptions {
 export async function runChecks(projectFile: string, o: DoctorOptions): Promise<Check[]> {
   const { nowMs } = o;
   if (!existsSync(projectFile)) return [error("project", noProject(projectFile))];
-  const { project, issues } = await loadProjectFile(projectFile, o.env);
-  if (!project) return issues.map((i) => error("project", formatIssue(i)));
+  const { project: file, issues } = await loadProjectFile(projectFile, o.env);
+  if (!file) return issues.map((i) => error("project", formatIssue(i)));
   const base = dirname(resolve(projectFile));
   const checks: Check[] = [ok("project", `${projectFile} loads`)];
+  const stateFile = o.state ?? resolveStateUrl(file.state, base);
+  const project = await withStored(file, stateFile, o.env, checks);
   checks.push(...(await accountChecks(project, projectFile, nowMs)));
   const recipes = await recipeChecks(project, base);
-  const stateFile = o.state ?? resolveStateUrl(project.state, base);
   checks.push(...(await stateChecks(stateFile, recipes.ids, nowMs)));
   checks.push(...recipes.checks);
   return checks;
+}
+
+/**
+ * The accounts stored in the state join the file's, as for every command; one that cannot be
+ * unsealed is a warning. A state that cannot be read is left to the state checks to report.
+ */
+async function withStored(file: Project, stateFile: string, env: Environment, checks: Check[]) {
+  const onSkip = (name: string, e: Error) => {
+    checks.push(warning(`account ${name}`, `stored, but left out: ${e.message}`));
+  };
+  try {
+    const target = parseStateUrl(stateFile);
+    const open =
+      target.kind === "postgres"
+        ? (await import("./doctor-pg.js")).pgStoredAccounts
+        : () => sqliteStoredAccounts(target.file);
+    return await mergeStoredAccounts(file, stateFile, env, onSkip, open);
+  } catch {
+    return file;
+  }
 }
 
 /** Per account: its credentials, then (when nothing is wrong with them already) one library read. */

@@ -12,6 +12,8 @@ import { DEFAULT_LOCK_STALE_MS, lockHolderAlive } from "../state/holder.js";
 import { parseStateUrl, type StateTarget } from "../state/open.js";
 import * as schema from "../state/schema.js";
 import { engineMigrationsFolder, SqliteState } from "../state/sqlite.js";
+import type { HealthStore, LockStore } from "../state/types.js";
+import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
 
 const SUBJECT = "state";
@@ -57,7 +59,8 @@ export async function stateChecks(
   } catch (e) {
     return [error(SUBJECT, (e as Error).message)];
   }
-  if (target.kind !== "sqlite") return [error(SUBJECT, "PostgreSQL state is not built yet (issue 16)")];
+  if (target.kind !== "sqlite")
+    return (await import("./doctor-pg.js")).pgStateChecks(target.url, recipeIds, nowMs);
   file = target.file;
   if (!existsSync(file)) {
     const folder = existingFolder(file);
@@ -108,7 +111,7 @@ function schemaVersion(file: string, sqlite: Database.Database): Check {
   return ok(SUBJECT, `${file} is at the latest schema version (${known.length} migrations)`);
 }
 
-async function lockChecks(state: SqliteState, nowMs: number): Promise<Check[]> {
+export async function lockChecks(state: Pick<LockStore, "locks">, nowMs: number): Promise<Check[]> {
   return (await state.locks()).map((lock) =>
     lockHolderAlive(lock, nowMs, DEFAULT_LOCK_STALE_MS)
       ? ok(SUBJECT, `account ${lock.account} is locked by ${lock.holder}, which is running`)
@@ -120,7 +123,10 @@ async function lockChecks(state: SqliteState, nowMs: number): Promise<Check[]> {
   );
 }
 
-async function suspensionChecks(state: SqliteState, recipeIds: readonly string[]): Promise<Check[]> {
+export async function suspensionChecks(
+  state: Pick<HealthStore, "accountHealth" | "recipeHealth">,
+  recipeIds: readonly string[],
+): Promise<Check[]> {
   const checks: Check[] = [];
   for (const a of await state.accountHealth()) {
     if (a.suspendedAt !== null)
@@ -142,4 +148,16 @@ async function suspensionChecks(state: SqliteState, recipeIds: readonly string[]
       );
   }
   return checks;
+}
+
+/** The stored accounts of a SQLite state, read from the file opened read-only (never migrated). */
+export function sqliteStoredAccounts(file: string): StoredAccountsReader {
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  const state = new SqliteState(drizzle(sqlite, { schema }), sqlite);
+  return {
+    storedAccounts: () => state.storedAccounts(),
+    close: async () => {
+      sqlite.close();
+    },
+  };
 }

@@ -1,23 +1,23 @@
 /** `musicsync drift`: what changed on the service outside the engine since each recipe's last apply. */
-import { existsSync } from "node:fs";
 import { createEnv } from "../run/env.js";
 import { withPartRecipes } from "../run/split.js";
 import { type DriftReport, detectDrift, renderDriftText } from "../status/drift.js";
+import { loadProjectFor } from "./accounts.js";
 import { type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
-import { loadProject, loadTolerant, pick, stateFileOf } from "./project.js";
+import { loadTolerant, pick, readableState, stateFileOf } from "./project.js";
 import { print, titled, titleOf } from "./titles.js";
 
 export async function drift(run: CommandRun, ids: string[] | undefined): Promise<void> {
   const { io, g } = run;
-  const project = await loadProject(g.project, io);
+  const project = await loadProjectFor(run);
   const recipes = pick(await loadTolerant(run, project), ids);
   const file = stateFileOf(g, project);
   const env = createEnv({
     project,
     projectFile: g.project,
     logger: commandLogger(io, g),
-    stateFile: existsSync(file) ? file : ":memory:",
+    stateFile: readableState(file),
   });
   try {
     const reports: DriftReport[] = [];

@@ -11,10 +11,11 @@ import { createEnv } from "../run/env.js";
 import type { Item } from "../sources/item.js";
 import { fromTrack } from "../sources/normalise.js";
 import type { SourceClient, TrackResult } from "../sources/reader.js";
+import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
 import { type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
-import { accountOf, loadProject } from "./project.js";
+import { accountOf } from "./project.js";
 
 export interface ExportOptions {
   format?: FileFormat;
@@ -60,7 +61,7 @@ export async function exportList(run: CommandRun, what: string, o: ExportOptions
   const { io, g } = run;
   const format = exportFormat(o);
   if (o.out) outputFileArg(o.out);
-  const project = await loadProject(g.project, io);
+  const project = await loadProjectFor(run);
   const account = accountOf(project, o.account, g.project);
   const env = createEnv({
     project,

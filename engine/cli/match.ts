@@ -13,9 +13,10 @@ import { entryLabel, type Resolution, resolveEntries } from "../match/resolve.js
 import type { FileFormat, Project } from "../recipe/types.js";
 import { createEnv } from "../run/env.js";
 import { pacedSearch } from "../run/runner.js";
+import { loadProjectFor } from "./accounts.js";
 import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
-import { accountOf, loadProject, stateFileOf } from "./project.js";
+import { accountOf, stateFileOf } from "./project.js";
 
 export interface MatchOptions {
   format?: FileFormat;
@@ -98,7 +99,7 @@ function entriesBar(
 
 export async function match(run: CommandRun, file: string, o: MatchOptions): Promise<void> {
   const { io, g } = run;
-  const project = await loadProject(g.project, io);
+  const project = await loadProjectFor(run);
   const account = accountOf(project, o.account, g.project);
   if (!existsSync(file)) throw new CliError(`${file} does not exist`);
   const read = await readEntriesFile(resolve(file), o.format ? { format: o.format } : {});

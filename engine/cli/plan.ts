@@ -6,10 +6,10 @@ import { renderPlansMarkdown } from "../render/markdown.js";
 import { renderPlansText } from "../render/text.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
-import { projectWithStoredAccounts } from "./accounts.js";
+import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
 import { CliError, type CommandRun } from "./io.js";
-import { loadProject, loadRecipes, pick } from "./project.js";
+import { loadRecipes, pick } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, failuresOf, runAll, withEnv } from "./runs.js";
 
@@ -28,7 +28,7 @@ function worthShowing(p: Plan): boolean {
 export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
   const { io, g, setExit } = run;
   if (o.out) outputFileArg(o.out);
-  const project = await projectWithStoredAccounts(run, await loadProject(g.project, io));
+  const project = await loadProjectFor(run);
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
   await withEnv(
     run,
@@ -64,7 +64,7 @@ async function readPlanFile(file: string) {
 
 export async function apply(run: CommandRun, file: string): Promise<void> {
   const doc = await readPlanFile(file);
-  const project = await projectWithStoredAccounts(run, await loadProject(run.g.project, run.io));
+  const project = await loadProjectFor(run);
   await withEnv(run, project, async (env) => {
     const out = new RunPrinter(run.io, run.g, { showPlans: false });
     const runs = await runAll(
@@ -87,7 +87,7 @@ export async function sync(
   o: { recipe?: string[]; dryRun?: boolean; approve?: boolean },
 ): Promise<void> {
   const { io, g } = run;
-  const project = await projectWithStoredAccounts(run, await loadProject(g.project, io));
+  const project = await loadProjectFor(run);
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
   const printed = new Set<string>();
   const out = new RunPrinter(io, g, { showPlans: true, planShown: (id) => printed.has(id) });

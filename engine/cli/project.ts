@@ -4,7 +4,7 @@ import { dirname, resolve } from "node:path";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
-import { resolveStateUrl } from "../state/open.js";
+import { parseStateUrl, resolveStateUrl } from "../state/open.js";
 import { CliError, type CliIo, type CommandRun, type GlobalOptions } from "./io.js";
 
 export async function loadProject(path: string, io: CliIo): Promise<Project> {
@@ -59,6 +59,20 @@ export function stateFileOf(g: GlobalOptions, project: Project): string {
   if (g.state) return g.state;
   // A path or a sqlite: URL relative to the project's folder; another URL as written (open.ts).
   return resolveStateUrl(project.state, dirname(resolve(g.project)));
+}
+
+/**
+ * Whether the state may hold anything yet: a SQLite file not made yet holds nothing; PostgreSQL
+ * (a URL, never a file here) and `:memory:` are asked.
+ */
+export function stateMayExist(url: string): boolean {
+  const target = parseStateUrl(url);
+  return target.kind !== "sqlite" || target.file === ":memory:" || existsSync(target.file);
+}
+
+/** The state a command that only reads opens: a SQLite file not made yet reads as an empty one in memory. */
+export function readableState(url: string): string {
+  return stateMayExist(url) ? url : ":memory:";
 }
 
 /** The recipes that load; the problems of the others go to stderr (these commands go on). */

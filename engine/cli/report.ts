@@ -2,25 +2,23 @@
  * `status` and `history`: what the state database says about the recipes. History's text names
  * each recipe with its playlist's title where it has one.
  */
-import { existsSync } from "node:fs";
 import type { Project } from "../recipe/types.js";
-import { openState, parseStateUrl } from "../state/open.js";
+import { openState } from "../state/open.js";
 import type { EngineState } from "../state/types.js";
 import { collectHistory, renderHistoryText } from "../status/history.js";
 import { collectStatus, renderStatusText } from "../status/status.js";
+import { loadProjectFor } from "./accounts.js";
 import { type CommandRun, Exit } from "./io.js";
-import { loadProject, loadTolerant, pick, stateFileOf } from "./project.js";
+import { loadTolerant, pick, readableState, stateFileOf } from "./project.js";
 import { print, titled, titleOf } from "./titles.js";
 
 /** Opens the state for reading; without a state file yet, an empty one in memory (nothing is created). */
 function readState(run: CommandRun, project: Project): EngineState {
-  const url = stateFileOf(run.g, project);
-  const target = parseStateUrl(url);
-  return openState(target.kind === "sqlite" && !existsSync(target.file) ? ":memory:" : url);
+  return openState(readableState(stateFileOf(run.g, project)));
 }
 
 export async function status(run: CommandRun, ids: string[] | undefined): Promise<void> {
-  const project = await loadProject(run.g.project, run.io);
+  const project = await loadProjectFor(run);
   const recipes = pick(await loadTolerant(run, project), ids);
   const state = readState(run, project);
   try {
@@ -33,7 +31,7 @@ export async function status(run: CommandRun, ids: string[] | undefined): Promis
 }
 
 export async function history(run: CommandRun, o: { recipe?: string; limit: number }): Promise<void> {
-  const project = await loadProject(run.g.project, run.io);
+  const project = await loadProjectFor(run);
   const recipes = await loadTolerant(run, project);
   if (o.recipe) pick(recipes, [o.recipe]);
   const state = readState(run, project);

@@ -2,8 +2,9 @@
 import type { LoadedRecipe } from "../recipe/types.js";
 import { openState } from "../state/open.js";
 import type { EngineState } from "../state/types.js";
+import { loadProjectFor } from "./accounts.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
-import { loadProject, loadTolerant, stateFileOf } from "./project.js";
+import { loadTolerant, stateFileOf } from "./project.js";
 
 const RESUMED = { type: "Ready" as const, status: "Unknown" as const, reason: "Resumed" };
 
@@ -38,7 +39,7 @@ export async function resumeAccount(
 
 export async function resume(run: CommandRun, ids: readonly string[]): Promise<void> {
   const { io, g } = run;
-  const project = await loadProject(g.project, io);
+  const project = await loadProjectFor(run);
   const recipes = await loadTolerant(run, project);
   const isRecipe = (id: string) => recipes.some((r) => r.recipe.id === id);
   const unknown = ids.filter((id) => !isRecipe(id) && !(id in project.accounts));

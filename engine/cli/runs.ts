@@ -2,7 +2,6 @@
  * Running recipes for `plan`, `apply` and `sync`: the engine environment with its logger and
  * progress bar, one recipe after another, what each run prints and the exit code of them all.
  */
-import { existsSync } from "node:fs";
 import { SingleBar } from "cli-progress";
 import { AuthError, ErrorCodes } from "../../src/index.js";
 import type { Plan } from "../plan/types.js";
@@ -13,7 +12,7 @@ import type { EngineLogger } from "../run/logger.js";
 import { type EngineEnv, LockedError, type RecipeRun, StalePlanError } from "../run/runner.js";
 import { type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
-import { stateFileOf } from "./project.js";
+import { readableState, stateFileOf } from "./project.js";
 
 /** A progress bar on a terminal only; nothing when stdout is a file, a pipe, or `--json`. */
 export function progress(io: CliIo, g: GlobalOptions): { onAction?: EngineEnv["onAction"]; stop(): void } {
@@ -50,7 +49,7 @@ export async function withEnv<T>(
   const bar = progress(io, g);
   const file = stateFileOf(g, project);
   // Planning writes nothing: without a state file yet, it plans from an empty one in memory.
-  const stateFile = options.readOnly && !existsSync(file) ? ":memory:" : file;
+  const stateFile = options.readOnly ? readableState(file) : file;
   const env = createEnv({
     project,
     projectFile: g.project,

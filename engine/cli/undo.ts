@@ -10,9 +10,9 @@ import { renderPlanText } from "../render/text.js";
 import type { EngineLogger } from "../run/logger.js";
 import type { Planned } from "../run/runner.js";
 import { applyUndo, prepareUndo, UndoRefusedError } from "../undo/index.js";
+import { loadProjectFor } from "./accounts.js";
 import { outputFileArg, runIdArg, wholeNumberArg } from "./args.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
-import { loadProject } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, runAll, withEnv } from "./runs.js";
 
@@ -41,7 +41,7 @@ export async function undo(run: CommandRun, runIdText: string, o: UndoOptions): 
   const runId = runIdArg(runIdText);
   const given = o.maxAgeDays === undefined ? undefined : wholeNumberArg(o.maxAgeDays, "--max-age-days");
   if (o.out) outputFileArg(o.out);
-  const project = await loadProject(g.project, io);
+  const project = await loadProjectFor(run);
   const maxAgeDays = given ?? project.undo.max_age_days;
   const applying = !o.dryRun && !o.out;
   await withEnv(

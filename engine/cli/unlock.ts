@@ -1,11 +1,13 @@
 /** `musicsync unlock <lock-id>`: removes a stale account lock, refused while its holder lives. */
 import { DEFAULT_LOCK_STALE_MS, unlockRefusal } from "../state/holder.js";
 import { openState } from "../state/open.js";
+import { loadProjectFor } from "./accounts.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
-import { loadProject, stateFileOf } from "./project.js";
+import { stateFileOf } from "./project.js";
 
-export async function unlock({ io, g, setExit }: CommandRun, lockId: string, force: boolean): Promise<void> {
-  const project = await loadProject(g.project, io);
+export async function unlock(run: CommandRun, lockId: string, force: boolean): Promise<void> {
+  const { io, g, setExit } = run;
+  const project = await loadProjectFor(run);
   const state = openState(stateFileOf(g, project));
   try {
     const lock = (await state.locks()).find((l) => l.lockId === lockId);

@@ -18,7 +18,9 @@ async function check(
     if (!loaded.project) return { recipes: [], issues: loaded.issues, warnings: [] };
     project = loaded.project;
   }
-  const loaded = await loadRecipePaths(recipePaths(project, g.project, paths), { project });
+  // A project naming no accounts keeps them in the state, which validate does not open.
+  const skipAccountCheck = project !== null && Object.keys(project.accounts).length === 0;
+  const loaded = await loadRecipePaths(recipePaths(project, g.project, paths), { project, skipAccountCheck });
   return { ...loaded, warnings: loaded.warnings ?? [] };
 }
 

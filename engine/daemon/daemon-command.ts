@@ -2,9 +2,9 @@
  * `musicsync daemon`: runs recipes on their schedules until a signal. SIGTERM/SIGINT finish the
  * write in flight and exit; a second one exits at once; SIGHUP reloads the recipes.
  */
-import { projectWithStoredAccounts } from "../cli/accounts.js";
+import { loadProjectFor } from "../cli/accounts.js";
 import { CliError, type CommandRun } from "../cli/io.js";
-import { loadProject, recipePaths, stateFileOf } from "../cli/project.js";
+import { recipePaths, stateFileOf } from "../cli/project.js";
 import { loadRecipePaths } from "../recipe/load.js";
 import type { EngineLogger } from "../run/logger.js";
 import type { RunningWeb } from "../web/server.js";
@@ -60,11 +60,11 @@ export function commandLogger(run: CommandRun, logFormat: string): EngineLogger 
 }
 
 export async function runDaemon(run: CommandRun, paths: readonly string[], o: DaemonFlags): Promise<void> {
-  const { io, g } = run;
+  const { g } = run;
   const web = o.http ? await import("../web/web-command.js") : null;
   const http = web ? web.httpSettings(run, o, null) : null;
   // Stored accounts (`musicsync accounts`) join the project file's before the recipes are checked.
-  const project = await projectWithStoredAccounts(run, await loadProject(g.project, io));
+  const project = await loadProjectFor(run);
   const options = optionsOf(o);
   const logger = commandLogger(run, o.logFormat);
   const where = recipePaths(project, g.project, paths);

@@ -90,7 +90,7 @@ export interface RecipeInput {
 export interface ProjectInput {
   apiVersion: "musicsync/v1";
   kind: "Project";
-  accounts: Record<
+  accounts?: Record<
     string,
     {
       auth?: string;

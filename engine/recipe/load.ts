@@ -24,6 +24,11 @@ export interface RecipeLoadOptions {
   project?: Project | null;
   /** Schedules more often than once a minute: the test suite's only (engine/recipe/schedule.ts). */
   allowSecondSchedules?: boolean;
+  /**
+   * Accounts are not checked (`validate` of a project file naming none: its accounts are stored in
+   * the state, which `validate` does not open).
+   */
+  skipAccountCheck?: boolean;
 }
 
 export interface RecipeLoadResult {
@@ -117,7 +122,8 @@ function checkFileText(
   const parsed = parseYamlFile(input.file, input.text);
   const issues = [...parsed.issues];
   const candidates: Candidate[] = [];
-  const accounts = options.project ? new Set(Object.keys(options.project.accounts)) : undefined;
+  const accounts =
+    options.project && !options.skipAccountCheck ? new Set(Object.keys(options.project.accounts)) : undefined;
   if (parsed.documents.length === 0 && parsed.issues.length === 0) {
     issues.push({ file: input.file, line: 1, col: 1, message: "the file holds no recipe" });
   }
@@ -327,7 +333,10 @@ export function loadProjectText(file: string, text: string, env: Environment = {
   if (issues.length > 0) return { project: null, issues: sortIssues(issues) };
   const input = source.value as ProjectInput;
   const project = normaliseProject(input);
-  if (!(project.defaults.account in project.accounts)) {
+  // A file naming no accounts leaves them to the state (`musicsync accounts`): its default is
+  // resolved once the stored ones are known (engine/cli/accounts.ts).
+  const fileHasAccounts = Object.keys(project.accounts).length > 0;
+  if (fileHasAccounts && !(project.defaults.account in project.accounts)) {
     const path = input.defaults?.account !== undefined ? ["defaults", "account"] : ["accounts"];
     issues.push({
       file,

@@ -195,7 +195,7 @@ export const EMULATOR_DEFAULTS: EmulatorAccount = { db: "emulator.db", seed: 1, 
 
 export function normaliseProject(input: ProjectInput): Project {
   const accounts: Record<string, Account> = {};
-  for (const [name, a] of Object.entries(input.accounts)) {
+  for (const [name, a] of Object.entries(input.accounts ?? {})) {
     accounts[name] = {
       auth: a.auth ?? null,
       token: a.token ?? null,

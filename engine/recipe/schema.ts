@@ -397,7 +397,8 @@ export const projectSchema = {
     kind: { const: "Project" },
     accounts: {
       type: "object",
-      minProperties: 1,
+      description:
+        "The accounts recipes run as; may be left out when they are stored in the state (`musicsync accounts add`).",
       propertyNames: sourceName,
       additionalProperties: {
         type: "object",
@@ -478,7 +479,7 @@ export const projectSchema = {
         "Where the daemon and `sync` send notifications of failures, suspensions, expiring credentials…",
     },
   },
-  required: ["apiVersion", "kind", "accounts"],
+  required: ["apiVersion", "kind"],
   additionalProperties: false,
 } as const;
 

@@ -256,12 +256,12 @@ function accountIssues(recipe: RecipeInput, ctx: SemanticContext): PathIssue[] {
   if (!ctx.accounts) return [];
   const account = recipe.account ?? ctx.defaultAccount ?? "default";
   if (ctx.accounts.has(account)) return [];
-  return [
-    {
-      path: recipe.account !== undefined ? ["account"] : ["id"],
-      message: `unknown account "${account}" (accounts: ${[...ctx.accounts].join(", ")})`,
-    },
-  ];
+  const known =
+    ctx.accounts.size > 0
+      ? ` (accounts: ${[...ctx.accounts].join(", ")})`
+      : `: the project file names no account and none is stored (musicsync accounts add ${account})`;
+  const path = recipe.account !== undefined ? ["account"] : ["id"];
+  return [{ path, message: `unknown account "${account}"${known}` }];
 }
 
 export function checkRecipe(recipe: RecipeInput, ctx: SemanticContext = {}): PathIssue[] {

@@ -3,8 +3,10 @@
  * `musicsync daemon --http`: the options they share, the check that refuses an open address
  * without a token, and the host each hands the server.
  */
+
+import { loadProjectFor } from "../cli/accounts.js";
 import { CliError, type CommandRun } from "../cli/io.js";
-import { loadProject, loadTolerant, stateFileOf } from "../cli/project.js";
+import { loadTolerant, stateFileOf } from "../cli/project.js";
 import { createDaemonLogger } from "../daemon/log.js";
 import { enableMetrics, setStatusSource } from "../metrics/index.js";
 import { createEnv } from "../run/env.js";
@@ -60,7 +62,7 @@ export async function startPage(
 export async function serve(run: CommandRun, o: HttpFlags): Promise<void> {
   const { io, g } = run;
   const settings = httpSettings(run, o, DEFAULT_HTTP)!;
-  const project = await loadProject(g.project, io);
+  const project = await loadProjectFor(run);
   const logger = createDaemonLogger({
     level: io.env.MUSICSYNC_LOG_LEVEL ?? (g.debug ? "debug" : "info"),
     format: io.env.MUSICSYNC_LOG_FORMAT === "json" ? "json" : "auto",

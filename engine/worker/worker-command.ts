@@ -3,9 +3,9 @@
  * number of worker processes (engine/worker/worker.ts). The state must be on PostgreSQL — the queue
  * lives in the same database; on SQLite, `musicsync daemon` is the single-machine equivalent.
  */
-import { projectWithStoredAccounts } from "../cli/accounts.js";
+import { loadProjectFor } from "../cli/accounts.js";
 import { CliError, type CommandRun } from "../cli/io.js";
-import { loadProject, loadTolerant, recipePaths, stateFileOf } from "../cli/project.js";
+import { loadTolerant, recipePaths, stateFileOf } from "../cli/project.js";
 import { parseDuration } from "../daemon/commands.js";
 import { Daemon } from "../daemon/daemon.js";
 import { commandLogger, type DaemonFlags, optionsOf } from "../daemon/daemon-command.js";
@@ -67,11 +67,11 @@ function workerSettings(o: WorkerFlags): { worker: WorkerOptions; queue: QueueSe
 }
 
 export async function runWorker(run: CommandRun, paths: readonly string[], o: WorkerFlags): Promise<void> {
-  const { g, io } = run;
+  const { g } = run;
   const settings = workerSettings(o);
   const options = optionsOf(o);
   const logger = commandLogger(run, o.logFormat);
-  const project = await projectWithStoredAccounts(run, await loadProject(g.project, io));
+  const project = await loadProjectFor(run);
   const stateUrl = postgresStateOf(run, project, "worker");
   const where = recipePaths(project, g.project, paths);
   const daemon = new Daemon({
@@ -131,10 +131,10 @@ export async function runEnqueue(
   ids: readonly string[],
   o: { all?: boolean },
 ): Promise<void> {
-  const { g, io } = run;
+  const { io } = run;
   if (ids.length === 0 && !o.all) throw new CliError("name the recipes to run, or give --all");
   if (ids.length > 0 && o.all) throw new CliError("give recipe ids or --all, not both");
-  const project = await projectWithStoredAccounts(run, await loadProject(g.project, io));
+  const project = await loadProjectFor(run);
   const stateUrl = postgresStateOf(run, project, "enqueue");
   const recipes = await loadTolerant(run, project);
   const known = new Set(recipes.map((r) => r.recipe.id));

@@ -115,7 +115,9 @@ export class Worker {
         return;
       }
     }
-    this.deps.onJob?.(data, event, await this.follow(data, event));
+    // Not inside `onJob?.(…)`: an optional call evaluates its arguments only when there is a callee.
+    const next = await this.follow(data, event);
+    this.deps.onJob?.(data, event, next);
   }
 
   private async follow(data: RunJob, event: AttemptEvent | null): Promise<"done" | "retry" | "requeued"> {

@@ -163,17 +163,18 @@ export interface ChildDaemon {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** The real, compiled `musicsync daemon`, logging JSON lines at `level`. */
-export function spawnDaemon(projectFile: string, args: readonly string[] = [], level = "info"): ChildDaemon {
-  const child = spawn(
-    process.execPath,
-    [MAIN, "daemon", "-p", projectFile, "--log-format", "json", ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, MUSICSYNC_LOG_LEVEL: level, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+/** The real, compiled `musicsync daemon` (or `command`, e.g. `worker`), logging JSON lines at `level`. */
+export function spawnDaemon(
+  projectFile: string,
+  args: readonly string[] = [],
+  level = "info",
+  command = "daemon",
+): ChildDaemon {
+  const child = spawn(process.execPath, [MAIN, command, "-p", projectFile, "--log-format", "json", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, MUSICSYNC_LOG_LEVEL: level, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const logs: LogLine[] = [];
   let raw = "";
   let buffer = "";

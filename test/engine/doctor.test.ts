@@ -62,7 +62,7 @@ describe("musicsync doctor", () => {
   });
 
   it("reports a project file that does not load, exit 1", async () => {
-    await writeFile(join(dir, "musicsync.yaml"), "apiVersion: musicsync/v1\nkind: Project\n");
+    await writeFile(join(dir, "musicsync.yaml"), "apiVersion: musicsync/v1\nkind: Project\naccounts: []\n");
     const r = await doctor();
     expect(r.stdout).toMatch(/^error +project: .*musicsync\.yaml:\d+:\d+ /m);
     expect(r.code).toBe(1);

@@ -5,7 +5,7 @@
  * its own collation and no row order), times past 2^31 in bigint columns, a state whose methods
  * must wait for the migration started by its constructor, and an unreachable server's error.
  * Each answer is compared with the SQLite state's where there is one.
- * Runs only when MUSICSYNC_TEST_PG_URL names a server where it may create databases.
+ * On a PostgreSQL server of its own (test/support/postgres-server.ts), or MUSICSYNC_TEST_PG_URL's.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -27,9 +27,13 @@ import { PgState } from "../../engine/state/pg/state.js";
 import { openPgState } from "../../engine/state/pg.js";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import type { EngineState, LockAttempt } from "../../engine/state/types.js";
+import { postgresBinaries, usePostgres, withoutPostgres } from "../support/postgres-server.js";
 import { pendingApproval } from "./state-contract.js";
 
-const SERVER = process.env.MUSICSYNC_TEST_PG_URL;
+const server = usePostgres();
+/** Without PostgreSQL outside CI, usePostgres skips each test; the suite's own hooks are not run either. */
+const absent =
+  withoutPostgres(postgresBinaries(), process.env) === "skip" && !process.env.MUSICSYNC_TEST_PG_URL;
 const MIGRATIONS = "migrations/engine-pg";
 /** A time past 2^31 ms (and 2^32), as every real time is: an int4 column would refuse or wrap it. */
 const T = 1_795_675_669_873;
@@ -55,7 +59,7 @@ function side(url: string, max = 2) {
 }
 type Side = ReturnType<typeof side>;
 
-describe.skipIf(SERVER === undefined)("PostgreSQL lock, health, match, approval and account stores", () => {
+describe.skipIf(absent)("PostgreSQL lock, health, match, approval and account stores", () => {
   let admin: pg.Client;
   const made: string[] = [];
   let url: string;
@@ -73,13 +77,13 @@ describe.skipIf(SERVER === undefined)("PostgreSQL lock, health, match, approval 
       await admin.query(`create database "${name}"`);
     });
     made.push(name);
-    const target = new URL(SERVER!);
+    const target = new URL(server().url);
     target.pathname = `/${name}`;
     return target.href;
   }
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: SERVER });
+    admin = new pg.Client({ connectionString: server().url });
     await admin.connect();
     url = await database("stores", true);
     a = side(url);

@@ -3,7 +3,7 @@
  * order on ties (PostgreSQL has no rowid order and its own collation), calls from two processes at
  * once (no single writer), times above 2^31 in bigint columns, JSON text read back byte for byte,
  * and lists longer than a statement may bind. Each answer is compared with the SQLite state's.
- * Runs only when MUSICSYNC_TEST_PG_URL names a server where it may create databases.
+ * On a PostgreSQL server of its own (test/support/postgres-server.ts), or MUSICSYNC_TEST_PG_URL's.
  */
 import { randomBytes } from "node:crypto";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -16,8 +16,12 @@ import { PgRunStore } from "../../engine/state/pg/runs.js";
 import * as pgSchema from "../../engine/state/pg/schema.js";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import type { EngineState, OwnedRow } from "../../engine/state/types.js";
+import { postgresBinaries, usePostgres, withoutPostgres } from "../support/postgres-server.js";
 
-const SERVER = process.env.MUSICSYNC_TEST_PG_URL;
+const server = usePostgres();
+/** Without PostgreSQL outside CI, usePostgres skips each test; the suite's own hooks are not run either. */
+const absent =
+  withoutPostgres(postgresBinaries(), process.env) === "skip" && !process.env.MUSICSYNC_TEST_PG_URL;
 /** A time past 2^31 ms (and 2^32), as every real time is: an int4 column would refuse or wrap it. */
 const T = 1_795_675_669_873;
 
@@ -38,7 +42,7 @@ function side(url: string): Side {
   return { pool, db, runs: new PgRunStore(db), owned: new PgOwnershipStore(db) };
 }
 
-describe.skipIf(SERVER === undefined)("PostgreSQL run and ownership stores", () => {
+describe.skipIf(absent)("PostgreSQL run and ownership stores", () => {
   let admin: pg.Client;
   let dbName: string;
   let a: Side;
@@ -46,11 +50,11 @@ describe.skipIf(SERVER === undefined)("PostgreSQL run and ownership stores", () 
   let lite: EngineState;
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: SERVER });
+    admin = new pg.Client({ connectionString: server().url });
     await admin.connect();
     dbName = `h1_pg_stores_runs_${randomBytes(6).toString("hex")}`;
     await admin.query(`create database "${dbName}"`);
-    const url = new URL(SERVER!);
+    const url = new URL(server().url);
     url.pathname = `/${dbName}`;
     a = side(url.href);
     b = side(url.href);

@@ -34,6 +34,7 @@ export interface Harness {
   dir: string;
   projectFile: string;
   project: Project;
+  /** The state's file (or, when the harness was given one, its `state` setting). */
   stateFile: string;
   /** A client of the same account, for playing the person who edits by hand. */
   person: MusicClient;
@@ -57,9 +58,11 @@ export async function startHarness(
     language?: string;
     /** The emulator's seeded account to sign in as (default 1; 5 is the premium login). */
     account?: number;
+    /** The project's `state` setting (default `state.db` in the harness's folder), e.g. a postgres:// URL. */
+    state?: string;
   } = {},
 ): Promise<Harness> {
-  const { language, account = 1, ...emulatorOptions } = options;
+  const { language, account = 1, state, ...emulatorOptions } = options;
   const emulator = await startEmulator({ catalogueSize: 300, ...emulatorOptions });
   const dir = await mkdtemp(join(tmpdir(), "musicsync-test-"));
   const headers = (await (
@@ -74,7 +77,7 @@ export async function startHarness(
     `  default: { auth: headers.json, base_url: "${emulator.url}"${language ? `, language: ${language}` : ""} }`,
     "pacing: { min_interval_ms: 0 }",
     "recipes: [recipes]",
-    "state: state.db",
+    `state: ${state === undefined ? "state.db" : JSON.stringify(state)}`,
     "",
   ].join("\n");
   await writeFile(projectFile, text);
@@ -87,7 +90,7 @@ export async function startHarness(
     dir,
     projectFile,
     project,
-    stateFile: join(dir, "state.db"),
+    stateFile: state ?? join(dir, "state.db"),
     headers,
     person: new MusicClient({ auth: headers, baseUrl: emulator.url }),
     env(o = {}) {

@@ -1,15 +1,22 @@
 /**
- * `npm run soak -- --seeds N [--from S] [--seed S] [--jobs J] [--no-build] [--trace] [--undo]`: runs
- * seeds of the soak (soak.ts; with `--undo` the undo soak, undo.ts), J at a time in worker processes
- * (default 2: this machine's cores), prints one line per seed and ends with `seeds N, violations V`
- * and each violation with its seed; exit 1 if any.
+ * `npm run soak -- --seeds N [--from S] [--seed S] [--jobs J] [--no-build] [--trace] [--undo]
+ * [--state sqlite|postgres]`: runs seeds of the soak (soak.ts; with `--undo` the undo soak, undo.ts),
+ * J at a time in worker processes (default 2: this machine's cores), prints one line per seed and
+ * ends with `seeds N, violations V on <state>` and each violation with its seed; exit 1 if any.
+ * `--state postgres` puts each seed's state in a fresh database of one PostgreSQL server for the
+ * whole run: started here (test/support/postgres-server.ts), or MUSICSYNC_TEST_PG_URL's.
  */
 import { fork, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { externalPostgres, type PostgresServer, startPostgres } from "../support/postgres-server.js";
 import type { Violation } from "./invariants.js";
 import { musicsyncCommand, ROOT } from "./kill.js";
 import { runSeed, type SeedResult } from "./soak.js";
+import { STATE_NAMES, type StateKind } from "./state.js";
 import { runUndoSeed } from "./undo.js";
+
+/** How the parent hands its PostgreSQL server to the workers (the same name the tests read). */
+const PG_URL = "MUSICSYNC_TEST_PG_URL";
 
 interface Args {
   seeds: number[];
@@ -17,6 +24,7 @@ interface Args {
   build: boolean;
   trace: boolean;
   undo: boolean;
+  state: StateKind;
 }
 
 function parse(argv: readonly string[]): Args {
@@ -28,6 +36,9 @@ function parse(argv: readonly string[]): Args {
       throw new Error(`${flag} needs a whole number, got ${v ?? "nothing"}`);
     return Number(v);
   };
+  const state = argv.includes("--state") ? argv[argv.indexOf("--state") + 1] : "sqlite";
+  if (state !== "sqlite" && state !== "postgres")
+    throw new Error(`--state is sqlite or postgres, got ${state ?? "nothing"}`);
   const one = value("--seed");
   const count = value("--seeds") ?? 20;
   const from = value("--from") ?? 1;
@@ -37,23 +48,37 @@ function parse(argv: readonly string[]): Args {
     build: !argv.includes("--no-build"),
     trace: argv.includes("--trace"),
     undo: argv.includes("--undo"),
+    state,
   };
 }
 
+/** One seed, its state on SQLite or in a database of the parent's server, dropped after it. */
+async function runOne(seed: number, args: Args, trace: (line: string) => void): Promise<SeedResult> {
+  const url = process.env[PG_URL];
+  if (args.state === "postgres" && !url) throw new Error(`--state postgres: the worker has no ${PG_URL}`);
+  const postgres = args.state === "postgres" && url ? externalPostgres(url) : undefined;
+  try {
+    return args.undo
+      ? await runUndoSeed(seed, { trace, ...(postgres ? { postgres } : {}) })
+      : await runSeed(seed, {
+          kill: "auto",
+          command: musicsyncCommand(args.build),
+          trace,
+          ...(postgres ? { postgres } : {}),
+        });
+  } finally {
+    await postgres?.stop();
+  }
+}
+
 /** A worker: runs the seeds its parent sends, one at a time, and sends each result back. */
-async function worker(trace: boolean, build: boolean, undo: boolean) {
+async function worker(args: Args) {
   process.on("message", async (msg: { seed?: number; done?: boolean }) => {
     if (msg.done) process.exit(0);
     const lines: string[] = [];
     let result: SeedResult;
     try {
-      result = undo
-        ? await runUndoSeed(msg.seed!, { trace: (l) => lines.push(l) })
-        : await runSeed(msg.seed!, {
-            kill: "auto",
-            command: musicsyncCommand(build),
-            trace: (l) => lines.push(l),
-          });
+      result = await runOne(msg.seed!, args, (l) => lines.push(l));
     } catch (e) {
       const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
       result = {
@@ -66,7 +91,7 @@ async function worker(trace: boolean, build: boolean, undo: boolean) {
         violations: [{ seed: msg.seed!, run: 0, recipe: "*", invariant: "soak-crashed", detail }],
       };
     }
-    process.send!({ result, trace: trace || result.violations.length > 0 ? lines : [] });
+    process.send!({ result, trace: args.trace || result.violations.length > 0 ? lines : [] });
   });
 }
 
@@ -75,32 +100,48 @@ function describe(v: Violation): string {
   return `seed ${v.seed} ${run} ${v.recipe}: ${v.invariant}: ${v.detail}`;
 }
 
-async function main() {
-  const args = parse(process.argv.slice(2));
-  if (process.env.SOAK_WORKER === "1") return worker(args.trace, args.build, args.undo);
-  // The undo soak runs in process only: it needs no build.
-  if (args.build && !args.undo) {
-    // The real process starts faster compiled; a build with type errors elsewhere still emits.
-    // tsc, then the bundles the real process runs (dist/bin/, scripts/bundle-commands.mjs).
-    const b = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "ignore" });
-    const bundle = spawnSync(process.execPath, ["scripts/bundle-commands.mjs"], {
-      cwd: ROOT,
-      stdio: "ignore",
-    });
-    console.log(`build: ${b.status === 0 ? "ok" : `exit ${b.status} (using what was emitted)`}`);
-    if (bundle.status !== 0)
-      console.log(`bundle: exit ${bundle.status} (the real process runs an older build)`);
-  }
-  const started = Date.now();
+/** The build the real process runs: tsc, then the bundles (dist/bin/, scripts/bundle-commands.mjs). */
+function build() {
+  // The real process starts faster compiled; a build with type errors elsewhere still emits.
+  const b = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "ignore" });
+  const bundle = spawnSync(process.execPath, ["scripts/bundle-commands.mjs"], {
+    cwd: ROOT,
+    stdio: "ignore",
+  });
+  console.log(`build: ${b.status === 0 ? "ok" : `exit ${b.status} (using what was emitted)`}`);
+  if (bundle.status !== 0)
+    console.log(`bundle: exit ${bundle.status} (the real process runs an older build)`);
+}
+
+/** The run's one PostgreSQL server: MUSICSYNC_TEST_PG_URL's when set, else one started now. */
+async function postgresServer(): Promise<PostgresServer> {
+  const given = process.env[PG_URL];
+  const server = given ? externalPostgres(given) : await startPostgres();
+  const at = new URL(server.url);
+  console.log(`state: PostgreSQL at ${at.host}${given ? ` (${PG_URL})` : ""}, a fresh database per seed`);
+  return server;
+}
+
+function seedLine(result: SeedResult, done: number, total: number): string {
+  const v = result.violations.length;
+  const extras = [
+    `${result.runs} runs`,
+    `${result.kills} killed`,
+    ...(result.echoRuns > 0 ? [`${result.echoRuns} through the echo proxy`] : []),
+    ...(result.hostile ? [`hostile ${result.hostile}`] : []),
+    `${(result.ms / 1000).toFixed(1)} s`,
+  ];
+  return `[${done}/${total}] seed ${result.seed}: ${v === 0 ? "ok" : `${v} violations`} (${extras.join(", ")})`;
+}
+
+/** The seeds handed out to `args.jobs` worker processes; every violation they found. */
+async function runWorkers(args: Args, env: NodeJS.ProcessEnv): Promise<Violation[]> {
   const queue = [...args.seeds];
   const violations: Violation[] = [];
   let done = 0;
   const self = fileURLToPath(import.meta.url);
   const workers = Array.from({ length: Math.min(args.jobs, queue.length) }, () =>
-    fork(self, process.argv.slice(2), {
-      env: { ...process.env, SOAK_WORKER: "1" },
-      execArgv: ["--import", "tsx"],
-    }),
+    fork(self, process.argv.slice(2), { env: { ...env, SOAK_WORKER: "1" }, execArgv: ["--import", "tsx"] }),
   );
   await Promise.all(
     workers.map(
@@ -115,12 +156,8 @@ async function main() {
           };
           w.on("message", (msg: { result: SeedResult; trace: string[] }) => {
             done += 1;
-            const { result } = msg;
-            violations.push(...result.violations);
-            const v = result.violations.length;
-            console.log(
-              `[${done}/${args.seeds.length}] seed ${result.seed}: ${v === 0 ? "ok" : `${v} violations`} (${result.runs} runs, ${result.kills} killed${result.echoRuns > 0 ? `, ${result.echoRuns} through the echo proxy` : ""}${result.hostile ? `, hostile ${result.hostile}` : ""}, ${(result.ms / 1000).toFixed(1)} s)`,
-            );
+            violations.push(...msg.result.violations);
+            console.log(seedLine(msg.result, done, args.seeds.length));
             for (const l of msg.trace) console.log(`    ${l.replace(/\n/g, "\n    ")}`);
             next();
           });
@@ -139,8 +176,25 @@ async function main() {
         }),
     ),
   );
+  return violations;
+}
+
+async function main() {
+  const args = parse(process.argv.slice(2));
+  if (process.env.SOAK_WORKER === "1") return worker(args);
+  // The undo soak runs in process only: it needs no build.
+  if (args.build && !args.undo) build();
+  const server = args.state === "postgres" ? await postgresServer() : null;
+  if (!server) console.log("state: SQLite, state.db in each seed's folder");
+  const started = Date.now();
+  let violations: Violation[];
+  try {
+    violations = await runWorkers(args, server ? { ...process.env, [PG_URL]: server.url } : process.env);
+  } finally {
+    await server?.stop();
+  }
   console.log(
-    `\nseeds ${args.seeds.length}, violations ${violations.length} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    `\nseeds ${args.seeds.length}, violations ${violations.length} on ${STATE_NAMES[args.state]} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
   );
   for (const v of violations.sort((a, b) => a.seed - b.seed)) console.log(describe(v));
   process.exit(violations.length > 0 ? 1 : 0);

@@ -2,7 +2,6 @@
  * "The person": edits by hand between runs, through the client against the emulator account,
  * with the soak's model of what the engine may and may not do about each edit kept up to date.
  */
-import { rm } from "node:fs/promises";
 import type { TargetSpec } from "../../engine/recipe/types.js";
 import type { Harness } from "../engine/sync-harness.js";
 import { type EditKind, pick, type Random, staticIds } from "./generate.js";
@@ -17,7 +16,8 @@ export interface EditContext {
   personPool: readonly string[];
   recipePool: readonly string[];
   episodes: readonly string[];
-  stateFile: string;
+  /** Loses the engine's state: its file removed, or its PostgreSQL database dropped and made again (state.ts). */
+  loseState(): Promise<void>;
   /** The loaded recipe's target, for reading back non-playlist targets. */
   targetOf(m: Model): TargetSpec;
   /** The playlist the recipe's target is now (owned: found by marker; adopted: its id). */
@@ -220,7 +220,7 @@ async function editSource(c: EditContext, m: Model, kind: EditKind): Promise<str
 
 /** Lost state: tombstones and ownership are gone; what is there now has no known owner. */
 async function loseState(c: EditContext): Promise<string> {
-  for (const suffix of ["", "-wal", "-shm", "-journal"]) await rm(c.stateFile + suffix, { force: true });
+  await c.loseState();
   for (const m of c.models) {
     m.tombstones.clear();
     const t = m.spec.target;

@@ -3,12 +3,16 @@
  * every seed that ever found a break (regressions.ts). `npm run soak -- --seeds N` runs more.
  * Seed 1 sends runs through the credential-echo proxy (drawn so by the seed), seed 5 its real
  * process too; every seed drops a hostile recipe file, leaving the ones that take seconds to
- * refuse to `npm run soak`.
+ * refuse to `npm run soak`. Seeds 1 and 3 (the latter loses its state) and undo seed 1 run again
+ * with the state on PostgreSQL (`npm run soak -- --state postgres` runs more).
  */
 import { describe, expect, it } from "vitest";
+import { type PostgresServer, usePostgres } from "../support/postgres-server.js";
 import { musicsyncCommand } from "./kill.js";
 import { REGRESSIONS } from "./regressions.js";
 import { runSeed } from "./soak.js";
+import { stateRuns } from "./state.js";
+import { runUndoSeed } from "./undo.js";
 
 // The sources through tsx: a dist/ built from an older tree must not stand in for the code under test.
 const command = musicsyncCommand(false);
@@ -43,4 +47,46 @@ describe("soak regressions: every seed that ever broke a promise", () => {
     },
     90_000,
   );
+});
+
+// issue 16: the same promises with the engine's state on PostgreSQL, a fresh database per seed.
+describe("soak on PostgreSQL: each seed's state in a database of its own", () => {
+  const server = usePostgres();
+  /** The server, noting the databases made on it, to look into the seed's afterwards. */
+  const noting = (made: string[]): PostgresServer => ({
+    ...server(),
+    createDatabase: async (prefix) => {
+      const url = await server().createDatabase(prefix);
+      made.push(url);
+      return url;
+    },
+  });
+  /** The seed's runs were recorded in its database (not in a state.db beside the project). */
+  const expectRunsIn = async (made: string[]) => {
+    expect(made).toHaveLength(1);
+    expect((await stateRuns({ setting: made[0]!, server: server() })).length).toBeGreaterThan(0);
+  };
+
+  it.each([1, 3])(
+    "seed %i keeps every promise",
+    async (seed) => {
+      const made: string[] = [];
+      const { violations } = await runSeed(seed, {
+        kill: false,
+        command,
+        ...attacks,
+        postgres: noting(made),
+      });
+      expect(violations, describeViolations(violations)).toEqual([]);
+      await expectRunsIn(made);
+    },
+    60_000,
+  );
+
+  it("undo seed 1 keeps every promise", async () => {
+    const made: string[] = [];
+    const { violations } = await runUndoSeed(1, { postgres: noting(made) });
+    expect(violations, describeViolations(violations)).toEqual([]);
+    await expectRunsIn(made);
+  }, 60_000);
 });

@@ -5,11 +5,11 @@
  * every run the promises (invariants.ts) are checked by reading the service back without faults.
  * The attacks of attacks.ts join in: in some seeds one or two runs go through a proxy that echoes
  * the credentials back (echo.ts), and a hostile recipe file sits beside the recipes (hostile.ts).
+ * The engine's state is SQLite, or — given a server — a fresh PostgreSQL database (state.ts).
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import type { PlanAction } from "../../engine/plan/types.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
@@ -21,6 +21,7 @@ import { planRecipe, type RecipeRun, syncRecipe } from "../../engine/run/runner.
 import { hostileRecipes } from "../engine/hostile-recipes.js";
 import { catalogueSongs, type Harness, startHarness, virtualClock } from "../engine/sync-harness.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
+import type { PostgresServer } from "../support/postgres-server.js";
 import { type Attacks, attacksOf } from "./attacks.js";
 import { captureLog } from "./capture.js";
 import { type EchoRoute, requestSecrets, startEchoRoute } from "./echo.js";
@@ -70,6 +71,7 @@ import {
   setTargetState,
   type TargetState,
 } from "./readback.js";
+import { loseState, type SeedState, stateRuns, stateTexts } from "./state.js";
 
 export interface SoakOptions {
   /** Kill the real process in some runs of this seed: `auto` = one seed in five. */
@@ -84,6 +86,8 @@ export interface SoakOptions {
   echo?: boolean | "auto";
   /** Hostile recipe files to draw from (default `all`; `light` leaves out the ones that take seconds). */
   hostile?: "all" | "light" | "none";
+  /** The server on which the seed's state gets a fresh database (default: SQLite, `state.db` in its folder). */
+  postgres?: PostgresServer;
 }
 
 export interface SeedResult {
@@ -149,6 +153,8 @@ interface Seed {
   echoSeen: number;
   /** Echo answers already checked by `checkEchoed`. */
   echoSent: number;
+  /** Where the engine's state is (state.ts): every read of it goes through openState. */
+  state: SeedState;
 }
 
 function report(s: Seed, run: number, recipe: string, found: readonly Found[]) {
@@ -417,29 +423,9 @@ async function runProcess(
   return { killed: false, reports: processReports(s, run, p, faultFree, route.echo) };
 }
 
-/** Runs the state database holds, read with a plain connection (not the engine's). */
-function stateRuns(file: string): { id: number; recipe: string; result: string }[] {
-  if (!existsSync(file)) return [];
-  const db = new Database(file, { fileMustExist: true });
-  try {
-    return db.prepare("SELECT id, recipe_id AS recipe, result FROM runs").all() as {
-      id: number;
-      recipe: string;
-      result: string;
-    }[];
-  } catch {
-    return [];
-  } finally {
-    db.close();
-  }
-}
-
-async function scanStateFiles(s: Seed, run: number) {
-  const file = join(s.h.dir, "state.db");
-  for (const suffix of ["", "-wal"]) {
-    if (existsSync(file + suffix))
-      leaks(s, run, `state database${suffix}`, (await readFile(file + suffix)).toString("latin1"));
-  }
+/** Everything the state holds (the file, or every table's rows) scanned for credentials. */
+async function scanState(s: Seed, run: number) {
+  for (const { where, text } of await stateTexts(s.state)) leaks(s, run, where, text);
 }
 
 /** The independent desired of a recipe now (null when the soak cannot compute it). */
@@ -583,7 +569,7 @@ function editContext(s: Seed): EditContext {
     personPool: s.personPool,
     recipePool: s.recipePool,
     episodes: s.catalogue.episodes,
-    stateFile: join(s.h.dir, "state.db"),
+    loseState: () => loseState(s.state),
     targetOf: (m) => s.loaded.get(m.spec.id)!.recipe.target,
     playlistOf: (m) => playlistOf(s, m),
     settled: (m) => s.settled.get(m.spec.id) === true,
@@ -682,8 +668,8 @@ async function oneRun(s: Seed, run: number, processRun: boolean, options: SoakOp
   if (route.echo) checkEchoed(s, run);
   for (const m of s.models)
     await checkRecipe(s, run, m, reports.get(m.spec.id), cleanBefore.get(m.spec.id) ?? null);
-  if (!killed) report(s, run, "*", checkNoRunning(stateRuns(join(s.h.dir, "state.db"))));
-  await scanStateFiles(s, run);
+  if (!killed) report(s, run, "*", checkNoRunning(await stateRuns(s.state)));
+  await scanState(s, run);
   return killed;
 }
 
@@ -703,7 +689,7 @@ async function settle(s: Seed) {
       ]);
     await checkRecipe(s, -1, m, rep, null);
   }
-  report(s, -1, "*", checkNoRunning(stateRuns(join(s.h.dir, "state.db"))));
+  report(s, -1, "*", checkNoRunning(await stateRuns(s.state)));
   const env = createEnv({
     project: s.h.project,
     projectFile: s.h.projectFile,
@@ -757,6 +743,7 @@ async function newSeed(seed: number, r: Random, h: Harness, options: SoakOptions
     echo: null,
     echoSeen: 0,
     echoSent: 0,
+    state: { setting: h.stateFile, server: options.postgres ?? null },
   };
   s.models = specsOf(s).map(newModel);
   s.known = new Set((await h.person.getLibraryPlaylists({ limit: null })).map((p) => p.playlistId ?? ""));
@@ -788,11 +775,14 @@ async function arm(s: Seed, runs: number, processRuns: Set<number>, options: Soa
 export async function runSeed(seed: number, options: SoakOptions = {}): Promise<SeedResult> {
   const started = Date.now();
   const r = rng(seed);
+  // Named after the seed, so that a database left behind says whose it was.
+  const state = await options.postgres?.createDatabase(`soak_${seed}`);
   const h = await startHarness({
     catalogueSize: 200,
     seed: 1 + (seed % 7),
     // The engine's waits run on a virtual clock: hashes must not age out as it jumps ahead.
     auth: { maxHashAgeSeconds: 10 ** 9, futureSkewSeconds: 10 ** 9 },
+    ...(state === undefined ? {} : { state }),
   });
   let s: Seed | null = null;
   try {

@@ -3,11 +3,13 @@
  * playlist, ratings), 2–4 runs of the real engine with the person editing by hand between them,
  * then one run undone, and the undo undone again. After each undo the target is read back and held
  * against the oracle (undo-oracle.ts): what it was before the run, the person's later edits kept.
+ * The state is SQLite, or — given a server — a fresh PostgreSQL database.
  */
 import type { LoadedRecipe } from "../../engine/recipe/types.js";
 import { type EngineEnv, type RecipeRun, syncRecipe } from "../../engine/run/runner.js";
 import { applyUndo, prepareUndo, UndoRefusedError } from "../../engine/undo/index.js";
 import { catalogueSongs, type Harness, recipe, startHarness, virtualClock } from "../engine/sync-harness.js";
+import type { PostgresServer } from "../support/postgres-server.js";
 import { chance, faultPlan, int, pick, type Random, rng, shuffled } from "./generate.js";
 import type { Found, Violation } from "./invariants.js";
 import { libraryPlaylists } from "./readback.js";
@@ -28,6 +30,8 @@ export interface UndoSoakOptions {
   undoer?: Undoer;
   /** Faults in a third of the runs (default true); the undos themselves always run without. */
   faults?: boolean;
+  /** The server on which the seed's state gets a fresh database (default: SQLite in its folder). */
+  postgres?: PostgresServer;
 }
 
 /** One applied run of one recipe: the target just before it and just after it. */
@@ -276,10 +280,12 @@ async function newUndoSeed(seed: number, h: Harness, options: UndoSoakOptions): 
 
 export async function runUndoSeed(seed: number, options: UndoSoakOptions = {}): Promise<SeedResult> {
   const started = Date.now();
+  const state = await options.postgres?.createDatabase(`undo_${seed}`);
   const h = await startHarness({
     catalogueSize: 200,
     seed: 1 + (seed % 7),
     auth: { maxHashAgeSeconds: 10 ** 9, futureSkewSeconds: 10 ** 9 },
+    ...(state === undefined ? {} : { state }),
   });
   try {
     const s = await newUndoSeed(seed, h, options);

@@ -100,6 +100,7 @@ export class PgLeaseLockStore implements LockStore {
       const session = await this.connect();
       try {
         await endHolderSession(session, row.account);
+        await untilLetGo(session, row.account);
       } finally {
         await session.end().catch(() => undefined);
       }
@@ -133,6 +134,22 @@ async function endHolderSession(session: pg.Client, account: string): Promise<vo
         AND l.objid = (key.k & 4294967295)::bigint::oid`,
     [account],
   );
+}
+
+/**
+ * Waits (bounded) until the ended session has let the account go: pg_terminate_backend only
+ * signals it, and an acquire right after `unlock` would otherwise still find the account held.
+ * Another process taking the account meanwhile is no failure of the unlock.
+ */
+async function untilLetGo(session: pg.Client, account: string): Promise<void> {
+  await session.query(`SET lock_timeout = ${TAKEOVER_TIMEOUT_MS}`);
+  try {
+    await session.query(`SELECT pg_advisory_lock(${KEY})`, [account]);
+    await session.query(`SELECT pg_advisory_unlock(${KEY})`, [account]);
+  } catch (e) {
+    // 55P03: lock_timeout, the account is held by whoever took it since.
+    if ((e as { code?: string }).code !== "55P03") throw e;
+  }
 }
 
 /**
