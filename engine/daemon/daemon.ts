@@ -400,6 +400,11 @@ export class Daemon {
     });
   }
 
+  /** Whether a run of the account is going (or waiting its turn) in this process. */
+  busy(account: string): boolean {
+    return this.queue.pending(account) > 0;
+  }
+
   /** Notes the recipe's next scheduled time (after a worker's job, as after the daemon's runs). */
   async noteNextRun(id: string, at: number | null): Promise<void> {
     const loaded = this.recipes.get(id);
@@ -672,7 +677,8 @@ export class Daemon {
     for (const id of [...this.tasks.keys()]) this.unschedule(id);
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     await this.queue.idle();
-    for (const r of this.recipes.values()) {
+    // A worker's next runs belong to the queue's schedule, which other workers go on keeping.
+    for (const r of this.deps.queued ? [] : this.recipes.values()) {
       await this.state
         .setNextRun(r.recipe.id, r.recipe.account, { at: null, reason: null, by: null }, this.env.clock.now())
         .catch(() => {});

@@ -24,7 +24,7 @@ export function registerWorkerCommands(cmd: Command, ctx: CommandContext): void 
     .option("--tick <duration>", "how often the schedules are looked at", "15s")
     .option("--no-schedule", "send no scheduled runs from this worker (only take jobs)")
     .option("--poll <duration>", "how often an idle worker asks for a job", "2s")
-    .option("--busy-retry <duration>", "when a run's account is busy, try again after about this", "5s")
+    .option("--busy-retry <duration>", "when a run's account is busy, try again after about this", "2s")
     .option("--retries <n>", "retries of a failed run, with backoff", "3")
     .option("--retry-delay <duration>", "first retry delay, doubled each time", "30s")
     .option("--max-retry-delay <duration>", "longest retry delay", "15m")

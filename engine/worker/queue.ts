@@ -41,6 +41,20 @@ export const DEFAULT_QUEUE_SETTINGS: QueueSettings = Object.freeze({
   pollSeconds: 2,
 });
 
+/**
+ * pg-boss copies the queue's lease into each job as it is sent, so a job sent before this worker
+ * set its lease (`musicsync enqueue` on a fresh database creates the queue with the default 15
+ * minutes) would keep the old one: a worker killed on it would hold its recipe that long. The jobs
+ * still waiting take the lease of the worker that starts (pg-boss 10's job table).
+ */
+async function leaseWaitingJobs(boss: PgBoss, leaseSeconds: number): Promise<void> {
+  await boss.getDb().executeSql(
+    `UPDATE ${QUEUE_SCHEMA}.job SET expire_in = make_interval(secs => $2)
+        WHERE name = $1 AND state IN ('created', 'retry') AND expire_in <> make_interval(secs => $2)`,
+    [RUN_QUEUE, leaseSeconds],
+  );
+}
+
 /** A job's data as sent by an older or foreign sender is checked before it is trusted. */
 export function runJobOf(data: unknown): RunJob | null {
   if (typeof data !== "object" || data === null) return null;
@@ -97,6 +111,7 @@ export async function openQueue(
   // A worker sets the lease it was given; a sender keeps whatever the workers set.
   if (!(await boss.getQueue(RUN_QUEUE))) await boss.createQueue(RUN_QUEUE, queue);
   else if (given) await boss.updateQueue(RUN_QUEUE, queue);
+  if (given) await leaseWaitingJobs(boss, settings.leaseSeconds);
   return {
     boss,
     send(job, afterMs = 0) {

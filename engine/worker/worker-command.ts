@@ -10,7 +10,7 @@ import { parseDuration } from "../daemon/commands.js";
 import { Daemon } from "../daemon/daemon.js";
 import { commandLogger, type DaemonFlags, optionsOf } from "../daemon/daemon-command.js";
 import { loadRecipePaths } from "../recipe/load.js";
-import type { Project } from "../recipe/types.js";
+import type { LoadedRecipe, Project } from "../recipe/types.js";
 import { parseStateUrl } from "../state/open.js";
 import { DEFAULT_QUEUE_SETTINGS, openQueue, type QueueSettings } from "./queue.js";
 import { Worker, type WorkerOptions } from "./worker.js";
@@ -140,7 +140,7 @@ export async function runEnqueue(
   const known = new Set(recipes.map((r) => r.recipe.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new CliError(`no such recipe: ${unknown.join(", ")}`);
-  const chosen = o.all ? [...known] : [...new Set(ids)];
+  const chosen = byAccountInTurn(o.all ? [...known] : [...new Set(ids)], recipes);
   const queue = await openQueue(stateUrl, null, () => {}).catch((e: unknown) => {
     throw new CliError(`cannot open the job queue: ${(e as Error).message}`);
   });
@@ -156,4 +156,23 @@ export async function runEnqueue(
     `Queued ${sent} run${sent === 1 ? "" : "s"}${waiting > 0 ? ` (${waiting} already waiting)` : ""}.\n`,
   );
   run.setExit(0);
+}
+
+/**
+ * The recipes in an order that takes the accounts in turn (a recipe of each, then a second of
+ * each…): jobs are handed out in the order sent, and two of one account next to each other would
+ * only make one worker wait for the other.
+ */
+export function byAccountInTurn(ids: readonly string[], recipes: readonly LoadedRecipe[]): string[] {
+  const accountOf = new Map(recipes.map((r) => [r.recipe.id, r.recipe.account]));
+  const turns = new Map<string, string[]>();
+  for (const id of ids) {
+    const account = accountOf.get(id) ?? "";
+    turns.set(account, [...(turns.get(account) ?? []), id]);
+  }
+  const out: string[] = [];
+  for (let round = 0; out.length < ids.length; round++) {
+    for (const list of turns.values()) if (round < list.length) out.push(list[round]!);
+  }
+  return out;
 }

@@ -77,8 +77,11 @@ export class Worker {
     // A lost connection only stops this worker's scheduling; another worker's tick takes over.
     this.session.on("error", (e) => logger.warn({ error: e.message }, "scheduler connection lost"));
     await this.session.connect();
+    let busy = false;
     const tick = () => {
-      if (this.stopping || !this.session) return;
+      // A session's advisory lock is re-entrant: two ticks of one worker at once would both hold it.
+      if (this.stopping || !this.session || busy) return;
+      busy = true;
       this.ticking = scheduleTick({
         state: daemon.state,
         queue,
@@ -87,7 +90,11 @@ export class Worker {
         holder: daemon.holder,
         leaseMs: options.leaseMs,
         now: () => Date.now(),
-      }).catch((e: unknown) => logger.warn({ error: String(e) }, "scheduling failed"));
+      })
+        .catch((e: unknown) => logger.warn({ error: String(e) }, "scheduling failed"))
+        .finally(() => {
+          busy = false;
+        });
     };
     tick();
     this.ticker = setInterval(tick, options.tickMs);
@@ -99,6 +106,13 @@ export class Worker {
     const data = runJobOf(job.data);
     if (!data) {
       logger.warn({ job: job.id }, "a job that is not a recipe run was dropped");
+      return;
+    }
+    const account = daemon.loaded().find((l) => l.recipe.id === data.recipeId)?.recipe.account;
+    if (account !== undefined && daemon.busy(account)) {
+      // This process already runs the account: waiting here would hold a slot another account could use.
+      await this.sendBack(data);
+      this.deps.onJob?.(data, null, "requeued");
       return;
     }
     let event = await daemon.attemptOnce(data.recipeId, data.trigger, data.attempt);
@@ -121,7 +135,7 @@ export class Worker {
   }
 
   private async follow(data: RunJob, event: AttemptEvent | null): Promise<"done" | "retry" | "requeued"> {
-    const { daemon, queue, options } = this.deps;
+    const { daemon, queue } = this.deps;
     // Stopping (no run made, or cut short after its write in flight), or the account busy: the
     // run goes back to the queue for whichever worker is free.
     if (event === null || event.outcome === "interrupted") {
@@ -129,7 +143,7 @@ export class Worker {
       return "requeued";
     }
     if (event.outcome === "locked") {
-      await queue.send(data, options.busyRetryMs + randomInt(Math.max(1, options.busyRetryMs)));
+      await this.sendBack(data);
       return "requeued";
     }
     const loaded = daemon.loaded().find((l) => l.recipe.id === data.recipeId);
@@ -142,6 +156,12 @@ export class Worker {
       await daemon.noteNextRun(data.recipeId, nextScheduled(loaded));
     }
     return "done";
+  }
+
+  /** A busy account's run goes back to the queue, after about busyRetryMs (jittered, so clashes spread). */
+  private async sendBack(data: RunJob): Promise<void> {
+    const { busyRetryMs } = this.deps.options;
+    await this.deps.queue.send(data, busyRetryMs / 2 + randomInt(Math.max(1, busyRetryMs)));
   }
 
   /** SIGTERM: the write in flight finishes, interrupted runs go back to the queue, then all closes. */
