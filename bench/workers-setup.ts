@@ -28,6 +28,8 @@ export interface ScenarioSize {
   recipes: number;
   songs: number;
   seed: number;
+  /** Least time between two writes of one account (0: pacing off, the engine's own speed). */
+  pacingMs: number;
 }
 
 /** A small seeded generator, so every scenario's lists are the same for a given seed. */
@@ -75,8 +77,14 @@ function recipeYaml(id: string, account: string, title: string, ids: readonly st
   ].join("\n");
 }
 
-/** The project: state on PostgreSQL, pacing off (the bench measures the engine, not the service's limits). */
-async function writeProject(dir: string, stateUrl: string, emulator: string, first: Scenario["accounts"][0]) {
+/** The project: state on PostgreSQL, pacing as asked (off by default: the engine's own speed). */
+async function writeProject(
+  dir: string,
+  stateUrl: string,
+  emulator: string,
+  first: Scenario["accounts"][0],
+  pacingMs: number,
+) {
   await writeFile(join(dir, "first.json"), JSON.stringify(first.headers));
   // The schema wants one account in the file; the others are stored in the state.
   const text = [
@@ -85,7 +93,7 @@ async function writeProject(dir: string, stateUrl: string, emulator: string, fir
     "accounts:",
     `  ${first.name}: { auth: first.json, base_url: "${emulator}" }`,
     `defaults: { account: ${first.name} }`,
-    "pacing: { min_interval_ms: 0, max_writes_per_minute: 100000 }",
+    `pacing: { min_interval_ms: ${pacingMs}, max_writes_per_minute: 100000 }`,
     "recipes: [recipes]",
     `state: "${stateUrl}"`,
     "",
@@ -103,7 +111,7 @@ export async function prepareScenario(
   await mkdir(join(dir, "recipes"));
   const accounts = await createAccounts(emulator, size.accounts, size.seed);
   const env = { [ACCOUNTS_KEY_VARIABLE]: newAccountsKey() };
-  await writeProject(dir, stateUrl, emulator, accounts[0]!);
+  await writeProject(dir, stateUrl, emulator, accounts[0]!, size.pacingMs);
   const state = openState(stateUrl);
   try {
     for (const a of accounts.slice(1)) {

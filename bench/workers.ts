@@ -3,6 +3,7 @@
  *
  *   npx tsx bench/workers.ts [--accounts 200] [--recipes 3] [--songs 15] [--workers 1,2,4]
  *                            [--concurrency 2] [--no-kill] [--kill-every 3] [--timeout 900]
+ *                            [--pacing-ms 0]
  *
  * For each worker count W: a fresh PostgreSQL database, `accounts` new accounts on one emulator
  * (its own process), `recipes` playlist recipes per account, `musicsync enqueue --all`, then W
@@ -11,6 +12,9 @@
  * PostgreSQL) and how busy the machine's cores were — with 2 cores, the limit shows there — and the
  * checks: second playlists, duplicate rows, playlists not as desired, and the emulator's count of
  * writes of one account sent while another of the same account was in flight.
+ *
+ * `--pacing-ms N` keeps N ms between two writes of one account, as the project's pacing does
+ * against the real service (off by default: then the engine's own speed is measured).
  *
  * Then (unless --no-kill) the same with 3 workers while one of them, chosen at random, is SIGKILLed
  * every few seconds and replaced: every job must still complete with the same checks at zero.
@@ -43,6 +47,7 @@ const SONGS = flag("songs", 15);
 const CONCURRENCY = flag("concurrency", 2);
 const KILL_EVERY_S = flag("kill-every", 3);
 const TIMEOUT_S = flag("timeout", 900);
+const PACING_MS = flag("pacing-ms", 0);
 const workersAt = argv.indexOf("--workers");
 const WORKERS = (workersAt >= 0 ? (argv[workersAt + 1] ?? "1,2,4") : "1,2,4").split(",").map(Number);
 
@@ -135,9 +140,11 @@ async function scenario(pgServer: PostgresServer, emu: Emulator, count: number, 
     recipes: RECIPES,
     songs: SONGS,
     seed,
+    pacingMs: PACING_MS,
   });
   await fetch(`${emu.url}/_emulator/requests`, { method: "DELETE" });
-  const lease = kill ? "5s" : "10m";
+  // Short, so that a killed worker's job comes back within seconds; longer than a run on a loaded machine.
+  const lease = kill ? "15s" : "10m";
   if ((await exited(musicsync(s, ["enqueue", "--all"]))) !== 0) throw new Error("enqueue failed");
   const db = new pg.Client({ connectionString: stateUrl });
   await db.connect();
@@ -187,7 +194,7 @@ async function main(): Promise<void> {
   const pgServer = external ? externalPostgres(external) : await startPostgres();
   const emu = await startEmulatorProcess();
   console.log(
-    `bench/workers: ${ACCOUNTS} accounts × ${RECIPES} recipes, ${SONGS} songs each, concurrency ${CONCURRENCY}`,
+    `bench/workers: ${ACCOUNTS} accounts × ${RECIPES} recipes, ${SONGS} songs each, concurrency ${CONCURRENCY}, pacing ${PACING_MS} ms`,
   );
   const outcomes: Outcome[] = [];
   let bad = false;

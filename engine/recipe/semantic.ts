@@ -259,7 +259,7 @@ function accountIssues(recipe: RecipeInput, ctx: SemanticContext): PathIssue[] {
   const known =
     ctx.accounts.size > 0
       ? ` (accounts: ${[...ctx.accounts].join(", ")})`
-      : `: the project file names no account and none is stored (musicsync accounts add ${account})`;
+      : `: neither the project file nor the stored accounts that could be opened name it (musicsync accounts add ${account})`;
   const path = recipe.account !== undefined ? ["account"] : ["id"];
   return [{ path, message: `unknown account "${account}"${known}` }];
 }

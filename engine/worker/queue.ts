@@ -104,7 +104,9 @@ export async function openQueue(
     policy: "short" as const,
     expireInSeconds: settings.leaseSeconds,
     // Retries here are for lost leases (a dead worker); failed runs retry through the daemon's backoff.
-    retryLimit: 5,
+    // A job also comes back when a live worker's run outlasts the lease (pg-boss 10 cannot extend
+    // one): its retry then finds the account busy and waits its turn. Enough turns for both.
+    retryLimit: 10,
     retryDelay: 1,
     retentionMinutes: 60 * 24,
   };

@@ -52,10 +52,16 @@ export class Worker {
     const { daemon, queue, options, logger } = this.deps;
     await daemon.start();
     for (let i = 0; i < options.concurrency; i++) {
-      await queue.boss.work<RunJob>(
+      let slot = "";
+      slot = await queue.boss.work<RunJob>(
         RUN_QUEUE,
         { batchSize: 1, pollingIntervalSeconds: options.pollSeconds },
-        (jobs) => this.track(Promise.all(jobs.map((j) => this.handle(j))).then(() => {})),
+        async (jobs) => {
+          await this.track(Promise.all(jobs.map((j) => this.handle(j))).then(() => {}));
+          // pg-boss waits out the polling interval after every fetch; after a job, the next may be
+          // waiting already, so ask again at once (the interval then only paces an idle worker).
+          if (jobs.length > 0 && slot !== "") queue.boss.notifyWorker(slot);
+        },
       );
     }
     if (options.tickMs > 0) await this.startScheduler();
