@@ -44,11 +44,23 @@ export class PgMigrationError extends Error {
   ) {
     const which = migration !== null ? ` (migration ${migration})` : "";
     const reason = redact(cause instanceof Error ? cause.message : String(cause), secret);
-    super(`cannot migrate the ${what} ${database}${which}: ${reason}`);
+    const verb = migration === null && unreachable(cause) ? "connect to" : "migrate";
+    super(`cannot ${verb} the ${what} ${database}${which}: ${reason}`);
     this.name = "PgMigrationError";
     const code = (cause as { code?: unknown } | null)?.code;
     this.code = typeof code === "string" ? code : undefined;
   }
+}
+
+/**
+ * Whether the error is about reaching the database at all (the server, the login, the database's
+ * existence), not about a migration: the message then says "cannot connect", which is what to fix.
+ */
+function unreachable(cause: unknown): boolean {
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return false;
+  // Node's socket errors; PostgreSQL's class 28 (login refused), 3D000 (no such database), 57P03 (starting up).
+  return /^E[A-Z]+$/.test(code) || code.startsWith("28") || code === "3D000" || code === "57P03";
 }
 
 /**

@@ -87,7 +87,7 @@ describe("openState", () => {
         (e: unknown) => e as Error,
       );
       await state.close();
-      expect(error?.message).toContain("127.0.0.1:1/music");
+      expect(error?.message).toContain("cannot connect to the state database 127.0.0.1:1/music");
       expect(String(error)).not.toMatch(/hunter2/);
     }
   });
