@@ -248,7 +248,9 @@ export function renderStatusText(report: StatusReport): string {
     } else if (r.nextRun) {
       const at = Date.parse(r.nextRun.at);
       const why = r.nextRun.reason === "retry" ? " (retry)" : "";
-      const by = r.nextRun.plannedBy ? ` by daemon ${r.nextRun.plannedBy}` : " (when a daemon runs)";
+      const by = r.nextRun.plannedBy
+        ? ` planned by ${r.nextRun.plannedBy}`
+        : " (when a daemon or worker runs)";
       lines.push(`  next run     ${instant(at)} ${relative(at, now)}${why}${by}`);
     } else lines.push("  next run     —");
     if (r.lastRun) {

@@ -125,7 +125,7 @@ describe("musicsync status / history", () => {
     });
 
     const text = (await musicsync(["status", "-p", h.projectFile])).stdout;
-    expect(text).toMatch(/good \(account default\)[\s\S]*next run {5}\S+ \S+ in \d+ (ms|s) by daemon /);
+    expect(text).toMatch(/good \(account default\)[\s\S]*next run {5}\S+ \S+ in \d+ (ms|s) planned by /);
     expect(text).toMatch(
       /bad \(account default\)[\s\S]*next run {5}suspended since .*\n {15}lift with: musicsync resume bad/,
     );

@@ -523,7 +523,7 @@ describe("the workers' scheduler", () => {
     expect(yearly.plannedBy).toBe(holder.holder);
     const status = await musicsync(["status", "-p", f.projectFile, "-r", "yearly"]);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(new RegExp(`next run .* by daemon ${String(holder.holder)}`));
+    expect(status.stdout).toMatch(new RegExp(`next run .* planned by ${String(holder.holder)}`));
     expect(await runsOf(f, "yearly")).toEqual([]);
     w.child.kill("SIGTERM");
     expect((await w.exited).code).toBe(0);
