@@ -1,6 +1,6 @@
 /** Accounts kept in the state on PostgreSQL (credentials arrive sealed; see engine/accounts/). */
 import { asc, eq } from "drizzle-orm";
-import { storedAccountOf } from "../sqlite/accounts.js";
+import { storedAccountOf } from "../rows.js";
 import type { AccountStore, StoredAccount } from "../types.js";
 import { json, type PgDb } from "./common.js";
 import { bytewise, touched } from "./query.js";

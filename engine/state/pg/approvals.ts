@@ -1,6 +1,7 @@
 /** Plans held for approval on PostgreSQL. */
 import { and, desc, eq } from "drizzle-orm";
-import type { Approval, ApprovalStatus, ApprovalStore } from "../types.js";
+import { approvalOf } from "../rows.js";
+import type { Approval, ApprovalStore } from "../types.js";
 import type { PgDb } from "./common.js";
 import { serialised, touched } from "./query.js";
 import * as schema from "./schema.js";
@@ -58,8 +59,4 @@ export class PgApprovalStore implements ApprovalStore {
       .where(and(eq(t.runId, runId), eq(t.status, "pending")));
     return touched(changed);
   }
-}
-
-function approvalOf(r: typeof schema.approvals.$inferSelect): Approval {
-  return { ...r, plan: JSON.parse(r.plan), status: r.status as ApprovalStatus };
 }

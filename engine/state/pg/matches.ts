@@ -1,5 +1,6 @@
 /** The match cache of file sources on PostgreSQL. */
 import { inArray, sql } from "drizzle-orm";
+import { cachedMatchOf } from "../rows.js";
 import type { CachedMatch, MatchStore } from "../types.js";
 import type { PgDb } from "./common.js";
 import { lastOfEach, slices } from "./query.js";
@@ -16,13 +17,7 @@ export class PgMatchStore implements MatchStore {
     const out = new Map<string, CachedMatch>();
     for (const slice of slices(keys, SLICE)) {
       for (const r of await this.db.select().from(t).where(inArray(t.entryKey, slice))) {
-        out.set(r.entryKey, {
-          key: r.entryKey,
-          videoId: r.videoId,
-          score: r.score,
-          reasons: JSON.parse(r.reasons) as string[],
-          matchedAt: r.matchedAt,
-        });
+        out.set(r.entryKey, cachedMatchOf(r));
       }
     }
     return out;

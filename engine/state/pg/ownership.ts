@@ -5,8 +5,9 @@
  * takes an advisory lock.
  */
 import { and, asc, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
+import { snapshotOf } from "../rows.js";
 import type { OwnedPlaylist, OwnedRow, OwnershipStore, Snapshot } from "../types.js";
-import { json, type PgDb, parse } from "./common.js";
+import { json, type PgDb } from "./common.js";
 import { bytewise, serialised, slices } from "./query.js";
 import * as schema from "./schema.js";
 
@@ -156,17 +157,7 @@ export class PgOwnershipStore implements OwnershipStore {
       .select()
       .from(schema.targetSnapshots)
       .where(and(eq(schema.targetSnapshots.account, account), eq(schema.targetSnapshots.target, target)));
-    return r ? this.snapshotRow(r) : null;
-  }
-
-  private snapshotRow(r: typeof schema.targetSnapshots.$inferSelect): Snapshot {
-    const { meta, ...rest } = r;
-    return {
-      ...rest,
-      rows: parse(r.rows) as Snapshot["rows"],
-      // Only playlists have metadata; other snapshots (and those from before it was kept) have none.
-      ...(meta !== null ? { meta: parse(meta) as Snapshot["meta"] } : {}),
-    };
+    return r ? snapshotOf(r) : null;
   }
 
   /** INSERT … ON CONFLICT DO UPDATE: two saves of one target at once leave one row, the later one. */
@@ -193,6 +184,6 @@ export class PgOwnershipStore implements OwnershipStore {
       .where(and(eq(schema.targetSnapshots.account, account), eq(schema.targetSnapshots.recipeId, recipeId)))
       .orderBy(desc(schema.targetSnapshots.takenAt), bytewise(schema.targetSnapshots.target))
       .limit(1);
-    return r ? this.snapshotRow(r) : null;
+    return r ? snapshotOf(r) : null;
   }
 }

@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { actionCounts, journalFate } from "../counts.js";
 import { abandonedRunReason, type RunningRun } from "../holder.js";
+import { journalEntryOf, runBeforeOf, runRecordOf } from "../rows.js";
 import type {
   JournalEntry,
   JournalStatus,
@@ -72,15 +73,6 @@ export class PgRunStore implements RunStore {
     return this.newestFirst(eq(schema.runs.recipeId, recipeId), limit);
   }
 
-  private runRecord(r: typeof schema.runs.$inferSelect): RunRecord {
-    return {
-      ...r,
-      kind: r.kind as RunKind,
-      result: r.result as RunResult,
-      counts: parse(r.counts) as Record<string, number> | null,
-    };
-  }
-
   async recentRuns(options: { recipeId?: string; limit?: number } = {}): Promise<RunRecord[]> {
     const where = options.recipeId ? eq(schema.runs.recipeId, options.recipeId) : undefined;
     return this.newestFirst(where, options.limit ?? 20);
@@ -94,12 +86,12 @@ export class PgRunStore implements RunStore {
       // The id breaks ties of start time: of two runs started in the same millisecond, the later first.
       .orderBy(desc(schema.runs.startedAt), desc(schema.runs.id))
       .limit(limit);
-    return rows.map((r) => this.runRecord(r));
+    return rows.map(runRecordOf);
   }
 
   async run(runId: number): Promise<RunRecord | null> {
     const [r] = await this.db.select().from(schema.runs).where(eq(schema.runs.id, runId));
-    return r ? this.runRecord(r) : null;
+    return r ? runRecordOf(r) : null;
   }
 
   async markInterrupted(runId: number, at: number, reason: string): Promise<void> {
@@ -201,27 +193,13 @@ export class PgRunStore implements RunStore {
     if (marked.length === 0) throw new Error(`journal: no entry ${seq} in run ${runId}`);
   }
 
-  private entry(r: typeof schema.journal.$inferSelect): JournalEntry {
-    return {
-      runId: r.runId,
-      seq: r.seq,
-      kind: r.kind,
-      target: r.target,
-      payload: parse(r.payload),
-      status: r.status as JournalStatus,
-      attempt: r.attempt,
-      result: parse(r.result),
-      updatedAt: r.updatedAt,
-    };
-  }
-
   async journal(runId: number): Promise<JournalEntry[]> {
     const rows = await this.db
       .select()
       .from(schema.journal)
       .where(eq(schema.journal.runId, runId))
       .orderBy(asc(schema.journal.seq));
-    return rows.map((r) => this.entry(r));
+    return rows.map(journalEntryOf);
   }
 
   async unfinishedWrites(): Promise<JournalEntry[]> {
@@ -230,7 +208,7 @@ export class PgRunStore implements RunStore {
       .from(schema.journal)
       .where(inArray(schema.journal.status, ["pending", "sent", "unknown"]))
       .orderBy(asc(schema.journal.runId), asc(schema.journal.seq));
-    return rows.map((r) => this.entry(r));
+    return rows.map(journalEntryOf);
   }
 
   /** INSERT … ON CONFLICT DO UPDATE: two records of one run at once leave one row, the later one. */
@@ -244,6 +222,6 @@ export class PgRunStore implements RunStore {
 
   async runBefore(runId: number): Promise<RunBeforeRecord | null> {
     const [r] = await this.db.select().from(schema.runBefore).where(eq(schema.runBefore.runId, runId));
-    return r ? { ...r, plan: JSON.parse(r.plan), before: JSON.parse(r.before) } : null;
+    return r ? runBeforeOf(r) : null;
   }
 }

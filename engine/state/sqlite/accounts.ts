@@ -1,14 +1,9 @@
 /** Accounts kept in the state on SQLite (credentials arrive sealed; see engine/accounts/). */
 import { asc, eq } from "drizzle-orm";
+import { storedAccountOf } from "../rows.js";
 import * as schema from "../schema.js";
 import type { AccountStore, StoredAccount } from "../types.js";
 import { type Db, json } from "./common.js";
-
-type Row = typeof schema.accounts.$inferSelect;
-
-export function storedAccountOf(r: Row): StoredAccount {
-  return { ...r, settings: JSON.parse(r.settings) as Record<string, unknown> };
-}
 
 export class SqliteAccountStore implements AccountStore {
   constructor(private readonly db: Db) {}

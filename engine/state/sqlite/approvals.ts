@@ -1,7 +1,8 @@
 /** Plans held for approval on SQLite. */
 import { and, desc, eq } from "drizzle-orm";
+import { approvalOf } from "../rows.js";
 import * as schema from "../schema.js";
-import type { Approval, ApprovalStatus, ApprovalStore } from "../types.js";
+import type { Approval, ApprovalStore } from "../types.js";
 import { type Db, IMMEDIATE } from "./common.js";
 
 export class SqliteApprovalStore implements ApprovalStore {
@@ -58,8 +59,4 @@ export class SqliteApprovalStore implements ApprovalStore {
       .run();
     return changed.changes > 0;
   }
-}
-
-function approvalOf(r: typeof schema.approvals.$inferSelect): Approval {
-  return { ...r, plan: JSON.parse(r.plan), status: r.status as ApprovalStatus };
 }

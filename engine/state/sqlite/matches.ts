@@ -1,5 +1,6 @@
 /** The match cache of file sources on SQLite. */
 import { inArray } from "drizzle-orm";
+import { cachedMatchOf } from "../rows.js";
 import * as schema from "../schema.js";
 import type { CachedMatch, MatchStore } from "../types.js";
 import type { Db } from "./common.js";
@@ -17,13 +18,7 @@ export class SqliteMatchStore implements MatchStore {
         .where(inArray(schema.matchCache.entryKey, keys.slice(i, i + 500)))
         .all();
       for (const r of rows) {
-        out.set(r.entryKey, {
-          key: r.entryKey,
-          videoId: r.videoId,
-          score: r.score,
-          reasons: JSON.parse(r.reasons) as string[],
-          matchedAt: r.matchedAt,
-        });
+        out.set(r.entryKey, cachedMatchOf(r));
       }
     }
     return out;

@@ -1,8 +1,9 @@
 /** Owned playlists and rows, tombstones and target snapshots on SQLite. */
 import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
+import { snapshotOf } from "../rows.js";
 import * as schema from "../schema.js";
 import type { OwnedPlaylist, OwnedRow, OwnershipStore, Snapshot } from "../types.js";
-import { type Db, json, parse } from "./common.js";
+import { type Db, json } from "./common.js";
 
 export class SqliteOwnershipStore implements OwnershipStore {
   constructor(private readonly db: Db) {}
@@ -139,17 +140,7 @@ export class SqliteOwnershipStore implements OwnershipStore {
       .from(schema.targetSnapshots)
       .where(and(eq(schema.targetSnapshots.account, account), eq(schema.targetSnapshots.target, target)))
       .get();
-    return r ? this.snapshotRow(r) : null;
-  }
-
-  private snapshotRow(r: typeof schema.targetSnapshots.$inferSelect): Snapshot {
-    const { meta, ...rest } = r;
-    return {
-      ...rest,
-      rows: parse(r.rows) as Snapshot["rows"],
-      // Only playlists have metadata; other snapshots (and those from before it was kept) have none.
-      ...(meta !== null ? { meta: parse(meta) as Snapshot["meta"] } : {}),
-    };
+    return r ? snapshotOf(r) : null;
   }
 
   async saveSnapshot(s: Snapshot): Promise<void> {
@@ -172,6 +163,6 @@ export class SqliteOwnershipStore implements OwnershipStore {
       .orderBy(desc(schema.targetSnapshots.takenAt))
       .limit(1)
       .get();
-    return r ? this.snapshotRow(r) : null;
+    return r ? snapshotOf(r) : null;
   }
 }

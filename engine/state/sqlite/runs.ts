@@ -5,6 +5,7 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { actionCounts, journalFate } from "../counts.js";
 import { abandonedRunReason, type RunningRun } from "../holder.js";
+import { journalEntryOf, runBeforeOf, runRecordOf } from "../rows.js";
 import * as schema from "../schema.js";
 import type {
   JournalEntry,
@@ -73,21 +74,7 @@ export class SqliteRunStore implements RunStore {
       .orderBy(desc(schema.runs.startedAt), desc(schema.runs.id))
       .limit(limit)
       .all();
-    return rows.map((r) => ({
-      ...r,
-      kind: r.kind as RunKind,
-      result: r.result as RunResult,
-      counts: parse(r.counts) as Record<string, number> | null,
-    }));
-  }
-
-  private runRecord(r: typeof schema.runs.$inferSelect): RunRecord {
-    return {
-      ...r,
-      kind: r.kind as RunKind,
-      result: r.result as RunResult,
-      counts: parse(r.counts) as Record<string, number> | null,
-    };
+    return rows.map(runRecordOf);
   }
 
   async recentRuns(options: { recipeId?: string; limit?: number } = {}): Promise<RunRecord[]> {
@@ -97,12 +84,12 @@ export class SqliteRunStore implements RunStore {
       .orderBy(desc(schema.runs.startedAt), desc(schema.runs.id))
       .limit(options.limit ?? 20)
       .all()
-      .map((r) => this.runRecord(r));
+      .map(runRecordOf);
   }
 
   async run(runId: number): Promise<RunRecord | null> {
     const r = this.db.select().from(schema.runs).where(eq(schema.runs.id, runId)).get();
-    return r ? this.runRecord(r) : null;
+    return r ? runRecordOf(r) : null;
   }
 
   async markInterrupted(runId: number, at: number, reason: string): Promise<void> {
@@ -208,20 +195,6 @@ export class SqliteRunStore implements RunStore {
       .run();
   }
 
-  private entry(r: typeof schema.journal.$inferSelect): JournalEntry {
-    return {
-      runId: r.runId,
-      seq: r.seq,
-      kind: r.kind,
-      target: r.target,
-      payload: parse(r.payload),
-      status: r.status as JournalStatus,
-      attempt: r.attempt,
-      result: parse(r.result),
-      updatedAt: r.updatedAt,
-    };
-  }
-
   async journal(runId: number): Promise<JournalEntry[]> {
     return this.db
       .select()
@@ -229,7 +202,7 @@ export class SqliteRunStore implements RunStore {
       .where(eq(schema.journal.runId, runId))
       .orderBy(asc(schema.journal.seq))
       .all()
-      .map((r) => this.entry(r));
+      .map(journalEntryOf);
   }
 
   async unfinishedWrites(): Promise<JournalEntry[]> {
@@ -239,7 +212,7 @@ export class SqliteRunStore implements RunStore {
       .where(inArray(schema.journal.status, ["pending", "sent", "unknown"]))
       .orderBy(asc(schema.journal.runId), asc(schema.journal.seq))
       .all()
-      .map((r) => this.entry(r));
+      .map(journalEntryOf);
   }
 
   async recordRunBefore(r: RunBeforeRecord): Promise<void> {
@@ -253,6 +226,6 @@ export class SqliteRunStore implements RunStore {
 
   async runBefore(runId: number): Promise<RunBeforeRecord | null> {
     const r = this.db.select().from(schema.runBefore).where(eq(schema.runBefore.runId, runId)).get();
-    return r ? { ...r, plan: JSON.parse(r.plan), before: JSON.parse(r.before) } : null;
+    return r ? runBeforeOf(r) : null;
   }
 }

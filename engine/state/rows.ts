@@ -1,0 +1,77 @@
+/**
+ * From a table row to the record the stores return, shared by SQLite and PostgreSQL: both read the
+ * same columns with the same types (times as numbers, JSON as text), so one mapper serves both.
+ * The row types are the SQLite schema's; a PostgreSQL row has the same shape.
+ */
+import type * as schema from "./schema.js";
+import { parse } from "./sqlite/common.js";
+import type {
+  Approval,
+  ApprovalStatus,
+  CachedMatch,
+  JournalEntry,
+  JournalStatus,
+  RunBeforeRecord,
+  RunKind,
+  RunRecord,
+  RunResult,
+  Snapshot,
+  StoredAccount,
+} from "./types.js";
+
+type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
+
+export function runRecordOf(r: Row<typeof schema.runs>): RunRecord {
+  return {
+    ...r,
+    kind: r.kind as RunKind,
+    result: r.result as RunResult,
+    counts: parse(r.counts) as Record<string, number> | null,
+  };
+}
+
+export function journalEntryOf(r: Row<typeof schema.journal>): JournalEntry {
+  return {
+    runId: r.runId,
+    seq: r.seq,
+    kind: r.kind,
+    target: r.target,
+    payload: parse(r.payload),
+    status: r.status as JournalStatus,
+    attempt: r.attempt,
+    result: parse(r.result),
+    updatedAt: r.updatedAt,
+  };
+}
+
+export function runBeforeOf(r: Row<typeof schema.runBefore>): RunBeforeRecord {
+  return { ...r, plan: JSON.parse(r.plan), before: JSON.parse(r.before) };
+}
+
+export function snapshotOf(r: Row<typeof schema.targetSnapshots>): Snapshot {
+  const { meta, ...rest } = r;
+  return {
+    ...rest,
+    rows: parse(r.rows) as Snapshot["rows"],
+    // Only playlists have metadata; other snapshots (and those from before it was kept) have none.
+    ...(meta !== null ? { meta: parse(meta) as Snapshot["meta"] } : {}),
+  };
+}
+
+export function cachedMatchOf(r: Row<typeof schema.matchCache>): CachedMatch {
+  return {
+    key: r.entryKey,
+    videoId: r.videoId,
+    score: r.score,
+    reasons: JSON.parse(r.reasons) as string[],
+    matchedAt: r.matchedAt,
+  };
+}
+
+export function approvalOf(r: Row<typeof schema.approvals>): Approval {
+  return { ...r, plan: JSON.parse(r.plan), status: r.status as ApprovalStatus };
+}
+
+export function storedAccountOf(r: Row<typeof schema.accounts>): StoredAccount {
+  return { ...r, settings: JSON.parse(r.settings) as Record<string, unknown> };
+}
