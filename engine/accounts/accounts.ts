@@ -54,6 +54,8 @@ interface SealedCredentials {
   auth?: string;
   token?: string;
   oauth_client_secret?: string;
+  /** A copy of the account's settings, so that the clear ones cannot be changed unseen. */
+  settings?: Record<string, unknown>;
 }
 
 // The project file's own rules (engine/recipe/schema.ts), so a stored account is one the file could name.
@@ -168,7 +170,9 @@ export function sealAccount(
   const { setting, text } = credentialOf(name, account);
   const settings = settingsOf(account, setting);
   const key = accountsKeyFrom(env, "it seals the credentials of stored accounts");
-  const sealed: SealedCredentials = { [setting]: text };
+  // The settings are sealed too: where the credentials are sent (base_url…) must not be changeable
+  // by whoever can write the database without the key (unsealedAccount checks the clear copy).
+  const sealed: SealedCredentials = { [setting]: text, settings };
   if (account.oauth_client) sealed.oauth_client_secret = account.oauth_client.secret;
   return { name, settings, sealed: seal(JSON.stringify(sealed), key, name), createdAt: now, updatedAt: now };
 }
@@ -235,6 +239,12 @@ export function unsealedAccount(a: StoredAccount, key: AccountsKey): Account {
     throw new SealError(`the stored credentials of account "${a.name}" are not in the expected shape`);
   }
   const s = a.settings;
+  if (JSON.stringify(creds.settings) !== JSON.stringify(s)) {
+    throw new SealError(
+      `the stored settings of account "${a.name}" were changed outside musicsync (they no longer match ` +
+        "the sealed copy); add the account again",
+    );
+  }
   const inline = [creds.auth, creds.token, creds.oauth_client_secret].filter((v): v is string => !!v);
   engineScrubber.addSecrets(inline.flatMap(credentialSecretsOf));
   const clientId = text((s.oauth_client as { id?: unknown } | undefined)?.id);

@@ -285,8 +285,18 @@ export async function withLock<T>(env: EngineEnv, account: string, body: () => P
   }
   if (!attempt.acquired) throw new LockedError(attempt.heldBy);
   const { lockId } = attempt.lock;
+  // A failed heartbeat (the database unreachable a while) must not end the process mid-run; a lock
+  // found lost is said loudly (another process may take the account once it looks dead).
   const beat = setInterval(
-    () => void env.state.heartbeat(lockId, env.clock.now()),
+    () => {
+      env.state.heartbeat(lockId, env.clock.now()).then(
+        (held) => {
+          if (!held)
+            env.logger.warn({ account, lock: lockId }, "the account's lock was lost during the run");
+        },
+        (e: unknown) => env.logger.warn({ account, error: String(e) }, "lock heartbeat failed"),
+      );
+    },
     Math.max(1000, stale / 3),
   );
   beat.unref();

@@ -208,6 +208,31 @@ describe("accounts stored in SQLite", () => {
     }
   });
 
+  it("refuses an account whose settings were changed in the database (credentials sent elsewhere)", async () => {
+    const state = openState(join(dir, "redirect.db"));
+    try {
+      await addAccount(
+        state,
+        "mia",
+        { auth: JSON.stringify(headers), base_url: h.emulator.url },
+        1_000,
+        keyEnv,
+      );
+      const row = (await state.storedAccount("mia"))!;
+      // Whoever can write the database, without the key, points the account at another server.
+      await state.saveAccount({
+        ...row,
+        settings: { ...row.settings, base_url: "http://127.0.0.1:9/steal" },
+      });
+      const project = projectWith(`  default: { auth: headers.json, base_url: "${h.emulator.url}" }`);
+      await expect(withStoredAccounts(project, state, keyEnv)).rejects.toThrow(
+        /account "mia" were changed outside musicsync/,
+      );
+    } finally {
+      await state.close();
+    }
+  });
+
   it("keeps no piece of the credentials in the database file or its write-ahead log", async () => {
     const file = join(dir, "bytes.db");
     const state = openState(file);

@@ -132,6 +132,26 @@ describe("the account lock on PostgreSQL (session advisory lock)", () => {
     expect(await holder.heartbeat(lock.lockId, at + 2)).toBe(false);
   });
 
+  it("gives a stale lock to exactly one of 8 states taking it over at once, whose session lives on", async () => {
+    // A takeover ends the stale lock's own session only: ending "whoever holds the account" let a
+    // second taker end the first taker's fresh session, and both believed they held the account.
+    const url = await server().createDatabase("leases_takeover_race");
+    const at = Date.now();
+    const hung = stateOf(url);
+    acquired(await hung.acquireLock(ACCOUNT, "hung", at, STALE));
+    const takers = Array.from({ length: 8 }, () => stateOf(url));
+    await Promise.all(takers.map((s) => s.locks()));
+    const later = at + STALE + 1;
+    const tries = await Promise.all(takers.map((s, i) => s.acquireLock(ACCOUNT, `taker ${i}`, later, STALE)));
+    const won = tries.filter((t) => t.acquired);
+    expect(won).toHaveLength(1);
+    const lock = acquired(won[0]!);
+    const winner = takers[tries.indexOf(won[0]!)]!;
+    expect(await winner.heartbeat(lock.lockId, later + 1)).toBe(true);
+    expect(await advisoryHolders(poolOf(url))).toHaveLength(1);
+    expect((await winner.lock(ACCOUNT))?.lockId).toBe(lock.lockId);
+  });
+
   it("gives a free account to exactly one of 20 states racing for it", async () => {
     const url = await server().createDatabase("leases_race");
     const racers = Array.from({ length: 20 }, () => stateOf(url));

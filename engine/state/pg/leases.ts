@@ -18,6 +18,8 @@ import type { PgLockStore } from "./locks.js";
 
 /** The advisory lock's key: a 64-bit hash of the account, in a space of its own. */
 const KEY = "hashtextextended('musicsync account ' || $1, 0)";
+/** A lock's session is named after its lock, so that a takeover ends that session and no other. */
+const SESSION_NAME = "musicsync lock ";
 /** How long to wait for a hung holder's session to end after it was told to. */
 const TAKEOVER_TIMEOUT_MS = 10_000;
 
@@ -25,6 +27,8 @@ export class PgLeaseLockStore implements LockStore {
   private readonly rows: PgLockStore;
   /** The session of each lock this process holds, by lock id. */
   private readonly sessions = new Map<string, pg.Client>();
+  /** Sessions whose connection failed or ended: their locks are no longer held. */
+  private readonly lost = new WeakSet<pg.Client>();
 
   constructor(
     rows: PgLockStore,
@@ -44,7 +48,12 @@ export class PgLeaseLockStore implements LockStore {
           await this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY)
         : await this.takeOverIfStale(session, account, holder, at, staleAfterMs);
       if (attempt.acquired) {
+        await session.query("SELECT set_config('application_name', $1, false)", [
+          SESSION_NAME + attempt.lock.lockId,
+        ]);
         this.sessions.set(attempt.lock.lockId, session);
+        session.on("error", () => this.lost.add(session));
+        session.on("end", () => this.lost.add(session));
         kept = true;
       }
       return attempt;
@@ -64,13 +73,19 @@ export class PgLeaseLockStore implements LockStore {
     const current = await this.rows.lock(account);
     if (current === null) return { acquired: false, heldBy: starting(account, at) };
     if (at - current.heartbeatAt <= staleAfterMs) return { acquired: false, heldBy: current };
-    await endHolderSession(session, account);
-    await session.query(`SET lock_timeout = ${TAKEOVER_TIMEOUT_MS}`);
-    await session.query(`SELECT pg_advisory_lock(${KEY})`, [account]);
+    // Only the stale lock's own session is ended: another process taking over at the same moment
+    // may already hold the account with a session of its own, which must live on.
+    await endSessionOf(session, current.lockId);
+    if (!(await waitForLease(session, account))) {
+      return { acquired: false, heldBy: (await this.rows.lock(account)) ?? current };
+    }
     return this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY);
   }
 
+  /** False once the lock's row is gone or, in this process, its session was lost (the lock with it). */
   async heartbeat(lockId: string, at: number): Promise<boolean> {
+    const session = this.sessions.get(lockId);
+    if (session && this.lost.has(session)) return false;
     return this.rows.heartbeat(lockId, at);
   }
 
@@ -99,7 +114,7 @@ export class PgLeaseLockStore implements LockStore {
     if (row) {
       const session = await this.connect();
       try {
-        await endHolderSession(session, row.account);
+        await endSessionOf(session, row.lockId);
         await untilLetGo(session, row.account);
       } finally {
         await session.end().catch(() => undefined);
@@ -123,17 +138,25 @@ async function tryLease(session: pg.Client, account: string): Promise<boolean> {
   return rows[0]?.got === true;
 }
 
-/** Ends whichever session holds the account's advisory lock (found through pg_locks). */
-async function endHolderSession(session: pg.Client, account: string): Promise<void> {
-  // A bigint advisory key shows in pg_locks as its high and low 32 bits (classid, objid), objsubid 1.
+/** Ends the session that holds the lock `lockId` (named after it when the lock was taken). */
+async function endSessionOf(session: pg.Client, lockId: string): Promise<void> {
   await session.query(
-    `SELECT pg_terminate_backend(l.pid)
-       FROM pg_locks l, (SELECT ${KEY} AS k) key
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.pid <> pg_backend_pid()
-        AND l.classid = ((key.k >> 32) & 4294967295)::bigint::oid
-        AND l.objid = (key.k & 4294967295)::bigint::oid`,
-    [account],
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
+    [SESSION_NAME + lockId],
   );
+}
+
+/** Takes the account's session lock, waiting (bounded) for an ended holder to let go; false if it did not. */
+async function waitForLease(session: pg.Client, account: string): Promise<boolean> {
+  await session.query(`SET lock_timeout = ${TAKEOVER_TIMEOUT_MS}`);
+  try {
+    await session.query(`SELECT pg_advisory_lock(${KEY})`, [account]);
+    return true;
+  } catch (e) {
+    // 55P03: lock_timeout — someone else holds the account now.
+    if ((e as { code?: string }).code === "55P03") return false;
+    throw e;
+  }
 }
 
 /**
