@@ -291,8 +291,7 @@ export async function withLock<T>(env: EngineEnv, account: string, body: () => P
     () => {
       env.state.heartbeat(lockId, env.clock.now()).then(
         (held) => {
-          if (!held)
-            env.logger.warn({ account, lock: lockId }, "the account's lock was lost during the run");
+          if (!held) env.logger.warn({ account, lock: lockId }, "the account's lock was lost during the run");
         },
         (e: unknown) => env.logger.warn({ account, error: String(e) }, "lock heartbeat failed"),
       );
