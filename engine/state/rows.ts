@@ -1,16 +1,19 @@
 /**
- * From a table row to the record the stores return, shared by SQLite and PostgreSQL: both read the
- * same columns with the same types (times as numbers, JSON as text), so one mapper serves both.
+ * From a table row to the record the stores return (and the record of what has no row yet), shared
+ * by SQLite and PostgreSQL: both read the same columns with the same types (times as numbers, JSON
+ * as text), so one mapper serves both.
  * The row types are the SQLite schema's; a PostgreSQL row has the same shape.
  */
 import type * as schema from "./schema.js";
 import { parse } from "./sqlite/common.js";
 import type {
+  AccountHealth,
   Approval,
   ApprovalStatus,
   CachedMatch,
   JournalEntry,
   JournalStatus,
+  RecipeHealth,
   RunBeforeRecord,
   RunKind,
   RunRecord,
@@ -75,3 +78,23 @@ export function approvalOf(r: Row<typeof schema.approvals>): Approval {
 export function storedAccountOf(r: Row<typeof schema.accounts>): StoredAccount {
   return { ...r, settings: JSON.parse(r.settings) as Record<string, unknown> };
 }
+
+/** An account with no health record yet: no failure, not suspended. */
+export const freshAccount = (account: string): AccountHealth => ({
+  account,
+  consecutiveFailures: 0,
+  suspendedAt: null,
+  suspendedReason: null,
+});
+
+/** A recipe with no health record yet: no failure, not suspended, no next run planned. */
+export const freshRecipe = (recipeId: string): RecipeHealth => ({
+  recipeId,
+  account: null,
+  consecutiveFailures: 0,
+  suspendedAt: null,
+  suspendedReason: null,
+  nextRunAt: null,
+  nextRunReason: null,
+  plannedBy: null,
+});

@@ -1,29 +1,12 @@
 /** Account and recipe health, conditions, generations, the next run and source reads on PostgreSQL. */
 import { asc, desc, eq, sql } from "drizzle-orm";
+import { freshAccount, freshRecipe } from "../rows.js";
 import type { AccountHealth, Condition, ConditionType, HealthStore, RecipeHealth } from "../types.js";
 import type { PgDb } from "./common.js";
 import { bytewise, lastOfEach, type PgTx, serialised } from "./query.js";
 import * as schema from "./schema.js";
 
 type Q = PgDb | PgTx;
-
-const freshAccount = (account: string): AccountHealth => ({
-  account,
-  consecutiveFailures: 0,
-  suspendedAt: null,
-  suspendedReason: null,
-});
-
-const freshRecipe = (recipeId: string): RecipeHealth => ({
-  recipeId,
-  account: null,
-  consecutiveFailures: 0,
-  suspendedAt: null,
-  suspendedReason: null,
-  nextRunAt: null,
-  nextRunReason: null,
-  plannedBy: null,
-});
 
 export class PgHealthStore implements HealthStore {
   constructor(private readonly db: PgDb) {}

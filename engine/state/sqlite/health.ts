@@ -1,5 +1,6 @@
 /** Account and recipe health, conditions, generations, the next run and source reads on SQLite. */
 import { and, asc, desc, eq } from "drizzle-orm";
+import { freshAccount, freshRecipe } from "../rows.js";
 import * as schema from "../schema.js";
 import type { AccountHealth, Condition, ConditionType, HealthStore, RecipeHealth } from "../types.js";
 import { type Db, IMMEDIATE } from "./common.js";
@@ -65,7 +66,7 @@ export class SqliteHealthStore implements HealthStore {
       .from(schema.accountHealth)
       .where(eq(schema.accountHealth.account, account))
       .get();
-    return r ?? { account, consecutiveFailures: 0, suspendedAt: null, suspendedReason: null };
+    return r ?? freshAccount(account);
   }
 
   private saveHealth(h: AccountHealth): AccountHealth {
@@ -123,17 +124,7 @@ export class SqliteHealthStore implements HealthStore {
       .from(schema.recipeHealth)
       .where(eq(schema.recipeHealth.recipeId, recipeId))
       .get();
-    if (!r)
-      return {
-        recipeId,
-        account: null,
-        consecutiveFailures: 0,
-        suspendedAt: null,
-        suspendedReason: null,
-        nextRunAt: null,
-        nextRunReason: null,
-        plannedBy: null,
-      };
+    if (!r) return freshRecipe(recipeId);
     const { updatedAt: _u, ...rest } = r;
     return { ...rest, nextRunReason: r.nextRunReason as RecipeHealth["nextRunReason"] };
   }
