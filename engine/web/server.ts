@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { networkInterfaces } from "node:os";
+import { engineScrubber } from "../run/scrub.js";
 import { ActionRefused, describeAction, isActionKind, performAction } from "./actions.js";
 import type { WebHost } from "./host.js";
 import {
@@ -244,6 +245,9 @@ export async function startWeb(host: WebHost, o: WebOptions): Promise<RunningWeb
   const { host: bind, port } = parseAddress(o.address);
   const refusal = startRefusal(bind, o.token);
   if (refusal) throw new Error(refusal);
+  // A credential like the account's: no page, error or log shows it, even one that names what it
+  // was asked for (`/accounts/<the token>`).
+  if (o.token) engineScrubber.addSecrets([o.token]);
   // Made once the port is known (its Host check names it); no request is read before that.
   let web: Web | null = null;
   const server = createServer({ requestTimeout: 60_000 }, (req, res) => {
