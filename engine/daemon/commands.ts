@@ -58,7 +58,11 @@ function registerServers(cmd: Command, run: Runner): void {
     .option("--http <address>", "also serve the status page, e.g. 127.0.0.1:8484")
     .option(
       "--http-token <token>",
-      "access token for the page (or MUSICSYNC_HTTP_TOKEN); needed beyond 127.0.0.1",
+      "access token for the page, 16 characters or more (or MUSICSYNC_HTTP_TOKEN); needed beyond 127.0.0.1",
+    )
+    .option(
+      "--http-hosts <names>",
+      "names besides its address the page answers to, comma-separated, e.g. a reverse proxy's (or MUSICSYNC_HTTP_HOSTS)",
     )
     .action(async (paths: string[], o: DaemonFlags, c: Command) => {
       await (await import("./daemon-command.js")).runDaemon(run(c), paths, o);
@@ -70,9 +74,13 @@ function registerServers(cmd: Command, run: Runner): void {
     .option("--http <address>", "where to listen", "127.0.0.1:8484")
     .option(
       "--http-token <token>",
-      "access token for the page (or MUSICSYNC_HTTP_TOKEN); needed beyond 127.0.0.1",
+      "access token for the page, 16 characters or more (or MUSICSYNC_HTTP_TOKEN); needed beyond 127.0.0.1",
     )
-    .action(async (o: { http?: string; httpToken?: string }, c: Command) => {
+    .option(
+      "--http-hosts <names>",
+      "names besides its address the page answers to, comma-separated, e.g. a reverse proxy's (or MUSICSYNC_HTTP_HOSTS)",
+    )
+    .action(async (o: { http?: string; httpToken?: string; httpHosts?: string }, c: Command) => {
       await (await import("../web/web-command.js")).serve(run(c), o);
     });
 }

@@ -22,6 +22,7 @@ export interface DaemonFlags {
   logFormat: string;
   http?: string;
   httpToken?: string;
+  httpHosts?: string;
 }
 
 function count(v: string, name: string): number {

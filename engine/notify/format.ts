@@ -86,9 +86,34 @@ export function ntfyRequest(target: NtfyTarget, event: NotifyEvent, scrub: Scrub
   };
 }
 
+// The locale's categories by name: LC_ as a prefix would also pass what ssh forwards as LC_*.
+const LOCALE = [
+  ...["ALL", "CTYPE", "COLLATE", "MESSAGES", "MONETARY", "NUMERIC", "TIME"],
+  ...["ADDRESS", "IDENTIFICATION", "MEASUREMENT", "NAME", "PAPER", "TELEPHONE"],
+].map((category) => `LC_${category}`);
+
 /**
- * The command's environment: the daemon's own (PATH, HOME…) less any variable holding a credential
- * (MUSICSYNC_AUTH with the cookie in it, say), plus the event's fields as MUSICSYNC_* variables.
+ * What a command inherits of the daemon's environment: only what a program needs to run and to
+ * speak the person's language. Everything else stays behind, because the daemon's environment holds
+ * secrets no scrubber recognises (the state URL's password, the page's token, the accounts key, a
+ * webhook's token): a command that needs more says so in its argv (`[env, NAME=value, …]`).
+ */
+const PASSED = new Set([
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "TMPDIR",
+  "TZ",
+  "LANG",
+  "LANGUAGE",
+  ...LOCALE,
+]);
+
+/**
+ * The command's environment: the allow-listed variables of the daemon's (less any whose value holds
+ * a credential), plus the event's fields as MUSICSYNC_* variables.
  */
 export function commandDelivery(
   target: CommandTarget,
@@ -98,7 +123,7 @@ export function commandDelivery(
 ): CommandDelivery {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
-    if (value !== undefined && scrub(value) === value) env[name] = value;
+    if (PASSED.has(name) && value !== undefined && scrub(value) === value) env[name] = value;
   }
   const clean = scrub(event);
   const fields: Record<string, string> = {

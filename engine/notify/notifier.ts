@@ -19,7 +19,7 @@ export interface NotifierOptions {
   policy?: Partial<RetryPolicy>;
   /** Default: the engine's credential scrubber. */
   scrub?: Scrub;
-  /** The environment commands inherit (less credentials); default: this process's. */
+  /** Where a command's allow-listed variables come from (engine/notify/format.ts); default: this process's. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Replaces the real senders (tests). */
   send?: Sender;

@@ -1,7 +1,7 @@
 export { type ActionKind, describeAction, performAction } from "./actions.js";
 export type { WebHost } from "./host.js";
+export { isLoopback } from "./host-check.js";
 export {
-  isLoopback,
   parseAddress,
   type RunningWeb,
   startRefusal,

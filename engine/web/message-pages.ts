@@ -46,6 +46,7 @@ const TITLES: Record<number, string> = {
   405: "Method not allowed",
   409: "Conflict",
   413: "Too large",
+  421: "Misdirected request",
   429: "Too many requests",
   500: "Server error",
   503: "Not ready",

@@ -13,6 +13,7 @@ import { createEnv } from "../run/env.js";
 import type { EngineLogger } from "../run/logger.js";
 import { collectStatus } from "../status/status.js";
 import type { WebHost } from "./host.js";
+import { type HostName, parseHostList } from "./host-check.js";
 import { parseAddress, type RunningWeb, startRefusal, startWeb } from "./server.js";
 
 export const DEFAULT_HTTP = "127.0.0.1:8484";
@@ -20,30 +21,35 @@ export const DEFAULT_HTTP = "127.0.0.1:8484";
 export interface HttpFlags {
   http?: string;
   httpToken?: string;
+  /** Names besides the bound address the page answers to, comma-separated. */
+  httpHosts?: string;
 }
 
-/** The address and token, checked before anything starts: a refusal is one line, exit 1. */
-export function httpSettings(
-  run: CommandRun,
-  o: HttpFlags,
-  fallback: string | null,
-): { address: string; token: string | null } | null {
+export interface HttpSettings {
+  address: string;
+  token: string | null;
+  hosts: HostName[];
+}
+
+/** The address, token and names, checked before anything starts: a refusal is one line, exit 1. */
+export function httpSettings(run: CommandRun, o: HttpFlags, fallback: string | null): HttpSettings | null {
   const address = o.http ?? fallback;
   if (address === null || address === undefined) return null;
   const token = o.httpToken ?? run.io.env.MUSICSYNC_HTTP_TOKEN ?? null;
   try {
     const refusal = startRefusal(parseAddress(address).host, token || null);
     if (refusal) throw new Error(refusal);
+    const hosts = parseHostList(o.httpHosts ?? run.io.env.MUSICSYNC_HTTP_HOSTS ?? "");
+    return { address, token: token || null, hosts };
   } catch (e) {
     throw new CliError((e as Error).message);
   }
-  return { address, token: token || null };
 }
 
 /** Starts the page for a host; a port in use is a one-line error. */
 export async function startPage(
   host: WebHost,
-  settings: { address: string; token: string | null },
+  settings: HttpSettings,
   logger: EngineLogger,
 ): Promise<RunningWeb> {
   let web: RunningWeb;

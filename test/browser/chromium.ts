@@ -11,6 +11,9 @@ import { type BrowserContext, chromium } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
+/** A name this browser resolves to 127.0.0.1, as a DNS-rebinding attacker's domain would be. */
+export const REBOUND_NAME = "rebind.attacker.test";
+
 /**
  * Why the browser tests cannot run here, or null when they can. Without Chromium they are skipped on
  * a person's machine but run (and fail) in CI, where `.ci/run` must have installed it.
@@ -43,6 +46,7 @@ export async function startChromium(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      `--host-resolver-rules=MAP ${REBOUND_NAME} 127.0.0.1`,
     ],
     viewport: { width: 1280, height: 900 },
   });

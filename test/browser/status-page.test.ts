@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, ROOT } from "../engine/cli-process.js";
 import { type ChildDaemon, spawnDaemon, waitUntil } from "../engine/daemon-harness.js";
 import { playlistRows, playlistsTitled } from "../engine/sync-harness.js";
-import { type Browser, browserSkipReason, startChromium } from "./chromium.js";
+import { type Browser, browserSkipReason, REBOUND_NAME, startChromium } from "./chromium.js";
 import { type DemoProject, FRESH, HELD, SUSPENDED, startDemoProject } from "./demo-project.js";
 
 const skip = browserSkipReason();
@@ -62,6 +62,8 @@ async function confirmAndSubmit(link: Locator, button: string): Promise<number> 
     page.getByRole("button", { name: button }).click(),
   ]);
   await page.waitForLoadState();
+  // The page's own form carries its origin (its Referrer-Policy must not make that "null").
+  expect((await answer.request().allHeaders()).origin).toBe(url);
   return answer.status();
 }
 
@@ -179,6 +181,32 @@ describe.skipIf(skip !== null)("the status page in Chromium, over the demo's rec
     expect(await textOf(page.getByRole("status"))).toContain(`Recipe ${SUSPENDED} resumed.`);
     await page.goto(`${url}/`);
     expect(await textOf(section(SUSPENDED))).not.toContain("suspended");
+  });
+
+  it("refuses a rebound name and another site's form, as Chromium sends them (issue 22)", async () => {
+    const port = new URL(url).port;
+    const rebound = await page.goto(`http://${REBOUND_NAME}:${port}/actions/plan/${FRESH}`);
+    expect(rebound?.status()).toBe(421);
+    expect(await textOf(page.getByRole("alert"))).toContain("Host header");
+    expect(await page.locator("form").count()).toBe(0);
+    // Another site's page with a form to the page, even holding a CSRF token read the honest way.
+    const action = `${url}/actions/plan/${FRESH}`;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await (await fetch(action)).text())?.[1] ?? "";
+    expect(csrf).not.toBe("");
+    await page.route("http://attacker.test/", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<form method="post" action="${action}"><input type="hidden" name="csrf" value="${csrf}"><button>Go</button></form>`,
+      }),
+    );
+    await page.goto("http://attacker.test/");
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Go" }).click(),
+    ]);
+    expect((await answer.request().allHeaders()).origin).toBe("http://attacker.test");
+    expect(answer.status()).toBe(403);
+    await page.unroute("http://attacker.test/");
   });
 
   it("has landmarks and labelled controls, and fits a phone", async () => {

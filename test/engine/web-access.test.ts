@@ -60,6 +60,88 @@ describe("access", () => {
     const session = setCookie.split(";")[0]!;
     expect((await w.get("/", { headers: { cookie: session } })).status).toBe(200);
     expect((await w.get("/", { headers: { cookie: `${session}x` } })).status).toBe(401);
+    // A page that names what it was asked for names the token as [redacted] (issue 22).
+    for (const path of [`/accounts/${token}`, `/drift/${token}`, `/actions/resume/${token}`]) {
+      const page = await w.get(path, { headers: { cookie: session } });
+      expect(page.status, path).toBe(404);
+      expect(page.text, path).toContain("[redacted]");
+      expect(page.text, path).not.toContain(token.slice(0, 12));
+    }
+  }, 60_000);
+});
+
+describe("the access token", () => {
+  it("shorter than 16 characters (or holding a space) is refused at start: one line that never quotes it", async () => {
+    h = await startHarness();
+    const short = "fifteen-chars!!";
+    expect(short).toHaveLength(15);
+    const spaced = "sixteen or more chars";
+    for (const [flags, env, token] of [
+      [["--http-token", short], {}, short],
+      [[], { MUSICSYNC_HTTP_TOKEN: short }, short],
+      [["--http-token", spaced], {}, spaced],
+    ] as const) {
+      for (const cmd of ["serve", "daemon"]) {
+        const r = await musicsync([cmd, "--http", "127.0.0.1:0", ...flags, "-p", h.projectFile], env);
+        expect(r.code, `${cmd} ${flags.join(" ")}`).toBe(1);
+        expect(r.stderr.trim().split("\n")).toHaveLength(1);
+        expect(r.stderr).toContain("access token");
+        expect(r.stderr + r.stdout).not.toContain(token.slice(0, 8));
+      }
+    }
+    const badName = await musicsync([
+      "serve",
+      "--http-hosts",
+      "music.example.org,http://x.lan/",
+      "-p",
+      h.projectFile,
+    ]);
+    expect(badName.code).toBe(1);
+    expect(badName.stderr.trim()).toBe(
+      'error: --http-hosts (or MUSICSYNC_HTTP_HOSTS): "http://x.lan/" is not a host name (name or name:port)',
+    );
+    const { startWeb } = await import("../../engine/web/server.js");
+    await expect(startWeb({} as never, { address: "127.0.0.1:0", token: short })).rejects.toThrow(
+      /shorter than 16 characters/,
+    );
+  }, 60_000);
+
+  it("wrong tokens are limited per client address (429, Retry-After), and overall; a signed-in cookie still works", async () => {
+    h = await startHarness();
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    const token = "page-token-0123456789abcdef";
+    w = await startWebOn(h.dir, h.project, h.projectFile, h.env(), { token });
+    const login = await w.get(`/login?token=${token}`);
+    const session = (login.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const from = (localAddress: string, path: string, headers: Record<string, string> = {}) =>
+      w!.raw(path, { localAddress, headers });
+    // Ten wrong tokens from one address, at /login or as a bearer, are answered 401.
+    for (let i = 0; i < 10; i++) {
+      const r =
+        i % 2
+          ? await from("127.0.0.1", `/login?token=guess-${i}`)
+          : await from("127.0.0.1", "/", { authorization: `Bearer guess-${i}` });
+      expect(r.status, `try ${i}`).toBe(401);
+    }
+    // The eleventh, even the right one, waits.
+    for (const r of [
+      await from("127.0.0.1", "/login?token=guess-x"),
+      await from("127.0.0.1", `/login?token=${token}`),
+    ]) {
+      expect(r.status).toBe(429);
+      const wait = Number(r.headers["retry-after"]);
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(60);
+      expect(r.text).not.toContain(token);
+    }
+    expect((await from("127.0.0.1", "/", { authorization: `Bearer ${token}` })).status).toBe(429);
+    // The cookie of a person signed in before is no guess: it still opens the page.
+    expect((await from("127.0.0.1", "/", { cookie: session })).status).toBe(200);
+    // Another address has its own ten; thirty in all, then every address waits.
+    expect((await from("127.0.0.2", `/login?token=${token}`)).status).toBe(303);
+    for (const address of ["127.0.0.2", "127.0.0.3"])
+      for (let i = 0; i < 10; i++) expect((await from(address, `/login?token=guess-${i}`)).status).toBe(401);
+    expect((await from("127.0.0.4", `/login?token=${token}`)).status).toBe(429);
   }, 60_000);
 });
 

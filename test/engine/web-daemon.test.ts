@@ -35,7 +35,7 @@ describe("musicsync daemon --http", () => {
     const csrf = /name="csrf" value="([^"]+)"/.exec(confirm)?.[1] ?? "";
     const done = await fetch(`${url}/actions/run/nightly`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: url },
       body: `csrf=${csrf}`,
     });
     // The daemon queues it as its own manual run and the page answers at once.

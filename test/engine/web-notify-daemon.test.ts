@@ -26,7 +26,7 @@ async function runFromPage(url: string, recipe: string): Promise<Response> {
   const csrf = /name="csrf" value="([^"]+)"/.exec(confirm)?.[1] ?? "";
   return fetch(`${url}/actions/run/${recipe}`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: url },
     body: `csrf=${encodeURIComponent(csrf)}`,
   });
 }

@@ -100,7 +100,7 @@ describe("the status page's pages", () => {
     const notForm = await web.get("/actions/plan/morning-mix", {
       method: "POST",
       body: "{}",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", origin: web.web.url },
     });
     expect(notForm.status).toBe(400);
     expect((await web.get("/", { method: "DELETE" })).status).toBe(405);
@@ -120,7 +120,7 @@ describe("the status page's actions", () => {
     const post = (csrf?: string) =>
       web.get("/actions/run/morning-mix", {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: web.web.url },
         body: csrf === undefined ? "" : `csrf=${csrf}`,
       });
     expect((await post()).status).toBe(403);
@@ -192,7 +192,7 @@ describe("the status page's actions", () => {
       const csrf = /value="([^"]+)"/.exec(page.text)?.[1] ?? "";
       return fetch(`${w!.web.url}/actions/plan/morning-mix`, {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: w!.web.url },
         body: `csrf=${csrf}`,
       });
     });
