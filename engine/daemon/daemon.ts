@@ -353,15 +353,11 @@ export class Daemon {
    * the process is stopping. Backoff doubles from retryDelayMs up to maxRetryDelayMs.
    */
   async retryDelay(event: AttemptEvent, loaded: LoadedRecipe): Promise<number | null> {
-    // A plan held for approval is no failure: retrying would only hold it again.
-    const failed = ![
-      "converged",
-      "no_changes",
-      "interrupted",
-      "suspended",
-      "locked",
-      "pending_approval",
-    ].includes(event.outcome);
+    // A plan held for approval is no failure: retrying would only hold it again. A run interrupted
+    // by a lost lock is tried again like a failed one (a stop's interruption never is: see below).
+    const failed = !["converged", "no_changes", "suspended", "locked", "pending_approval"].includes(
+      event.outcome,
+    );
     const attempt = event.attempt;
     if (!failed || attempt > this.options.retries || this.shutdown.requested) return null;
     // Suspended by this failure (its own count, or the account's expired credentials): no retry.
@@ -539,6 +535,14 @@ export class Daemon {
       return { outcome, error: null };
     }
     if (error === null && outcome === "pending_approval") return this.recordHeld(e);
+    if (error === null && outcome === "interrupted") {
+      // The account's lock was lost mid-run (the runner recorded why): no failure of the recipe's.
+      this.logger.warn(
+        { ...e.log, outcome, requests: e.requests, durationMs: e.durationMs, error: e.why },
+        "run interrupted",
+      );
+      return { outcome, error: e.why };
+    }
     return this.recordFailure(e);
   }
 
