@@ -332,7 +332,12 @@ export class Daemon {
       );
       events.push(event);
       this.noteAttempt(event);
-      const delay = await this.retryDelay(event, loaded);
+      // Deciding reads the state: unreachable past its retries, the recipe waits for its next time
+      // (a rejection here would end the process, through a manual trigger nobody awaits).
+      const delay = await this.retryDelay(event, loaded).catch((e: unknown) => {
+        this.logger.error({ recipe: recipeId, error: errorText(e) }, "no retry could be planned");
+        return null;
+      });
       if (delay === null) break;
       if (!(await this.shutdown.sleep(delay, this.env.clock))) break;
     }

@@ -5,7 +5,13 @@
  * connection's end becomes an uncaught error. Real processes (the compiled command), a real server
  * taken down and brought back on its port.
  */
+import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Daemon } from "../../engine/daemon/daemon.js";
+import { loadRecipePaths } from "../../engine/recipe/load.js";
+import { createLogger } from "../../engine/run/logger.js";
+import { openSqliteState } from "../../engine/state/sqlite.js";
+import type { EngineState } from "../../engine/state/types.js";
 import { usePostgres } from "../support/postgres-server.js";
 import { ensureBuilt, musicsync } from "./cli-process.js";
 import { type ChildDaemon, type LogLine, spawnDaemon, waitUntil, writeRecipes } from "./daemon-harness.js";
@@ -105,4 +111,45 @@ describe("a PostgreSQL restart under running services", () => {
     await logAfter(d, from, finished("tick"), "a scheduled run after the restart");
     await stopsCleanly(d);
   }, 120_000);
+});
+
+describe("a daemon whose state cannot be read when a run ends", () => {
+  it("a manual run's attempts settle (no rejection to end the process); the failure is logged", async () => {
+    const h = await startHarness();
+    harnesses.push(h);
+    await writeRecipes(h.dir, [{ id: "manual", ids: catalogueSongs(h, 2) }]);
+    // The state past its retries: every health read fails, as a database gone for good would.
+    const inner = openSqliteState(h.stateFile);
+    const state = new Proxy(inner, {
+      get(target, property, receiver) {
+        if (property === "recipeHealth")
+          return () =>
+            Promise.reject(new Error("the state database h:5432/db was unreachable: ECONNREFUSED"));
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    }) as EngineState;
+    const logged: string[] = [];
+    const logger = createLogger("silent");
+    const daemon = new Daemon({
+      envOptions: { project: h.project, projectFile: h.projectFile, logger, state },
+      logger: new Proxy(logger, {
+        get(target, property, receiver) {
+          if (property === "error") return (_fields: object, msg?: string) => logged.push(msg ?? "");
+          return Reflect.get(target, property, receiver);
+        },
+      }),
+      options: { retryDelayMs: 10, lockWaitMs: 10 },
+      load: () => loadRecipePaths([join(h.dir, "recipes")], { project: h.project }),
+    });
+    await daemon.start();
+    try {
+      const events = await daemon.trigger("manual", "manual");
+      expect(events.map((e) => e.outcome)).toEqual(["failed"]);
+      expect(logged).toContain("no retry could be planned");
+    } finally {
+      await daemon.stop("test");
+      await daemon.close();
+    }
+  }, 60_000);
 });
