@@ -15,7 +15,7 @@ import type { EngineState } from "../../engine/state/types.js";
 import { usePostgres } from "../support/postgres-server.js";
 import { ensureBuilt, musicsync } from "./cli-process.js";
 import { type ChildDaemon, type LogLine, spawnDaemon, waitUntil, writeRecipes } from "./daemon-harness.js";
-import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
+import { catalogueSongs, type Harness, playlistRows, playlistsTitled, startHarness } from "./sync-harness.js";
 
 const server = usePostgres();
 const children: ChildDaemon[] = [];
@@ -46,6 +46,7 @@ function start(h: Harness, command: "worker" | "daemon", args: readonly string[]
 }
 
 const finished = (recipe: string) => (l: LogLine) => l.msg === "run finished" && l.recipe === recipe;
+const logged = (msg: string) => (l: LogLine) => l.msg === msg;
 
 /** The server down for a moment, then back; returns how many log lines the process had by then. */
 async function restart(process: ChildDaemon): Promise<number> {
@@ -97,6 +98,42 @@ describe("a PostgreSQL restart under running services", () => {
     expect(queued.code, queued.stderr).toBe(0);
     const asked = await logAfter(w, from, finished("asked"), "the job sent after the restart");
     expect(asked.outcome).toBe("converged");
+    await stopsCleanly(w);
+  }, 180_000);
+
+  it("a worker mid-run when the server stops at once: the run stops at its lost lock, its job goes back and converges, never two writers", async () => {
+    if (!server().outage) return;
+    const h = await harness();
+    const songs = catalogueSongs(h, 30);
+    await writeRecipes(h.dir, [{ id: "big", ids: songs, title: "Outage big", batch: 2 }]);
+    await h.faults({
+      config: { rate: 1, kinds: ["slow"], endpoints: ["browse/edit_playlist"], delayMs: 300 },
+    });
+    await fetch(`${h.emulator.url}/_emulator/requests`, { method: "DELETE" });
+    const w = start(h, "worker", ["--poll", "0.5s", "--no-schedule"]);
+    await w.waitForLog(logged("worker started"), "the worker's start", 60_000);
+    expect((await musicsync(["enqueue", "-p", h.projectFile, "big"])).code).toBe(0);
+    await w.waitForLog(
+      (l) => l.msg === "write batch confirmed" && l.recipe === "big" && l.seq === 2,
+      "the run's first writes",
+      60_000,
+    );
+    const outage = server().outage!;
+    await outage.down("immediate");
+    await new Promise((r) => setTimeout(r, 1_500));
+    await outage.up();
+    const cut = await w.waitForLog(logged("run interrupted"), "the run stopped by its lost lock", 60_000);
+    expect(cut.error).toMatch(/^the lock on account "default" was lost: /);
+    const done = await w.waitForLog(finished("big"), "the job run again to the end", 60_000);
+    expect(done.outcome).toBe("converged");
+    await h.faults({ config: null });
+    const [pid] = await playlistsTitled(h, "Outage big");
+    expect(await playlistsTitled(h, "Outage big")).toHaveLength(1);
+    expect((await playlistRows(h, pid!)).map((r) => r.videoId)).toEqual(songs);
+    const tally = (await (await fetch(`${h.emulator.url}/_emulator/requests/overlaps`)).json()) as {
+      overlaps: number;
+    };
+    expect(tally.overlaps).toBe(0);
     await stopsCleanly(w);
   }, 180_000);
 
