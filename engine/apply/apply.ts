@@ -52,6 +52,9 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
   const outcomes: ActionOutcome[] = [];
   let stop: string | null = null;
   for (const [i, action] of plan.actions.entries()) {
+    // A lock lost since the last action: this one and the rest are not sent (engine/run/lease.ts).
+    const lockLost = ctx.lockLost?.() ?? null;
+    if (stop === null && lockLost !== null) stop = `not sent: ${lockLost}`;
     if (stop !== null) {
       outcomes.push(await skipAction(s, i + 1, action, stop));
       continue;

@@ -28,6 +28,11 @@ export interface ApplyContext {
   runId: number;
   logger: ApplyLogger;
   onAction?: (event: ActionEvent) => void;
+  /**
+   * Why no write may be sent any more — the account's lock was lost (engine/run/lease.ts) — or null.
+   * Asked before every write request, the last thing before it leaves.
+   */
+  lockLost?: () => string | null;
 }
 
 export interface ActionOutcome {

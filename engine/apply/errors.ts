@@ -19,6 +19,19 @@ export class Unverified extends Error {
   }
 }
 
+/**
+ * Raised instead of sending a write once the account's lock was lost: another process may be
+ * writing to the account now. The request never left.
+ */
+export class LockLostError extends Error {
+  /** Like a stop's InterruptedError: an action stopped by it before any request is "not sent". */
+  readonly notSent = true;
+  constructor(readonly reason: string) {
+    super(`not sent: ${reason}`);
+    this.name = "LockLostError";
+  }
+}
+
 /** An error raised instead of sending (a stop was requested): the request never left. */
 export function neverSent(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { notSent?: unknown }).notSent === true;

@@ -3,6 +3,7 @@
  * then journaled `confirmed` with the service's answer, or `failed` / `unknown` with why.
  */
 import type { PlanAction } from "../plan/types.js";
+import { stateUnreachable } from "../state/unreachable.js";
 import type { ActionOutcome } from "./context.js";
 import { lost, message, neverSent, Unverified } from "./errors.js";
 import { handlerOf } from "./handlers/table.js";
@@ -35,6 +36,9 @@ export async function runAction(s: ApplySession, seq: number, action: PlanAction
   try {
     await handler.send(s, action);
   } catch (e) {
+    // The state could not be reached (recording what the write did), not the write refused: the
+    // entry stays `sent`, for the next run to verify against the target, never `failed`.
+    if (stateUnreachable(e)) throw e;
     return failed(s, seq, action, since, e);
   }
   const requests = s.requests - since.requests;

@@ -11,7 +11,16 @@ import { stateTargetKey } from "../state/owned.js";
 import { readTarget } from "../targets/read.js";
 import { failedStatus, type WriteKind, writeConfirmed } from "./client.js";
 import type { ApplyContext } from "./context.js";
-import { ActionFailed, conflict, lost, message, neverSent, refused, Unverified } from "./errors.js";
+import {
+  ActionFailed,
+  conflict,
+  LockLostError,
+  lost,
+  message,
+  neverSent,
+  refused,
+  Unverified,
+} from "./errors.js";
 
 export interface ApplySession {
   readonly ctx: ApplyContext;
@@ -69,11 +78,21 @@ export function targetKeyOf(s: ApplySession): string {
   return stateTargetKey(s.spec, s.playlistId);
 }
 
-/** One write through the account's pacer (throttling retried there), counted. */
+/**
+ * One write through the account's pacer (throttling retried there), counted. Every write of an
+ * apply goes out here, so this is where a lost lock stops them: asked before the request is
+ * counted and again as each attempt leaves (after the pacer's waits), no request starts once the
+ * lock is known lost.
+ */
 async function paced<T>(s: ApplySession, write: () => Promise<T>): Promise<T> {
+  stopIfLockLost(s);
   s.requests += 1;
+  const leased = () => {
+    stopIfLockLost(s);
+    return write();
+  };
   try {
-    return await s.ctx.pacer.send(write, (note) =>
+    return await s.ctx.pacer.send(leased, (note) =>
       s.ctx.logger.warn(
         { recipe: s.recipeId, attempt: note.attempt, delayMs: note.delayMs, error: message(note.error) },
         "write throttled; retrying",
@@ -83,6 +102,11 @@ async function paced<T>(s: ApplySession, write: () => Promise<T>): Promise<T> {
     if (neverSent(e)) s.requests -= 1;
     throw e;
   }
+}
+
+function stopIfLockLost(s: ApplySession): void {
+  const why = s.ctx.lockLost?.() ?? null;
+  if (why !== null) throw new LockLostError(why);
 }
 
 /** A write; on a playlist a 409 means it is too fresh to edit yet, so it is waited for and sent again. */

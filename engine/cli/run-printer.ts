@@ -23,7 +23,13 @@ export function runJson(r: RecipeRun) {
 }
 
 /** Outcomes that are failures: the last line of the text output names these recipes. */
-const FAILED: ReadonlySet<RecipeRun["outcome"]> = new Set(["failed", "refused", "locked", "partial"]);
+const FAILED: ReadonlySet<RecipeRun["outcome"]> = new Set([
+  "failed",
+  "refused",
+  "locked",
+  "partial",
+  "interrupted",
+]);
 
 /**
  * Prints runs as they finish: in text each recipe's plan (unless `planShown` says it was printed

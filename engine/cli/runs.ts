@@ -71,7 +71,8 @@ export function exitOf(runs: readonly RecipeRun[]): number {
   const wrote = runs.some((r) => (r.apply?.requests ?? 0) > 0 || r.outcome === "partial");
   if (runs.some((r) => r.outcome === "locked")) return Exit.LOCKED;
   if (runs.some((r) => r.outcome === "partial")) return Exit.PARTIAL;
-  if (runs.some((r) => r.outcome === "failed" || r.outcome === "refused"))
+  // A run cut short by a lost lock did not finish: partial when it had sent anything.
+  if (runs.some((r) => r.outcome === "failed" || r.outcome === "refused" || r.outcome === "interrupted"))
     return wrote ? Exit.PARTIAL : Exit.ERROR;
   if (runs.some((r) => r.outcome === "pending_approval")) return Exit.HELD;
   if (runs.some((r) => r.outcome === "changes")) return Exit.CHANGES;

@@ -332,7 +332,12 @@ export class Daemon {
       );
       events.push(event);
       this.noteAttempt(event);
-      const delay = await this.retryDelay(event, loaded);
+      // Deciding reads the state: unreachable past its retries, the recipe waits for its next time
+      // (a rejection here would end the process, through a manual trigger nobody awaits).
+      const delay = await this.retryDelay(event, loaded).catch((e: unknown) => {
+        this.logger.error({ recipe: recipeId, error: errorText(e) }, "no retry could be planned");
+        return null;
+      });
       if (delay === null) break;
       if (!(await this.shutdown.sleep(delay, this.env.clock))) break;
     }
@@ -353,15 +358,11 @@ export class Daemon {
    * the process is stopping. Backoff doubles from retryDelayMs up to maxRetryDelayMs.
    */
   async retryDelay(event: AttemptEvent, loaded: LoadedRecipe): Promise<number | null> {
-    // A plan held for approval is no failure: retrying would only hold it again.
-    const failed = ![
-      "converged",
-      "no_changes",
-      "interrupted",
-      "suspended",
-      "locked",
-      "pending_approval",
-    ].includes(event.outcome);
+    // A plan held for approval is no failure: retrying would only hold it again. A run interrupted
+    // by a lost lock is tried again like a failed one (a stop's interruption never is: see below).
+    const failed = !["converged", "no_changes", "suspended", "locked", "pending_approval"].includes(
+      event.outcome,
+    );
     const attempt = event.attempt;
     if (!failed || attempt > this.options.retries || this.shutdown.requested) return null;
     // Suspended by this failure (its own count, or the account's expired credentials): no retry.
@@ -539,6 +540,14 @@ export class Daemon {
       return { outcome, error: null };
     }
     if (error === null && outcome === "pending_approval") return this.recordHeld(e);
+    if (error === null && outcome === "interrupted") {
+      // The account's lock was lost mid-run (the runner recorded why): no failure of the recipe's.
+      this.logger.warn(
+        { ...e.log, outcome, requests: e.requests, durationMs: e.durationMs, error: e.why },
+        "run interrupted",
+      );
+      return { outcome, error: e.why };
+    }
     return this.recordFailure(e);
   }
 

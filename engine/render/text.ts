@@ -193,6 +193,8 @@ export function resultLine(run: RecipeRun): string {
       return `Applied partly: ${run.error ?? "some actions failed"}`;
     case "changes":
       return "Not applied (dry run).";
+    case "interrupted":
+      return `Interrupted: ${run.error ?? "the run was cut short"}`;
     default:
       return `Not applied: ${run.error ?? run.outcome}`;
   }

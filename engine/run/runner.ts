@@ -24,16 +24,19 @@ import { type FileSourceDeps, readFileSource } from "../sources/file-source.js";
 import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
 import { actionCounts, journalFate } from "../state/counts.js";
-import { currentHolder, DEFAULT_LOCK_STALE_MS, holderGone } from "../state/holder.js";
+import { currentHolder } from "../state/holder.js";
 import { stateTargetKey } from "../state/owned.js";
-import type { EngineState, JournalEntry, LockInfo, OwnedRow, RunKind } from "../state/types.js";
+import type { EngineState, JournalEntry, OwnedRow, RunKind } from "../state/types.js";
 import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
 import { recordBefore } from "../undo/before.js";
 import { type ApprovalOptions, approvalGate, noteApproval } from "./approval.js";
+import { type Lease, withLock } from "./lease.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
 import { applyParts, dryRunParts, planSplit } from "./split.js";
+
+export { LockedError, withLock } from "./lease.js";
 
 export interface EngineEnv {
   state: EngineState;
@@ -49,6 +52,8 @@ export interface EngineEnv {
   suspendAfterFailures?: number;
   /** A lock whose heartbeat is older than this is taken over (default 5 minutes). */
   lockStaleMs?: number;
+  /** The account's lock the run holds (set by withLock): asked before every write. */
+  lease?: Lease;
 }
 
 /** Exit-code relevant outcomes of one recipe. */
@@ -61,7 +66,9 @@ export type Outcome =
   | "refused"
   | "locked"
   /** Over `policy.require_approval`: recorded for `musicsync approve`, nothing written. */
-  | "pending_approval";
+  | "pending_approval"
+  /** The account's lock was lost mid-run: no write was sent after that (engine/run/lease.ts). */
+  | "interrupted";
 
 export interface RecipeRun {
   recipeId: string;
@@ -71,15 +78,6 @@ export interface RecipeRun {
   error: string | null;
   /** `overflow: split`: the runs of parts 2, 3, … (this one is part 1's). */
   parts?: RecipeRun[];
-}
-
-export class LockedError extends Error {
-  constructor(readonly heldBy: LockInfo) {
-    super(
-      `account "${heldBy.account}" is locked by ${heldBy.holder} (lock ${heldBy.lockId}); if that process is gone, run: musicsync unlock ${heldBy.lockId}`,
-    );
-    this.name = "LockedError";
-  }
 }
 
 export class StalePlanError extends Error {
@@ -271,42 +269,6 @@ async function recordCompleteReads(env: EngineEnv, plan: Plan): Promise<void> {
   if (reads.length > 0) await env.state.recordSourceReads(plan.recipe.id, reads, env.clock.now());
 }
 
-/** Runs `body` holding the account's lock, with a heartbeat; a lock left by a dead local process is taken over. */
-export async function withLock<T>(env: EngineEnv, account: string, body: () => Promise<T>): Promise<T> {
-  const stale = env.lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
-  let attempt = await env.state.acquireLock(account, currentHolder(), env.clock.now(), stale);
-  if (!attempt.acquired && holderGone(attempt.heldBy.holder)) {
-    env.logger.warn(
-      { account, lock: attempt.heldBy.lockId, holder: attempt.heldBy.holder },
-      "taking over a dead process's lock",
-    );
-    await env.state.forceUnlock(attempt.heldBy.lockId);
-    attempt = await env.state.acquireLock(account, currentHolder(), env.clock.now(), stale);
-  }
-  if (!attempt.acquired) throw new LockedError(attempt.heldBy);
-  const { lockId } = attempt.lock;
-  // A failed heartbeat (the database unreachable a while) must not end the process mid-run; a lock
-  // found lost is said loudly (another process may take the account once it looks dead).
-  const beat = setInterval(
-    () => {
-      env.state.heartbeat(lockId, env.clock.now()).then(
-        (held) => {
-          if (!held) env.logger.warn({ account, lock: lockId }, "the account's lock was lost during the run");
-        },
-        (e: unknown) => env.logger.warn({ account, error: String(e) }, "lock heartbeat failed"),
-      );
-    },
-    Math.max(1000, stale / 3),
-  );
-  beat.unref();
-  try {
-    return await body();
-  } finally {
-    clearInterval(beat);
-    await env.state.releaseLock(lockId);
-  }
-}
-
 async function persistFindings(env: EngineEnv, planned: Planned, recipeId: string, account: string) {
   const { state, clock } = env;
   const { read, reconciliation: r, plan } = planned;
@@ -486,9 +448,12 @@ export async function applyWithRun(
   }
   const held = await approvalGate(env, plan, runId, approval);
   if (held) return held;
+  // Whether a write may have left, for a run whose journal cannot be read back.
+  let sent = 0;
   try {
     // What the run is about to change, for `musicsync undo` (engine/undo/before.ts).
     await recordBefore(env, planned, runId);
+    const { lease, onAction } = env;
     const result = await applyPlan(plan, {
       client: env.clientFor(plan.account),
       state,
@@ -496,41 +461,113 @@ export async function applyWithRun(
       clock,
       runId,
       logger: env.logger,
-      ...(env.onAction ? { onAction: env.onAction } : {}),
+      onAction: (e) => {
+        if (e.phase === "sent") sent++;
+        onAction?.(e);
+      },
+      ...(lease ? { lockLost: () => lease.lost() } : {}),
     });
-    const counts = countsOfApply(result);
-    await recordCompleteReads(env, plan);
-    const applied = result.result === "converged";
-    // Every planned write went through, but a plan made from a source read cut short cannot make
-    // the target what the recipe wants: such a run is partial, never "converged" (soak seed 99).
-    const incomplete = incompleteReads(plan);
-    const converged = applied && incomplete.length === 0;
-    if (plan.actions.length > 0) await saveSnapshot(env, planned, result, runId);
-    const outcome: Outcome = !converged ? "partial" : plan.actions.length === 0 ? "no_changes" : "converged";
-    await state.finishRun(runId, { at: clock.now(), result: outcome, counts });
-    // A plan of the recipe was applied: any plan still held for it is out of date.
-    await state.supersedeApprovals(recipeId, clock.now());
-    await recordApplyConditions(env, plan, converged, counts);
-    if (applied) await state.recordSuccess(plan.account);
-    const err = converged
-      ? null
-      : result.outcomes
-          .filter((o) => o.error)
-          .map((o) => `action ${o.seq} (${o.kind}): ${o.error}`)
-          .concat(result.quarantined.map((id) => `quarantined ${id}`))
-          .concat(incomplete)
-          .join("; ");
-    return { recipeId, plan, apply: result, outcome, error: err };
+    const lost = lease?.lost() ?? null;
+    if (lost !== null) return await recordLockLost(env, plan, runId, result, lost);
+    return await recordApplied(env, planned, runId, result);
   } catch (e) {
-    const journal = await state.journal(runId);
-    const counts = { ...actionCounts(journal.map(journalFate)) };
-    const why = await recordRunFailure(env, { runId, recipeId, account: plan.account }, e, counts);
-    // Expired credentials stop every recipe of the account (exit code 4), not just this one.
-    if (e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED) throw e;
-    // Anything sent makes it partial; an error before the first write is a plain failure.
-    const wrote = journal.some((j) => j.status !== "pending");
-    return { recipeId, plan, apply: null, outcome: wrote ? "partial" : "failed", error: why };
+    return closeFailedRun(env, plan, runId, e, sent > 0);
   }
+}
+
+/** A run whose apply went to its end: its result, conditions and what it read, recorded. */
+async function recordApplied(
+  env: EngineEnv,
+  planned: Planned,
+  runId: number,
+  result: ApplyResult,
+): Promise<RecipeRun> {
+  const { plan } = planned;
+  const { state, clock } = env;
+  const recipeId = plan.recipe.id;
+  const counts = countsOfApply(result);
+  await recordCompleteReads(env, plan);
+  const applied = result.result === "converged";
+  // Every planned write went through, but a plan made from a source read cut short cannot make
+  // the target what the recipe wants: such a run is partial, never "converged" (soak seed 99).
+  const incomplete = incompleteReads(plan);
+  const converged = applied && incomplete.length === 0;
+  if (plan.actions.length > 0) await saveSnapshot(env, planned, result, runId);
+  const outcome: Outcome = !converged ? "partial" : plan.actions.length === 0 ? "no_changes" : "converged";
+  await state.finishRun(runId, { at: clock.now(), result: outcome, counts });
+  // A plan of the recipe was applied: any plan still held for it is out of date.
+  await state.supersedeApprovals(recipeId, clock.now());
+  await recordApplyConditions(env, plan, converged, counts);
+  if (applied) await state.recordSuccess(plan.account);
+  const err = converged
+    ? null
+    : result.outcomes
+        .filter((o) => o.error)
+        .map((o) => `action ${o.seq} (${o.kind}): ${o.error}`)
+        .concat(result.quarantined.map((id) => `quarantined ${id}`))
+        .concat(incomplete)
+        .join("; ");
+  return { recipeId, plan, apply: result, outcome, error: err };
+}
+
+/**
+ * A run whose account lock was lost mid-apply (engine/run/lease.ts): closed `interrupted` with why,
+ * its conditions saying so. No failure of the recipe's (nothing counts towards its suspension):
+ * the next run reconciles what this one sent.
+ */
+async function recordLockLost(
+  env: EngineEnv,
+  plan: Plan,
+  runId: number,
+  result: ApplyResult,
+  lost: string,
+): Promise<RecipeRun> {
+  const { state, clock } = env;
+  const counts = countsOfApply(result);
+  await state.finishRun(runId, { at: clock.now(), result: "interrupted", error: lost, counts });
+  const message = `${lost}; ${shortfall(counts)}`;
+  const set = (c: Parameters<EngineState["setCondition"]>[1]) =>
+    state.setCondition(plan.recipe.id, c, clock.now());
+  await set({ type: "Ready", status: "False", reason: "LockLost", message });
+  await set({ type: "Degraded", status: "True", reason: "LockLost", message });
+  return { recipeId: plan.recipe.id, plan, apply: result, outcome: "interrupted", error: lost };
+}
+
+/**
+ * A run whose apply threw: closed as failed where the state can still be written. When the state
+ * itself is what failed (its database went away), recording fails too: that is logged, and the
+ * run's own error is what is said — the run is closed later, by the next run of the recipe or the
+ * next opening of the state, never recorded with a write it did not send.
+ */
+async function closeFailedRun(
+  env: EngineEnv,
+  plan: Plan,
+  runId: number,
+  e: unknown,
+  sentAny: boolean,
+): Promise<RecipeRun> {
+  const recipeId = plan.recipe.id;
+  let why = e instanceof Error ? e.message : String(e);
+  let wrote = sentAny;
+  try {
+    const journal = await env.state.journal(runId);
+    // Anything sent makes it partial; an error before the first write is a plain failure.
+    wrote = journal.some((j) => j.status !== "pending");
+    const counts = { ...actionCounts(journal.map(journalFate)) };
+    why = await recordRunFailure(env, { runId, recipeId, account: plan.account }, e, counts);
+  } catch (recording) {
+    env.logger.warn(
+      {
+        recipe: recipeId,
+        run: runId,
+        error: recording instanceof Error ? recording.message : String(recording),
+      },
+      "the failed run could not be recorded",
+    );
+  }
+  // Expired credentials stop every recipe of the account (exit code 4), not just this one.
+  if (e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED) throw e;
+  return { recipeId, plan, apply: null, outcome: wrote ? "partial" : "failed", error: why };
 }
 
 /**
@@ -602,29 +639,45 @@ export async function syncRecipe(
       ...dryRunParts(planned, outcomeOfPlan),
     };
   }
-  return withLock(env, loaded.recipe.account, async () => {
+  return withLock(env, loaded.recipe.account, async (held) => {
     let planned: Planned;
     try {
-      planned = await planRecipe(loaded, env);
+      planned = await planRecipe(loaded, held);
     } catch (e) {
-      // A sync refused before its plan (a 401, an unreadable source) is a run too: history and
-      // status show it, and it counts towards the account's suspension.
-      const { account } = loaded.recipe;
-      const runId = await env.state.startRun({
-        recipeId,
-        account,
-        kind: "sync",
-        recipeHash: loaded.hash,
-        at: env.clock.now(),
-        holder: currentHolder(),
-      });
-      await recordRunFailure(env, { runId, recipeId, account }, e);
+      await recordUnplannedSync(held, loaded, e);
       throw e;
     }
     const approval = { rule: loaded.recipe.policy.require_approval, approved: options.approve === true };
-    const first = await applyWithRun(env, planned, "sync", loaded.hash, approval);
-    return applyParts(first, planned.parts, (part) => applyWithRun(env, part, "sync", loaded.hash, approval));
+    const first = await applyWithRun(held, planned, "sync", loaded.hash, approval);
+    return applyParts(first, planned.parts, (part) =>
+      applyWithRun(held, part, "sync", loaded.hash, approval),
+    );
   });
+}
+
+/**
+ * A sync refused before its plan (a 401, an unreadable source) is a run too: history and status
+ * show it, and it counts towards the account's suspension. Where the state cannot record it (its
+ * database went away), that is logged: the refusal is still what the caller is told.
+ */
+async function recordUnplannedSync(env: EngineEnv, loaded: LoadedRecipe, e: unknown): Promise<void> {
+  const { id: recipeId, account } = loaded.recipe;
+  try {
+    const runId = await env.state.startRun({
+      recipeId,
+      account,
+      kind: "sync",
+      recipeHash: loaded.hash,
+      at: env.clock.now(),
+      holder: currentHolder(),
+    });
+    await recordRunFailure(env, { runId, recipeId, account }, e);
+  } catch (recording) {
+    env.logger.warn(
+      { recipe: recipeId, error: recording instanceof Error ? recording.message : String(recording) },
+      "the failed run could not be recorded",
+    );
+  }
 }
 
 export function outcomeOfPlan(plan: Plan): Outcome {
@@ -639,23 +692,23 @@ export async function applySavedPlan(
   options: { approves?: number } = {},
 ): Promise<RecipeRun> {
   const recipeId = plan.recipe.id;
-  return withLock(env, plan.account, async () => {
-    const client = env.clientFor(plan.account);
+  return withLock(env, plan.account, async (held) => {
+    const client = held.clientFor(plan.account);
     const remembered =
-      plan.target.playlistId ?? (await env.state.ownedPlaylist(plan.account, recipeId))?.playlistId ?? null;
+      plan.target.playlistId ?? (await held.state.ownedPlaylist(plan.account, recipeId))?.playlistId ?? null;
     const fresh = await readTargetOf(plan.target.spec, client, recipeId, remembered);
-    const ownedRows = await env.state.ownedRows(
+    const ownedRows = await held.state.ownedRows(
       plan.account,
       stateTargetKey(plan.target.spec, fresh.actual.playlistId),
     );
     const read = withRemembered(plan.target.spec, fresh, ownedRows);
     if (targetFingerprint(read.actual) !== plan.target.fingerprint) throw new StalePlanError(recipeId);
     const reconciliation = reconcile(
-      await unfinishedOf(env.state, recipeId),
+      await unfinishedOf(held.state, recipeId),
       read.actual,
       ownedRows,
-      env.clock.now(),
+      held.clock.now(),
     );
-    return applyWithRun(env, { plan, read, reconciliation }, "apply", plan.recipe.hash, options);
+    return applyWithRun(held, { plan, read, reconciliation }, "apply", plan.recipe.hash, options);
   });
 }

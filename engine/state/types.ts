@@ -215,6 +215,12 @@ export interface LockStore {
   locks(): Promise<LockInfo[]>;
   /** `musicsync unlock <lock-id>`: removes the lock whatever its holder; false if there was none. */
   forceUnlock(lockId: string): Promise<boolean>;
+  /**
+   * Why this process no longer holds its lock `lockId` though it never released it (on PostgreSQL:
+   * the lock's session ended), or null while it holds it as far as it knows. Synchronous and cheap:
+   * asked before every write. A state that cannot lose a lock that way (SQLite: a row) has none.
+   */
+  lockLost?(lockId: string): string | null;
 }
 
 /**

@@ -99,6 +99,28 @@ export function lockStatus(l: LockInfo): LockStatus {
   };
 }
 
+/** Results of a run that did not leave the target as its recipe wants. */
+const UNFINISHED: ReadonlySet<string> = new Set(["failed", "partial", "refused", "interrupted"]);
+
+/**
+ * The recorded conditions, with Ready never True after a run that did not finish: a run cut short
+ * before it could record its conditions (its process killed, its state database gone away) is
+ * closed later as `interrupted`, and the Ready of the run before it must not speak for it.
+ */
+export function readyAfterLastRun(recorded: readonly Condition[], last: RunRecord | undefined): Condition[] {
+  return recorded.map((c) => {
+    if (c.type !== "Ready" || c.status !== "True" || !last || !UNFINISHED.has(last.result)) return c;
+    const why = last.error ? `: ${last.error}` : "";
+    return {
+      ...c,
+      status: "False",
+      reason: "LastRunUnfinished",
+      message: `the last run (${last.id}) ended ${last.result}${why}`,
+      changedAt: last.finishedAt ?? last.startedAt,
+    };
+  });
+}
+
 function conditionsOf(recorded: readonly Condition[]): RecipeStatus["conditions"] {
   return CONDITION_TYPES.map((type) => {
     const c = recorded.find((x) => x.type === type);
@@ -178,7 +200,7 @@ export async function collectStatus(
       lastSuccess: success
         ? { id: success.id, at: new Date(success.finishedAt ?? success.startedAt).toISOString() }
         : null,
-      conditions: conditionsOf(conditions),
+      conditions: conditionsOf(readyAfterLastRun(conditions, runs[0])),
     });
   }
   const locks = (await state.locks()).map(lockStatus);

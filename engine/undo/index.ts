@@ -143,15 +143,15 @@ async function fieldsSetLater(state: EngineEnv["state"], run: RunRecord): Promis
  */
 export async function applyUndo(planned: Planned, env: EngineEnv): Promise<RecipeRun> {
   const { plan } = planned;
-  return withLock(env, plan.account, async () => {
+  return withLock(env, plan.account, async (held) => {
     const target = {
       account: plan.account,
       recipeId: plan.recipe.id,
       spec: plan.target.spec,
       playlistId: plan.target.playlistId,
     };
-    const read = await readNow(env, target, "the undone run");
+    const read = await readNow(held, target, "the undone run");
     if (targetFingerprint(read.actual) !== plan.target.fingerprint) throw new StalePlanError(plan.recipe.id);
-    return applyWithRun(env, { ...planned, read }, "undo", plan.recipe.hash);
+    return applyWithRun(held, { ...planned, read }, "undo", plan.recipe.hash);
   });
 }

@@ -11,6 +11,7 @@
  * is sent back with a short delay.
  */
 import PgBoss from "pg-boss";
+import { DEFAULT_RECONNECT, reconnecting } from "../state/pg/reconnect.js";
 
 export const RUN_QUEUE = "musicsync-recipe-run";
 /** pg-boss's tables live apart from the engine's, in this schema of the same database. */
@@ -118,15 +119,13 @@ export async function openQueue(
     boss,
     send(job, afterMs = 0) {
       // The queue's "short" policy keeps one waiting job per key: the recipe's id. A run asked for
-      // while one of the recipe waits is that run (a job being worked on does not count).
-      return boss.send(
-        RUN_QUEUE,
-        { ...job },
-        {
-          singletonKey: job.recipeId,
-          ...(afterMs > 0 ? { startAfter: new Date(Date.now() + afterMs) } : {}),
-        },
-      );
+      // while one of the recipe waits is that run (a job being worked on does not count). Sent
+      // again while the database is unreachable a moment (a restart): a job must not be lost to it.
+      const options = {
+        singletonKey: job.recipeId,
+        ...(afterMs > 0 ? { startAfter: new Date(Date.now() + afterMs) } : {}),
+      };
+      return reconnecting(() => boss.send(RUN_QUEUE, { ...job }, options), DEFAULT_RECONNECT);
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 });

@@ -6,10 +6,53 @@
  * (what `status` shows), so a new scheduler carries on where the last one stopped.
  */
 import { createTask } from "node-cron";
-import type pg from "pg";
+import pg from "pg";
 import type { LoadedRecipe } from "../recipe/types.js";
 import type { EngineState } from "../state/types.js";
 import type { JobQueue } from "./queue.js";
+
+/**
+ * The scheduler's connection of its own (its advisory lock is a session's), made again when lost: a
+ * restart of the server ends it — and the lock with it, so another worker may take the schedule
+ * meanwhile — and the worker goes on scheduling without being restarted itself.
+ */
+export class SchedulerSession {
+  private client: pg.Client | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly onLost: (e: Error) => void,
+  ) {}
+
+  /** The live connection, or a new one (which fails while the server cannot be reached). */
+  async get(): Promise<pg.Client> {
+    if (this.client) return this.client;
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: "musicsync scheduler",
+      keepAlive: true,
+    });
+    const drop = () => {
+      if (this.client === client) this.client = null;
+    };
+    // Heard, or an ended connection's error would end the process.
+    client.on("error", (e) => {
+      drop();
+      this.onLost(e);
+      client.end().catch(() => undefined);
+    });
+    client.on("end", drop);
+    await client.connect();
+    this.client = client;
+    return client;
+  }
+
+  async end(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}
 
 /** The key of the scheduler's session advisory lock (any fixed number no other lock uses). */
 const SCHEDULER_LOCK = 0x6d73_7363; // "mssc"

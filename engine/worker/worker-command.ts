@@ -12,6 +12,7 @@ import { commandLogger, type DaemonFlags, optionsOf } from "../daemon/daemon-com
 import { loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import { parseStateUrl } from "../state/open.js";
+import { isConnectionError } from "../state/pg/errors.js";
 import { DEFAULT_QUEUE_SETTINGS, openQueue, type QueueSettings } from "./queue.js";
 import { Worker, type WorkerOptions } from "./worker.js";
 
@@ -88,11 +89,34 @@ export async function runWorker(run: CommandRun, paths: readonly string[], o: Wo
     throw new CliError(`cannot open the job queue: ${(e as Error).message}`);
   });
   const worker = new Worker({ daemon, queue, logger, stateUrl, options: settings.worker });
-  await untilStopped(worker, logger, async () => {
-    await worker.start();
-  });
+  const unguard = surviveLostConnections(logger);
+  try {
+    await untilStopped(worker, logger, async () => {
+      await worker.start();
+    });
+  } finally {
+    unguard();
+  }
   await daemon.close();
   run.setExit(0);
+}
+
+/**
+ * pg-boss 10 marks a job done (or failed) without awaiting it: while the database is unreachable
+ * that promise rejects with nobody to hear it, which would end the process. Such a rejection is a
+ * lost connection's and only costs the job's completion — its lease runs out and it runs again,
+ * finding nothing to do — so it is logged. Any other unhandled rejection still ends the process.
+ */
+function surviveLostConnections(logger: ReturnType<typeof commandLogger>): () => void {
+  const listener = (reason: unknown) => {
+    if (!isConnectionError(reason)) throw reason;
+    logger.warn(
+      { error: reason instanceof Error ? reason.message : String(reason) },
+      "the job queue lost its database connection",
+    );
+  };
+  process.on("unhandledRejection", listener);
+  return () => process.off("unhandledRejection", listener);
 }
 
 /** Runs the worker until SIGTERM/SIGINT; a second signal exits at once (the journal stays consistent). */

@@ -10,12 +10,11 @@
  * - SIGTERM: no new job; the write in flight finishes; an interrupted run goes back to the queue.
  */
 import { randomInt } from "node:crypto";
-import pg from "pg";
 import type PgBoss from "pg-boss";
 import type { AttemptEvent, Daemon } from "../daemon/daemon.js";
 import type { EngineLogger } from "../run/logger.js";
 import { type JobQueue, RUN_QUEUE, type RunJob, runJobOf } from "./queue.js";
-import { nextScheduled, scheduleTick } from "./scheduler.js";
+import { nextScheduled, SchedulerSession, scheduleTick } from "./scheduler.js";
 
 export interface WorkerOptions {
   /** Jobs this process runs at once (each of a different account). */
@@ -42,7 +41,7 @@ export interface WorkerDeps {
 export class Worker {
   private readonly running = new Set<Promise<void>>();
   private ticker: NodeJS.Timeout | null = null;
-  private session: pg.Client | null = null;
+  private session: SchedulerSession | null = null;
   private ticking: Promise<unknown> = Promise.resolve();
   private stopping = false;
 
@@ -79,24 +78,31 @@ export class Worker {
 
   private async startScheduler(): Promise<void> {
     const { daemon, queue, options, stateUrl, logger } = this.deps;
-    this.session = new pg.Client({ connectionString: stateUrl, application_name: "musicsync scheduler" });
-    // A lost connection only stops this worker's scheduling; another worker's tick takes over.
-    this.session.on("error", (e) => logger.warn({ error: e.message }, "scheduler connection lost"));
-    await this.session.connect();
+    // A lost connection stops this worker's scheduling until its next tick connects again; another
+    // worker's tick may take over meanwhile.
+    const sessions = new SchedulerSession(stateUrl, (e) =>
+      logger.warn({ error: e.message }, "scheduler connection lost"),
+    );
+    this.session = sessions;
+    await sessions.get();
     let busy = false;
     const tick = () => {
       // A session's advisory lock is re-entrant: two ticks of one worker at once would both hold it.
-      if (this.stopping || !this.session || busy) return;
+      if (this.stopping || busy) return;
       busy = true;
-      this.ticking = scheduleTick({
-        state: daemon.state,
-        queue,
-        session: this.session,
-        recipes: () => daemon.loaded(),
-        holder: daemon.holder,
-        leaseMs: options.leaseMs,
-        now: () => Date.now(),
-      })
+      this.ticking = sessions
+        .get()
+        .then((session) =>
+          scheduleTick({
+            state: daemon.state,
+            queue,
+            session,
+            recipes: () => daemon.loaded(),
+            holder: daemon.holder,
+            leaseMs: options.leaseMs,
+            now: () => Date.now(),
+          }),
+        )
         .catch((e: unknown) => logger.warn({ error: String(e) }, "scheduling failed"))
         .finally(() => {
           busy = false;
@@ -181,7 +187,7 @@ export class Worker {
     await queue.boss.offWork(RUN_QUEUE);
     await daemon.stop(signal);
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
-    await this.session?.end().catch(() => {});
+    await this.session?.end();
     await queue.stop();
     logger.info({ signal }, "worker stopped");
   }

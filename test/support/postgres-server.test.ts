@@ -61,6 +61,26 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
       await server.stop(); // a second stop is harmless
     }, 60_000);
 
+    it("goes down and comes back on the same port with its data (outage)", async () => {
+      const server = await startPostgres();
+      try {
+        const url = await server.createDatabase("outage");
+        await query(url, "CREATE TABLE kept (id integer)");
+        const client = new pg.Client({ connectionString: url });
+        const errors: string[] = [];
+        client.on("error", (e: Error & { code?: string }) => errors.push(e.code ?? e.message));
+        await client.connect();
+        await server.outage!.down("fast");
+        await expect(query(url, "SELECT 1")).rejects.toThrow(/ECONNREFUSED/);
+        // A fast shutdown tells each session why it ends.
+        expect(errors[0]).toBe("57P01");
+        await server.outage!.up();
+        expect(await query(url, "SELECT count(*)::int AS n FROM kept")).toEqual([{ n: 0 }]);
+      } finally {
+        await server.stop();
+      }
+    }, 60_000);
+
     it("hands out fresh, empty, separate databases", async () => {
       const server = await startPostgres();
       try {

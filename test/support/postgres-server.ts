@@ -33,6 +33,18 @@ export interface PostgresServer {
   /** A fresh empty database; its URL. `prefix` starts its name (letters, digits, `_`). */
   createDatabase(prefix?: string): Promise<string>;
   stop(): Promise<void>;
+  /** A server of its own (not MUSICSYNC_TEST_PG_URL's) can be taken down and brought back. */
+  outage?: Outage;
+}
+
+/**
+ * The server down and up again on the same port with the same data, as a restart or a failover
+ * does to its clients: `fast` ends each session with 57P01 "terminating connection due to
+ * administrator command"; `immediate` cuts them off.
+ */
+export interface Outage {
+  down(mode?: "fast" | "immediate"): Promise<void>;
+  up(): Promise<void>;
 }
 
 const TOOLS = ["initdb", "pg_ctl", "postgres"];
@@ -255,8 +267,10 @@ async function waitReady(running: Running): Promise<string | null> {
 const live = new Set<() => void>();
 let exitHooked = false;
 
-function ownServer(bin: string, folder: string, data: string, running: Running): PostgresServer {
-  const url = `postgres://postgres@127.0.0.1:${running.port}/postgres`;
+function ownServer(bin: string, folder: string, data: string, first: Running): PostgresServer {
+  const url = `postgres://postgres@127.0.0.1:${first.port}/postgres`;
+  // Replaced when an outage brings the server back.
+  let running = first;
   const stopSync = () => {
     live.delete(stopSync);
     running.watchdog.kill("SIGKILL");
@@ -281,6 +295,23 @@ function ownServer(bin: string, folder: string, data: string, running: Running):
     });
   }
   let stopped: Promise<void> | null = null;
+  const outage: Outage = {
+    async down(mode = "fast") {
+      // The watchdog would remove the folder (the data) when it ends: a new one comes with `up`.
+      running.watchdog.kill("SIGKILL");
+      const gone = exitOf(running.postmaster);
+      await runToolAsync(bin, "pg_ctl", ["stop", "-D", data, "-m", mode, "-w"], folder, STOP_MS);
+      await Promise.race([gone, new Promise((r) => setTimeout(r, STOP_MS))]);
+      log(`PostgreSQL on port ${running.port} down (${mode})`);
+    },
+    async up() {
+      const next = launch(bin, folder, data, running.port);
+      const failure = await waitReady(next);
+      if (failure !== null) throw new Error(`PostgreSQL did not come back: ${failure}\n${next.output()}`);
+      running = next;
+      log(`PostgreSQL on port ${running.port} up again`);
+    },
+  };
   return {
     url,
     createDatabase: (prefix) => createDatabase(url, prefix),
@@ -288,16 +319,41 @@ function ownServer(bin: string, folder: string, data: string, running: Running):
       stopped ??= stopAsync(running, stopSync);
       return stopped;
     },
+    outage,
   };
+}
+
+/** Settles when the process has exited (at once if it has). */
+function exitOf(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+/** runTool without blocking this process: its clients (the code under test) go on meanwhile. */
+function runToolAsync(
+  bin: string,
+  tool: string,
+  args: string[],
+  cwd: string,
+  timeout: number,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(bin, tool), args, { cwd, env: toolEnv(), timeout, ...runAs() });
+    let err = "";
+    child.stderr?.on("data", (c: Buffer) => {
+      err += c.toString("utf8");
+    });
+    child.once("error", reject);
+    child.once("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${tool} failed (exit ${code ?? signal}): ${err}`)),
+    );
+  });
 }
 
 /** pg_ctl's immediate stop, then waits (bounded) for the postmaster to be gone before the folder goes. */
 async function stopAsync(running: Running, stopSync: () => void): Promise<void> {
   const started = Date.now();
-  const gone = new Promise<void>((resolve) => {
-    if (running.postmaster.exitCode !== null || running.postmaster.signalCode !== null) resolve();
-    else running.postmaster.once("exit", () => resolve());
-  });
+  const gone = exitOf(running.postmaster);
   stopSync();
   await Promise.race([gone, new Promise((r) => setTimeout(r, STOP_MS))]);
   log(`PostgreSQL on port ${running.port} stopped in ${Date.now() - started} ms`);

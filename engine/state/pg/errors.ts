@@ -13,15 +13,37 @@ export class PgStateError extends Error {
   constructor(
     /** `host:port/database`. */
     readonly database: string,
+    /** What happened, naming the database ("cannot open the state database h:p/db"). */
     what: string,
     cause: unknown,
     secret: string,
+    /** The server could not be reached (../unreachable.ts): nothing was recorded, try again later. */
+    readonly stateUnreachable = false,
   ) {
-    super(`${what} ${database}: ${redact(messageOf(cause), secret)}`);
+    super(`${what}: ${redact(messageOf(rootOf(cause)), secret)}`);
     this.name = "PgStateError";
-    const code = (cause as { code?: unknown } | null)?.code;
-    this.code = typeof code === "string" ? code : undefined;
+    this.code = codeOf(cause);
   }
+}
+
+/**
+ * The error under drizzle's wrapper: a failed query comes as "Failed query: <sql> params: <values>"
+ * with the driver's error as its cause. The SQL and its values say nothing of why a server could
+ * not be reached, and a value may be anything a caller stored; the driver's error says it all.
+ */
+function rootOf(e: unknown): unknown {
+  let current = e;
+  for (let depth = 0; depth < 5; depth++) {
+    const cause = (current as { cause?: unknown } | null)?.cause;
+    if (!(current instanceof Error) || !("query" in current) || cause === undefined) return current;
+    current = cause;
+  }
+  return current;
+}
+
+function codeOf(e: unknown): string | undefined {
+  const code = (rootOf(e) as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
 }
 
 function messageOf(e: unknown): string {
@@ -41,27 +63,29 @@ function redact(message: string, secret: string): string {
 export function openingError(pool: pg.Pool, e: unknown): Error {
   if (e instanceof PgMigrationError) return e;
   const { database, secret } = describePool(pool);
-  return new PgStateError(database, "cannot open the state database", e, secret);
+  return new PgStateError(database, `cannot open the state database ${database}`, e, secret);
 }
 
 // SQLSTATE classes of a connection that failed or was refused: 08 connection exception, 28 invalid
-// authorisation, 3D000 no such database, 53300 too many connections, 57P01-57P03 server shut down.
-const CONNECTION_STATES = /^(08|28)...$|^3D000$|^53300$|^57P0[1-3]$/;
+// authorisation, 3D000 no such database, 53300 too many connections, 57P01-57P03 server shut down,
+// 57P05 ended by the server's idle_session_timeout.
+const CONNECTION_STATES = /^(08|28)...$|^3D000$|^53300$|^57P0[1235]$/;
 // Node's socket errors (ECONNREFUSED, ENOTFOUND, ETIMEDOUT, EAI_AGAIN…).
 const SOCKET_CODES = /^E[A-Z_]+$/;
 // node-postgres' own connection failures, which carry no code.
 const POOL_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable/i;
 
-/** Whether an error is about reaching the server rather than about a query. */
+/** Whether an error is about reaching the server rather than about a query (drizzle's wrapper looked through). */
 export function isConnectionError(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code === "string") return CONNECTION_STATES.test(code) || SOCKET_CODES.test(code);
-  return e instanceof Error && POOL_MESSAGES.test(messageOf(e));
+  const root = rootOf(e);
+  const code = codeOf(root);
+  if (code !== undefined) return CONNECTION_STATES.test(code) || SOCKET_CODES.test(code);
+  return root instanceof Error && POOL_MESSAGES.test(messageOf(root));
 }
 
 /** A connection error met by a query, as an error naming the server; other errors unchanged. */
 export function queryError(pool: pg.Pool, e: unknown): unknown {
   if (!isConnectionError(e)) return e;
   const { database, secret } = describePool(pool);
-  return new PgStateError(database, "the state database", e, secret);
+  return new PgStateError(database, `the state database ${database} was unreachable`, e, secret, true);
 }

@@ -11,6 +11,14 @@
  * - held, but the row's heartbeat stale (a hung process, as on SQLite): its session is ended and
  *   the lock taken over, so that exactly one session holds the account again;
  * - `forceUnlock` (`musicsync unlock`) also ends the holder's session.
+ *
+ * The other side of "ends with its session": a session that ends while its process lives (the
+ * server restarted, `pg_terminate_backend`, an `idle_session_timeout`, a pooler, a network cut)
+ * frees the account just the same, and another process may take it at once. So a held session is
+ * watched — its 'error' and 'end' events, TCP keepalive, and a check every few seconds that it
+ * still answers and still holds the advisory lock — and `lockLost` says so from then on, for the
+ * runner to send no further write (engine/run/lease.ts). It is never taken again behind the run's
+ * back: another process may have written meanwhile.
  */
 import type pg from "pg";
 import type { LockAttempt, LockInfo, LockStore } from "../types.js";
@@ -23,17 +31,33 @@ const SESSION_NAME = "musicsync lock ";
 /** How long to wait for a hung holder's session to end after it was told to. */
 const TAKEOVER_TIMEOUT_MS = 10_000;
 
+/** How often a held lock's session is checked, and how long it may take to answer. */
+export interface LeaseChecks {
+  everyMs: number;
+  timeoutMs: number;
+}
+
+export const DEFAULT_LEASE_CHECKS: LeaseChecks = Object.freeze({ everyMs: 3_000, timeoutMs: 10_000 });
+
+/** A lock this process holds: its session, and why it was lost (null while held). */
+interface Held {
+  account: string;
+  session: pg.Client;
+  lost: string | null;
+  timer: NodeJS.Timeout | null;
+  checking: boolean;
+}
+
 export class PgLeaseLockStore implements LockStore {
   private readonly rows: PgLockStore;
-  /** The session of each lock this process holds, by lock id. */
-  private readonly sessions = new Map<string, pg.Client>();
-  /** Sessions whose connection failed or ended: their locks are no longer held. */
-  private readonly lost = new WeakSet<pg.Client>();
+  /** The locks this process holds, by lock id. */
+  private readonly held = new Map<string, Held>();
 
   constructor(
     rows: PgLockStore,
     /** A new connection of its own (not from the pool: a run holds it for its whole length). */
     private readonly connect: () => Promise<pg.Client>,
+    private readonly checks: LeaseChecks = DEFAULT_LEASE_CHECKS,
   ) {
     this.rows = rows;
   }
@@ -48,18 +72,51 @@ export class PgLeaseLockStore implements LockStore {
           await this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY)
         : await this.takeOverIfStale(session, account, holder, at, staleAfterMs);
       if (attempt.acquired) {
-        await session.query("SELECT set_config('application_name', $1, false)", [
-          SESSION_NAME + attempt.lock.lockId,
-        ]);
-        this.sessions.set(attempt.lock.lockId, session);
-        session.on("error", () => this.lost.add(session));
-        session.on("end", () => this.lost.add(session));
+        await keepOpen(session, attempt.lock.lockId);
+        this.watch(attempt.lock.lockId, account, session);
         kept = true;
       }
       return attempt;
     } finally {
       if (!kept) await session.end().catch(() => undefined);
     }
+  }
+
+  /** From now on, the session's end in any way marks the lock lost (see the file's comment). */
+  private watch(lockId: string, account: string, session: pg.Client): void {
+    const held: Held = { account, session, lost: null, timer: null, checking: false };
+    this.held.set(lockId, held);
+    session.on("error", (e: Error) => lose(held, `the state database closed its connection (${e.message})`));
+    session.on("end", () => lose(held, "the state database closed its connection"));
+    held.timer = setInterval(() => void this.check(held), this.checks.everyMs);
+    held.timer.unref();
+  }
+
+  /** One check: the session answers in time and still holds the account's advisory lock. */
+  private async check(held: Held): Promise<void> {
+    if (held.lost !== null || held.checking) return;
+    held.checking = true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), this.checks.timeoutMs);
+    });
+    try {
+      const answer = await Promise.race([stillHolds(held.session, held.account), late]);
+      if (answer === "late") {
+        const seconds = Math.round(this.checks.timeoutMs / 1000);
+        lose(held, `the state database did not answer a check of its connection within ${seconds} s`);
+      } else if (!answer) lose(held, "the state database no longer holds it");
+    } catch (e) {
+      lose(held, `the state database closed its connection (${(e as Error).message})`);
+    } finally {
+      clearTimeout(timer);
+      held.checking = false;
+    }
+  }
+
+  /** Why this process's lock `lockId` was lost (its session ended or failed a check); null while held. */
+  lockLost(lockId: string): string | null {
+    return this.held.get(lockId)?.lost ?? null;
   }
 
   /** Busy, unless the holder's heartbeat is stale: then its session is ended and the lock is ours. */
@@ -84,8 +141,7 @@ export class PgLeaseLockStore implements LockStore {
 
   /** False once the lock's row is gone or, in this process, its session was lost (the lock with it). */
   async heartbeat(lockId: string, at: number): Promise<boolean> {
-    const session = this.sessions.get(lockId);
-    if (session && this.lost.has(session)) return false;
+    if (this.lockLost(lockId) !== null) return false;
     return this.rows.heartbeat(lockId, at);
   }
 
@@ -93,10 +149,10 @@ export class PgLeaseLockStore implements LockStore {
     try {
       await this.rows.releaseLock(lockId);
     } finally {
-      const session = this.sessions.get(lockId);
-      this.sessions.delete(lockId);
+      const held = this.held.get(lockId);
+      this.held.delete(lockId);
       // Ending the session frees its advisory lock (an unlock first would only cost a round trip).
-      await session?.end().catch(() => undefined);
+      if (held) await letGo(held);
     }
   }
 
@@ -125,10 +181,51 @@ export class PgLeaseLockStore implements LockStore {
 
   /** Ends the sessions of the locks this process still holds (the state is closing). */
   async close(): Promise<void> {
-    const open = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(open.map((s) => s.end().catch(() => undefined)));
+    const open = [...this.held.values()];
+    this.held.clear();
+    await Promise.all(open.map(letGo));
   }
+}
+
+/** Marks the lock lost (the first reason stays) and ends its session, freeing the account for sure. */
+function lose(held: Held, why: string): void {
+  if (held.lost !== null) return;
+  held.lost = why;
+  if (held.timer) clearInterval(held.timer);
+  // Not awaited: on a cut network the goodbye may never be answered.
+  held.session.end().catch(() => undefined);
+}
+
+async function letGo(held: Held): Promise<void> {
+  if (held.timer) clearInterval(held.timer);
+  // Released on purpose: its end is no loss.
+  held.lost ??= "released";
+  await held.session.end().catch(() => undefined);
+}
+
+/**
+ * Names the session after its lock and exempts it from the server's `idle_session_timeout`
+ * (PostgreSQL 14 and later): the session idles between checks by design, and a timeout ending it
+ * would free the account under a live run.
+ */
+async function keepOpen(session: pg.Client, lockId: string): Promise<void> {
+  await session.query(
+    `SELECT set_config('application_name', $1, false),
+            (SELECT set_config('idle_session_timeout', '0', false)
+               WHERE current_setting('server_version_num')::int >= 140000)`,
+    [SESSION_NAME + lockId],
+  );
+}
+
+/** Whether this session still holds the account's advisory lock (a 64-bit key: classid, objid). */
+async function stillHolds(session: pg.Client, account: string): Promise<boolean> {
+  const { rows } = await session.query<{ held: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+        AND pid = pg_backend_pid() AND objsubid = 1
+        AND ((classid::bigint << 32) | objid::bigint) = ${KEY}) AS held`,
+    [account],
+  );
+  return rows[0]?.held === true;
 }
 
 async function tryLease(session: pg.Client, account: string): Promise<boolean> {

@@ -8,6 +8,9 @@
  * gone left `running`) and every method waits for it first, so no method ever runs on a database
  * that is not migrated, and an opening failure surfaces from the first call (and from close()
  * never: closing a state that could not open just ends its pool).
+ *
+ * Once open, a call that cannot reach the server (a restart, a failover) is tried again for a
+ * while (./reconnect.ts): the pool opens new connections as the old ones fail.
  */
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
@@ -18,14 +21,18 @@ import { PgApprovalStore } from "./approvals.js";
 import type { PgDb } from "./common.js";
 import { openingError, queryError } from "./errors.js";
 import { PgHealthStore } from "./health.js";
-import { PgLeaseLockStore } from "./leases.js";
+import { type LeaseChecks, PgLeaseLockStore } from "./leases.js";
 import { PgLockStore } from "./locks.js";
 import { PgMatchStore } from "./matches.js";
 import { PgOwnershipStore } from "./ownership.js";
+import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "./reconnect.js";
 import { PgRunStore } from "./runs.js";
 import * as schema from "./schema.js";
 
-type Args<K extends keyof EngineState> = Parameters<EngineState[K]>;
+type Args<K extends keyof EngineState> = Parameters<NonNullable<EngineState[K]>>;
+
+/** Idle time after which TCP keepalive starts probing a lock's connection. */
+const KEEPALIVE_MS = 5_000;
 
 export interface PgStateOptions {
   /** Brings the database to the current schema; concurrent openers must be safe (../pg-migrate.ts). */
@@ -34,6 +41,10 @@ export interface PgStateOptions {
   lockStaleMs?: number;
   /** Wall-clock now, for that check (tests). */
   now?: number;
+  /** How long a call keeps trying while the server cannot be reached (default 30 s). */
+  reconnect?: Reconnect;
+  /** How often a held lock's session is checked (default every 3 s, 10 s to answer). */
+  leaseChecks?: LeaseChecks;
 }
 
 export class PgState implements EngineState {
@@ -47,6 +58,7 @@ export class PgState implements EngineState {
   private readonly approvalStore: PgApprovalStore;
   private readonly accountStore: PgAccountStore;
   private closing: Promise<void> | null = null;
+  private readonly reconnect: Reconnect;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -59,21 +71,25 @@ export class PgState implements EngineState {
     this.runStore = new PgRunStore(db);
     this.ownershipStore = new PgOwnershipStore(db);
     // Each held lock keeps a connection of its own (./leases.ts), outside the pool.
-    this.lockStore = new PgLeaseLockStore(new PgLockStore(db), () => sessionOf(pool));
+    this.lockStore = new PgLeaseLockStore(new PgLockStore(db), () => sessionOf(pool), options.leaseChecks);
     this.healthStore = new PgHealthStore(db);
     this.matchStore = new PgMatchStore(db);
     this.approvalStore = new PgApprovalStore(db);
     this.accountStore = new PgAccountStore(db);
+    this.reconnect = options.reconnect ?? DEFAULT_RECONNECT;
     this.ready = opening(pool, this.runStore, options);
     // Nobody may call a method before the process ends: the failure is reported by the first call.
     this.ready.catch(() => undefined);
   }
 
-  /** After `ready`; a connection error named by host:port/database, never with the password. */
+  /**
+   * After `ready`, tried again while the server cannot be reached; a connection error that outlasts
+   * that is named by host:port/database, never with the password.
+   */
   private async after<T>(call: () => Promise<T>): Promise<T> {
     await this.ready;
     try {
-      return await call();
+      return await reconnecting(call, this.reconnect);
     } catch (e) {
       throw queryError(this.pool, e);
     }
@@ -180,6 +196,10 @@ export class PgState implements EngineState {
   forceUnlock(...a: Args<"forceUnlock">) {
     return this.after(() => this.lockStore.forceUnlock(...a));
   }
+  /** Synchronous, and no query: asked before every write a run sends. */
+  lockLost(lockId: string): string | null {
+    return this.lockStore.lockLost(lockId);
+  }
   // ── health ──
   recordGeneration(...a: Args<"recordGeneration">) {
     return this.after(() => this.healthStore.recordGeneration(...a));
@@ -284,9 +304,17 @@ async function opening(pool: pg.Pool, runs: PgRunStore, options: PgStateOptions)
   }
 }
 
-/** A connection with the pool's settings but outside it; a lost one only ends its lease. */
+/**
+ * A connection with the pool's settings but outside it; a lost one only ends its lease. TCP
+ * keepalive makes a silent network cut end it (and so the lease) instead of leaving it waiting.
+ */
 async function sessionOf(pool: pg.Pool): Promise<pg.Client> {
-  const client = new pg.Client({ ...pool.options, application_name: "musicsync lock" });
+  const client = new pg.Client({
+    ...pool.options,
+    application_name: "musicsync lock",
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_MS,
+  });
   client.on("error", () => undefined);
   await client.connect();
   return client;

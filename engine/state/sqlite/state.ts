@@ -14,7 +14,7 @@ import { SqliteMatchStore } from "./matches.js";
 import { SqliteOwnershipStore } from "./ownership.js";
 import { SqliteRunStore } from "./runs.js";
 
-type Args<K extends keyof EngineState> = Parameters<EngineState[K]>;
+type Args<K extends keyof EngineState> = Parameters<NonNullable<EngineState[K]>>;
 
 export class SqliteState implements EngineState {
   private readonly runStore: SqliteRunStore;

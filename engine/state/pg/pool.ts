@@ -1,0 +1,44 @@
+/**
+ * The state's connection pool, sturdy against connections that end under it (a server restart, an
+ * `idle_session_timeout`, a pooler). node-postgres' pool hears an idle client's end, but not a
+ * checked-out one's, and drizzle's transactions check clients out:
+ * - a connection ended during a transaction raised an 'error' nobody heard — which ends the process;
+ * - a transaction whose `begin` failed never gave its client back (drizzle releases only after a
+ *   `begin` that went through), so the pool counted it busy for ever, and `end()` waited for it.
+ * Here a checked-out client whose connection fails goes back to the pool at once, as broken (the
+ * pool drops it and opens a new one when asked), and releasing it again is harmless.
+ */
+import pg from "pg";
+
+type Done = (release?: unknown) => void;
+type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: Done) => void;
+
+export class StatePool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
+    if (callback === undefined) return super.connect().then(guarded);
+    super.connect((err, client, done) => {
+      if (err || client === undefined) return callback(err, client, done);
+      const safe = guarded(client);
+      callback(undefined, safe, (e) => safe.release(e as Error | boolean | undefined));
+    });
+    return undefined;
+  }
+}
+
+/** The client, released as broken the moment its connection fails, and released at most once. */
+function guarded(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release;
+  let released = false;
+  const once = (err?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    client.removeListener("error", lost);
+    release(err);
+  };
+  const lost = (e: Error) => once(e);
+  client.on("error", lost);
+  client.release = once;
+  return client;
+}

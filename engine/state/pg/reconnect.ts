@@ -1,0 +1,45 @@
+/**
+ * Calls to a PostgreSQL server that went away for a moment (a restart, a failover, a pooler that
+ * dropped its connections) are tried again, with growing waits, for a bounded time: a run whose
+ * write the service confirmed must not lose that confirmation to a database that blinked. Only a
+ * failure to reach the server is retried; any other error is the caller's at once.
+ *
+ * Why a retry is safe: a statement cut off with its connection is rolled back unless its commit had
+ * already reached the server, and every store's write either is idempotent (an upsert, a mark, a
+ * delete by key) or, in that narrow window, only costs a duplicate run record or attempt count.
+ */
+import { isConnectionError } from "./errors.js";
+
+export interface Reconnect {
+  /** How long, from the first failure, a call keeps trying; 0 never tries again. */
+  forMs: number;
+  /** The first wait; doubled each time, up to maxDelayMs. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RECONNECT: Reconnect = Object.freeze({
+  forMs: 30_000,
+  firstDelayMs: 250,
+  maxDelayMs: 4_000,
+});
+
+/** `call`, tried again while it fails to reach the server, until `policy.forMs` has passed. */
+export async function reconnecting<T>(
+  call: () => Promise<T>,
+  policy: Reconnect,
+  now: () => number = Date.now,
+): Promise<T> {
+  let deadline: number | null = null;
+  for (let delay = policy.firstDelayMs; ; delay = Math.min(delay * 2, policy.maxDelayMs)) {
+    try {
+      return await call();
+    } catch (e) {
+      if (!isConnectionError(e)) throw e;
+      deadline ??= now() + policy.forMs;
+      const left = deadline - now();
+      if (left <= 0) throw e;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
+    }
+  }
+}
