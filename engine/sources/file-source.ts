@@ -40,6 +40,7 @@ async function entriesOf(spec: FileSource) {
       ...(spec.format ? { format: spec.format } : {}),
       ...(spec.columns ? { columns: spec.columns } : {}),
       strict: spec.strict,
+      within: spec.within,
     });
   } catch (e) {
     if (e instanceof FileSourceError) {
