@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describeFsError, FileReadError, readRegularFile } from "../files/read-regular.js";
+import { OVERRIDES_FILE } from "./defaults.js";
 import { type Environment, substituteEnvironment } from "./env.js";
 import { type RecipeIssue, sortIssues } from "./errors.js";
 import { fileSourceIssues, placeFiles, readableFolders } from "./file-paths.js";
@@ -249,12 +250,18 @@ async function collect(path: string, out: string[]): Promise<void> {
   for (const e of entries) {
     const full = join(path, e.name);
     if (e.isDirectory()) await collect(full, out);
-    else if (/\.ya?ml$/.test(e.name) && e.name !== "musicsync.yaml" && e.name !== "musicsync.yml")
-      out.push(full);
+    else if (/\.ya?ml$/.test(e.name) && !NOT_RECIPES.has(e.name)) out.push(full);
   }
 }
 
-/** Reads files and folders (every `.yaml`/`.yml` below a folder, the project file excepted). */
+/**
+ * YAML files a recipe folder holds that are not recipes: the project file, and the song matches
+ * `musicsync match --write-overrides` drafts beside the recipes (read as a recipe, it failed every
+ * command with 64 errors: issue 22).
+ */
+const NOT_RECIPES = new Set(["musicsync.yaml", "musicsync.yml", OVERRIDES_FILE]);
+
+/** Reads files and folders (every `.yaml`/`.yml` below a folder, but the project file and matches.yaml). */
 export async function loadRecipePaths(
   paths: readonly string[],
   options: RecipeLoadOptions = {},
