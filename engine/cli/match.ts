@@ -14,6 +14,7 @@ import { OVERRIDES_FILE } from "../recipe/defaults.js";
 import type { FileFormat, Project } from "../recipe/types.js";
 import { createEnv } from "../run/env.js";
 import { pacedSearch } from "../run/runner.js";
+import { credentialLine } from "../sources/file-source.js";
 import { loadProjectFor } from "./accounts.js";
 import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
@@ -125,8 +126,13 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
   });
   const bar = entriesBar(io, g);
   try {
+    // Made first: the client's credentials are then known, and a file holding them is refused.
+    const search = pacedSearch(env, account);
+    const secret = credentialLine(read.entries);
+    if (secret !== null)
+      throw new CliError(`${file}:${secret}: holds a credential, so nothing of the file is searched`);
     const { resolutions, searches } = await resolveEntries(read.entries, {
-      search: pacedSearch(env, account),
+      search,
       cache: env.state,
       overrides: await loadOverrides(overridesFile),
       now: env.clock.now(),

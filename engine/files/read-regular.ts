@@ -35,7 +35,8 @@ export class FileReadError extends Error {
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const CHUNK = 64 * 1024;
 
-function kindOf(info: Stats): string {
+/** What a file that is not a regular one is, as a person reads it. */
+export function kindOf(info: Stats): string {
   if (info.isDirectory()) return "is a directory, not a regular file";
   if (info.isFIFO()) return "is a named pipe, not a regular file";
   if (info.isCharacterDevice()) return "is a character device, not a regular file";

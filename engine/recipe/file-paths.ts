@@ -8,8 +8,9 @@
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { authTextKind } from "../../src/auth/detect.js";
 import { MAX_FILE_BYTES, mib } from "../files/limits.js";
-import { isInside } from "../files/read-regular.js";
+import { isInside, kindOf } from "../files/read-regular.js";
 import type { RecipeInput } from "./input.js";
 import type { PathIssue } from "./semantic.js";
 import type { Project, Recipe } from "./types.js";
@@ -29,31 +30,48 @@ export function realPathOf(path: string): string {
   }
 }
 
+/** Where a recipe's file sources may read, and the files in there they may never read. */
+export interface FileAccess {
+  /** Real paths: the project folder and those the project allows. */
+  within: string[];
+  /** Real path -> what it is: the project file, and each account's credentials file. */
+  secrets: Map<string, string>;
+}
+
 /**
- * The folders a recipe's file sources may read, as real paths: the project folder and those the
- * project allows (relative to the project file). Without a project file (a recipe checked on its
- * own), the recipe file's own folder.
+ * The folders are the project folder and those the project allows (relative to the project
+ * file); without a project file (a recipe checked on its own), the recipe file's own folder.
+ * A credentials file is refused even inside them: read as a playlist, each of its lines, cookie
+ * and all, would be sent to the service as a search.
  */
-export function readableFolders(
+export function fileAccess(
   project: Project | null | undefined,
   projectFile: string | undefined,
   recipeFile: string,
-): string[] {
-  if (projectFile === undefined) return [realPathOf(dirname(resolve(recipeFile)))];
+): FileAccess {
+  if (projectFile === undefined)
+    return { within: [realPathOf(dirname(resolve(recipeFile)))], secrets: new Map() };
   const base = dirname(resolve(projectFile));
   const allowed = project?.file_sources.allow ?? [];
-  return [base, ...allowed.map((folder) => resolve(base, folder))].map(realPathOf);
+  const secrets = new Map([[realPathOf(projectFile), "the project file"]]);
+  for (const [name, account] of Object.entries(project?.accounts ?? {})) {
+    for (const setting of ["auth", "token"] as const) {
+      const value = account[setting];
+      if (value && authTextKind(value) === "path") {
+        secrets.set(
+          realPathOf(resolve(base, value.trim())),
+          `the credentials file of accounts.${name}.${setting}`,
+        );
+      }
+    }
+  }
+  return { within: [base, ...allowed.map((folder) => resolve(base, folder))].map(realPathOf), secrets };
 }
 
 /** What is at a path that exists, when a file source cannot read it; null when it can. */
 function notAFile(path: string): string | null {
   const info = statSync(path);
-  if (info.isFile()) return null;
-  if (info.isDirectory()) return "is a directory, not a regular file";
-  if (info.isFIFO()) return "is a named pipe, not a regular file";
-  if (info.isCharacterDevice()) return "is a character device, not a regular file";
-  if (info.isBlockDevice()) return "is a block device, not a regular file";
-  return "is not a regular file";
+  return info.isFile() ? null : kindOf(info);
 }
 
 function shownFolders(within: readonly string[]): string {
@@ -61,15 +79,40 @@ function shownFolders(within: readonly string[]): string {
   return allowed.length === 0 ? `the folder ${project}` : `the folders ${within.join(", ")}`;
 }
 
+/** Why a file source may not read `path` (absolute, as written), or null when it may. */
+function refusal(path: string, written: string, access: FileAccess): string | null {
+  const real = realPathOf(path);
+  const through = real === path ? "" : ` (through a link, it is ${real})`;
+  if (!access.within.some((w) => isInside(w, real))) {
+    return (
+      `${written} is outside ${shownFolders(access.within)}${through}, so it is not read: ` +
+      "name its folder in the project file's file_sources.allow to read it"
+    );
+  }
+  const secret = access.secrets.get(real);
+  if (secret) return `${written} is ${secret}${through}: a file source never reads it`;
+  const kind = existsSync(path) ? notAFile(path) : null;
+  return kind && `${written} ${kind}`;
+}
+
+/** What may still change before a sync: a file not there yet (CI may write it), one too big today. */
+function caveat(path: string, written: string, folder: string): string | null {
+  if (!existsSync(path)) return `${written} does not exist (yet), relative to ${folder}`;
+  const size = statSync(path).size;
+  return size > MAX_FILE_BYTES
+    ? `${written} is ${mib(size)}; a playlist file may be at most ${mib(MAX_FILE_BYTES)}`
+    : null;
+}
+
 /**
- * Problems of a recipe's file sources: errors (outside the readable folders; not a regular file),
- * which refuse the recipe, and warnings (not there yet: CI may write it just before it syncs; too
- * big today), which `sync` turns into an error of that source if they still hold.
+ * Problems of a recipe's file sources: errors (outside the readable folders, a credentials file,
+ * not a regular file), which refuse the recipe, and warnings, which `sync` turns into an error of
+ * that source if they still hold then.
  */
 export function fileSourceIssues(
   recipe: RecipeInput,
   recipeFile: string,
-  within: readonly string[],
+  access: FileAccess,
 ): { errors: PathIssue[]; warnings: PathIssue[] } {
   const folder = dirname(resolve(recipeFile));
   const errors: PathIssue[] = [];
@@ -78,28 +121,10 @@ export function fileSourceIssues(
     if (s.type !== "file" || !s.path) return;
     const at = ["sources", i, "path"];
     const path = resolve(folder, s.path);
-    const real = realPathOf(path);
-    if (!within.some((w) => isInside(w, real))) {
-      const through = real === path ? "" : ` (through a link, it is ${real})`;
-      errors.push({
-        path: at,
-        message:
-          `${s.path} is outside ${shownFolders(within)}${through}, so it is not read: ` +
-          "name its folder in the project file's file_sources.allow to read it",
-      });
-    } else if (!existsSync(path)) {
-      warnings.push({ path: at, message: `${s.path} does not exist (yet), relative to ${folder}` });
-    } else {
-      const kind = notAFile(path);
-      if (kind) errors.push({ path: at, message: `${s.path} ${kind}` });
-      else if (statSync(path).size > MAX_FILE_BYTES) {
-        const size = mib(statSync(path).size);
-        warnings.push({
-          path: at,
-          message: `${s.path} is ${size}; a playlist file may be at most ${mib(MAX_FILE_BYTES)}`,
-        });
-      }
-    }
+    const error = refusal(path, s.path, access);
+    const warning = error === null ? caveat(path, s.path, folder) : null;
+    if (error) errors.push({ path: at, message: error });
+    if (warning) warnings.push({ path: at, message: warning });
   });
   return { errors, warnings };
 }

@@ -9,7 +9,7 @@ import { describeFsError, FileReadError, readRegularFile } from "../files/read-r
 import { OVERRIDES_FILE } from "./defaults.js";
 import { type Environment, substituteEnvironment } from "./env.js";
 import { type RecipeIssue, sortIssues } from "./errors.js";
-import { fileSourceIssues, placeFiles, readableFolders } from "./file-paths.js";
+import { fileAccess, fileSourceIssues, placeFiles } from "./file-paths.js";
 import { fitWarnings } from "./fit.js";
 import { canonicalJson, deepFreeze } from "./freeze.js";
 import type { ProjectInput, RecipeInput } from "./input.js";
@@ -154,13 +154,13 @@ function checkFileText(
       issues.push(...positioned(source, semantic));
       continue;
     }
-    const within = readableFolders(options.project, options.projectFile, input.file);
-    const files = fileSourceIssues(recipe, input.file, within);
+    const access = fileAccess(options.project, options.projectFile, input.file);
+    const files = fileSourceIssues(recipe, input.file, access);
     if (files.errors.length > 0) {
       issues.push(...positioned(source, files.errors));
       continue;
     }
-    candidates.push({ input: recipe, source, within, fileWarnings: files.warnings });
+    candidates.push({ input: recipe, source, within: access.within, fileWarnings: files.warnings });
   }
   return { candidates, issues };
 }

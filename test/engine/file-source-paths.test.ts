@@ -110,6 +110,27 @@ describe("a file source's path", () => {
     expect(refused.issues.map(formatIssue).join("\n")).toMatch(/musicsync\.yaml:5:\d+ .*file_sources\.allow/);
   });
 
+  it("an account's credentials file, or the project file, is refused even inside the project", async () => {
+    await writeFile(join(project, "browser.json"), '{"cookie": "SAPISID=abcdefghijklmnop"}');
+    const withAuth =
+      "apiVersion: musicsync/v1\nkind: Project\naccounts:\n  default: { auth: browser.json }\n";
+    for (const [path, what] of [
+      ["../browser.json", "the credentials file of accounts.default.auth"],
+      ["../musicsync.yaml", "the project file"],
+    ]) {
+      const r = await load(path!, withAuth);
+      expect(r.recipes, path).toEqual([]);
+      expect(r.lines, path).toEqual([
+        `${r.recipeFile}:6:49 sources[0].path: ${path} is ${what}: a file source never reads it`,
+      ]);
+    }
+    await symlink(join(project, "browser.json"), join(project, "exports", "list.csv"));
+    const linked = await load("../exports/list.csv", withAuth);
+    expect(linked.lines.join("\n")).toContain(
+      `is the credentials file of accounts.default.auth (through a link, it is ${join(project, "browser.json")})`,
+    );
+  });
+
   it("a named pipe or a device is a validate error; a file not there yet is a warning", async () => {
     execFileSync("mkfifo", [join(project, "exports", "pipe.txt")]);
     await symlink("/dev/zero", join(project, "exports", "zero.txt"));
