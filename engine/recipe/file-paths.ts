@@ -81,6 +81,7 @@ function shownFolders(within: readonly string[]): string {
 
 /** Why a file source may not read `path` (absolute, as written), or null when it may. */
 function refusal(path: string, written: string, access: FileAccess): string | null {
+  if (written.includes("\0")) return `${written} holds a NUL character, which no file name can`;
   const real = realPathOf(path);
   const through = real === path ? "" : ` (through a link, it is ${real})`;
   if (!access.within.some((w) => isInside(w, real))) {

@@ -105,11 +105,12 @@ function checkFile(
 const MAX_ISSUES_PER_FILE = 100;
 const MAX_MESSAGE = 400;
 
+function clip(i: RecipeIssue): RecipeIssue {
+  const cut = i.message.length > MAX_MESSAGE ? `${i.message.slice(0, MAX_MESSAGE)}…` : i.message;
+  return { ...i, message: visible(cut) };
+}
+
 function bounded(r: { candidates: Candidate[]; issues: RecipeIssue[] }) {
-  const clip = (i: RecipeIssue): RecipeIssue => {
-    const cut = i.message.length > MAX_MESSAGE ? `${i.message.slice(0, MAX_MESSAGE)}…` : i.message;
-    return { ...i, message: visible(cut) };
-  };
   const issues = sortIssues(r.issues);
   if (issues.length <= MAX_ISSUES_PER_FILE) return { candidates: r.candidates, issues: issues.map(clip) };
   const rest = issues.length - MAX_ISSUES_PER_FILE;
@@ -212,8 +213,9 @@ export function loadRecipeTexts(
   }
   const all = perFile.flat();
   const warnings = all.flatMap((c) =>
+    // A warning quotes the recipe too (a file source's path): shown as safely as an issue.
     positioned(c.source, [...fitWarnings(c.input), ...c.fileWarnings]).map((w) => ({
-      ...w,
+      ...clip(w),
       severity: "warning" as const,
     })),
   );

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -146,6 +147,26 @@ describe("a file source's path", () => {
     expect(missing.warnings.map(formatIssue)).toEqual([
       expect.stringMatching(/imported\.yaml:6:49 warning: .*later\.txt does not exist \(yet\)/),
     ]);
+  });
+
+  it("a socket, a NUL in the path, a control character: each said plainly, nothing printed raw", async () => {
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(join(project, "exports", "sock.csv"), done));
+    try {
+      const socket = await load("../exports/sock.csv");
+      expect(socket.lines).toEqual([
+        `${socket.recipeFile}:6:49 sources[0].path: ../exports/sock.csv is a socket, not a regular file`,
+      ]);
+    } finally {
+      server.close();
+    }
+    const nul = await load("a\0b.csv");
+    expect(nul.lines).toEqual([
+      `${nul.recipeFile}:6:49 sources[0].path: a\\u{0}b.csv holds a NUL character, which no file name can`,
+    ]);
+    // A right-to-left override in a warning would reorder the terminal's line: shown as an escape.
+    const rtl = await load("../exports/\u202Egnp.txt");
+    expect(rtl.warnings.map(formatIssue).join("\n")).toContain("../exports/\\u{202e}gnp.txt does not exist");
   });
 
   it("a recipe checked without a project file reads only beside itself", async () => {
