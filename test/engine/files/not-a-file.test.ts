@@ -2,7 +2,8 @@
  * Issue 22, break 3: every file a person names is read only if it is a regular file, and never
  * past its bound: /dev/zero, a named pipe, a link to either, a folder and a huge sparse file are
  * refused, by each reader (the helper, a `file` source, matches.yaml, a recipe, the project file,
- * a saved plan, a credentials file), with a message naming the file and what it is.
+ * a saved plan, a credentials file, an account's auth file), with a message naming the file and
+ * what it is.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from "node:fs/promises";
@@ -16,6 +17,7 @@ import { FileReadError, readRegularFile } from "../../../engine/files/read-regul
 import { loadOverrides } from "../../../engine/match/overrides.js";
 import { formatIssue } from "../../../engine/recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../../../engine/recipe/load.js";
+import { authOption } from "../../../engine/run/auth-setting.js";
 import { screen } from "../cli-process.js";
 
 let dir: string;
@@ -137,5 +139,38 @@ describe("commands that read a file named on the command line", () => {
         expect(r.stderr, `${args[0]} ${name}`).toMatch(new RegExp(`${path}: .*${plain.source}`));
       }
     }
+  }, 30_000);
+});
+
+describe("an account's auth file, which the client reads whole", () => {
+  it("is refused, naming the setting, before the client could hang on it or read it without end", () => {
+    for (const [name, path, says] of cases) {
+      const plain = name.includes("sparse") ? /holds 104857600 bytes, more than credentials/ : says;
+      expect(() => authOption({ account: "me", setting: "auth", value: path, base: dir }), name).toThrow(
+        new RegExp(`^accounts\\.me\\.auth: the file ${path} ${plain.source}`),
+      );
+    }
+  });
+
+  it("plan with such a project exits 1 with the reason, and does not hang", async () => {
+    const folder = join(dir, "auth-project");
+    await mkdir(join(folder, "recipes"), { recursive: true });
+    await writeFile(
+      join(folder, "musicsync.yaml"),
+      `apiVersion: musicsync/v1\nkind: Project\naccounts:\n  default: { auth: ${join(dir, "pipe.csv")}, base_url: "http://127.0.0.1:9" }\n`,
+    );
+    await writeFile(
+      join(folder, "recipes", "r.yaml"),
+      'apiVersion: musicsync/v1\nkind: Recipe\nid: r\nsources: [{ id: s, type: static, videoIds: ["dQw4w9WgXcQ"] }]\ntarget: { type: playlist, playlist: { title: "T" } }\n',
+    );
+    const err = screen(false);
+    const code = await main(["-p", join(folder, "musicsync.yaml"), "plan"], {
+      stdout: screen(false).stream,
+      stderr: err.stream,
+      env: {},
+    });
+    expect(code).toBe(1);
+    // The value is not named like a credentials file, so the engine's scrubber keeps it out.
+    expect(err.text()).toMatch(/accounts\.default\.auth: the file .* is a named pipe, not a regular file/);
   }, 30_000);
 });
