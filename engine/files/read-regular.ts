@@ -19,7 +19,7 @@ export interface ReadBounds {
   within?: readonly string[];
 }
 
-/** Why a file was not read; `code` is the errno's (ENOENT…) or ours. The message never names the file. */
+/** Why a file was not read; `code` is the errno's (ENOENT…) or ours. Callers put the file's name (or place) first. */
 export class FileReadError extends Error {
   override name = "FileReadError";
 
