@@ -7,7 +7,7 @@
  * (engine/files/read-regular.ts), since a link can change after loading.
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { authTextKind } from "../../src/auth/detect.js";
 import { MAX_FILE_BYTES, mib } from "../files/limits.js";
 import { isInside, kindOf } from "../files/read-regular.js";
@@ -79,6 +79,21 @@ function shownFolders(within: readonly string[]): string {
   return allowed.length === 0 ? `the folder ${project}` : `the folders ${within.join(", ")}`;
 }
 
+/**
+ * The first name starting with "." below the readable folder that holds `real`, if any; below the
+ * deepest such folder, so a hidden folder the project allows by name is read.
+ */
+function hiddenPart(real: string, within: readonly string[]): string | null {
+  const holding = within.filter((w) => isInside(w, real));
+  const folder = holding.sort((a, b) => b.length - a.length)[0];
+  if (folder === undefined) return null;
+  return (
+    relative(folder, real)
+      .split(sep)
+      .find((name) => name.startsWith(".")) ?? null
+  );
+}
+
 /** Why a file source may not read `path` (absolute, as written), or null when it may. */
 function refusal(path: string, written: string, access: FileAccess): string | null {
   if (written.includes("\0")) return `${written} holds a NUL character, which no file name can`;
@@ -92,6 +107,10 @@ function refusal(path: string, written: string, access: FileAccess): string | nu
   }
   const secret = access.secrets.get(real);
   if (secret) return `${written} is ${secret}${through}: a file source never reads it`;
+  const hidden = hiddenPart(real, access.within);
+  if (hidden) {
+    return `${written} is hidden or in a hidden folder (${hidden})${through}: a file source never reads one, as .env, .git and the like hold secrets`;
+  }
   const kind = existsSync(path) ? notAFile(path) : null;
   return kind && `${written} ${kind}`;
 }

@@ -132,6 +132,26 @@ describe("a file source's path", () => {
     );
   });
 
+  it("a hidden file or one in a hidden folder (.env, .git) is refused, unless that folder is allowed", async () => {
+    await writeFile(join(project, ".env"), "TOKEN=abcdefghijklmnopqrstuvwxyz\n");
+    await mkdir(join(project, ".git"));
+    await writeFile(join(project, ".git", "config"), "url = https://user:secret@example.com/x\n");
+    await symlink(join(project, ".env"), join(project, "exports", "env.txt"));
+    for (const [path, hidden] of [
+      ["../.env", ".env"],
+      ["../.git/config", ".git"],
+      ["../exports/env.txt", ".env"],
+    ]) {
+      const r = await load(path!);
+      expect(r.recipes, path).toEqual([]);
+      expect(r.lines.join("\n"), path).toContain(`${path} is hidden or in a hidden folder (${hidden})`);
+    }
+    await mkdir(join(project, ".exports"));
+    await writeFile(join(project, ".exports", "list.txt"), "Band - Song\n");
+    const allowed = await load("../.exports/list.txt", `${PROJECT}file_sources: { allow: [.exports] }\n`);
+    expect(allowed.lines).toEqual([]);
+  });
+
   it("a named pipe or a device is a validate error; a file not there yet is a warning", async () => {
     execFileSync("mkfifo", [join(project, "exports", "pipe.txt")]);
     await symlink("/dev/zero", join(project, "exports", "zero.txt"));
