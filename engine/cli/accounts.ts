@@ -5,7 +5,6 @@
  * ids are shown.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { looksLikePath } from "../../src/auth/detect.js";
 import {
   type AccountInput,
@@ -18,6 +17,7 @@ import {
   withStoredAccounts,
 } from "../accounts/accounts.js";
 import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom, newAccountsKey } from "../accounts/seal.js";
+import { FileReadError, type ReadBounds, readRegularFile } from "../files/read-regular.js";
 import type { Environment } from "../recipe/env.js";
 import { BUILT_IN_DEFAULTS } from "../recipe/normalise.js";
 import type { Project } from "../recipe/types.js";
@@ -40,6 +40,11 @@ export interface AddOptions {
 /** A credentials file is small; anything bigger is not one (and is not read whole into memory). */
 const MOST_BYTES = 1 << 20;
 
+const CREDENTIALS_BOUNDS: ReadBounds = {
+  maxBytes: MOST_BYTES,
+  tooBig: (bytes, over) => `${over ? "over" : "holds"} ${bytes} bytes, not credentials`,
+};
+
 type StdinIo = CliIo & { stdin?: NodeJS.ReadableStream };
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
@@ -58,15 +63,12 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
 async function readCredentials(io: StdinIo, option: string, file: string): Promise<string> {
   if (file === "-") return readStream(io.stdin ?? process.stdin);
   const shown = looksLikePath(file) || existsSync(file) ? ` ${file}` : " (the value is not shown)";
-  let content: Buffer;
   try {
-    content = await readFile(file);
+    return (await readRegularFile(file, CREDENTIALS_BOUNDS)).toString("utf8");
   } catch (e) {
+    if (e instanceof FileReadError) throw new CliError(`${option}${shown}: ${e.message}`);
     throw new CliError(`${option}${shown}: cannot read it (${(e as NodeJS.ErrnoException).code ?? "error"})`);
   }
-  if (content.length > MOST_BYTES)
-    throw new CliError(`${option}${shown}: over ${MOST_BYTES} bytes, not credentials`);
-  return content.toString("utf8");
 }
 
 /** The input of `accounts add`, the files read; what the options get wrong is refused first. */

@@ -39,7 +39,7 @@ export async function runChecks(projectFile: string, o: DoctorOptions): Promise<
   const stateFile = o.state ?? resolveStateUrl(file.state, base);
   const project = await withStored(file, stateFile, o.env, checks);
   checks.push(...(await accountChecks(project, projectFile, nowMs)));
-  const recipes = await recipeChecks(project, base);
+  const recipes = await recipeChecks(project, projectFile);
   checks.push(...(await stateChecks(stateFile, recipes.ids, nowMs)));
   checks.push(...recipes.checks);
   return checks;
@@ -84,10 +84,14 @@ async function accountChecks(project: Project, projectFile: string, nowMs: numbe
   return checks;
 }
 
-async function recipeChecks(project: Project, base: string): Promise<{ checks: Check[]; ids: string[] }> {
+async function recipeChecks(
+  project: Project,
+  projectFile: string,
+): Promise<{ checks: Check[]; ids: string[] }> {
+  const base = dirname(resolve(projectFile));
   const result = await loadRecipePaths(
     project.recipes.map((r) => resolve(base, r)),
-    { project },
+    { project, projectFile },
   );
   const ids = result.recipes.map((r) => r.recipe.id);
   if (result.issues.length > 0)

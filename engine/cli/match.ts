@@ -4,15 +4,17 @@
  * `--write-overrides` the matches are drafted into matches.yaml for a person to review and commit.
  */
 import { existsSync, statSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { SingleBar } from "cli-progress";
-import { readEntriesFile } from "../files/index.js";
-import { draftOverrides, loadOverrides } from "../match/overrides.js";
+import { FileSourceError, readEntriesFile } from "../files/index.js";
+import { draftOverrides, loadOverrides, readOverridesText } from "../match/overrides.js";
 import { entryLabel, type Resolution, resolveEntries } from "../match/resolve.js";
+import { OVERRIDES_FILE } from "../recipe/defaults.js";
 import type { FileFormat, Project } from "../recipe/types.js";
 import { createEnv } from "../run/env.js";
 import { pacedSearch } from "../run/runner.js";
+import { credentialLine } from "../sources/file-source.js";
 import { loadProjectFor } from "./accounts.js";
 import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
@@ -29,10 +31,22 @@ export interface MatchOptions {
 export function defaultOverridesFile(project: Project, projectFile: string): string {
   const base = dirname(resolve(projectFile));
   const first = project.recipes[0];
-  if (!first) return join(base, "matches.yaml");
+  if (!first) return join(base, OVERRIDES_FILE);
   const at = resolve(base, first);
   const folder = existsSync(at) && statSync(at).isDirectory() ? at : dirname(at);
-  return join(folder, "matches.yaml");
+  return join(folder, OVERRIDES_FILE);
+}
+
+/** The file `match` was given, read as a file source reads one; a refusal names the file. */
+async function readNamedFile(file: string, format: FileFormat | undefined) {
+  try {
+    return await readEntriesFile(resolve(file), format ? { format } : {});
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`${file} does not exist`);
+    if (e instanceof FileSourceError)
+      throw new CliError(`${file}${e.line === null ? "" : `:${e.line}`}: ${e.message}`);
+    throw e;
+  }
 }
 
 /** One entry as JSON: what it is, what it matched, and every candidate weighed. */
@@ -101,8 +115,7 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
   const { io, g } = run;
   const project = await loadProjectFor(run);
   const account = accountOf(project, o.account, g.project);
-  if (!existsSync(file)) throw new CliError(`${file} does not exist`);
-  const read = await readEntriesFile(resolve(file), o.format ? { format: o.format } : {});
+  const read = await readNamedFile(file, o.format);
   for (const i of read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
   const overridesFile = o.overrides ?? defaultOverridesFile(project, g.project);
   const env = createEnv({
@@ -113,8 +126,13 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
   });
   const bar = entriesBar(io, g);
   try {
+    // Made first: the client's credentials are then known, and a file holding them is refused.
+    const search = pacedSearch(env, account);
+    const secret = credentialLine(read.entries);
+    if (secret !== null)
+      throw new CliError(`${file}:${secret}: holds a credential, so nothing of the file is searched`);
     const { resolutions, searches } = await resolveEntries(read.entries, {
-      search: pacedSearch(env, account),
+      search,
       cache: env.state,
       overrides: await loadOverrides(overridesFile),
       now: env.clock.now(),
@@ -132,7 +150,7 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
 }
 
 async function writeDraft(run: CommandRun, file: string, resolutions: readonly Resolution[]): Promise<void> {
-  const existing = existsSync(file) ? await readFile(file, "utf8") : null;
+  const existing = await readOverridesText(file);
   const today = new Date().toISOString().slice(0, 10);
   const text = draftOverrides(existing, resolutions, today);
   if (text === null) {

@@ -1,5 +1,7 @@
 /** `plan`, `apply` and `sync`: the commands that read the service and, but for `plan`, write to it. */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
+import { mib } from "../files/limits.js";
+import { FileReadError, type ReadBounds, readRegularFile } from "../files/read-regular.js";
 import type { Plan } from "../plan/types.js";
 import { PlanFormatError, parsePlansJson, renderPlansJson } from "../render/json.js";
 import { renderPlansMarkdown } from "../render/markdown.js";
@@ -53,11 +55,19 @@ export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
   );
 }
 
+/** A saved plan of 5,000 rows is about 2 MB; 64 MiB holds dozens of them. */
+const PLAN_FILE_BOUNDS: ReadBounds = {
+  maxBytes: 64 * 1024 * 1024,
+  tooBig: (bytes, over) =>
+    `the file is ${over ? "over " : ""}${mib(bytes)}; a saved plan may be at most 64.0 MiB`,
+};
+
 async function readPlanFile(file: string) {
   try {
-    return parsePlansJson(await readFile(file, "utf8"));
+    return parsePlansJson((await readRegularFile(file, PLAN_FILE_BOUNDS)).toString("utf8"));
   } catch (e) {
-    if (e instanceof PlanFormatError) throw new CliError(`${file}: ${e.message}`);
+    if (e instanceof PlanFormatError || e instanceof FileReadError)
+      throw new CliError(`${file}: ${e.message}`);
     throw new CliError(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
 }

@@ -24,7 +24,7 @@ export function noProject(path: string): string {
 
 /** The recipes at `paths`, or the project's own; any problem stops the command. */
 export async function loadRecipes(project: Project | null, projectFile: string, paths: readonly string[]) {
-  const result = await loadRecipePaths(recipePaths(project, projectFile, paths), { project });
+  const result = await loadRecipePaths(recipePaths(project, projectFile, paths), { project, projectFile });
   if (result.issues.length > 0) throw new CliError(result.issues.map(formatIssue).join("\n"));
   return result.recipes;
 }
@@ -77,7 +77,10 @@ export function readableState(url: string): string {
 
 /** The recipes that load; the problems of the others go to stderr (these commands go on). */
 export async function loadTolerant(run: CommandRun, project: Project): Promise<LoadedRecipe[]> {
-  const { recipes, issues } = await loadRecipePaths(recipePaths(project, run.g.project, []), { project });
+  const { recipes, issues } = await loadRecipePaths(recipePaths(project, run.g.project, []), {
+    project,
+    projectFile: run.g.project,
+  });
   for (const i of issues) run.io.stderr.write(`warning: ${formatIssue(i)}\n`);
   return recipes;
 }

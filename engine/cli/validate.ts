@@ -20,7 +20,12 @@ async function check(
   }
   // A project naming no accounts keeps them in the state, which validate does not open.
   const skipAccountCheck = project !== null && Object.keys(project.accounts).length === 0;
-  const loaded = await loadRecipePaths(recipePaths(project, g.project, paths), { project, skipAccountCheck });
+  const loaded = await loadRecipePaths(recipePaths(project, g.project, paths), {
+    project,
+    skipAccountCheck,
+    // Without a project file, a recipe's file sources may read only beside it.
+    ...(project ? { projectFile: g.project } : {}),
+  });
   return { ...loaded, warnings: loaded.warnings ?? [] };
 }
 

@@ -76,7 +76,7 @@ export async function runDaemon(run: CommandRun, paths: readonly string[], o: Da
     envOptions: { project, projectFile: g.project, logger, stateFile: stateFileOf(g, project) },
     logger,
     options,
-    load: () => loadRecipePaths(where, { project }),
+    load: () => loadRecipePaths(where, { project, projectFile: g.project }),
     ...(notes ? { onAttempt: notes.onAttempt } : {}),
   });
   notes?.attach(daemon);

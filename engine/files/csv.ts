@@ -1,13 +1,16 @@
 import type { SongEntry } from "../match/entry.js";
 import { type ColumnIndex, columnIndex } from "./csv-columns.js";
+import { neutraliseFormula, restoreFormula } from "./csv-formulas.js";
 import { csvRecords, detectDelimiter } from "./csv-records.js";
 import { parseDuration, parseExplicit, type Rows } from "./entry-fields.js";
 import { FileSourceError } from "./errors.js";
 import { joinArtists } from "./song-text.js";
 import type { CsvColumns } from "./types.js";
 
+/** A cell as the file means it: a formula our export neutralised reads as it was (csv-formulas.ts). */
 function cell(fields: readonly string[], at: number | null): string | null {
-  return at === null ? null : (fields[at] ?? null);
+  const value = at === null ? undefined : fields[at];
+  return value === undefined ? null : restoreFormula(value);
 }
 
 function addRow(rows: Rows, line: number, fields: readonly string[], c: ColumnIndex): void {
@@ -46,8 +49,10 @@ const HEADER = [
   "Video ID",
 ];
 
-function quote(value: string): string {
-  return /[",\n\r]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/** A cell a spreadsheet would run is neutralised (csv-formulas.ts) and, as OWASP advises, quoted. */
+function quote(raw: string): string {
+  const { value, neutralised } = neutraliseFormula(raw);
+  return neutralised || /[",\n\r]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 function csvRow(e: SongEntry): string[] {

@@ -1,3 +1,5 @@
+import type { ReadBounds } from "./read-regular.js";
+
 /**
  * Bounds on what a playlist file may hold. The biggest real exports seen are a few MB (a
  * 10,000-song library from Exportify is about 3 MB); anything far past that is a mistake or an attack.
@@ -17,10 +19,17 @@ export function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-export function sizeProblem(bytes: number): string | null {
-  if (bytes <= MAX_FILE_BYTES) return null;
-  return `the file is ${mib(bytes)}; a playlist file may be at most ${mib(MAX_FILE_BYTES)}`;
+/** `over`: the size is not known, only that the file holds more than `bytes` (it was read until then). */
+function tooBig(bytes: number, over: boolean): string {
+  return `the file is ${over ? "over " : ""}${mib(bytes)}; a playlist file may be at most ${mib(MAX_FILE_BYTES)}`;
 }
+
+export function sizeProblem(bytes: number): string | null {
+  return bytes <= MAX_FILE_BYTES ? null : tooBig(bytes, false);
+}
+
+/** How a playlist file is read (engine/files/read-regular.ts). */
+export const PLAYLIST_FILE_BOUNDS: ReadBounds = { maxBytes: MAX_FILE_BYTES, tooBig };
 
 /** The 1-based line of a UTF-16 offset. */
 export function lineOf(text: string, offset: number): number {

@@ -1,4 +1,3 @@
-import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { readCsv } from "./csv.js";
 import { decodeText } from "./decode.js";
@@ -6,8 +5,9 @@ import { Rows } from "./entry-fields.js";
 import { FileSourceError } from "./errors.js";
 import { formatOf } from "./format.js";
 import { readJson } from "./json.js";
-import { sizeProblem } from "./limits.js";
+import { PLAYLIST_FILE_BOUNDS } from "./limits.js";
 import { readM3u } from "./m3u.js";
+import { FileReadError, readRegularFile } from "./read-regular.js";
 import { readText } from "./text.js";
 import type { EntriesRead, ReadOptions } from "./types.js";
 import { readXspf } from "./xspf.js";
@@ -27,12 +27,21 @@ export function readEntries(bytes: Uint8Array, options: ReadOptions): EntriesRea
   return { format, entries: rows.entries, issues: rows.issues };
 }
 
-/** The edge: the size is checked by `stat` before anything is read. */
+/**
+ * The edge: only a regular file, read up to the bound (read-regular.ts); `within`, the folders it
+ * must really be in (a `file` source's, checked again here since a link can change after loading).
+ */
 export async function readEntriesFile(
   path: string,
-  options: Omit<ReadOptions, "fileName">,
+  options: Omit<ReadOptions, "fileName"> & { within?: readonly string[] },
 ): Promise<EntriesRead> {
-  const size = sizeProblem((await stat(path)).size);
-  if (size) throw new FileSourceError(size);
-  return readEntries(await readFile(path), { ...options, fileName: basename(path) });
+  const { within, ...rest } = options;
+  let bytes: Buffer;
+  try {
+    bytes = await readRegularFile(path, within ? { ...PLAYLIST_FILE_BOUNDS, within } : PLAYLIST_FILE_BOUNDS);
+  } catch (err) {
+    if (err instanceof FileReadError && err.code !== "ENOENT") throw new FileSourceError(err.message);
+    throw err;
+  }
+  return readEntries(bytes, { ...rest, fileName: basename(path) });
 }

@@ -20,3 +20,9 @@ export const DEFAULT_RADIO_LIMIT = 50;
 
 /** Runs older than this many days are not undone unless the project (`undo.max_age_days`) or the command says otherwise. */
 export const DEFAULT_UNDO_MAX_AGE_DAYS = 90;
+
+/**
+ * A person's song matches for the `file` sources of the recipes beside it (engine/match/overrides.ts);
+ * the loader passes over it when it reads a folder of recipes.
+ */
+export const OVERRIDES_FILE = "matches.yaml";

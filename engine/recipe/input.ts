@@ -109,6 +109,7 @@ export interface ProjectInput {
   state?: string;
   undo?: { max_age_days?: number };
   notify?: NotifyTargetInput[];
+  file_sources?: { allow?: string[] };
 }
 
 export interface NotifyTargetInput {

@@ -1,10 +1,11 @@
 /**
  * Bounds on what a recipe or project file may be, checked before anything that could take
- * unbounded memory, time or stack: the size (by `stat`, before reading), the bytes (UTF-8, no
- * control characters), and how deeply it nests (on yaml's CST, which its parser builds without
+ * unbounded memory, time or stack: the size (while reading: one byte past it stops the read), the
+ * bytes (UTF-8, no control characters), and how deeply it nests (on yaml's CST, which its parser builds without
  * recursion, before the composer and everything after it, which recurse).
  */
 import { type CST, type Document, isCollection, isPair, isScalar, visit } from "yaml";
+import type { ReadBounds } from "../files/read-regular.js";
 
 /** 1 MiB: the largest shipped recipe is a few KB; a bigger file is a mistake or an attack. */
 export const MAX_RECIPE_FILE_BYTES = 1024 * 1024;
@@ -35,11 +36,18 @@ function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-/** The size check, made on the byte count alone (from `stat` or the buffer). */
-export function sizeProblem(bytes: number): string | null {
-  if (bytes <= MAX_RECIPE_FILE_BYTES) return null;
-  return `the file is ${mib(bytes)}; a recipe or project file may be at most 1 MiB`;
+/** `over`: the size is not known, only that the file holds more than `bytes` (it was read until then). */
+function tooBig(bytes: number, over: boolean): string {
+  return `the file is ${over ? "over " : ""}${mib(bytes)}; a recipe or project file may be at most 1 MiB`;
 }
+
+/** The size check, made on the byte count alone (of text already in memory). */
+export function sizeProblem(bytes: number): string | null {
+  return bytes <= MAX_RECIPE_FILE_BYTES ? null : tooBig(bytes, false);
+}
+
+/** How a recipe or project file is read (engine/files/read-regular.ts). */
+export const RECIPE_FILE_BOUNDS: ReadBounds = { maxBytes: MAX_RECIPE_FILE_BYTES, tooBig };
 
 /**
  * Decodes UTF-8 strictly: Node's lenient decoding would turn bad bytes into U+FFFD silently and

@@ -3,15 +3,17 @@
  * at once as a positioned issue; nothing here throws on a bad recipe.
  */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { describeFsError, FileReadError, readRegularFile } from "../files/read-regular.js";
+import { OVERRIDES_FILE } from "./defaults.js";
 import { type Environment, substituteEnvironment } from "./env.js";
 import { type RecipeIssue, sortIssues } from "./errors.js";
+import { fileAccess, fileSourceIssues, placeFiles } from "./file-paths.js";
 import { fitWarnings } from "./fit.js";
 import { canonicalJson, deepFreeze } from "./freeze.js";
 import type { ProjectInput, RecipeInput } from "./input.js";
-import { decodeUtf8, sizeProblem } from "./limits.js";
+import { decodeUtf8, RECIPE_FILE_BOUNDS, sizeProblem } from "./limits.js";
 import { BUILT_IN_DEFAULTS, normaliseProject, normaliseRecipe, type RecipeDefaults } from "./normalise.js";
 import { SECOND_SCHEDULES_ENV } from "./schedule.js";
 import { checkRecipe, type PathIssue, recipeTargetKey } from "./semantic.js";
@@ -29,6 +31,11 @@ export interface RecipeLoadOptions {
    * the state, which `validate` does not open).
    */
   skipAccountCheck?: boolean;
+  /**
+   * The project file's path: its folder, and the folders its `file_sources.allow` names, are where
+   * `file` sources may read. Without it, a recipe's file sources read only beside the recipe.
+   */
+  projectFile?: string;
 }
 
 export interface RecipeLoadResult {
@@ -47,6 +54,10 @@ export interface RecipeFileText {
 interface Candidate {
   input: RecipeInput;
   source: SourceDocument;
+  /** Where its file sources may read (file-paths.ts). */
+  within: readonly string[];
+  /** What its file sources name that may not be there by the time it syncs. */
+  fileWarnings: PathIssue[];
 }
 
 function positioned(source: SourceDocument, issues: readonly PathIssue[]): RecipeIssue[] {
@@ -94,11 +105,12 @@ function checkFile(
 const MAX_ISSUES_PER_FILE = 100;
 const MAX_MESSAGE = 400;
 
+function clip(i: RecipeIssue): RecipeIssue {
+  const cut = i.message.length > MAX_MESSAGE ? `${i.message.slice(0, MAX_MESSAGE)}…` : i.message;
+  return { ...i, message: visible(cut) };
+}
+
 function bounded(r: { candidates: Candidate[]; issues: RecipeIssue[] }) {
-  const clip = (i: RecipeIssue): RecipeIssue => {
-    const cut = i.message.length > MAX_MESSAGE ? `${i.message.slice(0, MAX_MESSAGE)}…` : i.message;
-    return { ...i, message: visible(cut) };
-  };
   const issues = sortIssues(r.issues);
   if (issues.length <= MAX_ISSUES_PER_FILE) return { candidates: r.candidates, issues: issues.map(clip) };
   const rest = issues.length - MAX_ISSUES_PER_FILE;
@@ -143,7 +155,13 @@ function checkFileText(
       issues.push(...positioned(source, semantic));
       continue;
     }
-    candidates.push({ input: recipe, source });
+    const access = fileAccess(options.project, options.projectFile, input.file);
+    const files = fileSourceIssues(recipe, input.file, access);
+    if (files.errors.length > 0) {
+      issues.push(...positioned(source, files.errors));
+      continue;
+    }
+    candidates.push({ input: recipe, source, within: access.within, fileWarnings: files.warnings });
   }
   return { candidates, issues };
 }
@@ -195,8 +213,9 @@ export function loadRecipeTexts(
   }
   const all = perFile.flat();
   const warnings = all.flatMap((c) =>
-    positioned(c.source, [...fitWarnings(c.input), ...missingFiles(c.input, c.source.file)]).map((w) => ({
-      ...w,
+    // A warning quotes the recipe too (a file source's path): shown as safely as an issue.
+    positioned(c.source, [...fitWarnings(c.input), ...c.fileWarnings]).map((w) => ({
+      ...clip(w),
       severity: "warning" as const,
     })),
   );
@@ -206,34 +225,13 @@ export function loadRecipeTexts(
   const recipes: LoadedRecipe[] = [];
   for (const c of all) {
     if (badFiles.has(c.source.file)) continue;
-    const recipe = deepFreeze(placeFiles(normaliseRecipe(c.input, defaultsOf(options)), c.source.file));
+    const recipe = deepFreeze(
+      placeFiles(normaliseRecipe(c.input, defaultsOf(options)), c.source.file, c.within),
+    );
     const pos = c.source.at([]);
     recipes.push(Object.freeze({ recipe, file: c.source.file, ...pos, hash: recipeHash(recipe) }));
   }
   return { recipes, issues: sortIssues(issues), warnings: sortIssues(warnings) };
-}
-
-/**
- * A `file` source whose file is not there: a warning, not an error, since a recipe repository's
- * CI may write the file just before it syncs (`sync` then says so as an error of that source).
- */
-function missingFiles(recipe: RecipeInput, recipeFile: string): PathIssue[] {
-  const folder = dirname(resolve(recipeFile));
-  return recipe.sources.flatMap((s, i) =>
-    s.type === "file" && s.path && !existsSync(resolve(folder, s.path))
-      ? [{ path: ["sources", i, "path"], message: `${s.path} does not exist (yet), relative to ${folder}` }]
-      : [],
-  );
-}
-
-/** A file source's path, and its matches.yaml, are relative to the recipe file's folder. */
-function placeFiles(recipe: Recipe, recipeFile: string): Recipe {
-  if (!recipe.sources.some((s) => s.type === "file")) return recipe;
-  const folder = dirname(resolve(recipeFile));
-  const sources = recipe.sources.map((s) =>
-    s.type === "file" ? { ...s, path: resolve(folder, s.path), overrides: join(folder, s.overrides) } : s,
-  );
-  return { ...recipe, sources };
 }
 
 export function loadRecipeText(
@@ -254,12 +252,18 @@ async function collect(path: string, out: string[]): Promise<void> {
   for (const e of entries) {
     const full = join(path, e.name);
     if (e.isDirectory()) await collect(full, out);
-    else if (/\.ya?ml$/.test(e.name) && e.name !== "musicsync.yaml" && e.name !== "musicsync.yml")
-      out.push(full);
+    else if (/\.ya?ml$/.test(e.name) && !NOT_RECIPES.has(e.name)) out.push(full);
   }
 }
 
-/** Reads files and folders (every `.yaml`/`.yml` below a folder, the project file excepted). */
+/**
+ * YAML files a recipe folder holds that are not recipes: the project file, and the song matches
+ * `musicsync match --write-overrides` drafts beside the recipes (read as a recipe, it failed every
+ * command with 64 errors: issue 22).
+ */
+const NOT_RECIPES = new Set(["musicsync.yaml", "musicsync.yml", OVERRIDES_FILE]);
+
+/** Reads files and folders (every `.yaml`/`.yml` below a folder, but the project file and matches.yaml). */
 export async function loadRecipePaths(
   paths: readonly string[],
   options: RecipeLoadOptions = {},
@@ -281,36 +285,28 @@ export async function loadRecipePaths(
 }
 
 /**
- * Reads a recipe or project file: its size is checked by `stat` before a byte is read (a 10 MB
- * file once took 1.1 GB to validate), and its bytes must be UTF-8.
+ * Reads a recipe or project file: only a regular file, read up to 1 MiB and no further (a 10 MB
+ * file once took 1.1 GB to validate; /dev/zero had no end), and its bytes must be UTF-8.
  */
 export async function readBoundedText(file: string): Promise<{ text: string } | { issue: RecipeIssue }> {
   const issue = (message: string, at = { line: 1, col: 1 }): { issue: RecipeIssue } => ({
     issue: { file, ...at, message },
   });
+  let bytes: Buffer;
   try {
-    const tooBig = sizeProblem((await stat(file)).size);
-    if (tooBig) return issue(tooBig);
-    const decoded = decodeUtf8(await readFile(file));
-    if (!("bad" in decoded)) return { text: decoded.text };
-    const before = decoded.text.slice(0, decoded.bad);
-    const line = before.split("\n").length;
-    return issue("invalid UTF-8 (save the file as UTF-8)", {
-      line,
-      col: decoded.bad - before.lastIndexOf("\n"),
-    });
+    bytes = await readRegularFile(file, RECIPE_FILE_BOUNDS);
   } catch (err) {
-    return issue(`cannot read: ${describeFsError(err)}`);
+    const message = err instanceof FileReadError ? err.message : describeFsError(err);
+    return issue(err instanceof FileReadError && err.code === "EFBIG" ? message : `cannot read: ${message}`);
   }
-}
-
-/** `no such file or directory` rather than a stack trace. */
-function describeFsError(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (code === "ENOENT") return "no such file or directory";
-  if (code === "EACCES") return "permission denied";
-  if (code === "EISDIR") return "is a directory";
-  return code ?? (err instanceof Error ? err.message.split("\n")[0]! : String(err));
+  const decoded = decodeUtf8(bytes);
+  if (!("bad" in decoded)) return { text: decoded.text };
+  const before = decoded.text.slice(0, decoded.bad);
+  const line = before.split("\n").length;
+  return issue("invalid UTF-8 (save the file as UTF-8)", {
+    line,
+    col: decoded.bad - before.lastIndexOf("\n"),
+  });
 }
 
 export interface ProjectLoadResult {

@@ -1,5 +1,10 @@
 /** Recipe as written → Recipe with every default filled in (then frozen by the loader). */
-import { DEFAULT_POLICY, DEFAULT_RADIO_LIMIT, DEFAULT_UNDO_MAX_AGE_DAYS } from "./defaults.js";
+import {
+  DEFAULT_POLICY,
+  DEFAULT_RADIO_LIMIT,
+  DEFAULT_UNDO_MAX_AGE_DAYS,
+  OVERRIDES_FILE,
+} from "./defaults.js";
 import type { NotifyTargetInput, ProjectInput, RecipeInput, SourceInput, StepInput } from "./input.js";
 import { serviceDescription, serviceTitle } from "./service-text.js";
 import {
@@ -87,7 +92,9 @@ function normaliseSource(s: SourceInput): SourceSpec {
         format: s.format ?? null,
         columns: s.columns ? { ...s.columns } : null,
         strict: s.strict ?? false,
-        overrides: "matches.yaml",
+        overrides: OVERRIDES_FILE,
+        // The loader fills it; a recipe that bypasses the loader reads nothing.
+        within: [],
       };
     case "liked":
     case "history":
@@ -227,6 +234,7 @@ export function normaliseProject(input: ProjectInput): Project {
     state: input.state ?? "musicsync.db",
     undo: { max_age_days: input.undo?.max_age_days ?? DEFAULT_UNDO_MAX_AGE_DAYS },
     notify: (input.notify ?? []).map(normaliseNotifyTarget),
+    file_sources: { allow: [...(input.file_sources?.allow ?? [])] },
   };
 }
 

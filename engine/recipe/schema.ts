@@ -472,6 +472,19 @@ export const projectSchema = {
       },
       additionalProperties: false,
     },
+    file_sources: {
+      type: "object",
+      description: "What `file` sources may read.",
+      properties: {
+        allow: {
+          type: "array",
+          items: nonEmpty,
+          description:
+            "Folders outside the project folder that file sources may read (absolute, or relative to the project file); the project folder is always allowed.",
+        },
+      },
+      additionalProperties: false,
+    },
     notify: {
       type: "array",
       items: notifyTarget,

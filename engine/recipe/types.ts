@@ -152,6 +152,11 @@ export interface FileSource extends SourceBase {
   strict: boolean;
   /** `matches.yaml` beside the recipe file: the person's corrections. */
   overrides: string;
+  /**
+   * The folders (real paths) the file must really be in: the project folder and the project's
+   * `file_sources.allow`, set by the loader (engine/recipe/file-paths.ts). Empty: nowhere.
+   */
+  within: readonly string[];
 }
 
 export type SourceSpec =
@@ -393,6 +398,8 @@ export interface Project {
   undo: { max_age_days: number };
   /** Where the daemon and `sync` send notifications (engine/notify/); empty: none. */
   notify: readonly NotifyTarget[];
+  /** Folders outside the project folder that `file` sources may read, as written (relative to the project file). */
+  file_sources: { allow: readonly string[] };
 }
 
 /** What a notification can be about; a target names the ones it wants. */

@@ -5,10 +5,11 @@
  * The client's own detection decides which; a path is checked here so that the error names the
  * setting and the account. A value is shown in a message only when it is clearly a path.
  */
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { authTextKind, looksLikePath } from "../../src/auth/detect.js";
 import { ArgumentError, AuthError, ErrorCodes } from "../../src/index.js";
+import { kindOf } from "../files/read-regular.js";
 
 export interface AuthSetting {
   account: string;
@@ -33,6 +34,25 @@ function readable(path: string): boolean {
   }
 }
 
+/** Credentials are a few KB; the client reads the file whole, so a bigger one is not read. */
+const MOST_CREDENTIAL_BYTES = 1 << 20;
+
+/**
+ * A credentials file the client may read whole: a named pipe would hang it and /dev/zero would
+ * never end (issue 22). The client opens it later, so this is a check of what the path names,
+ * not of what is opened; engine/files/read-regular.ts reads the files the engine reads itself.
+ */
+function checkedFile(s: AuthSetting, full: string): string {
+  const info = statSync(full);
+  const problem = !info.isFile()
+    ? kindOf(info)
+    : info.size > MOST_CREDENTIAL_BYTES
+      ? `holds ${info.size} bytes, more than credentials (at most ${MOST_CREDENTIAL_BYTES})`
+      : null;
+  if (problem) throw new AuthError(ErrorCodes.AUTH_INVALID, `${settingName(s)}: the file ${full} ${problem}`);
+  return full;
+}
+
 /**
  * The `auth` option for the client: inline credentials as they are, a path made absolute. A path
  * that cannot be read is refused here: named when it is clearly one, otherwise not repeated (a
@@ -42,7 +62,7 @@ export function authOption(s: AuthSetting): { auth: string; inline: boolean } {
   if (authTextKind(s.value) !== "path") return { auth: s.value, inline: true };
   const path = s.value.trim();
   const full = isAbsolute(path) ? path : resolve(s.base, path);
-  if (readable(full)) return { auth: full, inline: false };
+  if (readable(full)) return { auth: checkedFile(s, full), inline: false };
   if (looksLikePath(path)) {
     throw new AuthError(
       ErrorCodes.AUTH_INVALID,

@@ -4,10 +4,11 @@
  * be read and entries nothing was found for become notes the plan shows; they are never guessed.
  */
 import { isAbsolute, relative } from "node:path";
-import { FileSourceError, readEntriesFile } from "../files/index.js";
+import { type FileEntry, FileSourceError, readEntriesFile } from "../files/index.js";
 import { loadOverrides, OverridesError } from "../match/overrides.js";
 import { type Resolution, type ResolveDeps, resolveEntries, unmatchedText } from "../match/resolve.js";
 import type { FileSource } from "../recipe/types.js";
+import { engineScrubber } from "../run/scrub.js";
 import { type Item, makeItem } from "./item.js";
 import { SourceError, type SourceNote, type SourceRead } from "./read.js";
 
@@ -34,12 +35,38 @@ function itemOf(r: Resolution, source: string, rank: number): Item {
   });
 }
 
+/**
+ * The line of the first entry that holds a credential the engine knows (a cookie, a token): a
+ * credentials file read as a playlist, whose every line would otherwise go out as a search and
+ * into the service's search history. Null when there is none.
+ */
+export function credentialLine(entries: readonly FileEntry[]): number | null {
+  for (const e of entries) {
+    const text = [e.title, ...e.artists, e.album ?? "", e.isrc ?? "", e.videoId ?? ""].join("\n");
+    if (engineScrubber.text(text) !== text) return e.line;
+  }
+  return null;
+}
+
 async function entriesOf(spec: FileSource) {
+  const read = await readEntries(spec);
+  const line = credentialLine(read.entries);
+  if (line !== null) {
+    throw new SourceError(
+      spec.id,
+      `${shownPath(spec.path)}:${line}: holds a credential, so nothing of the file is searched: a file source never reads credentials`,
+    );
+  }
+  return read;
+}
+
+async function readEntries(spec: FileSource) {
   try {
     return await readEntriesFile(spec.path, {
       ...(spec.format ? { format: spec.format } : {}),
       ...(spec.columns ? { columns: spec.columns } : {}),
       strict: spec.strict,
+      within: spec.within,
     });
   } catch (e) {
     if (e instanceof FileSourceError) {

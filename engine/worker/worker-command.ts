@@ -79,7 +79,7 @@ export async function runWorker(run: CommandRun, paths: readonly string[], o: Wo
     envOptions: { project, projectFile: g.project, logger, stateFile: stateUrl },
     logger,
     options,
-    load: () => loadRecipePaths(where, { project }),
+    load: () => loadRecipePaths(where, { project, projectFile: g.project }),
     queued: true,
   });
   const queue = await openQueue(stateUrl, settings.queue, (e) =>

@@ -93,15 +93,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `musicsync <args>` from the repository root and collects its output and exit code. */
+/** Runs `musicsync <args>` from the repository root (or `cwd`) and collects its output and exit code. */
 export async function musicsync(
   args: readonly string[],
   env: Record<string, string> = {},
+  cwd = ROOT,
 ): Promise<CliResult> {
   await ensureBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], {
-      cwd: ROOT,
+      cwd,
       env: { ...process.env, NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -244,6 +244,30 @@ describe("hostile files through a run", () => {
     expect(await playlistsTitled(h, "Imported")).toEqual([]);
   }, 90_000);
 
+  it("a copy of the credentials read as a playlist: refused before any search, by a run and by match", async () => {
+    h = await startHarness();
+    const dir = join(h.dir, "recipes");
+    await mkdir(dir, { recursive: true });
+    // Not the project's own auth file (the loader refuses that by name): a copy, as header text.
+    const lines = Object.entries(h.headers).map(([k, v]) => `${k}: ${v}`);
+    await writeFile(join(dir, "headers.txt"), `${lines.join("\n")}\n`);
+    await writeFile(join(dir, "imported.yaml"), recipeText("headers.txt, format: text"));
+    const { recipes, issues } = await loadRecipePaths([join(dir, "imported.yaml")], { project: h.project });
+    expect(issues).toEqual([]);
+    const before = await searches(h);
+    await expect(syncRecipe(recipes[0]!, h.env())).rejects.toThrow(/headers\.txt:\d+: holds a credential/);
+    const err = screen(false);
+    const code = await main(["-p", h.projectFile, "match", join(dir, "headers.txt")], {
+      stdout: screen(false).stream,
+      stderr: err.stream,
+      env: {},
+    });
+    expect(code).toBe(1);
+    expect(err.text()).toMatch(/headers\.txt:\d+: holds a credential/);
+    expect(await searches(h)).toBe(before);
+    expect(await playlistsTitled(h, "Imported")).toEqual([]);
+  }, 90_000);
+
   it("a 100,000-line M3U of links reads whole and plans without a search", async () => {
     h = await startHarness();
     const ids = catalogueSongs(h, 200);

@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandReferences } from "../../engine/recipe/env.js";
 import { formatIssue } from "../../engine/recipe/errors.js";
@@ -232,6 +234,20 @@ target: { type: likes }
     expect(recipes.length).toBe(
       readdirSync(new URL("../../recipes/", import.meta.url)).filter((f) => f.endsWith(".yaml")).length,
     );
+  });
+  it("passes over matches.yaml in a folder of recipes (the song matches, not a recipe)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "recipes-"));
+    try {
+      writeFileSync(join(dir, "mix.yaml"), minimal);
+      writeFileSync(join(dir, "matches.yaml"), '"adele - hello": YQHsXMglC9A\n"rain - 10 hours": skip\n');
+      mkdirSync(join(dir, "more"));
+      writeFileSync(join(dir, "more", "matches.yaml"), "# drafted\n");
+      const r = await loadRecipePaths([dir]);
+      expect(r.issues).toEqual([]);
+      expect(r.recipes.map((x) => x.recipe.id)).toEqual(["mix"]);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 });
 

