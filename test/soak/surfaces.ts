@@ -64,7 +64,10 @@ export type SurfaceName = "page" | "approval" | "files" | "notify";
 export interface SurfaceOptions {
   /** `all`, `light` (no /dev/zero: it is only safe in a process of its own), `none`. */
   level: "all" | "light" | "none";
-  /** Surfaces switched on (or off) whatever the draw says; the draw is made all the same. */
+  /**
+   * Surfaces switched on (or off) whatever the draw says; the draw is made all the same. `files`
+   * forced on also attacks one of them.
+   */
   force?: Partial<Record<SurfaceName, boolean>>;
 }
 
@@ -123,7 +126,7 @@ export function surfacesOf(
   // Most seeds with files attack one of them; the others only read and edit them.
   const attacks = chance(r, 0.8);
   const attacked = [...files.keys()];
-  const attackRun = attacked.length > 0 && attacks ? free.shift() : undefined;
+  const attackRun = attacked.length > 0 && (options.force?.files ?? attacks) ? free.shift() : undefined;
   const fileAttack =
     attackRun !== undefined
       ? { run: attackRun, recipe: attacked[Math.floor(attackRecipe * attacked.length)]!, kind: attackKind }
