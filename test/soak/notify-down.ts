@@ -62,9 +62,9 @@ function parentSecrets(): Record<string, string> {
   };
 }
 
-/** The values to look for: the password (not the URL around it), the token, the key. */
-export function secretValues(env: Record<string, string>): string[] {
-  return Object.values(env).map((v) => new URL(v, "x:/").password || v);
+/** The value to look for in one variable: a URL's password (not the URL around it), else all of it. */
+export function secretOf(value: string): string {
+  return URL.canParse(value) ? new URL(value).password || value : value;
 }
 
 /** A recipe that fails before any write, so the run always has a `run_failed` to tell. */
@@ -167,19 +167,14 @@ export async function checkNotifyDown(
     ...n.received.map((r) => ({ where: `a notify receiver (${r.path})`, text: r.text })),
     ...(envText === null ? [] : [{ where: "a notify command's environment", text: envText }]),
   ];
-  const secrets = secretValues(n.env);
   for (const { where, text } of texts) {
     leaks(where, text);
-    const found = findLeaks(text, secrets);
-    if (found.length > 0) {
-      const names = Object.entries(n.env)
-        .filter(([, v]) => secretValues({ v }).some((s) => findLeaks(text, [s]).length > 0))
-        .map(([k]) => k);
+    const leaked = Object.entries(n.env).filter(([, v]) => findLeaks(text, [secretOf(v)]).length > 0);
+    if (leaked.length > 0)
       out.push({
         invariant: "no-credential-leak",
-        detail: `${where}: a secret of the parent's environment (${names.join(", ")}): ${found.map((f) => `${f.encoding} ${f.piece}`).join("; ")}`,
+        detail: `${where}: a secret of the parent's environment (${leaked.map(([k]) => k).join(", ")})`,
       });
-    }
   }
   // The soak must see a delivery tried, or it checked nothing (a run with nothing to tell is fine).
   if (fired && !p.killed && envText === null && n.received.length === 0)

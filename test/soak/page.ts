@@ -60,9 +60,16 @@ const ATTACKER = "attacker.example";
 function send(
   port: number,
   path: string,
-  o: { method?: string; headers?: Record<string, string>; form?: Record<string, string> } = {},
+  o: {
+    method?: string;
+    headers?: Record<string, string>;
+    form?: Record<string, string>;
+    /** A body of another type than a form's. */
+    raw?: { type: string; text: string };
+  } = {},
 ): Promise<Answer> {
-  const body = o.form ? new URLSearchParams(o.form).toString() : undefined;
+  const body = o.raw?.text ?? (o.form ? new URLSearchParams(o.form).toString() : undefined);
+  const type = o.raw?.type ?? "application/x-www-form-urlencoded";
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -75,7 +82,7 @@ function send(
           ...(body === undefined
             ? {}
             : {
-                "content-type": "application/x-www-form-urlencoded",
+                "content-type": type,
                 "content-length": String(Buffer.byteLength(body)),
               }),
           ...o.headers,
@@ -163,6 +170,18 @@ function hostileRequests(port: number, path: string, csrf: string, otherCsrf: st
     { name: "POST without a CSRF token", send: post({}, null) },
     { name: "POST with a forged CSRF token", send: post({}, forged) },
     { name: "POST with another action's CSRF token", send: post({}, otherCsrf) },
+    {
+      name: "POST of the form's token as JSON",
+      send: () =>
+        send(port, path, {
+          method: "POST",
+          raw: { type: "application/json", text: JSON.stringify({ csrf }) },
+        }),
+    },
+    {
+      name: "POST of the form's token in a 64 KB form",
+      send: () => send(port, path, { method: "POST", form: { csrf, pad: "x".repeat(64 * 1024) } }),
+    },
   ];
 }
 

@@ -80,7 +80,6 @@ export class SeedSurfaces {
   constructor(
     seed: number,
     readonly surfaces: Surfaces,
-    private readonly options: SurfaceOptions,
   ) {
     this.r = rng(seed + 0x22e3);
   }
@@ -95,7 +94,7 @@ export class SeedSurfaces {
       fileAttack: null,
       notify: null,
     };
-    return new SeedSurfaces(seed, none, { level: "none" });
+    return new SeedSurfaces(seed, none);
   }
 
   /** Draws the seed's surfaces and gives its recipes their thresholds and files (before run 1). */
@@ -117,7 +116,7 @@ export class SeedSurfaces {
     for (const [i, rule] of surfaces.approval) specs[i]!.policy.require_approval = rule;
     for (const [i, format] of surfaces.files)
       specs[i]!.file = { path: sourceFilePath(specs[i]!.id, format).fromRecipe, format };
-    const armed = new SeedSurfaces(seed, surfaces, options);
+    const armed = new SeedSurfaces(seed, surfaces);
     if (surfaces.approval.size > 0 || surfaces.files.size > 0) await host.rewrite();
     const words = describeSurfaces(surfaces);
     if (words.length > 0) host.trace(`surfaces: ${words.join(", ")}`);
@@ -128,10 +127,6 @@ export class SeedSurfaces {
     return describeSurfaces(this.surfaces);
   }
 
-  private specOf(host: SurfaceHost, index: number): RecipeSpec {
-    return host.models[index]!.spec;
-  }
-
   /**
    * Before run `run`: the seed's file attack, if this is its run, placed and read by `sync -r` and
    * `validate` (as processes where the seed runs them, and `validate` in this process).
@@ -139,7 +134,7 @@ export class SeedSurfaces {
   async beforeRun(host: SurfaceHost, run: number): Promise<void> {
     const fa = this.surfaces.fileAttack;
     if (!fa || fa.run !== run) return;
-    const spec = this.specOf(host, fa.recipe);
+    const spec = host.models[fa.recipe]!.spec;
     const a = await placeAttack(
       { h: host.h, spec, recipesDir: host.recipesDir, rewrite: () => host.rewrite() },
       fa.kind,
@@ -317,9 +312,5 @@ export class SeedSurfaces {
     await this.afterRun().catch(() => {});
     await this.notifyDown?.close();
     this.notifyDown = null;
-  }
-
-  get level(): SurfaceOptions["level"] {
-    return this.options.level;
   }
 }
