@@ -196,11 +196,11 @@ export function judgeRead(
   who: string,
   r: { hung: boolean; outcome: string; error: string; writes: number; searches: number },
 ): Found[] {
-  const out: Found[] = [];
   const what = `${who} with the file a ${a.kind}`;
-  // A hung read let go ends on an empty file: how it then ended says nothing more.
-  if (r.hung) out.push(slow(`${what}: still reading after ${HUNG_MS / 1000} s (hung)`));
-  else if (r.outcome !== "failed" && r.outcome !== "threw")
+  // A hung read let go ends on an empty file: what it then did says nothing more.
+  if (r.hung) return [slow(`${what}: still reading after ${HUNG_MS / 1000} s (hung)`)];
+  const out: Found[] = [];
+  if (r.outcome !== "failed" && r.outcome !== "threw")
     out.push(bad(`${what}: the recipe ended ${r.outcome}, not refused`));
   else if (!namesFile(a, r.error))
     out.push(bad(`${what}: the error does not name the file: ${r.error.slice(0, 200)}`));

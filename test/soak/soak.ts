@@ -129,6 +129,8 @@ interface Report {
   requests: number | null;
   /** Whether the run went through the echo proxy (every write refused). */
   echo: boolean;
+  /** Whether the run was an undo of an earlier one (through the status page). */
+  undo?: boolean;
 }
 
 interface Seed {
@@ -402,17 +404,16 @@ async function pageStep(
   out: Map<string, Report>,
 ): Promise<boolean> {
   const m = s.models.find((x) => x.spec.id === id)!;
-  const before = await targetNow(s, m);
   const o = await s.surfaces.throughPage(surfaceHost(s, run), route, env, id);
   if (o.action === "plan" || o.action === "resume") return false;
   const plan = o.plans.at(-1) ?? null;
   const current =
     plan?.recipe.hash === s.loaded.get(id)?.hash && m.spec.source.type === "static" && !m.spec.file;
   const judged = o.action === "run" || (o.action === "approve" && current);
-  if (o.action === "undo") undoneByHand(m, before, await targetNow(s, m));
   const said = o.outcome ?? `unsaid (HTTP ${o.status})`;
   const outcome = (judged ? said : `${o.action}: ${said}`) as RecipeRun["outcome"];
-  out.set(id, reportOf(s, run, { recipeId: id, plan, apply: null, outcome, error: null }, route.echo));
+  const rep = reportOf(s, run, { recipeId: id, plan, apply: null, outcome, error: null }, route.echo);
+  out.set(id, { ...rep, undo: o.action === "undo" });
   return true;
 }
 
@@ -805,6 +806,10 @@ async function oneRun(s: Seed, run: number, processRun: boolean, options: SoakOp
     `run ${run}${processRun ? " (real process)" : ""}${route.echo ? " through the echo proxy" : ""}: faults ${plan ? `${plan.rate} ${plan.kinds.join(",")}` : "none"}`,
   );
   const cleanBefore = await cleanRows(s);
+  // Read without faults, before the run: an undo through the page is judged by what it moved.
+  const paged = s.surfaces.pageRecipe(surfaceHost(s, run), run);
+  const pagedModel = s.models.find((m) => m.spec.id === paged);
+  const pagedBefore = pagedModel ? await targetNow(s, pagedModel) : null;
   const hostile = await hostileStep(s, run);
   const notify = await s.surfaces.notifyRoute(surfaceHost(s, run), run, route.projectFile);
   const routed = notify ? { ...route, projectFile: notify.projectFile, notify } : route;
@@ -826,6 +831,8 @@ async function oneRun(s: Seed, run: number, processRun: boolean, options: SoakOp
     await s.surfaces.afterRun();
   }
   if (route.echo) checkEchoed(s, run);
+  if (pagedModel && reports.get(pagedModel.spec.id)?.undo)
+    undoneByHand(pagedModel, pagedBefore, await targetNow(s, pagedModel));
   for (const m of s.models)
     await checkRecipe(s, run, m, reports.get(m.spec.id), cleanBefore.get(m.spec.id) ?? null);
   if (!killed) report(s, run, "*", checkNoRunning(await stateRuns(s.state)));
