@@ -8,8 +8,8 @@
  * Issue 22's surfaces (surfaces.ts) come in their light form (no /dev/zero; an attacked file read
  * in this process only), as the fixed seeds draw them, but for seed 4's files, forced on (with an
  * attack on one): together they post actions through the status page, hold plans for approval and
- * apply saved ones, swap a file source for a folder and sync with every notification target down —
- * the last test checks that each surface came up. The regression seeds run without them, so that
+ * apply saved ones (seed 53's is held when `apply` meets it), swap a file source for a folder and
+ * sync with every notification target down — the last test checks that each surface came up. The regression seeds run without them, so that
  * each replays the story that once broke.
  */
 import { describe, expect, it } from "vitest";
@@ -54,6 +54,12 @@ describe("soak: random recipes, edits by hand, faults and kills; every promise c
     seen.push(...surfaces);
     expect(violations, describeViolations(violations)).toEqual([]);
   }, 180_000);
+
+  it("seed 53 (a saved plan that holds its recipe for approval, given to `apply`) keeps every promise", async () => {
+    const { violations, surfaces } = await runSeed(53, { kill: false, command, ...attacks });
+    seen.push(...surfaces);
+    expect(violations, describeViolations(violations)).toEqual([]);
+  }, 150_000);
 
   it("the fixed seeds came up against every surface of issue 22", () => {
     // Run alone (a filter that left the seeds out), there is nothing to look at.
