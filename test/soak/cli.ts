@@ -87,6 +87,7 @@ async function worker(args: Args) {
         kills: 0,
         echoRuns: 0,
         hostile: null,
+        surfaces: [],
         ms: 0,
         violations: [{ seed: msg.seed!, run: 0, recipe: "*", invariant: "soak-crashed", detail }],
       };
@@ -129,6 +130,7 @@ function seedLine(result: SeedResult, done: number, total: number): string {
     `${result.kills} killed`,
     ...(result.echoRuns > 0 ? [`${result.echoRuns} through the echo proxy`] : []),
     ...(result.hostile ? [`hostile ${result.hostile}`] : []),
+    ...result.surfaces,
     `${(result.ms / 1000).toFixed(1)} s`,
   ];
   return `[${done}/${total}] seed ${result.seed}: ${v === 0 ? "ok" : `${v} violations`} (${extras.join(", ")})`;

@@ -6,6 +6,7 @@
 
 import { FAULT_KINDS, type FaultKind } from "../../emulator/faults.js";
 import type { Mode } from "../../engine/recipe/types.js";
+import type { ApprovalRule, FileFormat } from "./surfaces.js";
 
 export type Random = () => number;
 
@@ -104,7 +105,14 @@ export interface RecipeSpec {
     on_drift: "adopt" | "revert";
     batch_size: number;
     max_removals: number;
+    /** Set by the seed's third generator (surfaces.ts), never by this file's draws. */
+    require_approval?: ApprovalRule;
   };
+  /**
+   * A static list read from a file the soak writes (source-files.ts) instead of from the recipe:
+   * `path` relative to the recipe file. Set by surfaces.ts; desired stays the list's.
+   */
+  file?: { path: string; format: FileFormat };
 }
 
 /** Titles a person might type, surrounding whitespace and non-ASCII included (issue 10 item 1). */
@@ -254,8 +262,9 @@ export function exact(spec: RecipeSpec): boolean {
 
 /** The YAML the recipe file holds. */
 export function recipeYaml(spec: RecipeSpec): string {
-  const source =
-    spec.source.type === "static"
+  const source = spec.file
+    ? `{ id: s, type: file, path: ${JSON.stringify(spec.file.path)}, format: ${spec.file.format} }`
+    : spec.source.type === "static"
       ? `{ id: s, type: static, videoIds: [${spec.source.ids.join(", ")}] }`
       : spec.source.type === "playlist"
         ? `{ id: s, type: playlist, playlistId: ${spec.source.playlistId} }`
@@ -279,6 +288,12 @@ export function recipeYaml(spec: RecipeSpec): string {
             : `{ type: ${t.type} }`;
   const p = spec.policy;
   const order = t.type === "playlist" || t.type === "adopted" ? `order: ${p.order}, ` : "";
+  const rule = p.require_approval;
+  const approval = rule
+    ? `, require_approval: { ${Object.entries(rule)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(", ")} }`
+    : "";
   return [
     "apiVersion: musicsync/v1",
     "kind: Recipe",
@@ -288,7 +303,7 @@ export function recipeYaml(spec: RecipeSpec): string {
     ...(steps.length > 0 ? ["pipeline:", ...steps] : []),
     `target: ${target}`,
     `mode: ${spec.mode}`,
-    `policy: { ${order}on_drift: ${p.on_drift}, batch_size: ${p.batch_size}, max_removals: ${p.max_removals} }`,
+    `policy: { ${order}on_drift: ${p.on_drift}, batch_size: ${p.batch_size}, max_removals: ${p.max_removals}${approval} }`,
     "",
   ].join("\n");
 }

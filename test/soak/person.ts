@@ -6,7 +6,7 @@ import type { TargetSpec } from "../../engine/recipe/types.js";
 import type { Harness } from "../engine/sync-harness.js";
 import { type EditKind, pick, type Random, staticIds } from "./generate.js";
 import { keepsTombstones, type Model } from "./invariants.js";
-import { disliked, liked, playlistState, setTargetState } from "./readback.js";
+import { disliked, liked, playlistState, setTargetState, type TargetState } from "./readback.js";
 
 export interface EditContext {
   h: Harness;
@@ -264,4 +264,16 @@ export async function edit(c: EditContext, m: Model, kind: EditKind, n: number):
   if (t === "playlist" || t === "adopted") return editPlaylist(c, m, kind, n);
   if (t === "saved_episodes") return editSaved(c, m, kind);
   return editLibrary(c, m);
+}
+
+/**
+ * The person undid an earlier run through the status page: what the undo moved (rows or keys now
+ * there that were not, or gone that were) has no owner the soak can know any more, and rows an
+ * append recipe added may be gone.
+ */
+export function undoneByHand(m: Model, before: TargetState | null, after: TargetState | null): void {
+  const keys = (t: TargetState | null) => new Set(t?.rows ? t.rows.map((r) => r.videoId) : (t?.keys ?? []));
+  const [was, now] = [keys(before), keys(after)];
+  for (const k of [...was, ...now]) if (was.has(k) !== now.has(k)) m.ambiguous.add(k);
+  m.mustStay.clear();
 }

@@ -6,6 +6,9 @@
  * The attacks of attacks.ts join in: in some seeds one or two runs go through a proxy that echoes
  * the credentials back (echo.ts), and a hostile recipe file sits beside the recipes (hostile.ts).
  * The engine's state is SQLite, or — given a server — a fresh PostgreSQL database (state.ts).
+ * Issue 22's surfaces join in too (surfaces.ts, surface-steps.ts): a run made through the status
+ * page after hostile requests, recipes holding big removals for approval, file sources swapped for
+ * links, pipes and huge files, and notification targets that are all down.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -17,11 +20,12 @@ import { renderPlansJson } from "../../engine/render/json.js";
 import { renderPlanText } from "../../engine/render/text.js";
 import { createEnv } from "../../engine/run/env.js";
 import { createLogger } from "../../engine/run/logger.js";
-import { planRecipe, type RecipeRun, syncRecipe } from "../../engine/run/runner.js";
+import { planRecipe, type RecipeRun } from "../../engine/run/runner.js";
 import { hostileRecipes } from "../engine/hostile-recipes.js";
 import { catalogueSongs, type Harness, startHarness, virtualClock } from "../engine/sync-harness.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
 import type { PostgresServer } from "../support/postgres-server.js";
+import { heldPlanStep, judgeHeldSync } from "./approval.js";
 import { type Attacks, attacksOf } from "./attacks.js";
 import { captureLog } from "./capture.js";
 import { type EchoRoute, requestSecrets, startEchoRoute } from "./echo.js";
@@ -62,7 +66,8 @@ import {
 } from "./invariants.js";
 import { musicsyncCommand, type ProcessRun, runKilled } from "./kill.js";
 import { findLeaks, secretsOfHeaders } from "./leaks.js";
-import { type EditContext, edit } from "./person.js";
+import { checkNotifyDown, type NotifyDown } from "./notify-down.js";
+import { type EditContext, edit, undoneByHand } from "./person.js";
 import {
   disliked,
   libraryPlaylists,
@@ -71,7 +76,10 @@ import {
   setTargetState,
   type TargetState,
 } from "./readback.js";
+import { writeSourceFiles } from "./source-files.js";
 import { loseState, type SeedState, stateRuns, stateTexts } from "./state.js";
+import { SeedSurfaces, type SurfaceHost } from "./surface-steps.js";
+import type { SurfaceOptions } from "./surfaces.js";
 
 export interface SoakOptions {
   /** Kill the real process in some runs of this seed: `auto` = one seed in five. */
@@ -88,6 +96,10 @@ export interface SoakOptions {
   hostile?: "all" | "light" | "none";
   /** The server on which the seed's state gets a fresh database (default: SQLite, `state.db` in its folder). */
   postgres?: PostgresServer;
+  /** Issue 22's surfaces (surfaces.ts): `all` (default), `light` (no /dev/zero, no process variants), `none`. */
+  surfaces?: SurfaceOptions["level"];
+  /** Surfaces switched on or off whatever the seed draws (the fixed seeds of `npm test`). */
+  force?: SurfaceOptions["force"];
 }
 
 export interface SeedResult {
@@ -99,6 +111,8 @@ export interface SeedResult {
   echoRuns: number;
   /** The hostile recipe file dropped beside the recipes, if any. */
   hostile: string | null;
+  /** Issue 22's surfaces the seed had (surfaces.ts `describeSurfaces`). */
+  surfaces: string[];
   ms: number;
 }
 
@@ -115,6 +129,8 @@ interface Report {
   requests: number | null;
   /** Whether the run went through the echo proxy (every write refused). */
   echo: boolean;
+  /** Whether the run was an undo of an earlier one (through the status page). */
+  undo?: boolean;
 }
 
 interface Seed {
@@ -155,6 +171,8 @@ interface Seed {
   echoSent: number;
   /** Where the engine's state is (state.ts): every read of it goes through openState. */
   state: SeedState;
+  /** Issue 22's surfaces of the seed (none until `arm`). */
+  surfaces: SeedSurfaces;
 }
 
 function report(s: Seed, run: number, recipe: string, found: readonly Found[]) {
@@ -214,6 +232,10 @@ async function prepare(s: Seed, m: Model) {
 async function writeRecipes(s: Seed) {
   await mkdir(s.recipesDir, { recursive: true });
   for (const m of s.models) await writeFile(join(s.recipesDir, `${m.spec.id}.yaml`), recipeYaml(m.spec));
+  await writeSourceFiles(
+    s.h.dir,
+    s.models.map((m) => m.spec),
+  );
   const project = { ...s.h.project };
   const { recipes, issues } = await loadRecipePaths([s.recipesDir], { project });
   if (issues.length > 0) throw new Error(`soak recipe invalid: ${issues.map((i) => i.message).join("; ")}`);
@@ -262,11 +284,29 @@ interface Route {
   project: Project;
   projectFile: string;
   echo: boolean;
+  /** A `sync` process run on a project whose notification targets are all down (notify-down.ts). */
+  notify?: NotifyDown;
 }
 
 function routeOf(s: Seed, echo: boolean): Route {
   if (echo && s.echo) return { project: s.echo.project, projectFile: s.echo.projectFile, echo: true };
   return { project: s.h.project, projectFile: s.h.projectFile, echo: false };
+}
+
+/** What the issue-22 steps (surface-steps.ts) need of the seed during run `run`. */
+function surfaceHost(s: Seed, run: number, light = false): SurfaceHost {
+  return {
+    h: s.h,
+    recipesDir: s.recipesDir,
+    models: s.models,
+    loaded: () => s.loaded,
+    // Light seeds (`npm test`) read attacked files in this process only.
+    command: light ? null : s.command,
+    trace: s.trace,
+    leaks: (where, text) => leaks(s, run, where, text),
+    report: (recipe, found) => report(s, run, recipe, found),
+    rewrite: () => writeRecipes(s),
+  };
 }
 
 /** What an in-process run of one recipe reported, its plan and error scanned for credentials. */
@@ -312,8 +352,17 @@ function threwReport(s: Seed, run: number, id: string, e: unknown, echo: boolean
   };
 }
 
-/** Every recipe synced in this process (as the daemon and the CLI do), with a log to scan. */
-async function runInProcess(s: Seed, run: number, route: Route): Promise<Map<string, Report>> {
+/**
+ * Every recipe synced in this process (as the daemon and the CLI do), with a log to scan; held
+ * plans applied all the same with `approve` (the settle). One recipe's run may be an action through
+ * the status page (page.ts); each sync is also judged for the seed's surfaces (surface-steps.ts).
+ */
+async function runInProcess(
+  s: Seed,
+  run: number,
+  route: Route,
+  approve = false,
+): Promise<Map<string, Report>> {
   const log = captureLog();
   const env = createEnv({
     project: route.project,
@@ -323,20 +372,49 @@ async function runInProcess(s: Seed, run: number, route: Route): Promise<Map<str
     pacing: { minIntervalMs: 0, maxPerMinute: 0, baseDelayMs: 100 },
   });
   const out = new Map<string, Report>();
+  const host = surfaceHost(s, run);
+  const page = s.surfaces.pageRecipe(host, run);
   try {
     for (const loaded of s.loaded.values()) {
       const id = loaded.recipe.id;
-      try {
-        out.set(id, reportOf(s, run, await syncRecipe(loaded, env), route.echo));
-      } catch (e) {
-        out.set(id, threwReport(s, run, id, e, route.echo));
-      }
+      if (id === page && (await pageStep(s, run, route, env, id, out))) continue;
+      if (s.surfaces.skipsInProcess(id)) continue;
+      const a = await s.surfaces.syncOne(host, loaded, env, approve);
+      out.set(id, a.run ? reportOf(s, run, a.run, route.echo) : threwReport(s, run, id, a.error, route.echo));
     }
   } finally {
     await env.close();
   }
   leaks(s, run, "log", log.text());
   return out;
+}
+
+/**
+ * The run's action through the status page (page.ts), reported as the recipe's run when it is one
+ * ("run now", "undo", "approve"); false when the recipe is still to be synced ("plan", "resume").
+ * An approved plan is judged against desired only when it is of the recipe as it stands (same hash,
+ * a static list): a plan held before the person changed the recipe or its source wanted the old list.
+ */
+async function pageStep(
+  s: Seed,
+  run: number,
+  route: Route,
+  env: ReturnType<typeof createEnv>,
+  id: string,
+  out: Map<string, Report>,
+): Promise<boolean> {
+  const m = s.models.find((x) => x.spec.id === id)!;
+  const o = await s.surfaces.throughPage(surfaceHost(s, run), route, env, id);
+  if (o.action === "plan" || o.action === "resume") return false;
+  const plan = o.plans.at(-1) ?? null;
+  const current =
+    plan?.recipe.hash === s.loaded.get(id)?.hash && m.spec.source.type === "static" && !m.spec.file;
+  const judged = o.action === "run" || (o.action === "approve" && current);
+  const said = o.outcome ?? `unsaid (HTTP ${o.status})`;
+  const outcome = (judged ? said : `${o.action}: ${said}`) as RecipeRun["outcome"];
+  const rep = reportOf(s, run, { recipeId: id, plan, apply: null, outcome, error: null }, route.echo);
+  out.set(id, { ...rep, undo: o.action === "undo" });
+  return true;
 }
 
 /**
@@ -396,6 +474,25 @@ function processReports(s: Seed, run: number, p: ProcessRun, faultFree: boolean,
   return reports;
 }
 
+/** `apply` of a saved plan that would hold recipes: checked without `--approve` first (approval.ts). */
+async function heldApply(s: Seed, run: number, command: readonly string[], route: Route, apply: string[]) {
+  const step = await heldPlanStep(
+    {
+      command,
+      projectFile: route.projectFile,
+      readPlan: (file) => readFile(file, "utf8"),
+      writes: () => s.h.writes(),
+      newestRun: async (id) =>
+        (await stateRuns(s.state)).filter((x) => x.recipe === id).sort((a, b) => b.id - a.id)[0] ?? null,
+      leaks: (where, text) => leaks(s, run, where, text),
+      trace: s.trace,
+    },
+    apply,
+  );
+  report(s, run, "*", step.found);
+  return step;
+}
+
 /** The real process: `musicsync sync --json`, killed after a random log line (or not at all). */
 async function runProcess(
   s: Seed,
@@ -408,19 +505,75 @@ async function runProcess(
   // first few, a little later, lands before, inside or after a write, and now and then after the last.
   const killAt = chance(s.r, 0.9) ? int(s.r, 1, 4) : null;
   let args = ["sync", "--json", "-p", route.projectFile];
+  let done: ProcessRun | null = null;
   if (chance(s.r, 0.5)) {
     const apply = await savedPlan(s, run, command, route.projectFile);
     if (!apply) return { killed: false, reports: new Map() };
-    args = apply;
+    ({ args, done } = await heldApply(s, run, command, route, apply));
   }
-  const p = await runKilled(command, args, killAt, int(s.r, 0, 40));
+  return judgedProcess(s, run, { command, args, killAt, delayMs: int(s.r, 0, 40), done }, faultFree, route);
+}
+
+/**
+ * One `musicsync` process of a run (already run when `done`), its output scanned and its report
+ * read; a `sync` that held every recipe sent nothing, and one with notify targets down is checked
+ * for them (notify-down.ts).
+ */
+async function judgedProcess(
+  s: Seed,
+  run: number,
+  how: {
+    command: readonly string[];
+    args: string[];
+    killAt: number | null;
+    delayMs: number;
+    done: ProcessRun | null;
+  },
+  faultFree: boolean,
+  route: Route,
+): Promise<{ killed: boolean; reports: Map<string, Report> }> {
+  const { args, killAt } = how;
+  const before = await s.h.writes();
+  const p =
+    how.done ??
+    (await runKilled(how.command, args, killAt, how.delayMs, route.notify ? { env: route.notify.env } : {}));
+  const wrote = (await s.h.writes()) - before;
   s.trace(
     `  process: ${args[0]} ${p.killed ? `killed after log line ${killAt}` : `exit ${p.exitCode}`} (${p.lines} log lines)`,
   );
   leaks(s, run, "stdout", p.stdout);
   leaks(s, run, "stderr", p.stderr);
-  if (p.killed) return { killed: true, reports: new Map() };
-  return { killed: false, reports: processReports(s, run, p, faultFree, route.echo) };
+  if (p.hung)
+    report(s, run, "*", [{ invariant: "process-ends", detail: `${args[0]} still running after 240 s` }]);
+  const reports = p.killed ? new Map<string, Report>() : processReports(s, run, p, faultFree, route.echo);
+  const outcomes = [...reports.values()].map((r) => r.claim.outcome);
+  if (args[0] === "sync") report(s, run, "*", judgeHeldSync(outcomes, wrote));
+  if (route.notify) {
+    // The notify project's canary recipe always fails: a sync that reported has told of it.
+    const fired = args[0] === "sync" && reports.size > 0;
+    report(s, run, "*", await checkNotifyDown(route.notify, p, fired, (w, t) => leaks(s, run, w, t)));
+  }
+  return { killed: p.killed, reports };
+}
+
+/**
+ * A run the surfaces make a process of (never killed, no draw of the main story): `plan -o` then
+ * `apply` (approval.ts), or a plain `sync` on the notify-down project.
+ */
+async function surfaceProcess(s: Seed, run: number, faultFree: boolean, route: Route, saved: boolean) {
+  const how = {
+    command: s.command,
+    args: ["sync", "--json", "-p", route.projectFile],
+    killAt: null,
+    delayMs: 0,
+    done: null as ProcessRun | null,
+  };
+  if (saved) {
+    const apply = await savedPlan(s, run, s.command, route.projectFile);
+    if (!apply) return { killed: false, reports: new Map<string, Report>() };
+    ({ args: how.args, done: how.done } = await heldApply(s, run, s.command, route, apply));
+  }
+  return judgedProcess(s, run, how, faultFree, route);
 }
 
 /** Everything the state holds (the file, or every table's rows) scanned for credentials. */
@@ -653,19 +806,33 @@ async function oneRun(s: Seed, run: number, processRun: boolean, options: SoakOp
     `run ${run}${processRun ? " (real process)" : ""}${route.echo ? " through the echo proxy" : ""}: faults ${plan ? `${plan.rate} ${plan.kinds.join(",")}` : "none"}`,
   );
   const cleanBefore = await cleanRows(s);
+  // Read without faults, before the run: an undo through the page is judged by what it moved.
+  const paged = s.surfaces.pageRecipe(surfaceHost(s, run), run);
+  const pagedModel = s.models.find((m) => m.spec.id === paged);
+  const pagedBefore = pagedModel ? await targetNow(s, pagedModel) : null;
   const hostile = await hostileStep(s, run);
+  const notify = await s.surfaces.notifyRoute(surfaceHost(s, run), run, route.projectFile);
+  const routed = notify ? { ...route, projectFile: notify.projectFile, notify } : route;
+  await s.surfaces.beforeRun(surfaceHost(s, run, options.surfaces === "light"), run);
   s.refusing = plan?.kinds.includes("failed-status") ?? false;
-  await faults(s, plan);
+  const saved = s.surfaces.savedPlanRun(run);
+  // A run made a process for the surfaces has a process run's rate of faults.
+  const made = (notify || saved) && !processRun && plan;
+  await faults(s, made ? { ...plan, rate: Math.round((plan.rate / 3) * 100) / 100 } : plan);
   let reports: Map<string, Report>;
   let killed = false;
   try {
-    if (processRun) ({ killed, reports } = await runProcess(s, run, s.command, !plan, route));
+    if (processRun) ({ killed, reports } = await runProcess(s, run, s.command, !plan, routed));
+    else if (notify || saved) ({ killed, reports } = await surfaceProcess(s, run, !plan, routed, saved));
     else reports = await runInProcess(s, run, route);
   } finally {
     await faults(s, null);
     if (hostile) await removeHostile(hostile);
+    await s.surfaces.afterRun();
   }
   if (route.echo) checkEchoed(s, run);
+  if (pagedModel && reports.get(pagedModel.spec.id)?.undo)
+    undoneByHand(pagedModel, pagedBefore, await targetNow(s, pagedModel));
   for (const m of s.models)
     await checkRecipe(s, run, m, reports.get(m.spec.id), cleanBefore.get(m.spec.id) ?? null);
   if (!killed) report(s, run, "*", checkNoRunning(await stateRuns(s.state)));
@@ -680,7 +847,7 @@ async function oneRun(s: Seed, run: number, processRun: boolean, options: SoakOp
 async function settle(s: Seed) {
   s.trace("settle: fault-free run, then a plan");
   await faults(s, null);
-  const reports = await runInProcess(s, -1, routeOf(s, false));
+  const reports = await runInProcess(s, -1, routeOf(s, false), true);
   for (const m of s.models) {
     const rep = reports.get(m.spec.id);
     if (rep && !["converged", "no_changes", "partial"].includes(rep.claim.outcome))
@@ -744,6 +911,7 @@ async function newSeed(seed: number, r: Random, h: Harness, options: SoakOptions
     echoSeen: 0,
     echoSent: 0,
     state: { setting: h.stateFile, server: options.postgres ?? null },
+    surfaces: SeedSurfaces.none(seed),
   };
   s.models = specsOf(s).map(newModel);
   s.known = new Set((await h.person.getLibraryPlaylists({ limit: null })).map((p) => p.playlistId ?? ""));
@@ -770,6 +938,12 @@ async function arm(s: Seed, runs: number, processRuns: Set<number>, options: Soa
   }
   if (s.attacks.hostile)
     s.trace(`hostile ${s.attacks.hostile.recipe.name} before run ${s.attacks.hostile.run}`);
+  s.surfaces = await SeedSurfaces.arm(
+    s.seed,
+    surfaceHost(s, 0),
+    { runs, processRuns, hostileRun: s.attacks.hostile?.run ?? null },
+    { level: options.surfaces ?? "all", ...(options.force ? { force: options.force } : {}) },
+  );
 }
 
 export async function runSeed(seed: number, options: SoakOptions = {}): Promise<SeedResult> {
@@ -804,9 +978,11 @@ export async function runSeed(seed: number, options: SoakOptions = {}): Promise<
       kills,
       echoRuns: s.attacks.echoRuns.size,
       hostile: s.attacks.hostile?.recipe.name ?? null,
+      surfaces: s.surfaces.describe(),
       ms: Date.now() - started,
     };
   } finally {
+    await s?.surfaces.close();
     await s?.echo?.server.close();
     await h.stop();
   }

@@ -302,7 +302,15 @@ export async function runUndoSeed(seed: number, options: UndoSoakOptions = {}): 
       applied.push(...(await runAll(s, step, options.faults !== false)));
     }
     await undoAndRedo(s, undoer, applied, steps);
-    const result = { seed, violations: s.violations, runs: steps, kills: 0, echoRuns: 0, hostile: null };
+    const result = {
+      seed,
+      violations: s.violations,
+      runs: steps,
+      kills: 0,
+      echoRuns: 0,
+      hostile: null,
+      surfaces: [],
+    };
     return { ...result, ms: Date.now() - started };
   } finally {
     await h.stop();
