@@ -41,7 +41,7 @@ function reasonOf(e: unknown): string {
   return err?.code ?? err?.name ?? "failed";
 }
 
-async function post(d: HttpDelivery, dispatcher: Agent, timeoutMs: number): Promise<void> {
+async function post(d: HttpDelivery, dispatcher: Agent, signal: AbortSignal): Promise<void> {
   let status: number;
   try {
     const res = await request(d.url, {
@@ -49,7 +49,7 @@ async function post(d: HttpDelivery, dispatcher: Agent, timeoutMs: number): Prom
       headers: d.headers,
       body: d.body,
       dispatcher,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal,
     });
     status = res.statusCode;
     await res.body.dump();
@@ -59,23 +59,28 @@ async function post(d: HttpDelivery, dispatcher: Agent, timeoutMs: number): Prom
   if (status < 200 || status >= 300) throw new DeliveryError(`POST ${urlOrigin(d.url)}: HTTP ${status}`);
 }
 
-function run(d: CommandDelivery, timeoutMs: number): Promise<void> {
+/**
+ * The command, killed when `signal` aborts (its try timed out, or the notifier closed). Not spawn's
+ * own `timeout`: its timer outlives a command that could not start (ENOENT), which kept a finished
+ * `sync` alive for the whole timeout.
+ */
+function run(d: CommandDelivery, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(d.file, d.args, {
       env: d.env,
       stdio: ["pipe", "ignore", "ignore"],
-      timeout: timeoutMs,
+      signal,
       killSignal: "SIGKILL",
     });
     child.on("error", (e: NodeJS.ErrnoException) =>
-      reject(new DeliveryError(`command ${d.file}: ${e.code ?? e.message}`)),
+      reject(new DeliveryError(`command ${d.file}: ${signal.aborted ? "timed out" : (e.code ?? e.message)}`)),
     );
-    child.on("close", (code, signal) => {
+    child.on("close", (code, killed) => {
       if (code === 0) resolve();
       else
         reject(
           new DeliveryError(
-            `command ${d.file}: ${signal ? `killed by ${signal} (timed out?)` : `exit code ${String(code)}`}`,
+            `command ${d.file}: ${killed ? `killed by ${killed}${signal.aborted ? " (timed out)" : ""}` : `exit code ${String(code)}`}`,
           ),
         );
     });
@@ -85,25 +90,32 @@ function run(d: CommandDelivery, timeoutMs: number): Promise<void> {
   });
 }
 
-/** The senders of one notifier; `close` ends their connections. */
+/** The senders of one notifier; `close` ends their connections and stops the tries under way. */
 export function createSender(options: {
   scrub: Scrub;
   timeoutMs: number;
   env?: Readonly<Record<string, string | undefined>>;
 }): { send: Sender; close(): Promise<void> } {
   const agent = new Agent({ connect: { timeout: options.timeoutMs } });
+  // A try given up by drain must not outlive it: a command that sleeps, or a receiver that never
+  // answers, would otherwise keep a finished process alive until its own timeout.
+  const closing = new AbortController();
   const send: Sender = async (target, event) => {
+    const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), closing.signal]);
     switch (target.type) {
       case "webhook":
-        return post(webhookRequest(target, event, options.scrub), agent, options.timeoutMs);
+        return post(webhookRequest(target, event, options.scrub), agent, signal);
       case "ntfy":
-        return post(ntfyRequest(target, event, options.scrub), agent, options.timeoutMs);
+        return post(ntfyRequest(target, event, options.scrub), agent, signal);
       case "command":
-        return run(
-          commandDelivery(target, event, options.scrub, options.env ?? process.env),
-          options.timeoutMs,
-        );
+        return run(commandDelivery(target, event, options.scrub, options.env ?? process.env), signal);
     }
   };
-  return { send, close: () => agent.destroy() };
+  return {
+    send,
+    close: () => {
+      closing.abort();
+      return agent.destroy();
+    },
+  };
 }
