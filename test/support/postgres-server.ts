@@ -33,6 +33,12 @@ export interface PostgresServer {
   /** A fresh empty database; its URL. `prefix` starts its name (letters, digits, `_`). */
   createDatabase(prefix?: string): Promise<string>;
   stop(): Promise<void>;
+  /**
+   * A server started here only: stopped as `mode` says (`fast`: sessions ended, as a service stop
+   * does; `immediate`: as a crash), kept down `downMs`, then started again on the same port and
+   * data, resolving once it answers. What a database restart looks like to its clients.
+   */
+  restart?(downMs: number, mode: "fast" | "immediate"): Promise<void>;
 }
 
 const TOOLS = ["initdb", "pg_ctl", "postgres"];
@@ -255,8 +261,10 @@ async function waitReady(running: Running): Promise<string | null> {
 const live = new Set<() => void>();
 let exitHooked = false;
 
-function ownServer(bin: string, folder: string, data: string, running: Running): PostgresServer {
-  const url = `postgres://postgres@127.0.0.1:${running.port}/postgres`;
+function ownServer(bin: string, folder: string, data: string, first: Running): PostgresServer {
+  const url = `postgres://postgres@127.0.0.1:${first.port}/postgres`;
+  // A restart replaces the postmaster (and its watchdog): every stop acts on the current one.
+  let running = first;
   const stopSync = () => {
     live.delete(stopSync);
     running.watchdog.kill("SIGKILL");
@@ -288,7 +296,28 @@ function ownServer(bin: string, folder: string, data: string, running: Running):
       stopped ??= stopAsync(running, stopSync);
       return stopped;
     },
+    restart: async (downMs, mode) => {
+      if (stopped) throw new Error("restart: the server is stopped");
+      running.watchdog.kill("SIGKILL");
+      await postmasterStopped(running, mode);
+      await new Promise((r) => setTimeout(r, downMs));
+      running = launch(bin, folder, data, running.port);
+      const failure = await waitReady(running);
+      if (failure !== null)
+        throw new Error(`PostgreSQL did not start again: ${failure}\n${running.output()}`);
+    },
   };
+}
+
+/** The postmaster told to stop (SIGINT: fast shutdown, SIGQUIT: immediate) and gone, bounded. */
+async function postmasterStopped(running: Running, mode: "fast" | "immediate"): Promise<void> {
+  const { postmaster } = running;
+  if (postmaster.exitCode !== null || postmaster.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => postmaster.once("exit", () => resolve()));
+  postmaster.kill(mode === "fast" ? "SIGINT" : "SIGQUIT");
+  const late = setTimeout(() => postmaster.kill("SIGKILL"), STOP_MS);
+  await gone;
+  clearTimeout(late);
 }
 
 /** pg_ctl's immediate stop, then waits (bounded) for the postmaster to be gone before the folder goes. */
