@@ -50,19 +50,30 @@ export function uncaught(stderr: string): string | null {
   return (said.length > 0 ? said : raw.slice(0, 2)).map((l) => l.trim().slice(0, 160)).join(" ⏎ ");
 }
 
+/** Whether stderr holds a stack trace (Node's report of an uncaught error). */
+export const printedStack = (stderr: string) => /^\s+at .+[:)]/m.test(stderr);
+
 export interface WorkerEnd {
   n: number;
   endedBy: "kill" | "stop" | null;
   exit: Exit | null;
+  /** Whether it had said "worker started" (its database reached, its queue open). */
+  started: boolean;
+  /** Whether Node printed a stack: an error nobody caught, not the command's own one-line refusal. */
+  crashed: boolean;
   lastWords: string;
 }
 
 const exitText = (e: Exit) => (e.signal ? `signal ${e.signal}` : `exit ${e.code}`);
 
-/** A worker that ended while the fleet ran, and not by the soak's hand, died of what was done to it. */
+/**
+ * A worker that ended while the fleet ran, and not by the soak's hand, died of what was done to
+ * it. One started while the database was down may refuse to start, in one clear line: that is no
+ * death (a stack printed is).
+ */
 export function checkWorkersLived(ends: readonly WorkerEnd[]): Found[] {
   return ends
-    .filter((w) => w.exit !== null && w.endedBy === null)
+    .filter((w) => w.exit !== null && w.endedBy === null && (w.started || w.crashed))
     .map((w) => ({
       invariant: "worker-died",
       detail: `worker ${w.n} ended by itself (${exitText(w.exit!)}): ${w.lastWords}`,

@@ -9,6 +9,7 @@ import {
   checkOverlaps,
   checkStopped,
   checkWorkersLived,
+  printedStack,
   uncaught,
 } from "./fleet-checks.js";
 import { describeFleet, fleetPlanOf } from "./fleet-plan.js";
@@ -81,12 +82,27 @@ describe("the fleet's checks", () => {
   });
 
   it("a worker that ended by itself died; one the soak killed or stopped did not", () => {
+    const end = { started: true, crashed: false, lastWords: "" };
     const ends = [
-      { n: 1, endedBy: null, exit: { code: 1, signal: null }, lastWords: "boom" },
-      { n: 2, endedBy: "kill" as const, exit: { code: null, signal: "SIGKILL" as const }, lastWords: "" },
-      { n: 3, endedBy: null, exit: null, lastWords: "" },
+      { ...end, n: 1, endedBy: null, exit: { code: 1, signal: null }, lastWords: "boom" },
+      { ...end, n: 2, endedBy: "kill" as const, exit: { code: null, signal: "SIGKILL" as const } },
+      { ...end, n: 3, endedBy: null, exit: null },
+      // Started while the database was down: a one-line refusal is no death, a stack is.
+      { ...end, n: 4, endedBy: null, exit: { code: 1, signal: null }, started: false },
+      { ...end, n: 5, endedBy: null, exit: { code: 1, signal: null }, started: false, crashed: true },
     ];
-    expect(checkWorkersLived(ends).map((f) => f.detail)).toEqual(["worker 1 ended by itself (exit 1): boom"]);
+    expect(checkWorkersLived(ends).map((f) => f.detail)).toEqual([
+      "worker 1 ended by itself (exit 1): boom",
+      "worker 5 ended by itself (exit 1): ",
+    ]);
+    expect(printedStack("error: cannot connect to the state database h:1/db: connect ECONNREFUSED")).toBe(
+      false,
+    );
+    expect(
+      printedStack(
+        "Error: read ECONNRESET\n    at TCP.onStreamRead (node:internal/stream_base_commons:218:20)",
+      ),
+    ).toBe(true);
   });
 
   it("SIGTERM: exit 0, or the signal itself before the worker took any job; anything else is not a stop", () => {

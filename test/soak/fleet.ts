@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Clock } from "../../engine/apply/pacer.js";
 import type { Harness } from "../engine/sync-harness.js";
-import { credentialSecrets } from "../support/credential-leaks.js";
+import { credentialSecrets, findCredentialPieces } from "../support/credential-leaks.js";
 import type { PostgresServer } from "../support/postgres-server.js";
 import {
   checkJobsCompleted,
@@ -20,6 +20,7 @@ import {
   checkWorkersLived,
   fleetStuck,
   lastWords,
+  printedStack,
 } from "./fleet-checks.js";
 import { describeFleet, type FleetEvent, type FleetFault, type FleetPlan } from "./fleet-plan.js";
 import { settleFleetRecipes } from "./fleet-settle.js";
@@ -41,7 +42,7 @@ import {
 } from "./fleet-workers.js";
 import { checkNoRunning, type Found } from "./invariants.js";
 import { runKilled } from "./kill.js";
-import { secretsOfHeaders } from "./leaks.js";
+import { findLeaks, secretsOfHeaders } from "./leaks.js";
 import { advisoryLocks, databaseFault, type FaultTarget, faultTarget, setIdleTimeout } from "./pg-faults.js";
 import { stateRuns } from "./state.js";
 
@@ -57,6 +58,8 @@ export interface FleetContext {
   clock: Clock;
   trace(line: string): void;
   addSecrets(secrets: readonly string[]): void;
+  /** Every secret the seed knows of now (the harness's, the second account's, the echo's). */
+  secrets(): readonly string[];
   leaks(where: string, text: string): void;
   report(recipe: string, found: readonly Found[]): void;
   /** The seed's checks of each of its recipes, as after a run that said nothing (a killed one). */
@@ -148,7 +151,7 @@ async function enqueue(f: Fleet, first: boolean): Promise<boolean> {
   const p = await runKilled(f.ctx.command, ["enqueue", "--all", "-p", f.project.projectFile], null, 0);
   f.ctx.leaks("enqueue stdout", p.stdout);
   f.ctx.leaks("enqueue stderr", p.stderr);
-  const said = (p.exitCode === 0 ? p.stdout : p.stderr).trim().split("\n").pop() ?? "";
+  const said = quoted(f, (p.exitCode === 0 ? p.stdout : p.stderr).trim().split("\n").pop() ?? "");
   f.ctx.trace(`  fleet +${Date.now() - f.started} ms: enqueue, exit ${p.exitCode}: ${said.slice(0, 200)}`);
   if (p.exitCode === 0) f.rounds++;
   else if (first)
@@ -156,6 +159,16 @@ async function enqueue(f: Fleet, first: boolean): Promise<boolean> {
       { invariant: "fleet-enqueue", detail: `enqueue --all exit ${p.exitCode}: ${said}` },
     ]);
   return p.exitCode === 0;
+}
+
+/**
+ * What a worker or the queue said, fit to print in the seed's trace or a violation: withheld
+ * whole when it holds a piece of a credential (the credential scan reports that by itself).
+ */
+function quoted(f: Fleet, text: string): string {
+  const secrets = f.ctx.secrets();
+  const leak = findCredentialPieces(text, secrets).length > 0 || findLeaks(text, secrets).length > 0;
+  return leak ? "(withheld: it holds a piece of a credential)" : text;
 }
 
 const logged = (f: Fleet, msg: string) =>
@@ -200,7 +213,7 @@ function replaceDead(f: Fleet) {
       .stderr()
       .split("\n")
       .filter((l) => l.trim() !== "" && !l.startsWith("{"));
-    if (raw.length > 0) f.ctx.trace(`    its last words: ${raw.slice(0, 14).join("\n      ")}`);
+    if (raw.length > 0) f.ctx.trace(`    its last words: ${quoted(f, raw.slice(0, 14).join("\n      "))}`);
     f.workers.push(startWorker(f.ctx.command, workerArgs(f), f.workers.length + 1, false));
   }
 }
@@ -301,7 +314,9 @@ async function stopAll(f: Fleet): Promise<void> {
         n: w.n,
         endedBy: w.endedBy,
         exit: w.exit,
-        lastWords: lastWords(w.logs, w.stderr()),
+        started: w.logs.some((l) => l.msg === "worker started"),
+        crashed: printedStack(w.stderr()),
+        lastWords: quoted(f, lastWords(w.logs, w.stderr())),
       })),
     ),
   );
@@ -318,7 +333,13 @@ async function afterStop(f: Fleet, drained: boolean): Promise<void> {
   const tally = await writeOverlaps(ctx.h);
   ctx.trace(`  fleet: ${tally.writes} writes, ${tally.overlaps} overlapping; ${f.done.length} events done`);
   ctx.report("fleet", checkOverlaps(tally));
-  if (drained) ctx.report("fleet", checkJobsCompleted(await queueJobs(ctx.stateUrl)));
+  if (drained) {
+    const jobs = await queueJobs(ctx.stateUrl);
+    ctx.report(
+      "fleet",
+      checkJobsCompleted(jobs.map((j) => ({ ...j, output: j.output && quoted(f, j.output) }))),
+    );
+  }
   for (const w of f.workers) {
     ctx.leaks(`worker ${w.n} stdout`, w.stdout());
     ctx.leaks(`worker ${w.n} stderr`, w.stderr());

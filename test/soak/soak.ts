@@ -693,6 +693,7 @@ function fleetStep(s: Seed, run: number, plan: FleetPlan): Promise<string> {
       clock: s.clock,
       trace: s.trace,
       addSecrets: (more) => s.secrets.push(...more.filter((x) => !s.secrets.includes(x))),
+      secrets: () => secretsNow(s),
       leaks: (where, text) => leaks(s, run, where, text),
       report: (recipe, found) => report(s, run, recipe, found),
       checkSeedRecipes: async () => {
