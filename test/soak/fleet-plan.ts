@@ -102,7 +102,7 @@ export function fleetPlanOf(
 function lightPlan(r: Random, seed: number, after: number, songs: readonly string[]): FleetPlan {
   const recipes = fleetRecipes(r, seed, songs, 3, 0).map((x) => ({
     ...x,
-    ids: songs.slice(0, 18),
+    ids: songs.slice(0, 30),
     batch: 1,
     shuffle: true,
   }));
@@ -111,7 +111,7 @@ function lightPlan(r: Random, seed: number, after: number, songs: readonly strin
     workers: 2,
     concurrency: 1,
     recipes,
-    slowMs: 60,
+    slowMs: 90,
     idleTimeoutMs: null,
     events: [{ atMs: 1000, fault: { kind: "cut-locks" } }],
     rounds: 2,

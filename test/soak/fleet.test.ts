@@ -52,7 +52,7 @@ describe("fleetPlanOf", () => {
     expect(plan.workers).toBe(2);
     expect(plan.concurrency).toBe(1);
     expect(plan.events.map((e) => e.fault.kind)).toEqual(["cut-locks"]);
-    expect(plan.recipes.every((r) => r.account === "default" && r.ids.length === 18 && r.batch === 1)).toBe(
+    expect(plan.recipes.every((r) => r.account === "default" && r.ids.length === 30 && r.batch === 1)).toBe(
       true,
     );
     expect(

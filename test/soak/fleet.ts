@@ -95,7 +95,7 @@ const MAX_REPLACEMENTS = 6;
 function workerArgs(f: Fleet): string[] {
   return [
     ...["-p", f.project.projectFile, "--concurrency", String(f.plan.concurrency), "--lease", LEASE],
-    ...["--poll", "0.5s", "--busy-retry", "1s", "--retry-delay", "500ms", "--max-retry-delay", "2s"],
+    ...["--poll", "0.5s", "--busy-retry", "500ms", "--retry-delay", "500ms", "--max-retry-delay", "2s"],
     ...["--tick", "1s"],
   ];
 }
