@@ -4,11 +4,14 @@
  * J at a time in worker processes (default 2: this machine's cores), prints one line per seed and
  * ends with `seeds N, violations V on <state>` and each violation with its seed; exit 1 if any.
  * `--state postgres` puts each seed's state in a fresh database of one PostgreSQL server for the
- * whole run: started here (test/support/postgres-server.ts), or MUSICSYNC_TEST_PG_URL's.
+ * whole run: started here (test/support/postgres-server.ts), or MUSICSYNC_TEST_PG_URL's. There, a
+ * seed in two has a fleet of workers under database faults (fleet.ts; `--fleet auto|always|light|none`);
+ * `--pg-restart` gives each seed a server of its own, which its fleet (every seed has one) restarts.
  */
 import { fork, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { externalPostgres, type PostgresServer, startPostgres } from "../support/postgres-server.js";
+import type { FleetMode } from "./fleet-plan.js";
 import type { Violation } from "./invariants.js";
 import { musicsyncCommand, ROOT } from "./kill.js";
 import { runSeed, type SeedResult } from "./soak.js";
@@ -25,7 +28,12 @@ interface Args {
   trace: boolean;
   undo: boolean;
   state: StateKind;
+  fleet: FleetMode;
+  /** Each seed on a PostgreSQL server of its own, which its fleet stops and starts. */
+  pgRestart: boolean;
 }
+
+const FLEET_MODES: readonly FleetMode[] = ["auto", "always", "light", "none"];
 
 function parse(argv: readonly string[]): Args {
   const value = (flag: string) => {
@@ -36,9 +44,18 @@ function parse(argv: readonly string[]): Args {
       throw new Error(`${flag} needs a whole number, got ${v ?? "nothing"}`);
     return Number(v);
   };
-  const state = argv.includes("--state") ? argv[argv.indexOf("--state") + 1] : "sqlite";
+  const pgRestart = argv.includes("--pg-restart");
+  const state = argv.includes("--state")
+    ? argv[argv.indexOf("--state") + 1]
+    : pgRestart
+      ? "postgres"
+      : "sqlite";
   if (state !== "sqlite" && state !== "postgres")
     throw new Error(`--state is sqlite or postgres, got ${state ?? "nothing"}`);
+  if (pgRestart && state !== "postgres") throw new Error("--pg-restart needs --state postgres");
+  const fleet = argv.includes("--fleet") ? argv[argv.indexOf("--fleet") + 1] : pgRestart ? "always" : "auto";
+  if (!FLEET_MODES.includes(fleet as FleetMode))
+    throw new Error(`--fleet is one of ${FLEET_MODES.join(", ")}, got ${fleet ?? "nothing"}`);
   const one = value("--seed");
   const count = value("--seeds") ?? 20;
   const from = value("--from") ?? 1;
@@ -49,14 +66,24 @@ function parse(argv: readonly string[]): Args {
     trace: argv.includes("--trace"),
     undo: argv.includes("--undo"),
     state,
+    fleet: fleet as FleetMode,
+    pgRestart,
   };
 }
 
-/** One seed, its state on SQLite or in a database of the parent's server, dropped after it. */
+/**
+ * One seed, its state on SQLite or in a database of the parent's server (dropped after it), or with
+ * `--pg-restart` of a server of its own (stopped after it).
+ */
 async function runOne(seed: number, args: Args, trace: (line: string) => void): Promise<SeedResult> {
   const url = process.env[PG_URL];
-  if (args.state === "postgres" && !url) throw new Error(`--state postgres: the worker has no ${PG_URL}`);
-  const postgres = args.state === "postgres" && url ? externalPostgres(url) : undefined;
+  if (args.state === "postgres" && !url && !args.pgRestart)
+    throw new Error(`--state postgres: the worker has no ${PG_URL}`);
+  const postgres = args.pgRestart
+    ? await startPostgres()
+    : args.state === "postgres" && url
+      ? externalPostgres(url)
+      : undefined;
   try {
     return args.undo
       ? await runUndoSeed(seed, { trace, ...(postgres ? { postgres } : {}) })
@@ -64,6 +91,7 @@ async function runOne(seed: number, args: Args, trace: (line: string) => void): 
           kill: "auto",
           command: musicsyncCommand(args.build),
           trace,
+          fleet: args.fleet,
           ...(postgres ? { postgres } : {}),
         });
   } finally {
@@ -131,6 +159,7 @@ function seedLine(result: SeedResult, done: number, total: number): string {
     ...(result.echoRuns > 0 ? [`${result.echoRuns} through the echo proxy`] : []),
     ...(result.hostile ? [`hostile ${result.hostile}`] : []),
     ...result.surfaces,
+    ...(result.fleet ? [result.fleet] : []),
     `${(result.ms / 1000).toFixed(1)} s`,
   ];
   return `[${done}/${total}] seed ${result.seed}: ${v === 0 ? "ok" : `${v} violations`} (${extras.join(", ")})`;
@@ -186,8 +215,9 @@ async function main() {
   if (process.env.SOAK_WORKER === "1") return worker(args);
   // The undo soak runs in process only: it needs no build.
   if (args.build && !args.undo) build();
-  const server = args.state === "postgres" ? await postgresServer() : null;
-  if (!server) console.log("state: SQLite, state.db in each seed's folder");
+  const server = args.state === "postgres" && !args.pgRestart ? await postgresServer() : null;
+  if (args.pgRestart) console.log("state: PostgreSQL, a server of its own per seed, restarted by its fleet");
+  else if (!server) console.log("state: SQLite, state.db in each seed's folder");
   const started = Date.now();
   let violations: Violation[];
   try {

@@ -20,7 +20,7 @@ export interface LibraryPlaylist {
  * those in `known` (there before the seed's first run, none of them the engine's) are not opened.
  */
 export async function libraryPlaylists(
-  h: Harness,
+  h: Pick<Harness, "person">,
   known: ReadonlySet<string> = new Set(),
 ): Promise<LibraryPlaylist[]> {
   const out: LibraryPlaylist[] = [];
@@ -46,7 +46,7 @@ export interface TargetState {
   playlistId: string | null;
 }
 
-export async function playlistState(h: Harness, playlistId: string): Promise<TargetState> {
+export async function playlistState(h: Pick<Harness, "person">, playlistId: string): Promise<TargetState> {
   const p = await h.person.getPlaylist(playlistId, { limit: null });
   const rows = p.tracks.map((t) => ({ videoId: t.videoId ?? "", setVideoId: t.setVideoId ?? "" }));
   return { rows, keys: new Set(rows.map((r) => r.videoId)), title: p.title ?? null, playlistId };

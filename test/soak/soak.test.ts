@@ -4,7 +4,8 @@
  * Seed 1 sends runs through the credential-echo proxy (drawn so by the seed), seed 5 its real
  * process too; every seed drops a hostile recipe file, leaving the ones that take seconds to
  * refuse to `npm run soak`. Seeds 1 and 3 (the latter loses its state) and undo seed 1 run again
- * with the state on PostgreSQL (`npm run soak -- --state postgres` runs more).
+ * with the state on PostgreSQL (`npm run soak -- --state postgres` runs more), and seed 2 there
+ * with a light fleet of workers whose account lock is cut mid-run (fleet.ts).
  * Issue 22's surfaces (surfaces.ts) come in their light form (no /dev/zero; an attacked file read
  * in this process only), as the fixed seeds draw them, but for seed 4's files, forced on (with an
  * attack on one): together they post actions through the status page, hold plans for approval and
@@ -110,12 +111,26 @@ describe("soak on PostgreSQL: each seed's state in a database of its own", () =>
         command,
         ...attacks,
         postgres: noting(made),
+        fleet: "none",
       });
       expect(violations, describeViolations(violations)).toEqual([]);
       await expectRunsIn(made);
     },
     60_000,
   );
+
+  // issue 22: a fleet of real workers on the seed's database; a lock cut while one of them is mid-run.
+  it("seed 2 with a fleet (two workers, an account lock cut mid-run) keeps every promise", async () => {
+    const { violations, fleet } = await runSeed(2, {
+      kill: false,
+      command,
+      ...attacks,
+      postgres: server(),
+      fleet: "light",
+    });
+    expect(fleet).toBe("fleet 2×1 workers, 1 cut");
+    expect(violations, describeViolations(violations)).toEqual([]);
+  }, 240_000);
 
   it("undo seed 1 keeps every promise", async () => {
     const made: string[] = [];

@@ -5,10 +5,11 @@
  * every run the promises (invariants.ts) are checked by reading the service back without faults.
  * The attacks of attacks.ts join in: in some seeds one or two runs go through a proxy that echoes
  * the credentials back (echo.ts), and a hostile recipe file sits beside the recipes (hostile.ts).
- * The engine's state is SQLite, or — given a server — a fresh PostgreSQL database (state.ts).
  * Issue 22's surfaces join in too (surfaces.ts, surface-steps.ts): a run made through the status
  * page after hostile requests, recipes holding big removals for approval, file sources swapped for
  * links, pipes and huge files, and notification targets that are all down.
+ * The engine's state is SQLite, or — given a server — a fresh PostgreSQL database (state.ts); there,
+ * some seeds have a fleet of real workers between two runs, under database faults (fleet.ts).
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -29,6 +30,8 @@ import { heldPlanStep, judgeHeldSync } from "./approval.js";
 import { type Attacks, attacksOf } from "./attacks.js";
 import { captureLog } from "./capture.js";
 import { type EchoRoute, requestSecrets, startEchoRoute } from "./echo.js";
+import { runFleet } from "./fleet.js";
+import { type FleetMode, type FleetPlan, fleetPlanOf } from "./fleet-plan.js";
 import {
   type Catalogue,
   chance,
@@ -100,6 +103,8 @@ export interface SoakOptions {
   surfaces?: SurfaceOptions["level"];
   /** Surfaces switched on or off whatever the seed draws (the fixed seeds of `npm test`). */
   force?: SurfaceOptions["force"];
+  /** On PostgreSQL, a fleet of workers between two runs (fleet-plan.ts; default `auto`: one seed in two). */
+  fleet?: FleetMode;
 }
 
 export interface SeedResult {
@@ -113,6 +118,8 @@ export interface SeedResult {
   hostile: string | null;
   /** Issue 22's surfaces the seed had (surfaces.ts `describeSurfaces`). */
   surfaces: string[];
+  /** What the seed's fleet of workers was and what was done to it (fleet-plan.ts), if it had one. */
+  fleet?: string;
   ms: number;
 }
 
@@ -840,6 +847,31 @@ async function oneRun(s: Seed, run: number, processRun: boolean, options: SoakOp
   return killed;
 }
 
+/** The seed's fleet of workers after this run (fleet.ts); its line for the report. */
+function fleetStep(s: Seed, run: number, plan: FleetPlan): Promise<string> {
+  return runFleet(
+    {
+      run,
+      h: s.h,
+      stateUrl: s.state.setting,
+      server: s.state.server!,
+      command: s.command,
+      seedRecipesDir: s.recipesDir,
+      clock: s.clock,
+      trace: s.trace,
+      addSecrets: (more) => s.secrets.push(...more.filter((x) => !s.secrets.includes(x))),
+      secrets: () => secretsNow(s),
+      leaks: (where, text) => leaks(s, run, where, text),
+      report: (recipe, found) => report(s, run, recipe, found),
+      checkSeedRecipes: async () => {
+        for (const m of s.models) await checkRecipe(s, run, m, undefined, null);
+      },
+      scanState: () => scanState(s, run),
+    },
+    plan,
+  );
+}
+
 /**
  * After the storm: one fault-free run, straight to the emulator (never through the echo proxy),
  * settles every recipe, and a fresh plan has nothing left to do.
@@ -965,10 +997,15 @@ export async function runSeed(seed: number, options: SoakOptions = {}): Promise<
     const runs = int(r, 3, 5);
     const processRuns = new Set(kill ? [int(r, 1, runs), int(r, 1, runs)] : []);
     await arm(s, runs, processRuns, options);
+    const fleet = options.postgres
+      ? fleetPlanOf(seed, runs, s.recipePool, options.fleet ?? "auto", options.postgres.restart !== undefined)
+      : null;
+    let fleetLine: string | undefined;
     let kills = 0;
     for (let run = 1; run <= runs; run++) {
       if (run > 1) await personEdits(s, run);
       if (await oneRun(s, run, processRuns.has(run), options)) kills += 1;
+      if (fleet?.after === run) fleetLine = await fleetStep(s, run, fleet);
     }
     await settle(s);
     return {
@@ -979,6 +1016,7 @@ export async function runSeed(seed: number, options: SoakOptions = {}): Promise<
       echoRuns: s.attacks.echoRuns.size,
       hostile: s.attacks.hostile?.recipe.name ?? null,
       surfaces: s.surfaces.describe(),
+      ...(fleetLine ? { fleet: fleetLine } : {}),
       ms: Date.now() - started,
     };
   } finally {

@@ -90,7 +90,7 @@ async function tableTexts(url: string): Promise<{ where: string; text: string }[
   });
 }
 
-function databaseName(url: string): string {
+export function databaseName(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   // Names come from createDatabase (letters, digits, `_`): anything else is not the soak's database.
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`not a soak database: ${JSON.stringify(name)}`);

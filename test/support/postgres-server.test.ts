@@ -95,6 +95,35 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
         await server.stop();
       }
     }, 60_000);
+
+    it("restart(): sessions end, the server comes back on the same port with its data; stop() after it leaves nothing", async () => {
+      const server = await startPostgres();
+      const url = await server.createDatabase("kept");
+      await query(url, "CREATE TABLE kept (id integer); INSERT INTO kept VALUES (7)");
+      const client = new pg.Client({ connectionString: url });
+      const lost: Error[] = [];
+      client.on("error", (e) => lost.push(e));
+      await client.connect();
+      const [{ data }] = (await client.query("SELECT current_setting('data_directory') AS data")).rows;
+      const folder = dirname(data);
+      for (const mode of ["fast", "immediate"] as const) {
+        const before = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+        await server.restart!(200, mode);
+        const after = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+        expect(alive(before), mode).toBe(false);
+        expect(after, mode).not.toBe(before);
+        expect(await query(url, "SELECT id FROM kept"), mode).toEqual([{ id: 7 }]);
+      }
+      // The session open across the first restart was ended, and said so.
+      await expect(client.query("SELECT 1")).rejects.toThrow();
+      expect(lost.length).toBeGreaterThan(0);
+      await client.end().catch(() => undefined);
+      const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+      await server.stop();
+      expect(alive(postmaster)).toBe(false);
+      expect(existsSync(folder)).toBe(false);
+      await expect(server.restart!(0, "fast")).rejects.toThrow("stopped");
+    }, 90_000);
   },
 );
 

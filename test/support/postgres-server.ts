@@ -35,6 +35,11 @@ export interface PostgresServer {
   stop(): Promise<void>;
   /** A server of its own (not MUSICSYNC_TEST_PG_URL's) can be taken down and brought back. */
   outage?: Outage;
+  /**
+   * A server of its own only: down as `mode` says, kept down `downMs`, then up again on the same
+   * port and data, resolving once it answers (the outage's two steps in one).
+   */
+  restart?(downMs: number, mode: "fast" | "immediate"): Promise<void>;
 }
 
 /**
@@ -320,6 +325,12 @@ function ownServer(bin: string, folder: string, data: string, first: Running): P
       return stopped;
     },
     outage,
+    restart: async (downMs, mode) => {
+      if (stopped) throw new Error("restart: the server is stopped");
+      await outage.down(mode);
+      await new Promise((r) => setTimeout(r, downMs));
+      await outage.up();
+    },
   };
 }
 

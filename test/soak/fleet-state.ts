@@ -1,0 +1,61 @@
+/**
+ * What the fleet's database says (issue 22): the run queue's jobs, read from pg-boss's table, and a
+ * scheduled recipe's next run, cleared and read back through the engine's own state API. Every read
+ * opens a connection of its own and closes it, so a database that blinks only fails that read.
+ */
+import pg from "pg";
+import { openState } from "../../engine/state/open.js";
+import { QUEUE_SCHEMA, RUN_QUEUE } from "../../engine/worker/queue.js";
+
+export interface Job {
+  recipe: string;
+  state: string;
+  /** What pg-boss kept of a failed job (its error), else null. */
+  output: string | null;
+}
+
+/** Every job of the run queue, oldest first (none when the queue's tables are not made yet). */
+export async function queueJobs(url: string): Promise<Job[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    const made = await client.query("SELECT to_regclass($1) AS t", [`${QUEUE_SCHEMA}.job`]);
+    if (made.rows[0]?.t === null) return [];
+    const { rows } = await client.query<Job>(
+      `SELECT data->>'recipeId' AS recipe, state::text AS state, output::text AS output
+         FROM ${QUEUE_SCHEMA}.job WHERE name = $1 ORDER BY created_on`,
+      [RUN_QUEUE],
+    );
+    return rows;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const OPEN = new Set(["created", "retry", "active"]);
+export const openJobs = (jobs: readonly Job[]) => jobs.filter((j) => OPEN.has(j.state));
+
+/** Forgets the recipe's next run, as if never planned: only a working scheduler plans it again. */
+export async function forgetNextRun(url: string, recipeId: string, account: string): Promise<void> {
+  const state = openState(url);
+  try {
+    await state.setNextRun(recipeId, account, { at: null, reason: null, by: null }, Date.now());
+  } finally {
+    await state.close();
+  }
+}
+
+/** The recipe's next run as recorded, and who planned it. */
+export async function nextRunOf(
+  url: string,
+  recipeId: string,
+): Promise<{ at: number | null; by: string | null }> {
+  const state = openState(url);
+  try {
+    const h = await state.recipeHealth(recipeId);
+    return { at: h.nextRunAt, by: h.plannedBy };
+  } finally {
+    await state.close();
+  }
+}
