@@ -87,8 +87,9 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
     .command("apply")
     .description("apply a saved plan exactly; refused when a target changed since it was planned")
     .argument("<plan>", "a plan saved with `plan -o`")
-    .action(async (file: string, _o: unknown, c: Command) => {
-      await (await import("./plan.js")).apply(run(c), file);
+    .option("--approve", "also apply plans over policy.require_approval (else held, exit 5)")
+    .action(async (file: string, o: { approve?: boolean }, c: Command) => {
+      await (await import("./plan.js")).apply(run(c), file, o);
     });
 
   cmd

@@ -4,12 +4,13 @@ import type { Plan } from "../plan/types.js";
 import { PlanFormatError, parsePlansJson, renderPlansJson } from "../render/json.js";
 import { renderPlansMarkdown } from "../render/markdown.js";
 import { renderPlansText } from "../render/text.js";
+import { ruleOf } from "../run/approval.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
 import { CliError, type CommandRun } from "./io.js";
-import { loadRecipes, pick } from "./project.js";
+import { loadRecipes, loadTolerant, pick } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, failuresOf, runAll, withEnv } from "./runs.js";
 
@@ -62,13 +63,24 @@ async function readPlanFile(file: string) {
   }
 }
 
-export async function apply(run: CommandRun, file: string): Promise<void> {
+/**
+ * A saved plan is held for approval as `sync` would hold it (exit 5, nothing written, recorded for
+ * `musicsync approve`): by its recipe's `policy.require_approval` as the project has it now, or by
+ * the reason the plan itself was saved with. `--approve` applies it all the same.
+ */
+export async function apply(run: CommandRun, file: string, o: { approve?: boolean } = {}): Promise<void> {
   const doc = await readPlanFile(file);
   const project = await loadProjectFor(run);
+  const recipes = await loadTolerant(run, project);
+  const approval = (p: Plan) => ({
+    rule: ruleOf(recipes, p.recipe.id),
+    approved: o.approve === true,
+    orElse: `musicsync apply --approve ${file}`,
+  });
   await withEnv(run, project, async (env) => {
     const out = new RunPrinter(run.io, run.g, { showPlans: false });
     const runs = await runAll(
-      doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env) })),
+      doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env, approval(p)) })),
       env.logger as EngineLogger,
       (r) => out.add(r),
     );

@@ -632,11 +632,14 @@ export function outcomeOfPlan(plan: Plan): Outcome {
   return plan.actions.length > 0 ? "changes" : "no_changes";
 }
 
-/** `apply plan.json`: exactly the saved plan, refused when the target changed since it was read. */
+/**
+ * `apply plan.json`: exactly the saved plan, refused when the target changed since it was read, and
+ * held for approval as `sync` holds a plan (`approval`: the recipe's rule, the plan's own note).
+ */
 export async function applySavedPlan(
   plan: Plan,
   env: EngineEnv,
-  options: { approves?: number } = {},
+  approval: ApprovalOptions = {},
 ): Promise<RecipeRun> {
   const recipeId = plan.recipe.id;
   return withLock(env, plan.account, async () => {
@@ -656,6 +659,8 @@ export async function applySavedPlan(
       ownedRows,
       env.clock.now(),
     );
-    return applyWithRun(env, { plan, read, reconciliation }, "apply", plan.recipe.hash, options);
+    // A plan saved as one to hold is held, whoever applies it, unless told otherwise.
+    const held = { noted: plan.heldForApproval, ...approval };
+    return applyWithRun(env, { plan, read, reconciliation }, "apply", plan.recipe.hash, held);
   });
 }
