@@ -5,6 +5,7 @@
  * them, the credentials inline, so the environment (engine/run/env.ts) makes clients from them as
  * it does from `auth: ${VAR}`.
  */
+import { isDropped } from "../../src/auth/browser.js";
 import { authTextKind } from "../../src/auth/detect.js";
 import { parseHeaderLines } from "../../src/auth/header-lines.js";
 import { parseCookieHeader } from "../../src/auth/sapisid.js";
@@ -95,23 +96,64 @@ function settingsOf(a: AccountInput, credential: "auth" | "token"): Record<strin
 }
 
 /**
- * Every secret value of a credentials text: the whole text, each header or JSON value, each cookie's
- * value (SAPISID…). The scrubber knows them all before anything can print one.
+ * Fields of a credentials text that hold no secret: the request headers a browser sends beside its
+ * cookie (those the client drops, `sec-*`, too) and an OAuth token's metadata. Their values — the
+ * service's origin, a user agent, `application/json`, a scope URL — stand in ordinary text as well:
+ * taken for secrets, they cut host names out of messages (`getaddrinfo ENOTFOUND [redacted]`, issue
+ * 22). Every field not named here is taken for a secret.
+ */
+const PUBLIC_FIELDS: ReadonlySet<string> = new Set([
+  "accept",
+  "accept-language",
+  "content-type",
+  "content-encoding",
+  "origin",
+  "x-origin",
+  "referer",
+  "user-agent",
+  "x-goog-authuser",
+  "x-youtube-client-name",
+  "x-youtube-client-version",
+  "scope",
+  "token_type",
+  "expires_at",
+  "expires_in",
+]);
+
+function isPublicField(name: string): boolean {
+  const lower = name.toLowerCase();
+  return PUBLIC_FIELDS.has(lower) || isDropped(lower);
+}
+
+/** The string values of the fields that may hold a secret, nested ones too; each cookie's value. */
+function secretFieldValues(fields: Record<string, unknown>, into: Set<string>): void {
+  for (const [name, value] of Object.entries(fields)) {
+    if (isPublicField(name)) continue;
+    if (typeof value === "object" && value !== null)
+      secretFieldValues(value as Record<string, unknown>, into);
+    if (typeof value !== "string") continue;
+    into.add(value);
+    into.add(value.trim());
+    if (name.toLowerCase() === "cookie") for (const v of parseCookieHeader(value).values()) into.add(v);
+  }
+}
+
+/**
+ * Every secret value of a credentials text: each header or JSON value but the public ones above,
+ * each cookie's value (SAPISID…). A text that does not parse is a secret as a whole. The scrubber
+ * knows them all before anything can print one.
  */
 export function credentialSecretsOf(text: string): string[] {
-  const values = new Set<string>([text, text.trim()]);
-  let fields: Record<string, unknown> = {};
+  const values = new Set<string>();
+  let fields: Record<string, unknown> | null = null;
   try {
-    fields =
-      authTextKind(text) === "json" ? (JSON.parse(text) as Record<string, unknown>) : parseHeaderLines(text);
+    const parsed: unknown = authTextKind(text) === "json" ? JSON.parse(text) : parseHeaderLines(text);
+    if (typeof parsed === "object" && parsed !== null) fields = parsed as Record<string, unknown>;
   } catch {
-    // Unparsable: the whole text is known, which is all there is to know.
+    // Unparsable: the whole text is the secret.
   }
-  for (const [name, value] of Object.entries(fields ?? {})) {
-    if (typeof value !== "string") continue;
-    values.add(value);
-    if (name.toLowerCase() === "cookie") for (const v of parseCookieHeader(value).values()) values.add(v);
-  }
+  if (fields !== null) secretFieldValues(fields, values);
+  if (values.size === 0) values.add(text).add(text.trim());
   return [...values].filter((v) => v.length >= 8);
 }
 
@@ -232,10 +274,13 @@ const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ?
 /** A stored account as the project file's Account, its credentials unsealed inline. */
 export function unsealedAccount(a: StoredAccount, key: AccountsKey): Account {
   let creds: SealedCredentials;
+  const plain = unseal(a.sealed, key, a.name);
   try {
-    creds = JSON.parse(unseal(a.sealed, key, a.name)) as SealedCredentials;
-  } catch (e) {
-    if (e instanceof SealError) throw e;
+    creds = JSON.parse(plain) as SealedCredentials;
+    if (typeof creds !== "object" || creds === null) throw new TypeError("not an object");
+  } catch {
+    // Of a shape unknown, the whole text is the secret (known, it holds no host to hide).
+    engineScrubber.addSecrets([plain]);
     throw new SealError(`the stored credentials of account "${a.name}" are not in the expected shape`);
   }
   const s = a.settings;

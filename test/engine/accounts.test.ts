@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AccountInputError,
   addAccount,
+  credentialSecretsOf,
   listAccounts,
   removeAccount,
   withStoredAccounts,
@@ -492,4 +493,76 @@ describe("musicsync accounts, then a sync of a recipe whose account is only in t
     }
     expectNoPieces("state database", await databaseBytes(join(dir, "state.db")), secrets);
   }, 240_000);
+});
+
+describe("a stored account's base_url and public headers are no secret (issue 22)", () => {
+  const mirror = "http://music-mirror.invalid:8080";
+  const headers = {
+    cookie:
+      "SID=g.a000kQhFqZ3sP9xYw; SAPISID=Zq8HcR2vLm5TnB4x/AkYpWd3; __Secure-3PAPISID=Zq8HcR2vLm5TnB4x/AkYpWd3",
+    "x-goog-authuser": "0",
+    origin: mirror,
+    "x-origin": mirror,
+    "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+    "content-type": "application/json",
+  };
+
+  it("a credentials text's secrets are its cookie's values and private fields, not its origin or scope", () => {
+    const secrets = credentialSecretsOf(JSON.stringify(headers));
+    expect(secrets).toContain("Zq8HcR2vLm5TnB4x/AkYpWd3");
+    expect(secrets).toContain(headers.cookie);
+    for (const value of [mirror, headers["user-agent"], "application/json", JSON.stringify(headers)])
+      expect(secrets).not.toContain(value);
+    const token = {
+      access_token: "ya29.a0AfB_byCexampleAccessToken",
+      refresh_token: "1//0gExampleRefreshTokenValue",
+      scope: "https://www.googleapis.com/auth/youtube",
+      token_type: "Bearer",
+      expires_at: 1_900_000_000,
+    };
+    const tokenSecrets = credentialSecretsOf(JSON.stringify(token));
+    expect(tokenSecrets.sort()).toEqual([token.access_token, token.refresh_token].sort());
+    // Unparsable (JSON cut short): all of it.
+    const cut = '{"cookie": "SAPISID=Zq8HcR2vLm5T';
+    expect(credentialSecretsOf(cut)).toEqual([cut]);
+  });
+
+  it("a sync whose host cannot be resolved names the host, and still no piece of a credential", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "musicsync-mirror-"));
+    try {
+      await mkdir(join(dir, "recipes"));
+      const project = join(dir, "musicsync.yaml");
+      await writeFile(
+        project,
+        "apiVersion: musicsync/v1\nkind: Project\ndefaults: { account: mirror }\nstate: state.db\nrecipes: [recipes]\n",
+      );
+      await writeFile(
+        join(dir, "recipes", "one.yaml"),
+        "apiVersion: musicsync/v1\nkind: Recipe\nid: one\nsources:\n  - { id: list, type: static, videoIds: [dQw4w9WgXcQ] }\ntarget:\n  type: playlist\n  playlist: { title: One, privacy: PRIVATE }\nmode: mirror\n",
+      );
+      await writeFile(join(dir, "mirror.json"), JSON.stringify(headers));
+      const p = ["-p", project];
+      const added = await musicsync(
+        ["accounts", "add", "mirror", "--auth", join(dir, "mirror.json"), "--base-url", mirror, ...p],
+        keyEnv,
+      );
+      expect(added.code, added.stderr).toBe(0);
+      const sync = await musicsync(["sync", ...p], keyEnv);
+      expect(sync.code).toBe(1);
+      expect(sync.stdout + sync.stderr).toContain("ENOTFOUND music-mirror.invalid");
+      expect(sync.stdout + sync.stderr).not.toContain("[redacted]");
+      const list = await musicsync(["accounts", "list", ...p], keyEnv);
+      expect(list.stdout).toContain(`base_url=${mirror}`);
+      const secrets = [...credentialSecrets(headers), "Zq8HcR2vLm5TnB4x/AkYpWd3", KEY];
+      for (const [label, r] of [
+        ["sync", sync],
+        ["list", list],
+      ] as const) {
+        expectNoPieces(`${label} stdout`, r.stdout, secrets);
+        expectNoPieces(`${label} stderr`, r.stderr, secrets);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
