@@ -13,11 +13,13 @@ import {
   checkAccountName,
   listAccounts,
   removeAccount,
+  resealAccount,
   sealAccount,
   storeAccount,
   withStoredAccounts,
 } from "../accounts/accounts.js";
 import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom, newAccountsKey } from "../accounts/seal.js";
+import { settingsRefusal, shownSettings } from "../accounts/sealed-settings.js";
 import type { Environment } from "../recipe/env.js";
 import { BUILT_IN_DEFAULTS } from "../recipe/normalise.js";
 import type { Project } from "../recipe/types.js";
@@ -133,13 +135,23 @@ function settingsText(settings: Record<string, unknown>): string {
   return parts.length > 0 ? parts.join(" ") : "-";
 }
 
+/** What the SETTINGS column adds after an account's settings. */
+function settingsNote(a: AccountListing & { shadowed: boolean }): string {
+  const notes = [
+    a.check.status === "changed" ? `(${a.check.settings.join(", ")} changed outside musicsync)` : null,
+    a.check.status === "not_sealed" ? "(not sealed: stored by an older musicsync)" : null,
+    a.shadowed ? "(the project file's account of this name wins)" : null,
+  ].filter((n) => n !== null);
+  return notes.length > 0 ? `  ${notes.join(" ")}` : "";
+}
+
 function listText(accounts: readonly (AccountListing & { shadowed: boolean })[]): string {
   if (accounts.length === 0) return "No stored accounts.\n";
   const rows = accounts.map((a) => [
     a.name,
     a.credential,
     a.keyId ?? "unreadable",
-    settingsText(a.settings) + (a.shadowed ? "  (the project file's account of this name wins)" : ""),
+    settingsText(a.settings) + settingsNote(a),
   ]);
   const head = ["NAME", "CREDENTIAL", "KEY", "SETTINGS"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -147,10 +159,25 @@ function listText(accounts: readonly (AccountListing & { shadowed: boolean })[])
   return [head, ...rows].map(line).join("");
 }
 
+/**
+ * On stderr: each account whose settings do not match their sealed copy (it is not used until
+ * resealed), and once, why the settings could not be checked.
+ */
+function listWarnings(io: CliIo, accounts: readonly AccountListing[]): void {
+  const unchecked = new Set<string>();
+  for (const a of accounts) {
+    const refused = settingsRefusal(a.name, a.check);
+    if (refused !== null) io.stderr.write(`warning: ${refused}\n`);
+    if (a.check.status === "unchecked") unchecked.add(a.check.reason);
+  }
+  for (const why of unchecked)
+    io.stderr.write(`warning: settings not checked against their sealed copy: ${why}\n`);
+}
+
 export async function list(run: CommandRun): Promise<void> {
   const { io, g, setExit } = run;
   const { project, url } = await where(run);
-  const found = stateMayExist(url) ? await withState(url, listAccounts) : [];
+  const found = stateMayExist(url) ? await withState(url, (state) => listAccounts(state, io.env)) : [];
   const accounts = found.map((a) => ({
     ...a,
     shadowed: !!project && Object.hasOwn(project.accounts, a.name),
@@ -163,6 +190,21 @@ export async function list(run: CommandRun): Promise<void> {
     }));
     io.stdout.write(`${JSON.stringify({ accounts: shown }, null, 2)}\n`);
   } else io.stdout.write(listText(accounts));
+  listWarnings(io, accounts);
+  setExit(Exit.OK);
+}
+
+/** `accounts reseal <name>`: seals the settings the row holds now (see resealAccount). */
+export async function reseal(run: CommandRun, name: string): Promise<void> {
+  const { io, setExit } = run;
+  checkAccountName(name);
+  const { url } = await where(run);
+  const done = stateMayExist(url)
+    ? await withState(url, (state) => resealAccount(state, name, Date.now(), io.env))
+    : null;
+  if (done === null) throw new CliError(`no stored account ${name}`);
+  const { credential: _credential, ...settings } = done.settings;
+  io.stdout.write(`Account ${name} resealed with its settings: ${settingsText(shownSettings(settings))}\n`);
   setExit(Exit.OK);
 }
 

@@ -179,12 +179,13 @@ describe("accounts stored in SQLite", () => {
         replaced: false,
         keyId: parseAccountsKey(KEY).id,
       });
-      const listed = await listAccounts(state);
+      const listed = await listAccounts(state, keyEnv);
       expect(listed).toEqual([
         {
           name: "liam",
           credential: "auth",
           settings: { base_url: h.emulator.url, location: "DE" },
+          check: { status: "sealed" },
           keyId: parseAccountsKey(KEY).id,
           createdAt: 1_000,
           updatedAt: 1_000,
@@ -227,8 +228,25 @@ describe("accounts stored in SQLite", () => {
       });
       const project = projectWith(`  default: { auth: headers.json, base_url: "${h.emulator.url}" }`);
       await expect(withStoredAccounts(project, state, keyEnv)).rejects.toThrow(
-        /account "mia" were changed outside musicsync/,
+        /account "mia" were changed outside musicsync \(base_url no longer match/,
       );
+      // Listed, the change is said; a password put in the URL is never shown.
+      await state.saveAccount({
+        ...row,
+        settings: { ...row.settings, base_url: "http://thief:s3cretPassw0rd@127.0.0.1:9/steal" },
+      });
+      const [listed] = await listAccounts(state, keyEnv);
+      expect(listed).toMatchObject({
+        settings: { base_url: "http://***@127.0.0.1:9/steal" },
+        check: { status: "changed", settings: ["base_url"] },
+      });
+      expect(JSON.stringify(listed)).not.toContain("s3cretPassw0rd");
+      // Without the key it cannot be checked, and says why.
+      const [unchecked] = await listAccounts(state, {});
+      expect(unchecked!.check).toMatchObject({
+        status: "unchecked",
+        reason: expect.stringMatching(/not set/),
+      });
     } finally {
       await state.close();
     }
@@ -560,6 +578,85 @@ describe("a stored account's base_url and public headers are no secret (issue 22
       ] as const) {
         expectNoPieces(`${label} stdout`, r.stdout, secrets);
         expectNoPieces(`${label} stderr`, r.stderr, secrets);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("accounts list says a base_url changed in the database, never shows its password; reseal takes it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "musicsync-reseal-"));
+    try {
+      const project = join(dir, "musicsync.yaml");
+      await writeFile(project, "apiVersion: musicsync/v1\nkind: Project\nstate: state.db\n");
+      await writeFile(join(dir, "mirror.json"), JSON.stringify(headers));
+      const p = ["-p", project];
+      const add = (name: string, url: string) =>
+        musicsync(
+          ["accounts", "add", name, "--auth", join(dir, "mirror.json"), "--base-url", url, ...p],
+          keyEnv,
+        );
+      expect((await add("mirror", mirror)).code).toBe(0);
+      expect((await add("older", mirror)).code).toBe(0);
+      // A password in the URL given is refused, and not repeated.
+      const withPassword = await add("pw", "http://user:Pa55w0rdInUrl@music-mirror.invalid/");
+      expect(withPassword.code).toBe(1);
+      expect(withPassword.stderr).toContain(
+        'base_url "http://***@music-mirror.invalid/" holds a user name or password',
+      );
+      expect(withPassword.stderr).not.toContain("Pa55w0rdInUrl");
+
+      // Someone with the database but not the key points "mirror" elsewhere, with a password in the
+      // URL; "older" is a row stored before the settings were sealed with the credentials.
+      const db = new Database(join(dir, "state.db"));
+      const row = db.prepare("SELECT settings FROM accounts WHERE name = 'mirror'").get() as {
+        settings: string;
+      };
+      const moved = {
+        ...JSON.parse(row.settings),
+        base_url: "https://thief:Pa55w0rdInUrl@elsewhere.invalid/x",
+      };
+      db.prepare("UPDATE accounts SET settings = ? WHERE name = 'mirror'").run(JSON.stringify(moved));
+      const old = seal(JSON.stringify({ auth: JSON.stringify(headers) }), parseAccountsKey(KEY), "older");
+      db.prepare("UPDATE accounts SET sealed = ? WHERE name = 'older'").run(old);
+      db.close();
+
+      const list = await musicsync(["accounts", "list", ...p], keyEnv);
+      expect(list.code).toBe(0);
+      expect(list.stdout).toMatch(
+        /^mirror .*base_url=https:\/\/\*\*\*@elsewhere\.invalid\/x .*\(base_url changed outside musicsync\)/m,
+      );
+      expect(list.stdout).toMatch(/^older .*\(not sealed: stored by an older musicsync\)/m);
+      expect(list.stderr).toContain(
+        'warning: the stored settings of account "mirror" were changed outside musicsync',
+      );
+      expect(list.stderr).toContain("musicsync accounts reseal older");
+      const json = await musicsync(["--json", "accounts", "list", ...p], keyEnv);
+      const listed = JSON.parse(json.stdout) as { accounts: { name: string; check: { status: string } }[] };
+      expect(listed.accounts.map((a) => [a.name, a.check.status])).toEqual([
+        ["mirror", "changed"],
+        ["older", "not_sealed"],
+      ]);
+      const noKey = await musicsync(["accounts", "list", ...p], {});
+      expect(noKey.stderr).toContain(
+        "settings not checked against their sealed copy: MUSICSYNC_ACCOUNTS_KEY is not set",
+      );
+      for (const r of [list, json, noKey]) expect(r.stdout + r.stderr).not.toContain("Pa55w0rdInUrl");
+
+      // The person checked them: resealed, listed clean, used again.
+      const resealed = await musicsync(["accounts", "reseal", "older", ...p], keyEnv);
+      expect(resealed.code, resealed.stderr).toBe(0);
+      expect(resealed.stdout).toContain(`Account older resealed with its settings: base_url=${mirror}`);
+      const after = await musicsync(["accounts", "list", ...p], keyEnv);
+      expect(after.stdout).toMatch(/^older +auth +[0-9a-f]{8} +base_url=\S+$/m);
+      expect(after.stderr).not.toContain('"older"');
+      const unknown = await musicsync(["accounts", "reseal", "nobody", ...p], keyEnv);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain("no stored account nobody");
+      const secrets = [...credentialSecrets(headers), "Zq8HcR2vLm5TnB4x/AkYpWd3", KEY];
+      for (const r of [list, json, noKey, resealed, after]) {
+        expectNoPieces("stdout", r.stdout, secrets);
+        expectNoPieces("stderr", r.stderr, secrets);
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
