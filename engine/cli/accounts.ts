@@ -26,7 +26,7 @@ import type { Project } from "../recipe/types.js";
 import { openState } from "../state/open.js";
 import type { AccountStore, EngineState } from "../state/types.js";
 import { CliError, type CliIo, type CommandRun, Exit } from "./io.js";
-import { loadProject, stateFileOf, stateMayExist } from "./project.js";
+import { existingStateFolder, loadProject, stateFileOf, stateMayExist } from "./project.js";
 
 export interface AddOptions {
   auth?: string;
@@ -100,6 +100,12 @@ async function where(run: CommandRun): Promise<{ project: Project | null; url: s
   if (g.state && !existsSync(g.project)) return { project: null, url: g.state };
   const project = await loadProject(g.project, io);
   return { project, url: stateFileOf(g, project) };
+}
+
+/** `where`, for the commands that read stored accounts: a state folder that does not exist is refused. */
+async function whereStored(run: CommandRun): Promise<{ project: Project | null; url: string }> {
+  const found = await where(run);
+  return { ...found, url: existingStateFolder(found.url) };
 }
 
 async function withState<T>(url: string, body: (state: EngineState) => Promise<T>): Promise<T> {
@@ -176,7 +182,7 @@ function listWarnings(io: CliIo, accounts: readonly AccountListing[]): void {
 
 export async function list(run: CommandRun): Promise<void> {
   const { io, g, setExit } = run;
-  const { project, url } = await where(run);
+  const { project, url } = await whereStored(run);
   const found = stateMayExist(url) ? await withState(url, (state) => listAccounts(state, io.env)) : [];
   const accounts = found.map((a) => ({
     ...a,
@@ -198,7 +204,7 @@ export async function list(run: CommandRun): Promise<void> {
 export async function reseal(run: CommandRun, name: string): Promise<void> {
   const { io, setExit } = run;
   checkAccountName(name);
-  const { url } = await where(run);
+  const { url } = await whereStored(run);
   const done = stateMayExist(url)
     ? await withState(url, (state) => resealAccount(state, name, Date.now(), io.env))
     : null;
@@ -211,7 +217,7 @@ export async function reseal(run: CommandRun, name: string): Promise<void> {
 export async function remove(run: CommandRun, name: string): Promise<void> {
   const { io, setExit } = run;
   checkAccountName(name);
-  const { url } = await where(run);
+  const { url } = await whereStored(run);
   const removed = stateMayExist(url) && (await withState(url, (state) => removeAccount(state, name)));
   io.stdout.write(removed ? `Account ${name} removed.\n` : `No stored account ${name}.\n`);
   setExit(removed ? Exit.OK : Exit.ERROR);

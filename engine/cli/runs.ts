@@ -12,7 +12,7 @@ import type { EngineLogger } from "../run/logger.js";
 import { type EngineEnv, LockedError, type RecipeRun, StalePlanError } from "../run/runner.js";
 import { type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
-import { readableState, stateFileOf } from "./project.js";
+import { existingStateFolder, plannableState, stateFileOf } from "./project.js";
 
 /** A progress bar on a terminal only; nothing when stdout is a file, a pipe, or `--json`. */
 export function progress(io: CliIo, g: GlobalOptions): { onAction?: EngineEnv["onAction"]; stop(): void } {
@@ -44,12 +44,13 @@ export async function withEnv<T>(
   { io, g }: CommandRun,
   project: Project,
   body: (env: EngineEnv) => Promise<T>,
-  options: { readOnly?: boolean; onPlan?: (plan: Plan) => void } = {},
+  options: { readOnly?: boolean; history?: boolean; onPlan?: (plan: Plan) => void } = {},
 ): Promise<T> {
+  // A command about past runs (`undo`, `approve`) never makes a state where there was none.
+  const file = options.history ? existingStateFolder(stateFileOf(g, project)) : stateFileOf(g, project);
   const bar = progress(io, g);
-  const file = stateFileOf(g, project);
   // Planning writes nothing: without a state file yet, it plans from an empty one in memory.
-  const stateFile = options.readOnly ? readableState(file) : file;
+  const stateFile = options.readOnly ? plannableState(file) : file;
   const env = createEnv({
     project,
     projectFile: g.project,

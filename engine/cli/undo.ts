@@ -77,6 +77,6 @@ export async function undo(run: CommandRun, runIdText: string, o: UndoOptions): 
       out.finish();
       run.setExit(exitOf(runs));
     },
-    { readOnly: !applying },
+    { readOnly: !applying, history: true },
   );
 }
