@@ -9,6 +9,7 @@ import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
+import { interruptible } from "./interrupt.js";
 import { CliError, type CommandRun } from "./io.js";
 import { loadRecipes, loadTolerant, pick } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
@@ -77,16 +78,29 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
     approved: o.approve === true,
     orElse: `musicsync apply --approve ${file}`,
   });
-  await withEnv(run, project, async (env) => {
-    const out = new RunPrinter(run.io, run.g, { showPlans: false });
-    const runs = await runAll(
-      doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env, approval(p)) })),
-      env.logger as EngineLogger,
-      (r) => out.add(r),
-    );
-    out.finish();
-    run.setExit(exitOf(runs));
-  });
+  await interruptible(run.io, true, (stop) =>
+    withEnv(
+      run,
+      project,
+      async (env) => {
+        const out = new RunPrinter(run.io, run.g, { showPlans: false });
+        const runs = await runAll(
+          doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env, approval(p)) })),
+          env.logger as EngineLogger,
+          (r) => out.add(stop?.settled(r) ?? r),
+          () => stop?.shutdown.requested === true,
+        );
+        out.finish();
+        run.setExit(exitOf(runs));
+        stop?.finish(
+          run,
+          runs,
+          doc.plans.map((p) => p.recipe.id),
+        );
+      },
+      stop ? { interruption: stop } : {},
+    ),
+  );
 }
 
 /**
@@ -108,34 +122,43 @@ export async function sync(
     out.plan(p);
   };
   const dryRun = o.dryRun === true;
-  await withEnv(
-    run,
-    project,
-    async (env) => {
-      // `notify:` (engine/notify/): sent in the background, drained briefly before the exit.
-      const notes =
-        project.notify.length > 0 && !dryRun
-          ? (await import("../notify/sync.js")).syncNotifications(
-              project,
-              recipes,
-              env.logger as EngineLogger,
-            )
-          : null;
-      const runs: RecipeRun[] = await runAll(
-        recipes.map((r) => ({
-          id: r.recipe.id,
-          run: () => syncRecipe(r, env, { dryRun, approve: o.approve === true }),
-        })),
-        env.logger as EngineLogger,
-        (r) => {
-          out.add(r);
-          notes?.run(r);
-        },
-      );
-      out.finish();
-      await notes?.close();
-      run.setExit(exitOf(runs));
-    },
-    { readOnly: dryRun, onPlan },
+  await interruptible(io, !dryRun, (stop) =>
+    withEnv(
+      run,
+      project,
+      async (env) => {
+        // `notify:` (engine/notify/): sent in the background, drained briefly before the exit.
+        const notes =
+          project.notify.length > 0 && !dryRun
+            ? (await import("../notify/sync.js")).syncNotifications(
+                project,
+                recipes,
+                env.logger as EngineLogger,
+              )
+            : null;
+        const runs: RecipeRun[] = await runAll(
+          recipes.map((r) => ({
+            id: r.recipe.id,
+            run: () => syncRecipe(r, env, { dryRun, approve: o.approve === true }),
+          })),
+          env.logger as EngineLogger,
+          (r) => {
+            const shown = stop?.settled(r) ?? r;
+            out.add(shown);
+            notes?.run(shown);
+          },
+          () => stop?.shutdown.requested === true,
+        );
+        out.finish();
+        await notes?.close();
+        run.setExit(exitOf(runs));
+        stop?.finish(
+          run,
+          runs,
+          recipes.map((r) => r.recipe.id),
+        );
+      },
+      { readOnly: dryRun, onPlan, ...(stop ? { interruption: stop } : {}) },
+    ),
   );
 }

@@ -13,6 +13,7 @@ import {
   QUARANTINE_TARGET,
 } from "../apply/apply.js";
 import type { EngineClient } from "../apply/client.js";
+import { neverSent } from "../apply/errors.js";
 import { targetAfterApply } from "../apply/known-target.js";
 import type { Clock, Pacer } from "../apply/pacer.js";
 import { buildDesired, planPolicy } from "../plan/desired.js";
@@ -618,7 +619,11 @@ export async function syncRecipe(
         at: env.clock.now(),
         holder: currentHolder(),
       });
-      await recordRunFailure(env, { runId, recipeId, account }, e);
+      // A stop (Ctrl-C) that cut the planning short is no failure of the recipe or its account.
+      if (neverSent(e)) {
+        const why = e instanceof Error ? e.message : String(e);
+        await env.state.finishRun(runId, { at: env.clock.now(), result: "interrupted", error: why });
+      } else await recordRunFailure(env, { runId, recipeId, account }, e);
       throw e;
     }
     const approval = { rule: loaded.recipe.policy.require_approval, approved: options.approve === true };
