@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import { ensureBuilt, MAIN, musicsync, ROOT } from "./cli-process.js";
-import { recipeYaml, waitUntil, writeRecipes } from "./daemon-harness.js";
+import { waitUntil, writeRecipes } from "./daemon-harness.js";
 import { catalogueSongs, type Harness, playlistRows, playlistsTitled, startHarness } from "./sync-harness.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
