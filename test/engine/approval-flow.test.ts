@@ -42,6 +42,15 @@ function heldRecipe(
   return { "held.yaml": text };
 }
 
+/** "Held" synced with 30 songs: its next plan that drops over 20 of them is held. */
+async function heldAndSynced(harness: Harness): Promise<{ songs: string[]; p: string[] }> {
+  const songs = catalogueSongs(harness, 30);
+  const p = ["-p", harness.projectFile];
+  await writeRecipes(harness.dir, heldRecipe(songs));
+  expect((await musicsync(["sync", ...p])).code).toBe(0);
+  return { songs, p };
+}
+
 async function rowsOfHeld(harness: Harness): Promise<string[]> {
   const [pid] = await playlistsTitled(harness, "Held");
   return (await playlistRows(harness, pid!)).map((r) => r.videoId);
@@ -54,10 +63,7 @@ interface StatusJson {
 describe("require_approval", () => {
   it("the daemon holds a big removal; status lists it; approve applies exactly it, once", async () => {
     h = await startHarness();
-    const songs = catalogueSongs(h, 30);
-    const p = ["-p", h.projectFile];
-    await writeRecipes(h.dir, heldRecipe(songs));
-    expect((await musicsync(["sync", ...p])).code).toBe(0);
+    const { songs, p } = await heldAndSynced(h);
     expect(await rowsOfHeld(h)).toEqual(songs);
 
     await writeRecipes(h.dir, heldRecipe(songs.slice(0, 5)));
@@ -111,10 +117,7 @@ describe("require_approval", () => {
 
   it("sync holds such a plan (exit 5) and applies it with --approve; approve refuses a stale plan", async () => {
     h = await startHarness();
-    const songs = catalogueSongs(h, 30);
-    const p = ["-p", h.projectFile];
-    await writeRecipes(h.dir, heldRecipe(songs));
-    expect((await musicsync(["sync", ...p])).code).toBe(0);
+    const { songs, p } = await heldAndSynced(h);
 
     await writeRecipes(h.dir, heldRecipe(songs.slice(0, 5)));
     const writes = await h.writes();
@@ -187,10 +190,7 @@ describe("require_approval", () => {
 
   it("apply holds a saved plan as sync does (exit 5, nothing written, approvable); --approve applies it", async () => {
     h = await startHarness();
-    const songs = catalogueSongs(h, 30);
-    const p = ["-p", h.projectFile];
-    await writeRecipes(h.dir, heldRecipe(songs));
-    expect((await musicsync(["sync", ...p])).code).toBe(0);
+    const { songs, p } = await heldAndSynced(h);
     await writeRecipes(h.dir, heldRecipe(songs.slice(0, 5)));
     const file = join(h.dir, "plan.json");
     const planned = await compiled(["plan", "-o", file, ...p]);
@@ -231,10 +231,7 @@ describe("require_approval", () => {
 
   it("an undo saved with -o says it would be held, and apply holds it unless given --approve", async () => {
     h = await startHarness();
-    const songs = catalogueSongs(h, 30);
-    const p = ["-p", h.projectFile];
-    await writeRecipes(h.dir, heldRecipe(songs));
-    expect((await musicsync(["sync", ...p])).code).toBe(0);
+    const { songs, p } = await heldAndSynced(h);
     const file = join(h.dir, "undo.json");
     const undo = await compiled(["undo", "1", "-o", file, ...p]);
     expect(undo.code, undo.stderr).toBe(2);
