@@ -47,7 +47,10 @@ export function settingsCheck(clear: Record<string, unknown>, sealed: SealedCred
   if (sealed.settings === undefined) return { status: "not_sealed" };
   const names = [...new Set([...Object.keys(clear), ...Object.keys(sealed.settings)])];
   const same = (k: string) => JSON.stringify(clear[k]) === JSON.stringify(sealed.settings?.[k]);
-  const changed = names.filter((k) => !same(k)).sort();
+  const changed = names
+    .filter((k) => !same(k))
+    .sort()
+    .map(printable);
   return changed.length === 0 ? { status: "sealed" } : { status: "changed", settings: changed };
 }
 
@@ -87,9 +90,20 @@ export function withoutUserinfo(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, "$1***@");
 }
 
-/** The settings as `accounts list` shows them: every URL without its userinfo. */
+/** Longest text of the database shown as it is; a row edited by hand may hold anything. */
+const SHOWN_LENGTH = 200;
+
+/**
+ * Text from the database as a terminal may show it: with control characters (an escape sequence,
+ * a line break that would forge a line of output) written as JSON escapes, and cut short.
+ */
+export function printable(text: string, longest = SHOWN_LENGTH): string {
+  const cut = text.length > longest ? `${text.slice(0, longest)}…` : text;
+  return cut.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** The settings as `accounts list` shows them: every URL without its userinfo, every text printable. */
 export function shownSettings(settings: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(settings).map(([k, v]) => [k, typeof v === "string" ? withoutUserinfo(v) : v]),
-  );
+  const shown = (v: unknown) => (typeof v === "string" ? printable(withoutUserinfo(v)) : v);
+  return Object.fromEntries(Object.entries(settings).map(([k, v]) => [printable(k), shown(v)]));
 }

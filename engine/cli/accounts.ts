@@ -19,7 +19,7 @@ import {
   withStoredAccounts,
 } from "../accounts/accounts.js";
 import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom, newAccountsKey } from "../accounts/seal.js";
-import { settingsRefusal, shownSettings } from "../accounts/sealed-settings.js";
+import { printable, settingsRefusal, shownSettings } from "../accounts/sealed-settings.js";
 import type { Environment } from "../recipe/env.js";
 import { BUILT_IN_DEFAULTS } from "../recipe/normalise.js";
 import type { Project } from "../recipe/types.js";
@@ -136,7 +136,7 @@ export async function add(run: CommandRun, name: string, o: AddOptions): Promise
 
 function settingsText(settings: Record<string, unknown>): string {
   const parts = Object.entries(settings).map(
-    ([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`,
+    ([k, v]) => `${k}=${typeof v === "string" ? v : printable(JSON.stringify(v))}`,
   );
   return parts.length > 0 ? parts.join(" ") : "-";
 }
@@ -154,7 +154,7 @@ function settingsNote(a: AccountListing & { shadowed: boolean }): string {
 function listText(accounts: readonly (AccountListing & { shadowed: boolean })[]): string {
   if (accounts.length === 0) return "No stored accounts.\n";
   const rows = accounts.map((a) => [
-    a.name,
+    printable(a.name),
     a.credential,
     a.keyId ?? "unreadable",
     settingsText(a.settings) + settingsNote(a),
@@ -172,9 +172,9 @@ function listText(accounts: readonly (AccountListing & { shadowed: boolean })[])
 function listWarnings(io: CliIo, accounts: readonly AccountListing[]): void {
   const unchecked = new Set<string>();
   for (const a of accounts) {
-    const refused = settingsRefusal(a.name, a.check);
+    const refused = settingsRefusal(printable(a.name), a.check);
     if (refused !== null) io.stderr.write(`warning: ${refused}\n`);
-    if (a.check.status === "unchecked") unchecked.add(a.check.reason);
+    if (a.check.status === "unchecked") unchecked.add(printable(a.check.reason, Number.POSITIVE_INFINITY));
   }
   for (const why of unchecked)
     io.stderr.write(`warning: settings not checked against their sealed copy: ${why}\n`);

@@ -662,4 +662,47 @@ describe("a stored account's base_url and public headers are no secret (issue 22
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("accounts list shows a row edited by hand without letting it write to the terminal, and never crashes on it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "musicsync-hostile-row-"));
+    try {
+      const project = join(dir, "musicsync.yaml");
+      await writeFile(project, "apiVersion: musicsync/v1\nkind: Project\nstate: state.db\n");
+      await writeFile(join(dir, "mirror.json"), JSON.stringify(headers));
+      const p = ["-p", project];
+      for (const name of ["escapes", "nothing", "broken"]) {
+        const added = await musicsync(
+          ["accounts", "add", name, "--auth", join(dir, "mirror.json"), "--base-url", mirror, ...p],
+          keyEnv,
+        );
+        expect(added.code, added.stderr).toBe(0);
+      }
+      const db = new Database(join(dir, "state.db"));
+      const set = db.prepare("UPDATE accounts SET settings = ? WHERE name = ?");
+      set.run(
+        JSON.stringify({ credential: "auth", base_url: "http://evil.invalid/\u001b[2J\nforged line" }),
+        "escapes",
+      );
+      set.run("null", "nothing");
+      set.run("{not json", "broken");
+      db.close();
+      const list = await musicsync(["accounts", "list", ...p], keyEnv);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout + list.stderr).not.toMatch(/\u001b/);
+      expect(list.stdout).not.toMatch(/^forged line/m);
+      expect(list.stdout).toContain("base_url=http://evil.invalid/\\u001b[2J\\u000aforged line");
+      for (const name of ["escapes", "nothing", "broken"])
+        expect(list.stderr).toContain(
+          `warning: the stored settings of account "${name}" were changed outside musicsync`,
+        );
+      // And no run uses them: each is left out, said in one line.
+      const plan = await musicsync(["plan", ...p], keyEnv);
+      for (const name of ["escapes", "nothing", "broken"])
+        expect(plan.stderr).toMatch(
+          new RegExp(`warning: stored account ${name} left out: .*changed outside musicsync`),
+        );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
