@@ -50,7 +50,7 @@ export function settingsCheck(clear: Record<string, unknown>, sealed: SealedCred
   const changed = names
     .filter((k) => !same(k))
     .sort()
-    .map(printable);
+    .map((k) => printable(k));
   return changed.length === 0 ? { status: "sealed" } : { status: "changed", settings: changed };
 }
 
