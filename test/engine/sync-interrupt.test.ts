@@ -5,11 +5,23 @@
  * A second Ctrl-C exits at once, and the next sync reconciles that too.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Interruption } from "../../engine/cli/interrupt.js";
+import { syncRecipe } from "../../engine/run/runner.js";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import { ensureBuilt, MAIN, musicsync, ROOT } from "./cli-process.js";
 import { waitUntil, writeRecipes } from "./daemon-harness.js";
-import { catalogueSongs, type Harness, playlistRows, playlistsTitled, startHarness } from "./sync-harness.js";
+import {
+  catalogueSongs,
+  type Harness,
+  playlistRows,
+  playlistsTitled,
+  recipe,
+  startHarness,
+} from "./sync-harness.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
 
@@ -126,4 +138,29 @@ describe("Ctrl-C during sync", () => {
     );
     await expectConverged(h, lists);
   }, 180_000);
+
+  it("stopped while planning, a recipe sends no search either; its run is interrupted, no failure", async () => {
+    h = await startHarness();
+    const stop = new Interruption({ stdout: process.stdout, stderr: new PassThrough(), env: {} }, () => {
+      throw new Error("no second signal here");
+    });
+    const env = h.env({ wrap: (c) => stop.client(c) });
+    env.state = stop.state(env.state);
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeFile(join(h.dir, "recipes", "list.txt"), "Nobody - Nothing Like It\nSomeone - Something\n");
+    const loaded = recipe(
+      h.project,
+      `apiVersion: musicsync/v1\nkind: Recipe\nid: stopped\nsources:\n  - { id: mine, type: file, path: ${join(h.dir, "recipes", "list.txt")} }\ntarget:\n  type: playlist\n  playlist: { title: Stopped, privacy: PRIVATE }\nmode: mirror\n`,
+    );
+    stop.shutdown.request("SIGINT");
+    await expect(syncRecipe(loaded, env)).rejects.toThrow("not sent: interrupted by SIGINT");
+    const [run] = await env.state.runs("stopped", 5);
+    expect(run).toMatchObject({ result: "interrupted", error: "not sent: interrupted by SIGINT" });
+    expect((await env.state.health("default")).consecutiveFailures).toBe(0);
+    const stats = (await (await fetch(`${h.emulator.url}/_emulator/stats`)).json()) as {
+      requests: Record<string, number>;
+    };
+    expect(stats.requests.search ?? 0).toBe(0);
+    expect(await h.writes()).toBe(0);
+  }, 60_000);
 });
