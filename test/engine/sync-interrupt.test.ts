@@ -34,9 +34,9 @@ afterEach(async () => {
   h = null;
 });
 
-/** `musicsync sync` as a child process whose output can be watched while it runs. */
-function startSync(projectFile: string) {
-  const proc = spawn(process.execPath, [MAIN, "sync", "-p", projectFile], {
+/** `musicsync sync` (or `args`) as a child process whose output can be watched while it runs. */
+function startSync(projectFile: string, args: readonly string[] = ["sync"]) {
+  const proc = spawn(process.execPath, [MAIN, ...args, "-p", projectFile], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -50,13 +50,20 @@ function startSync(projectFile: string) {
   return { proc, exited, stdout: () => stdout, stderr: () => stderr };
 }
 
-/** Three recipes of 12 songs, each written one song per request (a create with the first, then the rest). */
+/**
+ * Three recipes: "a" of 12 songs written one per request (a create with the first, then the rest),
+ * "b" and "c" of 4 songs in one batch; fewer writes than the 30 a minute the pacing allows.
+ */
 async function threeRecipes(harness: Harness): Promise<Map<string, string[]>> {
-  const songs = catalogueSongs(harness, 36);
-  const lists = new Map(["a", "b", "c"].map((id, i) => [id, songs.slice(i * 12, i * 12 + 12)]));
+  const songs = catalogueSongs(harness, 20);
+  const lists = new Map([
+    ["a", songs.slice(0, 12)],
+    ["b", songs.slice(12, 16)],
+    ["c", songs.slice(16, 20)],
+  ]);
   await writeRecipes(
     harness.dir,
-    [...lists].map(([id, ids]) => ({ id, title: `Stopped ${id}`, ids, batch: 1 })),
+    [...lists].map(([id, ids]) => ({ id, title: `Stopped ${id}`, ids, batch: id === "a" ? 1 : 4 })),
   );
   return lists;
 }
@@ -136,6 +143,22 @@ describe("Ctrl-C during sync", () => {
     expect(sync.stderr()).toContain(
       "Ctrl-C (SIGINT) again: quitting now; the next sync reconciles what was sent.",
     );
+    await expectConverged(h, lists);
+  }, 180_000);
+
+  it("apply stops the same way: exit 130, the saved plan's recipes finished, cut short, not started", async () => {
+    h = await startHarness();
+    const lists = await threeRecipes(h);
+    const file = join(h.dir, "plan.json");
+    expect((await musicsync(["plan", "-o", file, "-p", h.projectFile])).code).toBe(2);
+    await slowEdits(h, 300);
+    const apply = startSync(h.projectFile, ["apply", file]);
+    const harness = h;
+    await waitUntil(async () => (await harness.writes()) >= 3, "three writes", 60_000, 25);
+    apply.proc.kill("SIGINT");
+    expect(await apply.exited).toBe(130);
+    expect(apply.stderr()).toMatch(/^ {2}Cut short: a: \d+ of \d+ actions confirmed; \d+ not sent$/m);
+    expect(apply.stderr()).toContain("  Not started: b, c\n");
     await expectConverged(h, lists);
   }, 180_000);
 
