@@ -5,6 +5,7 @@
  * them, the credentials inline, so the environment (engine/run/env.ts) makes clients from them as
  * it does from `auth: ${VAR}`.
  */
+import { isDropped } from "../../src/auth/browser.js";
 import { authTextKind } from "../../src/auth/detect.js";
 import { parseHeaderLines } from "../../src/auth/header-lines.js";
 import { parseCookieHeader } from "../../src/auth/sapisid.js";
@@ -14,7 +15,17 @@ import { projectSchema } from "../recipe/schema.js";
 import type { Account, Project } from "../recipe/types.js";
 import { engineScrubber } from "../run/scrub.js";
 import type { AccountStore, StoredAccount } from "../state/types.js";
-import { type AccountsKey, accountsKeyFrom, SealError, seal, sealedKeyId, unseal } from "./seal.js";
+import { type AccountsKey, accountsKeyFrom, SealError, seal, sealedKeyId } from "./seal.js";
+import {
+  checkStoredSettings,
+  type SealedCredentials,
+  type SettingsCheck,
+  sealedCopy,
+  settingsCheck,
+  settingsRefusal,
+  shownSettings,
+  withoutUserinfo,
+} from "./sealed-settings.js";
 
 /** An account's settings and credentials as `accounts add` takes them (the project file's names). */
 export interface AccountInput {
@@ -34,7 +45,10 @@ export interface AccountListing {
   name: string;
   /** The setting the credentials stand in for. */
   credential: "auth" | "token";
+  /** As stored in the clear, a URL's userinfo masked (`https://***@host`). */
   settings: Record<string, unknown>;
+  /** Whether they match the copy sealed with the credentials (checked only with the key). */
+  check: SettingsCheck;
   /** The key the credentials were sealed with; null when the sealed text cannot be read. */
   keyId: string | null;
   createdAt: number;
@@ -47,15 +61,6 @@ export class AccountInputError extends Error {
     super(message);
     this.name = "AccountInputError";
   }
-}
-
-/** What the sealed text holds once unsealed. */
-interface SealedCredentials {
-  auth?: string;
-  token?: string;
-  oauth_client_secret?: string;
-  /** A copy of the account's settings, so that the clear ones cannot be changed unseen. */
-  settings?: Record<string, unknown>;
 }
 
 // The project file's own rules (engine/recipe/schema.ts), so a stored account is one the file could name.
@@ -80,6 +85,11 @@ function settingsOf(a: AccountInput, credential: "auth" | "token"): Record<strin
     location: SETTING_RULES.location.pattern,
     base_url: SETTING_RULES.base_url.pattern,
   } as const;
+  // Stored in the clear and shown by `accounts list`: a password in the URL would be neither sealed nor hidden.
+  if (a.base_url != null && withoutUserinfo(a.base_url) !== a.base_url)
+    throw new AccountInputError(
+      `base_url "${withoutUserinfo(a.base_url)}" holds a user name or password: give the URL without them`,
+    );
   for (const [setting, pattern] of Object.entries(patterns)) {
     const value = a[setting as keyof typeof patterns];
     if (value != null && !new RegExp(pattern).test(value))
@@ -95,23 +105,64 @@ function settingsOf(a: AccountInput, credential: "auth" | "token"): Record<strin
 }
 
 /**
- * Every secret value of a credentials text: the whole text, each header or JSON value, each cookie's
- * value (SAPISID…). The scrubber knows them all before anything can print one.
+ * Fields of a credentials text that hold no secret: the request headers a browser sends beside its
+ * cookie (those the client drops, `sec-*`, too) and an OAuth token's metadata. Their values — the
+ * service's origin, a user agent, `application/json`, a scope URL — stand in ordinary text as well:
+ * taken for secrets, they cut host names out of messages (`getaddrinfo ENOTFOUND [redacted]`, issue
+ * 22). Every field not named here is taken for a secret.
+ */
+const PUBLIC_FIELDS: ReadonlySet<string> = new Set([
+  "accept",
+  "accept-language",
+  "content-type",
+  "content-encoding",
+  "origin",
+  "x-origin",
+  "referer",
+  "user-agent",
+  "x-goog-authuser",
+  "x-youtube-client-name",
+  "x-youtube-client-version",
+  "scope",
+  "token_type",
+  "expires_at",
+  "expires_in",
+]);
+
+function isPublicField(name: string): boolean {
+  const lower = name.toLowerCase();
+  return PUBLIC_FIELDS.has(lower) || isDropped(lower);
+}
+
+/** The string values of the fields that may hold a secret, nested ones too; each cookie's value. */
+function secretFieldValues(fields: Record<string, unknown>, into: Set<string>): void {
+  for (const [name, value] of Object.entries(fields)) {
+    if (isPublicField(name)) continue;
+    if (typeof value === "object" && value !== null)
+      secretFieldValues(value as Record<string, unknown>, into);
+    if (typeof value !== "string") continue;
+    into.add(value);
+    into.add(value.trim());
+    if (name.toLowerCase() === "cookie") for (const v of parseCookieHeader(value).values()) into.add(v);
+  }
+}
+
+/**
+ * Every secret value of a credentials text: each header or JSON value but the public ones above,
+ * each cookie's value (SAPISID…). A text that does not parse is a secret as a whole. The scrubber
+ * knows them all before anything can print one.
  */
 export function credentialSecretsOf(text: string): string[] {
-  const values = new Set<string>([text, text.trim()]);
-  let fields: Record<string, unknown> = {};
+  const values = new Set<string>();
+  let fields: Record<string, unknown> | null = null;
   try {
-    fields =
-      authTextKind(text) === "json" ? (JSON.parse(text) as Record<string, unknown>) : parseHeaderLines(text);
+    const parsed: unknown = authTextKind(text) === "json" ? JSON.parse(text) : parseHeaderLines(text);
+    if (typeof parsed === "object" && parsed !== null) fields = parsed as Record<string, unknown>;
   } catch {
-    // Unparsable: the whole text is known, which is all there is to know.
+    // Unparsable: the whole text is the secret.
   }
-  for (const [name, value] of Object.entries(fields ?? {})) {
-    if (typeof value !== "string") continue;
-    values.add(value);
-    if (name.toLowerCase() === "cookie") for (const v of parseCookieHeader(value).values()) values.add(v);
-  }
+  if (fields !== null) secretFieldValues(fields, values);
+  if (values.size === 0) values.add(text).add(text.trim());
   return [...values].filter((v) => v.length >= 8);
 }
 
@@ -198,27 +249,82 @@ export async function addAccount(
   return storeAccount(state, sealAccount(name, account, now, env));
 }
 
-function listingOf(a: StoredAccount): AccountListing {
+function listingOf(a: StoredAccount, key: AccountsKey | SealError): AccountListing {
   let keyId: string | null = null;
   try {
     keyId = sealedKeyId(a.sealed, a.name);
   } catch {
-    // Shown as unknown: `list` reads no credential and fails on none.
+    // Shown as unknown: `list` fails on no account.
   }
   const { credential, ...settings } = a.settings;
   return {
     name: a.name,
     credential: credential === "token" ? "token" : "auth",
-    settings,
+    settings: shownSettings(settings),
+    check: checkStoredSettings(a, key),
     keyId,
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   };
 }
 
-/** Every stored account's settings and key id; no credential is unsealed. */
-export async function listAccounts(state: AccountStore): Promise<AccountListing[]> {
-  return (await state.storedAccounts()).map(listingOf);
+/**
+ * Every stored account's settings and key id. With the key, each row's settings are checked against
+ * their sealed copy (a base_url changed in the database is said); no credential is shown.
+ */
+export async function listAccounts(state: AccountStore, env: Environment = {}): Promise<AccountListing[]> {
+  const key = keyOrWhyNot(env, "the settings of stored accounts are checked with it");
+  return (await state.storedAccounts()).map((a) => listingOf(a, key));
+}
+
+/** The environment's key, or the SealError that says why there is none to use. */
+function keyOrWhyNot(env: Environment, why: string): AccountsKey | SealError {
+  try {
+    return accountsKeyFrom(env, why);
+  } catch (e) {
+    if (!(e instanceof SealError)) throw e;
+    return e;
+  }
+}
+
+/**
+ * `accounts reseal`: the account's credentials sealed again with its settings as the row holds
+ * them now — for a row stored before the settings were sealed, or a change the person made and
+ * checked. The settings must still be ones `accounts add` would take.
+ */
+export async function resealAccount(
+  state: AccountStore,
+  name: string,
+  now: number,
+  env: Environment,
+): Promise<StoredAccount | null> {
+  checkAccountName(name);
+  const row = await state.storedAccount(name);
+  if (row === null) return null;
+  const key = accountsKeyFrom(env, "it unseals the credentials to seal them again");
+  const creds = sealedCopy(row, key);
+  const setting = row.settings.credential === "token" ? "token" : "auth";
+  const text = creds[setting];
+  if (typeof text !== "string" || text === "")
+    throw new SealError(`the stored credentials of account "${name}" hold no ${setting}`);
+  const s = row.settings;
+  const str = (k: string) => (typeof s[k] === "string" ? (s[k] as string) : null);
+  const clientId = (s.oauth_client as { id?: unknown } | undefined)?.id;
+  const settings = settingsOf(
+    {
+      base_url: str("base_url"),
+      language: str("language"),
+      location: str("location"),
+      brand_account: str("brand_account"),
+      ...(typeof clientId === "string" ? { oauth_client: { id: clientId, secret: "" } } : {}),
+    },
+    setting,
+  );
+  const sealed: SealedCredentials = { [setting]: text, settings };
+  if (creds.oauth_client_secret) sealed.oauth_client_secret = creds.oauth_client_secret;
+  const fresh = { ...row, settings, sealed: seal(JSON.stringify(sealed), key, name), updatedAt: now };
+  await state.saveAccount(fresh);
+  return fresh;
 }
 
 /** False when no account of that name was stored. */
@@ -231,20 +337,10 @@ const text = (v: unknown): string | null => (typeof v === "string" && v !== "" ?
 
 /** A stored account as the project file's Account, its credentials unsealed inline. */
 export function unsealedAccount(a: StoredAccount, key: AccountsKey): Account {
-  let creds: SealedCredentials;
-  try {
-    creds = JSON.parse(unseal(a.sealed, key, a.name)) as SealedCredentials;
-  } catch (e) {
-    if (e instanceof SealError) throw e;
-    throw new SealError(`the stored credentials of account "${a.name}" are not in the expected shape`);
-  }
+  const creds = sealedCopy(a, key);
+  const refused = settingsRefusal(a.name, settingsCheck(a.settings, creds));
+  if (refused !== null) throw new SealError(refused);
   const s = a.settings;
-  if (JSON.stringify(creds.settings) !== JSON.stringify(s)) {
-    throw new SealError(
-      `the stored settings of account "${a.name}" were changed outside musicsync (they no longer match ` +
-        "the sealed copy); add the account again",
-    );
-  }
   const inline = [creds.auth, creds.token, creds.oauth_client_secret].filter((v): v is string => !!v);
   engineScrubber.addSecrets(inline.flatMap(credentialSecretsOf));
   const clientId = text((s.oauth_client as { id?: unknown } | undefined)?.id);

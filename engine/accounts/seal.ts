@@ -146,7 +146,9 @@ export function sealedKeyId(sealed: string, account: string): string {
 /**
  * What `sealed` seals, when `key` sealed it for `account`. A text sealed with another key is named
  * as such (both key ids); one that fails its authentication was altered (or moved from another
- * account's row). What comes out is known to the engine's scrubber before it is returned.
+ * account's row). The caller makes the secrets in what comes out known to the engine's scrubber
+ * (accounts.ts: the credentials, not the settings sealed beside them — a base_url taken for a
+ * secret would hide its host in every connection error).
  */
 export function unseal(sealed: string, key: AccountsKey, account: string): string {
   const p = parts(sealed, account);
@@ -169,6 +171,5 @@ export function unseal(sealed: string, key: AccountsKey, account: string): strin
         "text was altered (or copied from another account); add the account again",
     );
   }
-  engineScrubber.addSecrets([plain]);
   return plain;
 }

@@ -71,7 +71,10 @@ async function failed(
     ...handler.journalFailure?.(s, e),
   });
   notify(s, seq, action, status);
-  logger.warn({ recipe: s.recipeId, run: runId, seq, kind: action.kind, error: why }, "action failed");
+  // A write a stop kept back is no failure to warn about, once per write: the run says it was stopped.
+  if (notSent.sent === false)
+    logger.debug({ recipe: s.recipeId, run: runId, seq, kind: action.kind, error: why }, "action not sent");
+  else logger.warn({ recipe: s.recipeId, run: runId, seq, kind: action.kind, error: why }, "action failed");
   return {
     outcome: { seq, kind: action.kind, status, requests, error: why, ...notSent },
     stop: handler.stopsPlan?.(s, e) ? `not sent: ${why}` : null,

@@ -35,6 +35,16 @@ export function registerAccounts(cmd: Command, run: (c: Command) => CommandRun):
     });
 
   accounts
+    .command("reseal")
+    .description(
+      "seal a stored account's settings as the database holds them now (after checking them with `list`)",
+    )
+    .argument("<name>")
+    .action(async (name: string, _o: unknown, c: Command) => {
+      await (await import("./accounts.js")).reseal(run(c), name);
+    });
+
+  accounts
     .command("remove")
     .description("delete a stored account (exit 1 when there is none of that name)")
     .argument("<name>")

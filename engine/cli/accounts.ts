@@ -12,11 +12,13 @@ import {
   checkAccountName,
   listAccounts,
   removeAccount,
+  resealAccount,
   sealAccount,
   storeAccount,
   withStoredAccounts,
 } from "../accounts/accounts.js";
 import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom, newAccountsKey } from "../accounts/seal.js";
+import { printable, settingsRefusal, shownSettings } from "../accounts/sealed-settings.js";
 import { FileReadError, type ReadBounds, readRegularFile } from "../files/read-regular.js";
 import type { Environment } from "../recipe/env.js";
 import { BUILT_IN_DEFAULTS } from "../recipe/normalise.js";
@@ -24,7 +26,7 @@ import type { Project } from "../recipe/types.js";
 import { openState } from "../state/open.js";
 import type { AccountStore, EngineState } from "../state/types.js";
 import { CliError, type CliIo, type CommandRun, Exit } from "./io.js";
-import { loadProject, stateFileOf, stateMayExist } from "./project.js";
+import { existingStateFolder, loadProject, stateFileOf, stateMayExist } from "./project.js";
 
 export interface AddOptions {
   auth?: string;
@@ -102,6 +104,12 @@ async function where(run: CommandRun): Promise<{ project: Project | null; url: s
   return { project, url: stateFileOf(g, project) };
 }
 
+/** `where`, for the commands that read stored accounts: a state folder that does not exist is refused. */
+async function whereStored(run: CommandRun): Promise<{ project: Project | null; url: string }> {
+  const found = await where(run);
+  return { ...found, url: existingStateFolder(found.url) };
+}
+
 async function withState<T>(url: string, body: (state: EngineState) => Promise<T>): Promise<T> {
   const state = openState(url);
   try {
@@ -130,18 +138,28 @@ export async function add(run: CommandRun, name: string, o: AddOptions): Promise
 
 function settingsText(settings: Record<string, unknown>): string {
   const parts = Object.entries(settings).map(
-    ([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`,
+    ([k, v]) => `${k}=${typeof v === "string" ? v : printable(JSON.stringify(v))}`,
   );
   return parts.length > 0 ? parts.join(" ") : "-";
+}
+
+/** What the SETTINGS column adds after an account's settings. */
+function settingsNote(a: AccountListing & { shadowed: boolean }): string {
+  const notes = [
+    a.check.status === "changed" ? `(${a.check.settings.join(", ")} changed outside musicsync)` : null,
+    a.check.status === "not_sealed" ? "(not sealed: stored by an older musicsync)" : null,
+    a.shadowed ? "(the project file's account of this name wins)" : null,
+  ].filter((n) => n !== null);
+  return notes.length > 0 ? `  ${notes.join(" ")}` : "";
 }
 
 function listText(accounts: readonly (AccountListing & { shadowed: boolean })[]): string {
   if (accounts.length === 0) return "No stored accounts.\n";
   const rows = accounts.map((a) => [
-    a.name,
+    printable(a.name),
     a.credential,
     a.keyId ?? "unreadable",
-    settingsText(a.settings) + (a.shadowed ? "  (the project file's account of this name wins)" : ""),
+    settingsText(a.settings) + settingsNote(a),
   ]);
   const head = ["NAME", "CREDENTIAL", "KEY", "SETTINGS"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -149,10 +167,25 @@ function listText(accounts: readonly (AccountListing & { shadowed: boolean })[])
   return [head, ...rows].map(line).join("");
 }
 
+/**
+ * On stderr: each account whose settings do not match their sealed copy (it is not used until
+ * resealed), and once, why the settings could not be checked.
+ */
+function listWarnings(io: CliIo, accounts: readonly AccountListing[]): void {
+  const unchecked = new Set<string>();
+  for (const a of accounts) {
+    const refused = settingsRefusal(printable(a.name), a.check);
+    if (refused !== null) io.stderr.write(`warning: ${refused}\n`);
+    if (a.check.status === "unchecked") unchecked.add(printable(a.check.reason, Number.POSITIVE_INFINITY));
+  }
+  for (const why of unchecked)
+    io.stderr.write(`warning: settings not checked against their sealed copy: ${why}\n`);
+}
+
 export async function list(run: CommandRun): Promise<void> {
   const { io, g, setExit } = run;
-  const { project, url } = await where(run);
-  const found = stateMayExist(url) ? await withState(url, listAccounts) : [];
+  const { project, url } = await whereStored(run);
+  const found = stateMayExist(url) ? await withState(url, (state) => listAccounts(state, io.env)) : [];
   const accounts = found.map((a) => ({
     ...a,
     shadowed: !!project && Object.hasOwn(project.accounts, a.name),
@@ -165,13 +198,28 @@ export async function list(run: CommandRun): Promise<void> {
     }));
     io.stdout.write(`${JSON.stringify({ accounts: shown }, null, 2)}\n`);
   } else io.stdout.write(listText(accounts));
+  listWarnings(io, accounts);
+  setExit(Exit.OK);
+}
+
+/** `accounts reseal <name>`: seals the settings the row holds now (see resealAccount). */
+export async function reseal(run: CommandRun, name: string): Promise<void> {
+  const { io, setExit } = run;
+  checkAccountName(name);
+  const { url } = await whereStored(run);
+  const done = stateMayExist(url)
+    ? await withState(url, (state) => resealAccount(state, name, Date.now(), io.env))
+    : null;
+  if (done === null) throw new CliError(`no stored account ${name}`);
+  const { credential: _credential, ...settings } = done.settings;
+  io.stdout.write(`Account ${name} resealed with its settings: ${settingsText(shownSettings(settings))}\n`);
   setExit(Exit.OK);
 }
 
 export async function remove(run: CommandRun, name: string): Promise<void> {
   const { io, setExit } = run;
   checkAccountName(name);
-  const { url } = await where(run);
+  const { url } = await whereStored(run);
   const removed = stateMayExist(url) && (await withState(url, (state) => removeAccount(state, name)));
   io.stdout.write(removed ? `Account ${name} removed.\n` : `No stored account ${name}.\n`);
   setExit(removed ? Exit.OK : Exit.ERROR);

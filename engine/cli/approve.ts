@@ -12,7 +12,7 @@ import type { Approval, EngineState } from "../state/types.js";
 import { loadProjectFor } from "./accounts.js";
 import { runIdArg } from "./args.js";
 import { CliError, type CommandRun } from "./io.js";
-import { stateFileOf, stateMayExist } from "./project.js";
+import { existingStateFolder, stateFileOf, stateMayExist } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, runAll, withEnv } from "./runs.js";
 
@@ -52,7 +52,8 @@ export async function approve(run: CommandRun, runIdText: string): Promise<void>
   const id = runIdArg(runIdText, "musicsync status lists them");
   const project = await loadProjectFor(run);
   // Nothing was ever held without a state database; opening one would create it.
-  if (!stateMayExist(stateFileOf(run.g, project))) throw new CliError(`run ${id} holds no plan for approval`);
+  if (!stateMayExist(existingStateFolder(stateFileOf(run.g, project))))
+    throw new CliError(`run ${id} holds no plan for approval`);
   await withEnv(run, project, async (env) => {
     const held = await env.state.approval(id);
     const refused = await refusal(env.state, id, held);

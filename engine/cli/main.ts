@@ -3,7 +3,8 @@
  * The `musicsync` command: validate, plan, apply, sync, unlock, demo, init, doctor (and daemon,
  * status, history, drift, resume from engine/daemon/commands.ts). Exit codes as ENGINE.md gives
  * them: 0 no changes / converged, 1 error (before any write), 2 changes pending (plan), 3 partial,
- * 4 locked or credentials expired. Errors are one line each; `--debug` adds the stack.
+ * 4 locked or credentials expired, 5 held for approval, 130 stopped by Ctrl-C (143 by SIGTERM).
+ * Errors are one line each; `--debug` adds the stack.
  *
  * Start-up loads only commander and this folder's light modules: each action imports what its
  * command needs when it runs (bench/startup.ts measures it), so `--help` or `validate` never pays
@@ -87,8 +88,9 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
     .command("apply")
     .description("apply a saved plan exactly; refused when a target changed since it was planned")
     .argument("<plan>", "a plan saved with `plan -o`")
-    .action(async (file: string, _o: unknown, c: Command) => {
-      await (await import("./plan.js")).apply(run(c), file);
+    .option("--approve", "also apply plans over policy.require_approval (else held, exit 5)")
+    .action(async (file: string, o: { approve?: boolean }, c: Command) => {
+      await (await import("./plan.js")).apply(run(c), file, o);
     });
 
   cmd

@@ -6,12 +6,14 @@ import type { Plan } from "../plan/types.js";
 import { PlanFormatError, parsePlansJson, renderPlansJson } from "../render/json.js";
 import { renderPlansMarkdown } from "../render/markdown.js";
 import { renderPlansText } from "../render/text.js";
+import { ruleOf } from "../run/approval.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
+import { interruptible } from "./interrupt.js";
 import { CliError, type CommandRun } from "./io.js";
-import { loadRecipes, pick } from "./project.js";
+import { loadRecipes, loadTolerant, pick } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, failuresOf, runAll, withEnv } from "./runs.js";
 
@@ -72,19 +74,43 @@ async function readPlanFile(file: string) {
   }
 }
 
-export async function apply(run: CommandRun, file: string): Promise<void> {
+/**
+ * A saved plan is held for approval as `sync` would hold it (exit 5, nothing written, recorded for
+ * `musicsync approve`): by its recipe's `policy.require_approval` as the project has it now, or by
+ * the reason the plan itself was saved with. `--approve` applies it all the same.
+ */
+export async function apply(run: CommandRun, file: string, o: { approve?: boolean } = {}): Promise<void> {
   const doc = await readPlanFile(file);
   const project = await loadProjectFor(run);
-  await withEnv(run, project, async (env) => {
-    const out = new RunPrinter(run.io, run.g, { showPlans: false });
-    const runs = await runAll(
-      doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env) })),
-      env.logger as EngineLogger,
-      (r) => out.add(r),
-    );
-    out.finish();
-    run.setExit(exitOf(runs));
+  const recipes = await loadTolerant(run, project);
+  const approval = (p: Plan) => ({
+    rule: ruleOf(recipes, p.recipe.id),
+    approved: o.approve === true,
+    orElse: `musicsync apply --approve ${file}`,
   });
+  await interruptible(run.io, true, (stop) =>
+    withEnv(
+      run,
+      project,
+      async (env) => {
+        const out = new RunPrinter(run.io, run.g, { showPlans: false });
+        const runs = await runAll(
+          doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env, approval(p)) })),
+          env.logger as EngineLogger,
+          (r) => out.add(stop?.settled(r) ?? r),
+          () => stop?.shutdown.requested === true,
+        );
+        out.finish();
+        run.setExit(exitOf(runs));
+        stop?.finish(
+          run,
+          runs,
+          doc.plans.map((p) => p.recipe.id),
+        );
+      },
+      stop ? { interruption: stop } : {},
+    ),
+  );
 }
 
 /**
@@ -106,34 +132,43 @@ export async function sync(
     out.plan(p);
   };
   const dryRun = o.dryRun === true;
-  await withEnv(
-    run,
-    project,
-    async (env) => {
-      // `notify:` (engine/notify/): sent in the background, drained briefly before the exit.
-      const notes =
-        project.notify.length > 0 && !dryRun
-          ? (await import("../notify/sync.js")).syncNotifications(
-              project,
-              recipes,
-              env.logger as EngineLogger,
-            )
-          : null;
-      const runs: RecipeRun[] = await runAll(
-        recipes.map((r) => ({
-          id: r.recipe.id,
-          run: () => syncRecipe(r, env, { dryRun, approve: o.approve === true }),
-        })),
-        env.logger as EngineLogger,
-        (r) => {
-          out.add(r);
-          notes?.run(r);
-        },
-      );
-      out.finish();
-      await notes?.close();
-      run.setExit(exitOf(runs));
-    },
-    { readOnly: dryRun, onPlan },
+  await interruptible(io, !dryRun, (stop) =>
+    withEnv(
+      run,
+      project,
+      async (env) => {
+        // `notify:` (engine/notify/): sent in the background, drained briefly before the exit.
+        const notes =
+          project.notify.length > 0 && !dryRun
+            ? (await import("../notify/sync.js")).syncNotifications(
+                project,
+                recipes,
+                env.logger as EngineLogger,
+              )
+            : null;
+        const runs: RecipeRun[] = await runAll(
+          recipes.map((r) => ({
+            id: r.recipe.id,
+            run: () => syncRecipe(r, env, { dryRun, approve: o.approve === true }),
+          })),
+          env.logger as EngineLogger,
+          (r) => {
+            const shown = stop?.settled(r) ?? r;
+            out.add(shown);
+            notes?.run(shown);
+          },
+          () => stop?.shutdown.requested === true,
+        );
+        out.finish();
+        await notes?.close();
+        run.setExit(exitOf(runs));
+        stop?.finish(
+          run,
+          runs,
+          recipes.map((r) => r.recipe.id),
+        );
+      },
+      { readOnly: dryRun, onPlan, ...(stop ? { interruption: stop } : {}) },
+    ),
   );
 }

@@ -1,5 +1,5 @@
 /** The project file and its recipes as a command needs them, with errors as one-line CliErrors. */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
@@ -70,8 +70,38 @@ export function stateMayExist(url: string): boolean {
   return target.kind !== "sqlite" || target.file === ":memory:" || existsSync(target.file);
 }
 
+/**
+ * The state of a command that reads what happened (status, history, drift, undo, approve, the
+ * status page…): a SQLite file whose folder does not exist is a mistyped `--state` or `state:`, not
+ * a history, and is refused; a file not made yet in a folder that exists is a project that has not
+ * run (an empty history). Writing commands create both (engine/state/sqlite-migrate.ts).
+ */
+export function existingStateFolder(url: string): string {
+  const target = parseStateUrl(url);
+  if (target.kind !== "sqlite" || target.file === ":memory:") return url;
+  const file = resolve(target.file);
+  const folder = dirname(file);
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    throw new CliError(`no state at ${file}: the folder ${folder} does not exist`);
+  }
+  if (!isFolder) throw new CliError(`no state at ${file}: ${folder} is not a folder`);
+  return url;
+}
+
 /** The state a command that only reads opens: a SQLite file not made yet reads as an empty one in memory. */
 export function readableState(url: string): string {
+  existingStateFolder(url);
+  return plannableState(url);
+}
+
+/**
+ * The state `plan` and `sync --dry-run` read: anything not made yet (the file, its folder) reads as
+ * an empty state in memory, as the `sync` they preview would create it.
+ */
+export function plannableState(url: string): string {
   return stateMayExist(url) ? url : ":memory:";
 }
 

@@ -4,7 +4,7 @@ import { openState } from "../state/open.js";
 import type { EngineState } from "../state/types.js";
 import { loadProjectFor } from "./accounts.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
-import { loadTolerant, stateFileOf } from "./project.js";
+import { existingStateFolder, loadTolerant, stateFileOf } from "./project.js";
 
 const RESUMED = { type: "Ready" as const, status: "Unknown" as const, reason: "Resumed" };
 
@@ -44,7 +44,7 @@ export async function resume(run: CommandRun, ids: readonly string[]): Promise<v
   const isRecipe = (id: string) => recipes.some((r) => r.recipe.id === id);
   const unknown = ids.filter((id) => !isRecipe(id) && !(id in project.accounts));
   if (unknown.length > 0) throw new CliError(`no recipe or account named ${unknown.join(", ")}`);
-  const state = openState(stateFileOf(g, project));
+  const state = openState(existingStateFolder(stateFileOf(g, project)));
   const now = Date.now();
   try {
     for (const id of ids) {

@@ -4,15 +4,18 @@
  */
 import { SingleBar } from "cli-progress";
 import { AuthError, ErrorCodes } from "../../src/index.js";
+import type { EngineClient } from "../apply/client.js";
+import { systemClock } from "../apply/pacer.js";
 import type { Plan } from "../plan/types.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import type { PlanFailure } from "../render/text.js";
 import { createEnv } from "../run/env.js";
 import type { EngineLogger } from "../run/logger.js";
 import { type EngineEnv, LockedError, type RecipeRun, StalePlanError } from "../run/runner.js";
+import type { Interruption } from "./interrupt.js";
 import { type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
-import { readableState, stateFileOf } from "./project.js";
+import { existingStateFolder, plannableState, stateFileOf } from "./project.js";
 
 /** A progress bar on a terminal only; nothing when stdout is a file, a pipe, or `--json`. */
 export function progress(io: CliIo, g: GlobalOptions): { onAction?: EngineEnv["onAction"]; stop(): void } {
@@ -44,19 +47,42 @@ export async function withEnv<T>(
   { io, g }: CommandRun,
   project: Project,
   body: (env: EngineEnv) => Promise<T>,
-  options: { readOnly?: boolean; onPlan?: (plan: Plan) => void } = {},
+  options: {
+    readOnly?: boolean;
+    history?: boolean;
+    onPlan?: (plan: Plan) => void;
+    /** A command that stops on Ctrl-C as the daemon on SIGTERM (interrupt.ts). */
+    interruption?: Interruption;
+  } = {},
 ): Promise<T> {
+  // A command about past runs (`undo`, `approve`) never makes a state where there was none.
+  const file = options.history ? existingStateFolder(stateFileOf(g, project)) : stateFileOf(g, project);
   const bar = progress(io, g);
-  const file = stateFileOf(g, project);
   // Planning writes nothing: without a state file yet, it plans from an empty one in memory.
-  const stateFile = options.readOnly ? readableState(file) : file;
+  const stateFile = options.readOnly ? plannableState(file) : file;
+  const stop = options.interruption;
   const env = createEnv({
     project,
     projectFile: g.project,
     logger: commandLogger(io, g),
     stateFile,
+    // Once stopped, the pacer's waits and the retries' backoffs end at once.
+    ...(stop ? { clock: stop.shutdown.clock(systemClock) } : {}),
     ...(bar.onAction ? { onAction: bar.onAction } : {}),
   });
+  if (stop) {
+    const clientFor = env.clientFor.bind(env);
+    const clients = new Map<string, EngineClient>();
+    env.clientFor = (name) => {
+      let client = clients.get(name);
+      if (!client) {
+        client = stop.client(clientFor(name));
+        clients.set(name, client);
+      }
+      return client;
+    };
+    env.state = stop.state(env.state);
+  }
   // Read by the runner just before it applies a plan (engine/run/runner.ts `onPlan`).
   if (options.onPlan) Object.assign(env, { onPlan: options.onPlan });
   try {
@@ -100,14 +126,19 @@ async function runOne(id: string, run: () => Promise<RecipeRun>, logger: EngineL
   }
 }
 
-/** Runs recipes one by one, handing each run to `each` as soon as it is done. */
+/**
+ * Runs recipes one by one, handing each run to `each` as soon as it is done; once `stopped` says
+ * so (Ctrl-C), no other recipe is started.
+ */
 export async function runAll(
   items: readonly { id: string; run: () => Promise<RecipeRun> }[],
   logger: EngineLogger,
   each: (run: RecipeRun) => void = () => {},
+  stopped: () => boolean = () => false,
 ): Promise<RecipeRun[]> {
   const runs: RecipeRun[] = [];
   for (const item of items) {
+    if (stopped()) break;
     const run = await runOne(item.id, item.run, logger);
     // A split recipe's further parts are runs of their own (engine/run/split.ts).
     for (const r of [run, ...(run.parts ?? [])]) {

@@ -7,12 +7,14 @@ import { writeFile } from "node:fs/promises";
 import { renderPlansJson } from "../render/json.js";
 import { renderPlansMarkdown } from "../render/markdown.js";
 import { renderPlanText } from "../render/text.js";
+import { noteApproval, ruleOf } from "../run/approval.js";
 import type { EngineLogger } from "../run/logger.js";
 import type { Planned } from "../run/runner.js";
 import { applyUndo, prepareUndo, UndoRefusedError } from "../undo/index.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg, runIdArg, wholeNumberArg } from "./args.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
+import { loadTolerant } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, runAll, withEnv } from "./runs.js";
 
@@ -55,7 +57,12 @@ export async function undo(run: CommandRun, runIdText: string, o: UndoOptions): 
         if (e instanceof UndoRefusedError) throw new CliError(`cannot undo: ${e.message}`);
         throw e;
       }
-      if (o.out) await writeFile(o.out, renderPlansJson([planned.plan]));
+      // Saved for `apply`, which holds it as any saved plan: the file says so, as `plan -o`'s does.
+      if (o.out) {
+        const rule = ruleOf(await loadTolerant(run, project), planned.plan.recipe.id);
+        planned = noteApproval(planned, rule);
+        await writeFile(o.out, renderPlansJson([planned.plan]));
+      }
       if (!applying || planned.plan.actions.length === 0) {
         showPlan(run, planned, runId, o);
         return;
@@ -70,6 +77,6 @@ export async function undo(run: CommandRun, runIdText: string, o: UndoOptions): 
       out.finish();
       run.setExit(exitOf(runs));
     },
-    { readOnly: !applying },
+    { readOnly: !applying, history: true },
   );
 }

@@ -3,12 +3,12 @@ import { DEFAULT_LOCK_STALE_MS, unlockRefusal } from "../state/holder.js";
 import { openState } from "../state/open.js";
 import { loadProjectFor } from "./accounts.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
-import { stateFileOf } from "./project.js";
+import { existingStateFolder, stateFileOf } from "./project.js";
 
 export async function unlock(run: CommandRun, lockId: string, force: boolean): Promise<void> {
   const { io, g, setExit } = run;
   const project = await loadProjectFor(run);
-  const state = openState(stateFileOf(g, project));
+  const state = openState(existingStateFolder(stateFileOf(g, project)));
   try {
     const lock = (await state.locks()).find((l) => l.lockId === lockId);
     const refusal = lock && !force ? unlockRefusal(lock, Date.now(), DEFAULT_LOCK_STALE_MS) : null;

@@ -6,7 +6,7 @@
  */
 import { approvalNeeded, withApprovalNote } from "../plan/approval.js";
 import type { Plan } from "../plan/types.js";
-import type { RequireApproval } from "../recipe/types.js";
+import type { LoadedRecipe, RequireApproval } from "../recipe/types.js";
 import type { Approval, EngineState, RunResult } from "../state/types.js";
 import type { EngineEnv, Planned, RecipeRun } from "./runner.js";
 import { engineScrubber } from "./scrub.js";
@@ -19,6 +19,13 @@ export interface ApprovalOptions {
   approved?: boolean;
   /** `approve <run-id>`: this run applies the plan that run held. */
   approves?: number;
+  /**
+   * A saved plan's own `heldForApproval` (what `plan -o` said when it was made): held for that
+   * reason even when the recipe's rule, as the project has it now, would not hold it.
+   */
+  noted?: string | undefined;
+  /** The other way to let it through, for the message (default: `sync -r <recipe> --approve`). */
+  orElse?: string;
 }
 
 /** Results of runs that applied a plan: after one, an older held plan of the recipe is out of date. */
@@ -45,6 +52,16 @@ export async function supersededBy(state: EngineState, held: Approval): Promise<
  */
 export function openApprovals(state: EngineState, recipeId?: string): Promise<Approval[]> {
   return state.approvals(recipeId === undefined ? {} : { recipeId });
+}
+
+/**
+ * The `policy.require_approval` a saved plan of `recipeId` is held by: its recipe's as the project
+ * has it now (a split recipe's part `<id>.<k>` is its recipe's); undefined for a recipe not loaded.
+ */
+export function ruleOf(recipes: readonly LoadedRecipe[], recipeId: string): RequireApproval | undefined {
+  const own = (id: string) => recipes.find((r) => r.recipe.id === id)?.recipe.policy.require_approval;
+  const part = /^(.+)\.[1-9][0-9]*$/.exec(recipeId);
+  return own(recipeId) ?? (part ? own(part[1]!) : undefined);
 }
 
 /** A dry run's plans (each part's too) with the reason each would be held for approval when applied. */
@@ -76,16 +93,22 @@ export async function approvalGate(
   o: ApprovalOptions,
 ): Promise<RecipeRun | null> {
   if (o.approves !== undefined) return claimApproval(env, plan, runId, o.approves);
-  const reason = approvalNeeded(plan, o.rule ? { require_approval: o.rule } : {});
+  const reason = approvalNeeded(plan, o.rule ? { require_approval: o.rule } : {}) ?? o.noted ?? null;
   if (reason === null) return null;
   if (o.approved) {
     env.logger.info({ recipe: plan.recipe.id, run: runId, reason }, "applied with --approve");
     return null;
   }
-  return hold(env, plan, runId, reason);
+  return hold(env, plan, runId, reason, o.orElse ?? `musicsync sync -r ${plan.recipe.id} --approve`);
 }
 
-async function hold(env: EngineEnv, plan: Plan, runId: number, reason: string): Promise<RecipeRun> {
+async function hold(
+  env: EngineEnv,
+  plan: Plan,
+  runId: number,
+  reason: string,
+  orElse: string,
+): Promise<RecipeRun> {
   const { state, clock } = env;
   const recipeId = plan.recipe.id;
   const data = engineScrubber.value(plan);
@@ -103,7 +126,7 @@ async function hold(env: EngineEnv, plan: Plan, runId: number, reason: string): 
       createdAt: clock.now(),
     });
   }
-  const how = `apply it with: musicsync approve ${heldBy} (or: musicsync sync -r ${recipeId} --approve)`;
+  const how = `apply it with: musicsync approve ${heldBy} (or: ${orElse})`;
   const error = same
     ? `still held for approval as run ${heldBy}: ${reason}; ${how}`
     : `held for approval: ${reason}; ${how}`;

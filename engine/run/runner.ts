@@ -13,6 +13,7 @@ import {
   QUARANTINE_TARGET,
 } from "../apply/apply.js";
 import type { EngineClient } from "../apply/client.js";
+import { neverSent } from "../apply/errors.js";
 import { targetAfterApply } from "../apply/known-target.js";
 import type { Clock, Pacer } from "../apply/pacer.js";
 import { buildDesired, planPolicy } from "../plan/desired.js";
@@ -657,7 +658,7 @@ export async function syncRecipe(
 
 /**
  * A sync refused before its plan (a 401, an unreadable source) is a run too: history and status
- * show it, and it counts towards the account's suspension. Where the state cannot record it (its
+ * show it, and it counts towards the account's suspension (a stop that cut planning short does not). Where the state cannot record it (its
  * database went away), that is logged: the refusal is still what the caller is told.
  */
 async function recordUnplannedSync(env: EngineEnv, loaded: LoadedRecipe, e: unknown): Promise<void> {
@@ -671,7 +672,11 @@ async function recordUnplannedSync(env: EngineEnv, loaded: LoadedRecipe, e: unkn
       at: env.clock.now(),
       holder: currentHolder(),
     });
-    await recordRunFailure(env, { runId, recipeId, account }, e);
+    // A stop (Ctrl-C) that cut the planning short is no failure of the recipe or its account.
+    if (neverSent(e)) {
+      const why = e instanceof Error ? e.message : String(e);
+      await env.state.finishRun(runId, { at: env.clock.now(), result: "interrupted", error: why });
+    } else await recordRunFailure(env, { runId, recipeId, account }, e);
   } catch (recording) {
     env.logger.warn(
       { recipe: recipeId, error: recording instanceof Error ? recording.message : String(recording) },
@@ -685,11 +690,14 @@ export function outcomeOfPlan(plan: Plan): Outcome {
   return plan.actions.length > 0 ? "changes" : "no_changes";
 }
 
-/** `apply plan.json`: exactly the saved plan, refused when the target changed since it was read. */
+/**
+ * `apply plan.json`: exactly the saved plan, refused when the target changed since it was read, and
+ * held for approval as `sync` holds a plan (`approval`: the recipe's rule, the plan's own note).
+ */
 export async function applySavedPlan(
   plan: Plan,
   env: EngineEnv,
-  options: { approves?: number } = {},
+  approval: ApprovalOptions = {},
 ): Promise<RecipeRun> {
   const recipeId = plan.recipe.id;
   return withLock(env, plan.account, async (held) => {
@@ -709,6 +717,8 @@ export async function applySavedPlan(
       ownedRows,
       held.clock.now(),
     );
-    return applyWithRun(held, { plan, read, reconciliation }, "apply", plan.recipe.hash, options);
+    // A plan saved as one to hold is held, whoever applies it, unless told otherwise.
+    const hold = { noted: plan.heldForApproval, ...approval };
+    return applyWithRun(held, { plan, read, reconciliation }, "apply", plan.recipe.hash, hold);
   });
 }

@@ -75,8 +75,19 @@ export function approvalOf(r: Row<typeof schema.approvals>): Approval {
   return { ...r, plan: JSON.parse(r.plan), status: r.status as ApprovalStatus };
 }
 
+/**
+ * Settings that are not a JSON object (a row edited by hand) read as none: the copy sealed with
+ * the credentials then no longer matches, which `accounts list` says and every run refuses.
+ */
 export function storedAccountOf(r: Row<typeof schema.accounts>): StoredAccount {
-  return { ...r, settings: JSON.parse(r.settings) as Record<string, unknown> };
+  let settings: unknown = null;
+  try {
+    settings = JSON.parse(r.settings);
+  } catch {
+    // left as none
+  }
+  const isObject = typeof settings === "object" && settings !== null && !Array.isArray(settings);
+  return { ...r, settings: isObject ? (settings as Record<string, unknown>) : {} };
 }
 
 /** An account with no health record yet: no failure, not suspended. */

@@ -6,7 +6,7 @@
 
 import { loadProjectFor } from "../cli/accounts.js";
 import { CliError, type CommandRun } from "../cli/io.js";
-import { loadTolerant, stateFileOf } from "../cli/project.js";
+import { existingStateFolder, loadTolerant, stateFileOf } from "../cli/project.js";
 import { createDaemonLogger } from "../daemon/log.js";
 import { enableMetrics, setStatusSource } from "../metrics/index.js";
 import { createEnv } from "../run/env.js";
@@ -75,7 +75,9 @@ export async function serve(run: CommandRun, o: HttpFlags): Promise<void> {
     isTTY: io.stderr.isTTY === true,
   });
   let recipes = await loadTolerant(run, project);
-  const env = createEnv({ project, projectFile: g.project, logger, stateFile: stateFileOf(g, project) });
+  // The page shows a history: a state folder that does not exist is a mistyped setting, not an empty one.
+  const stateFile = existingStateFolder(stateFileOf(g, project));
+  const env = createEnv({ project, projectFile: g.project, logger, stateFile });
   const host: WebHost = {
     project,
     projectFile: g.project,

@@ -133,17 +133,39 @@ export class Worker {
       await daemon.reload();
       event = await daemon.attemptOnce(data.recipeId, data.trigger, data.attempt);
       if (event === null) {
-        logger.warn(
-          { recipe: data.recipeId, job: job.id },
-          "no such recipe in this worker's project: job dropped",
-        );
-        this.deps.onJob?.(data, null, "done");
+        await this.unknownRecipe(data, job.id);
         return;
       }
     }
     // Not inside `onJob?.(…)`: an optional call evaluates its arguments only when there is a callee.
     const next = await this.follow(data, event);
     this.deps.onJob?.(data, event, next);
+  }
+
+  /**
+   * A job for a recipe this worker's project does not have (another project's `enqueue`, a recipe
+   * that does not load here): never dropped unseen. The job fails in the queue, which gives it to a
+   * worker again (one whose project has it may take it) up to its retry limit; and the recipe's
+   * status says why it did not run.
+   */
+  private async unknownRecipe(data: RunJob, jobId: string): Promise<never> {
+    const { daemon, logger } = this.deps;
+    const why = `no recipe ${data.recipeId} in the project of worker ${daemon.holder}`;
+    logger.warn({ recipe: data.recipeId, job: jobId }, "no such recipe in this worker's project: job failed");
+    await daemon.state
+      .setCondition(
+        data.recipeId,
+        {
+          type: "Ready",
+          status: "False",
+          reason: "UnknownToWorker",
+          message: `${why}: the job was given back to the queue; each worker must have the recipe`,
+        },
+        Date.now(),
+      )
+      .catch((e: unknown) => logger.warn({ error: String(e) }, "cannot record the unknown recipe"));
+    this.deps.onJob?.(data, null, "done");
+    throw new Error(why);
   }
 
   private async follow(data: RunJob, event: AttemptEvent | null): Promise<"done" | "retry" | "requeued"> {

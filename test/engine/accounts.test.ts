@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AccountInputError,
   addAccount,
+  credentialSecretsOf,
   listAccounts,
   removeAccount,
   withStoredAccounts,
@@ -178,12 +179,13 @@ describe("accounts stored in SQLite", () => {
         replaced: false,
         keyId: parseAccountsKey(KEY).id,
       });
-      const listed = await listAccounts(state);
+      const listed = await listAccounts(state, keyEnv);
       expect(listed).toEqual([
         {
           name: "liam",
           credential: "auth",
           settings: { base_url: h.emulator.url, location: "DE" },
+          check: { status: "sealed" },
           keyId: parseAccountsKey(KEY).id,
           createdAt: 1_000,
           updatedAt: 1_000,
@@ -226,8 +228,25 @@ describe("accounts stored in SQLite", () => {
       });
       const project = projectWith(`  default: { auth: headers.json, base_url: "${h.emulator.url}" }`);
       await expect(withStoredAccounts(project, state, keyEnv)).rejects.toThrow(
-        /account "mia" were changed outside musicsync/,
+        /account "mia" were changed outside musicsync \(base_url no longer match/,
       );
+      // Listed, the change is said; a password put in the URL is never shown.
+      await state.saveAccount({
+        ...row,
+        settings: { ...row.settings, base_url: "http://thief:s3cretPassw0rd@127.0.0.1:9/steal" },
+      });
+      const [listed] = await listAccounts(state, keyEnv);
+      expect(listed).toMatchObject({
+        settings: { base_url: "http://***@127.0.0.1:9/steal" },
+        check: { status: "changed", settings: ["base_url"] },
+      });
+      expect(JSON.stringify(listed)).not.toContain("s3cretPassw0rd");
+      // Without the key it cannot be checked, and says why.
+      const [unchecked] = await listAccounts(state, {});
+      expect(unchecked!.check).toMatchObject({
+        status: "unchecked",
+        reason: expect.stringMatching(/not set/),
+      });
     } finally {
       await state.close();
     }
@@ -492,4 +511,198 @@ describe("musicsync accounts, then a sync of a recipe whose account is only in t
     }
     expectNoPieces("state database", await databaseBytes(join(dir, "state.db")), secrets);
   }, 240_000);
+});
+
+describe("a stored account's base_url and public headers are no secret (issue 22)", () => {
+  const mirror = "http://music-mirror.invalid:8080";
+  const headers = {
+    cookie:
+      "SID=g.a000kQhFqZ3sP9xYw; SAPISID=Zq8HcR2vLm5TnB4x/AkYpWd3; __Secure-3PAPISID=Zq8HcR2vLm5TnB4x/AkYpWd3",
+    "x-goog-authuser": "0",
+    origin: mirror,
+    "x-origin": mirror,
+    "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+    "content-type": "application/json",
+  };
+
+  it("a credentials text's secrets are its cookie's values and private fields, not its origin or scope", () => {
+    const secrets = credentialSecretsOf(JSON.stringify(headers));
+    expect(secrets).toContain("Zq8HcR2vLm5TnB4x/AkYpWd3");
+    expect(secrets).toContain(headers.cookie);
+    for (const value of [mirror, headers["user-agent"], "application/json", JSON.stringify(headers)])
+      expect(secrets).not.toContain(value);
+    const token = {
+      access_token: "ya29.a0AfB_byCexampleAccessToken",
+      refresh_token: "1//0gExampleRefreshTokenValue",
+      scope: "https://www.googleapis.com/auth/youtube",
+      token_type: "Bearer",
+      expires_at: 1_900_000_000,
+    };
+    const tokenSecrets = credentialSecretsOf(JSON.stringify(token));
+    expect(tokenSecrets.sort()).toEqual([token.access_token, token.refresh_token].sort());
+    // Unparsable (JSON cut short): all of it.
+    const cut = '{"cookie": "SAPISID=Zq8HcR2vLm5T';
+    expect(credentialSecretsOf(cut)).toEqual([cut]);
+  });
+
+  it("a sync whose host cannot be resolved names the host, and still no piece of a credential", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "musicsync-mirror-"));
+    try {
+      await mkdir(join(dir, "recipes"));
+      const project = join(dir, "musicsync.yaml");
+      await writeFile(
+        project,
+        "apiVersion: musicsync/v1\nkind: Project\ndefaults: { account: mirror }\nstate: state.db\nrecipes: [recipes]\n",
+      );
+      await writeFile(
+        join(dir, "recipes", "one.yaml"),
+        "apiVersion: musicsync/v1\nkind: Recipe\nid: one\nsources:\n  - { id: list, type: static, videoIds: [dQw4w9WgXcQ] }\ntarget:\n  type: playlist\n  playlist: { title: One, privacy: PRIVATE }\nmode: mirror\n",
+      );
+      await writeFile(join(dir, "mirror.json"), JSON.stringify(headers));
+      const p = ["-p", project];
+      const added = await musicsync(
+        ["accounts", "add", "mirror", "--auth", join(dir, "mirror.json"), "--base-url", mirror, ...p],
+        keyEnv,
+      );
+      expect(added.code, added.stderr).toBe(0);
+      const sync = await musicsync(["sync", ...p], keyEnv);
+      expect(sync.code).toBe(1);
+      expect(sync.stdout + sync.stderr).toContain("ENOTFOUND music-mirror.invalid");
+      expect(sync.stdout + sync.stderr).not.toContain("[redacted]");
+      const list = await musicsync(["accounts", "list", ...p], keyEnv);
+      expect(list.stdout).toContain(`base_url=${mirror}`);
+      const secrets = [...credentialSecrets(headers), "Zq8HcR2vLm5TnB4x/AkYpWd3", KEY];
+      for (const [label, r] of [
+        ["sync", sync],
+        ["list", list],
+      ] as const) {
+        expectNoPieces(`${label} stdout`, r.stdout, secrets);
+        expectNoPieces(`${label} stderr`, r.stderr, secrets);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("accounts list says a base_url changed in the database, never shows its password; reseal takes it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "musicsync-reseal-"));
+    try {
+      const project = join(dir, "musicsync.yaml");
+      await writeFile(project, "apiVersion: musicsync/v1\nkind: Project\nstate: state.db\n");
+      await writeFile(join(dir, "mirror.json"), JSON.stringify(headers));
+      const p = ["-p", project];
+      const add = (name: string, url: string) =>
+        musicsync(
+          ["accounts", "add", name, "--auth", join(dir, "mirror.json"), "--base-url", url, ...p],
+          keyEnv,
+        );
+      expect((await add("mirror", mirror)).code).toBe(0);
+      expect((await add("older", mirror)).code).toBe(0);
+      // A password in the URL given is refused, and not repeated.
+      const withPassword = await add("pw", "http://user:Pa55w0rdInUrl@music-mirror.invalid/");
+      expect(withPassword.code).toBe(1);
+      expect(withPassword.stderr).toContain(
+        'base_url "http://***@music-mirror.invalid/" holds a user name or password',
+      );
+      expect(withPassword.stderr).not.toContain("Pa55w0rdInUrl");
+
+      // Someone with the database but not the key points "mirror" elsewhere, with a password in the
+      // URL; "older" is a row stored before the settings were sealed with the credentials.
+      const db = new Database(join(dir, "state.db"));
+      const row = db.prepare("SELECT settings FROM accounts WHERE name = 'mirror'").get() as {
+        settings: string;
+      };
+      const moved = {
+        ...JSON.parse(row.settings),
+        base_url: "https://thief:Pa55w0rdInUrl@elsewhere.invalid/x",
+      };
+      db.prepare("UPDATE accounts SET settings = ? WHERE name = 'mirror'").run(JSON.stringify(moved));
+      const old = seal(JSON.stringify({ auth: JSON.stringify(headers) }), parseAccountsKey(KEY), "older");
+      db.prepare("UPDATE accounts SET sealed = ? WHERE name = 'older'").run(old);
+      db.close();
+
+      const list = await musicsync(["accounts", "list", ...p], keyEnv);
+      expect(list.code).toBe(0);
+      expect(list.stdout).toMatch(
+        /^mirror .*base_url=https:\/\/\*\*\*@elsewhere\.invalid\/x .*\(base_url changed outside musicsync\)/m,
+      );
+      expect(list.stdout).toMatch(/^older .*\(not sealed: stored by an older musicsync\)/m);
+      expect(list.stderr).toContain(
+        'warning: the stored settings of account "mirror" were changed outside musicsync',
+      );
+      expect(list.stderr).toContain("musicsync accounts reseal older");
+      const json = await musicsync(["--json", "accounts", "list", ...p], keyEnv);
+      const listed = JSON.parse(json.stdout) as { accounts: { name: string; check: { status: string } }[] };
+      expect(listed.accounts.map((a) => [a.name, a.check.status])).toEqual([
+        ["mirror", "changed"],
+        ["older", "not_sealed"],
+      ]);
+      const noKey = await musicsync(["accounts", "list", ...p], {});
+      expect(noKey.stderr).toContain(
+        "settings not checked against their sealed copy: MUSICSYNC_ACCOUNTS_KEY is not set",
+      );
+      for (const r of [list, json, noKey]) expect(r.stdout + r.stderr).not.toContain("Pa55w0rdInUrl");
+
+      // The person checked them: resealed, listed clean, used again.
+      const resealed = await musicsync(["accounts", "reseal", "older", ...p], keyEnv);
+      expect(resealed.code, resealed.stderr).toBe(0);
+      expect(resealed.stdout).toContain(`Account older resealed with its settings: base_url=${mirror}`);
+      const after = await musicsync(["accounts", "list", ...p], keyEnv);
+      expect(after.stdout).toMatch(/^older +auth +[0-9a-f]{8} +base_url=\S+$/m);
+      expect(after.stderr).not.toContain('"older"');
+      const unknown = await musicsync(["accounts", "reseal", "nobody", ...p], keyEnv);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain("no stored account nobody");
+      const secrets = [...credentialSecrets(headers), "Zq8HcR2vLm5TnB4x/AkYpWd3", KEY];
+      for (const r of [list, json, noKey, resealed, after]) {
+        expectNoPieces("stdout", r.stdout, secrets);
+        expectNoPieces("stderr", r.stderr, secrets);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("accounts list shows a row edited by hand without letting it write to the terminal, and never crashes on it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "musicsync-hostile-row-"));
+    try {
+      const project = join(dir, "musicsync.yaml");
+      await writeFile(project, "apiVersion: musicsync/v1\nkind: Project\nstate: state.db\n");
+      await writeFile(join(dir, "mirror.json"), JSON.stringify(headers));
+      const p = ["-p", project];
+      for (const name of ["escapes", "nothing", "broken"]) {
+        const added = await musicsync(
+          ["accounts", "add", name, "--auth", join(dir, "mirror.json"), "--base-url", mirror, ...p],
+          keyEnv,
+        );
+        expect(added.code, added.stderr).toBe(0);
+      }
+      const db = new Database(join(dir, "state.db"));
+      const set = db.prepare("UPDATE accounts SET settings = ? WHERE name = ?");
+      set.run(
+        JSON.stringify({ credential: "auth", base_url: "http://evil.invalid/\u001b[2J\nforged line" }),
+        "escapes",
+      );
+      set.run("null", "nothing");
+      set.run("{not json", "broken");
+      db.close();
+      const list = await musicsync(["accounts", "list", ...p], keyEnv);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout + list.stderr).not.toMatch(/\u001b/);
+      expect(list.stdout).not.toMatch(/^forged line/m);
+      expect(list.stdout).toContain("base_url=http://evil.invalid/\\u001b[2J\\u000aforged line");
+      for (const name of ["escapes", "nothing", "broken"])
+        expect(list.stderr).toContain(
+          `warning: the stored settings of account "${name}" were changed outside musicsync`,
+        );
+      // And no run uses them: each is left out, said in one line.
+      const plan = await musicsync(["plan", ...p], keyEnv);
+      for (const name of ["escapes", "nothing", "broken"])
+        expect(plan.stderr).toMatch(
+          new RegExp(`warning: stored account ${name} left out: .*changed outside musicsync`),
+        );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -4,6 +4,8 @@
  * applies exactly it once, a plan gone stale is refused, and a one-shot `sync` holds such a plan
  * (exit 5) unless given `--approve`.
  */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import { musicsync as compiled } from "./cli-process.js";
@@ -19,8 +21,11 @@ afterEach(async () => {
   h = null;
 });
 
-/** A mirror of `ids` into "Held", holding any plan that removes more than 20 rows. */
-function heldRecipe(ids: readonly string[]): Record<string, string> {
+/** A mirror of `ids` into "Held", holding any plan that removes more than 20 rows (`policy` to change it). */
+function heldRecipe(
+  ids: readonly string[],
+  policy = "policy: { batch_size: 10, require_approval: { removals: 20 } }",
+): Record<string, string> {
   const text = [
     "apiVersion: musicsync/v1",
     "kind: Recipe",
@@ -31,10 +36,19 @@ function heldRecipe(ids: readonly string[]): Record<string, string> {
     "  type: playlist",
     '  playlist: { title: "Held", privacy: PRIVATE }',
     "mode: mirror",
-    "policy: { batch_size: 10, require_approval: { removals: 20 } }",
+    policy,
     "",
   ].join("\n");
   return { "held.yaml": text };
+}
+
+/** "Held" synced with 30 songs: its next plan that drops over 20 of them is held. */
+async function heldAndSynced(harness: Harness): Promise<{ songs: string[]; p: string[] }> {
+  const songs = catalogueSongs(harness, 30);
+  const p = ["-p", harness.projectFile];
+  await writeRecipes(harness.dir, heldRecipe(songs));
+  expect((await musicsync(["sync", ...p])).code).toBe(0);
+  return { songs, p };
 }
 
 async function rowsOfHeld(harness: Harness): Promise<string[]> {
@@ -49,10 +63,7 @@ interface StatusJson {
 describe("require_approval", () => {
   it("the daemon holds a big removal; status lists it; approve applies exactly it, once", async () => {
     h = await startHarness();
-    const songs = catalogueSongs(h, 30);
-    const p = ["-p", h.projectFile];
-    await writeRecipes(h.dir, heldRecipe(songs));
-    expect((await musicsync(["sync", ...p])).code).toBe(0);
+    const { songs, p } = await heldAndSynced(h);
     expect(await rowsOfHeld(h)).toEqual(songs);
 
     await writeRecipes(h.dir, heldRecipe(songs.slice(0, 5)));
@@ -106,10 +117,7 @@ describe("require_approval", () => {
 
   it("sync holds such a plan (exit 5) and applies it with --approve; approve refuses a stale plan", async () => {
     h = await startHarness();
-    const songs = catalogueSongs(h, 30);
-    const p = ["-p", h.projectFile];
-    await writeRecipes(h.dir, heldRecipe(songs));
-    expect((await musicsync(["sync", ...p])).code).toBe(0);
+    const { songs, p } = await heldAndSynced(h);
 
     await writeRecipes(h.dir, heldRecipe(songs.slice(0, 5)));
     const writes = await h.writes();
@@ -178,5 +186,64 @@ describe("require_approval", () => {
     }
     // With nothing held, a plan shows no such line.
     expect((await musicsync(["plan", ...p])).stdout).not.toContain("held for approval");
+  }, 120_000);
+
+  it("apply holds a saved plan as sync does (exit 5, nothing written, approvable); --approve applies it", async () => {
+    h = await startHarness();
+    const { songs, p } = await heldAndSynced(h);
+    await writeRecipes(h.dir, heldRecipe(songs.slice(0, 5)));
+    const file = join(h.dir, "plan.json");
+    const planned = await compiled(["plan", "-o", file, ...p]);
+    expect(planned.stdout).toContain("held for approval when applied: 25 removals");
+    const writes = await h.writes();
+
+    const held = await compiled(["apply", file, ...p]);
+    expect(held.code, held.stdout + held.stderr).toBe(5);
+    const said =
+      /held: Not applied: held for approval: 25 removals, over require_approval\.removals 20; apply it with: musicsync approve (\d+) \(or: musicsync apply --approve /;
+    expect(held.stdout).toMatch(said);
+    expect(await h.writes()).toBe(writes);
+    expect(await rowsOfHeld(h)).toEqual(songs);
+    const runId = Number(said.exec(held.stdout)![1]);
+    const [pending] = (JSON.parse((await musicsync(["status", "--json", ...p])).stdout) as StatusJson)
+      .approvals;
+    expect(pending).toMatchObject({ recipe: "held", runId, command: `musicsync approve ${runId}` });
+
+    // The note taken out of the file: the recipe's rule still holds it. The rule taken out of the
+    // recipe: the note the plan was saved with still holds it.
+    const doc = JSON.parse(await readFile(file, "utf8")) as { plans: { heldForApproval?: string }[] };
+    delete doc.plans[0]!.heldForApproval;
+    const bare = join(h.dir, "bare.json");
+    await writeFile(bare, JSON.stringify(doc));
+    expect((await compiled(["apply", bare, ...p])).code).toBe(5);
+    await writeRecipes(h.dir, heldRecipe(songs.slice(0, 5), "policy: { batch_size: 10 }"));
+    expect((await compiled(["apply", file, ...p])).code).toBe(5);
+    expect(await h.writes()).toBe(writes);
+
+    const forced = await compiled(["apply", "--approve", file, ...p]);
+    expect(forced.code, forced.stdout + forced.stderr).toBe(0);
+    expect(await rowsOfHeld(h)).toEqual(songs.slice(0, 5));
+    // A plan of the recipe was applied: what was held for it can no longer be approved.
+    expect(
+      (JSON.parse((await musicsync(["status", "--json", ...p])).stdout) as StatusJson).approvals,
+    ).toEqual([]);
+  }, 120_000);
+
+  it("an undo saved with -o says it would be held, and apply holds it unless given --approve", async () => {
+    h = await startHarness();
+    const { songs, p } = await heldAndSynced(h);
+    const file = join(h.dir, "undo.json");
+    const undo = await compiled(["undo", "1", "-o", file, ...p]);
+    expect(undo.code, undo.stderr).toBe(2);
+    expect(undo.stdout).toContain("held for approval when applied: 30 removals");
+    const writes = await h.writes();
+    const held = await compiled(["apply", file, ...p]);
+    expect(held.code, held.stdout + held.stderr).toBe(5);
+    expect(held.stdout).toContain("held: Not applied: held for approval: 30 removals");
+    expect(await h.writes()).toBe(writes);
+    expect(await rowsOfHeld(h)).toEqual(songs);
+    const forced = await compiled(["apply", "--approve", file, ...p]);
+    expect(forced.code, forced.stdout + forced.stderr).toBe(0);
+    expect(await rowsOfHeld(h)).toEqual([]);
   }, 120_000);
 });

@@ -6,7 +6,7 @@
  */
 
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -197,4 +197,48 @@ describe("against the emulator", () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("a state whose folder does not exist (issue 22)", () => {
+  it("the commands that read past runs refuse it, make nothing, and name it; sync creates it", async () => {
+    h = await startHarness();
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeFile(join(h.dir, "recipes", "mine.yaml"), recipe("mine", "Mine", catalogueSongs(h, 3)));
+    const p = ["-p", h.projectFile];
+    expect((await musicsync(["sync", ...p])).code).toBe(0);
+    const folder = join(h.dir, "no-such-folder");
+    const missing = join(folder, "state.db");
+    const readers = [
+      ["status"],
+      ["history"],
+      ["drift"],
+      ["undo", "1"],
+      ["undo", "1", "--dry-run"],
+      ["approve", "1"],
+      ["resume", "mine"],
+      ["unlock", "some-lock"],
+      ["accounts", "list"],
+      ["serve", "--http", "127.0.0.1:0"],
+    ];
+    for (const args of readers) {
+      const r = await musicsync([...args, ...p, "--state", missing]);
+      const label = args.join(" ");
+      expect(r.code, `${label}: ${r.stdout}${r.stderr}`).toBe(1);
+      expect(r.stderr, label).toBe(`error: no state at ${missing}: the folder ${folder} does not exist\n`);
+      expect(existsSync(folder), label).toBe(false);
+    }
+    // A folder that exists without the file: a project that has not run yet, and nothing is made.
+    const fresh = join(h.dir, "fresh.db");
+    const status = await musicsync(["status", "--json", ...p, "--state", fresh]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout).recipes[0]).toMatchObject({ recipe: "mine", lastRun: null });
+    expect(existsSync(fresh)).toBe(false);
+    // Planning reads as the sync it previews would start: from nothing.
+    expect((await musicsync(["plan", ...p, "--state", missing])).code).toBe(0);
+    expect(existsSync(folder)).toBe(false);
+    const sync = await musicsync(["sync", ...p, "--state", missing]);
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(existsSync(missing)).toBe(true);
+    expect((await musicsync(["history", ...p, "--state", missing])).stdout).toMatch(/^#1 .* mine/m);
+  }, 120_000);
 });

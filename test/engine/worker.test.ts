@@ -602,6 +602,60 @@ describe("musicsync worker and enqueue: refusals", () => {
   }, 60_000);
 });
 
+describe("a job for a recipe the worker's project does not have (issue 22)", () => {
+  it("is not dropped unseen: the job fails in the queue (retried, then failed) and status says why", async () => {
+    const f = await fleet(1);
+    await writeRecipes(f.dir, [
+      { id: "known", account: "a1", ids: songs(2) },
+      { id: "elsewhere", account: "a1", ids: songs(2, 2) },
+    ]);
+    // This worker's project is the one recipe file it was given; enqueue's is the whole folder.
+    const w = worker(f, [join(f.dir, "recipes", "known.yaml")]);
+    await w.waitForLog(logged("worker started"), "the worker's start", 60_000);
+    const queued = await enqueue(f, ["elsewhere"]);
+    expect(queued.code, queued.stderr).toBe(0);
+    await w.waitForLog(
+      (l) => l.msg === "no such recipe in this worker's project: job failed" && l.recipe === "elsewhere",
+      "the worker's refusal",
+      60_000,
+    );
+    const status = async () =>
+      (
+        JSON.parse((await musicsync(["status", "--json", "-p", f.projectFile])).stdout) as {
+          recipes: { recipe: string; conditions: { type: string; reason: string; message: string }[] }[];
+        }
+      ).recipes.find((r) => r.recipe === "elsewhere");
+    const ready = (await status())?.conditions.find((c) => c.type === "Ready");
+    expect(ready).toMatchObject({ reason: "UnknownToWorker" });
+    expect(ready?.message).toMatch(
+      /^no recipe elsewhere in the project of worker \S+:\d+: the job was given back/,
+    );
+    // The queue gives it out again up to its retry limit, then keeps it as failed, with the reason.
+    const failed = await until(
+      f,
+      async () => {
+        const client = new pg.Client({ connectionString: f.stateUrl });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ state: string; output: { message?: string } | null }>(
+            `SELECT state::text AS state, output FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND data->>'recipeId' = 'elsewhere'`,
+            [RUN_QUEUE],
+          );
+          return rows.find((r) => r.state === "failed");
+        } finally {
+          await client.end();
+        }
+      },
+      () => "the job failed in the queue",
+      90_000,
+    );
+    expect(failed.output?.message).toMatch(/no recipe elsewhere in the project of worker/);
+    expect(await runsOf(f, "elsewhere")).toEqual([]);
+    w.child.kill("SIGTERM");
+    expect((await w.exited).code).toBe(0);
+  }, 180_000);
+});
+
 describe("enqueue's order", () => {
   it("takes the accounts in turn, so that neighbouring jobs are of different accounts", () => {
     const recipe = (id: string, account: string) => ({ recipe: { id, account } }) as unknown as LoadedRecipe;
