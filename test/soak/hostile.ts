@@ -136,7 +136,7 @@ async function checkDaemon(ctx: HostileContext, file: string, recipe: HostileRec
   const daemon = new Daemon({
     envOptions: { project: ctx.project, projectFile: ctx.projectFile, logger },
     logger,
-    load: () => loadRecipePaths([ctx.recipesDir], { project: ctx.project }),
+    load: () => loadRecipePaths([ctx.recipesDir], { project: ctx.project, projectFile: ctx.projectFile }),
   });
   const out: Found[] = [];
   const bad = (detail: string) =>

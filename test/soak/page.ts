@@ -239,11 +239,15 @@ function judgeAnswer(
   return out;
 }
 
-/** The action posted as a browser posts its form: its own origin, or (some privacy settings) none. */
+/**
+ * The action posted as a browser posts its form: with its own origin, or only a Referer of the page
+ * (every browser sends Origin with a POST; the page refuses one with neither, unless it carries the
+ * bearer token, as a script's would).
+ */
 async function postLegit(ctx: PageContext, port: number, path: string, csrf: string) {
   const origin = pick<Record<string, string>>(ctx.r, [
     { origin: `http://127.0.0.1:${port}` },
-    {},
+    { referer: `http://127.0.0.1:${port}${path}` },
     { host: `localhost:${port}`, origin: `http://localhost:${port}` },
   ]);
   const writes = await ctx.writes();
