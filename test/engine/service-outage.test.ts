@@ -6,6 +6,7 @@
  * taken down and brought back on its port.
  */
 import { join } from "node:path";
+import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Daemon } from "../../engine/daemon/daemon.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
@@ -134,6 +135,48 @@ describe("a PostgreSQL restart under running services", () => {
       overlaps: number;
     };
     expect(tally.overlaps).toBe(0);
+    await stopsCleanly(w);
+  }, 180_000);
+
+  it("a worker mid-run when its database refuses connections for a while (ALLOW_CONNECTIONS false): it carries on and the job converges", async () => {
+    // The soak's fleet found this (PostgreSQL seeds 1, 9 and 20): a FATAL 55000 "database is not
+    // currently accepting connections" was not taken for a lost connection, so pg-boss's unawaited
+    // fail() ended the worker.
+    const h = await harness();
+    const songs = catalogueSongs(h, 20);
+    await writeRecipes(h.dir, [{ id: "maint", ids: songs, title: "Outage maint", batch: 2 }]);
+    await h.faults({
+      config: { rate: 1, kinds: ["slow"], endpoints: ["browse/edit_playlist"], delayMs: 300 },
+    });
+    const w = start(h, "worker", ["--poll", "0.5s", "--no-schedule"]);
+    await w.waitForLog(logged("worker started"), "the worker's start", 60_000);
+    expect((await musicsync(["enqueue", "-p", h.projectFile, "maint"])).code).toBe(0);
+    await w.waitForLog(
+      (l) => l.msg === "write batch confirmed" && l.recipe === "maint" && l.seq === 2,
+      "the run's first writes",
+      60_000,
+    );
+    const name = new URL(h.stateFile).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: server().url });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`);
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]);
+      await new Promise((r) => setTimeout(r, 2_000));
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    const done = await w.waitForLog(
+      (l) => finished("maint")(l) && l.outcome === "converged",
+      "the job run again to the end",
+      90_000,
+    );
+    expect(done.outcome).toBe("converged");
+    await h.faults({ config: null });
+    const [pid] = await playlistsTitled(h, "Outage maint");
+    expect(await playlistsTitled(h, "Outage maint")).toHaveLength(1);
+    expect((await playlistRows(h, pid!)).map((r) => r.videoId)).toEqual(songs);
     await stopsCleanly(w);
   }, 180_000);
 

@@ -68,7 +68,8 @@ export function openingError(pool: pg.Pool, e: unknown): Error {
 
 // SQLSTATE classes of a connection that failed or was refused: 08 connection exception, 28 invalid
 // authorisation, 3D000 no such database, 53300 too many connections, 57P01-57P03 server shut down,
-// 57P05 ended by the server's idle_session_timeout.
+// 57P05 ended by the server's idle_session_timeout. A FATAL 55000 is a database that does not take
+// connections for now (ALLOW_CONNECTIONS false, as during maintenance): it comes back like a restart.
 const CONNECTION_STATES = /^(08|28)...$|^3D000$|^53300$|^57P0[1235]$/;
 // Node's socket errors (ECONNREFUSED, ENOTFOUND, ETIMEDOUT, EAI_AGAIN…).
 const SOCKET_CODES = /^E[A-Z_]+$/;
@@ -79,6 +80,7 @@ const POOL_MESSAGES = /Connection terminated|timeout exceeded when trying to con
 export function isConnectionError(e: unknown): boolean {
   const root = rootOf(e);
   const code = codeOf(root);
+  if (code === "55000") return (root as { severity?: unknown }).severity === "FATAL";
   if (code !== undefined) return CONNECTION_STATES.test(code) || SOCKET_CODES.test(code);
   return root instanceof Error && POOL_MESSAGES.test(messageOf(root));
 }
