@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
+import { learnStateUrl } from "../run/scrub.js";
 import { parseStateUrl, resolveStateUrl } from "../state/open.js";
 import { CliError, type CliIo, type CommandRun, type GlobalOptions } from "./io.js";
 
@@ -56,9 +57,10 @@ export function accountOf(project: Project, given: string | undefined, projectFi
 }
 
 export function stateFileOf(g: GlobalOptions, project: Project): string {
-  if (g.state) return g.state;
   // A path or a sqlite: URL relative to the project's folder; another URL as written (open.ts).
-  return resolveStateUrl(project.state, dirname(resolve(g.project)));
+  const url = g.state ? g.state : resolveStateUrl(project.state, dirname(resolve(g.project)));
+  learnStateUrl(url);
+  return url;
 }
 
 /**

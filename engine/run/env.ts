@@ -15,7 +15,7 @@ import { authOption, settingError } from "./auth-setting.js";
 import { type EmbeddedEmulator, embeddedEmulator } from "./emulator-account.js";
 import type { EngineLogger } from "./logger.js";
 import type { EngineEnv } from "./runner.js";
-import { engineScrubber, scrubbingState } from "./scrub.js";
+import { engineScrubber, learnStateUrl, scrubbingState } from "./scrub.js";
 
 export interface EnvOptions {
   project: Project;
@@ -35,7 +35,11 @@ export { AccountError };
 
 export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<void> } {
   const base = dirname(resolve(options.projectFile));
-  const at = (p: string) => resolveStateUrl(p, base);
+  const at = (p: string) => {
+    const url = resolveStateUrl(p, base);
+    learnStateUrl(url);
+    return url;
+  };
   const project = options.project;
   // Whatever the engine stores goes through the scrubber first (issue 10 item 8).
   const state = scrubbingState(options.state ?? openState(at(options.stateFile ?? project.state)));

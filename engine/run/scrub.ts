@@ -47,6 +47,29 @@ export class CredentialScrubber {
 export const engineScrubber = new CredentialScrubber();
 
 /**
+ * The password of a state URL (`postgres://user:password@host/db`), as written and decoded, made
+ * a secret of the scrubber: the state's own errors name only host:port/db, but a driver's message
+ * or a person's debug line may quote the URL whole.
+ */
+export function learnStateUrl(url: string, scrubber: CredentialScrubber = engineScrubber): void {
+  if (!/^postgres(?:ql)?:\/\//i.test(url)) return;
+  let password: string;
+  try {
+    password = new URL(url).password;
+  } catch {
+    return;
+  }
+  if (password === "") return;
+  let decoded = password;
+  try {
+    decoded = decodeURIComponent(password);
+  } catch {
+    // A malformed escape: the written form is the only one there is.
+  }
+  scrubber.addSecrets([password, decoded]);
+}
+
+/**
  * A pino log line, scrubbed. The parsed record is scrubbed and written again, so the line stays
  * JSON; only when that is not enough (a piece spanning two fields) is the text itself cut.
  */

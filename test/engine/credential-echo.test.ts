@@ -8,10 +8,13 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { GlobalOptions } from "../../engine/cli/io.js";
+import { stateFileOf } from "../../engine/cli/project.js";
 import { loadProjectText } from "../../engine/recipe/load.js";
+import type { Project } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
 import { createLogger } from "../../engine/run/logger.js";
-import { CredentialScrubber, scrubLogLine } from "../../engine/run/scrub.js";
+import { CredentialScrubber, engineScrubber, learnStateUrl, scrubLogLine } from "../../engine/run/scrub.js";
 import { AuthError } from "../../src/index.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
 import { type EchoServer, startEchoServer } from "../support/echo-server.js";
@@ -220,5 +223,34 @@ describe("the engine's log lines", () => {
     expect(findCredentialPieces(line, [secret])).toEqual([]);
     const plain = `${JSON.stringify({ level: 30, msg: "nothing secret here" })}\n`;
     expect(scrubLogLine(plain, scrubber)).toBe(plain);
+  });
+});
+
+describe("the state URL's password", () => {
+  it("is a secret of the scrubber, as written and decoded, once the state is named", () => {
+    const scrubber = new CredentialScrubber();
+    const url = "postgres://sync:Tr0ub4dor%26horse-battery@db.example.org:5432/music";
+    learnStateUrl(url, scrubber);
+    const line = `connect ${url} failed; password Tr0ub4dor&horse-battery; piece 4dor&horse-ba`;
+    const out = scrubber.text(line);
+    expect(out).not.toContain("Tr0ub4dor");
+    expect(out).not.toContain("4dor&horse-ba");
+    // The rest of the URL stays readable: the host is what a person needs to fix it.
+    expect(out).toContain("db.example.org:5432/music");
+  });
+
+  it("is learnt by every command that resolves the state (stateFileOf)", () => {
+    const url = "postgresql://u:another-long-state-secret@127.0.0.1:1/x";
+    stateFileOf({ state: url, project: "musicsync.yaml" } as GlobalOptions, {} as Project);
+    expect(engineScrubber.text(`the URL was ${url}`)).not.toContain("another-long-state-secret");
+  });
+
+  it("leaves a SQLite path and a URL without a password alone", () => {
+    const scrubber = new CredentialScrubber();
+    learnStateUrl("state/musicsync.db", scrubber);
+    learnStateUrl("postgres://sync@127.0.0.1/music", scrubber);
+    expect(scrubber.text("state/musicsync.db postgres://sync@127.0.0.1/music")).toBe(
+      "state/musicsync.db postgres://sync@127.0.0.1/music",
+    );
   });
 });
