@@ -244,7 +244,10 @@ async function writeRecipes(s: Seed) {
     s.models.map((m) => m.spec),
   );
   const project = { ...s.h.project };
-  const { recipes, issues } = await loadRecipePaths([s.recipesDir], { project, projectFile: s.h.projectFile });
+  const { recipes, issues } = await loadRecipePaths([s.recipesDir], {
+    project,
+    projectFile: s.h.projectFile,
+  });
   if (issues.length > 0) throw new Error(`soak recipe invalid: ${issues.map((i) => i.message).join("; ")}`);
   s.loaded = new Map(recipes.map((r) => [r.recipe.id, r]));
 }
