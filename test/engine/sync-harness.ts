@@ -131,8 +131,19 @@ export async function startHarness(
   };
 }
 
-export function recipe(project: Project, yaml: string): LoadedRecipe {
-  const { recipes, issues } = loadRecipeText("test.yaml", yaml, { project });
+/**
+ * One recipe from text. `where` puts it in a project (its file and the project file), as a file
+ * source needs: its paths are confined to the project's folder.
+ */
+export function recipe(
+  project: Project,
+  yaml: string,
+  where?: { file: string; projectFile: string },
+): LoadedRecipe {
+  const { recipes, issues } = loadRecipeText(where?.file ?? "test.yaml", yaml, {
+    project,
+    ...(where ? { projectFile: where.projectFile } : {}),
+  });
   if (issues.length > 0) throw new Error(issues.map((i) => `${i.line}:${i.col} ${i.message}`).join("\n"));
   return recipes[0]!;
 }

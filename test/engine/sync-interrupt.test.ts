@@ -174,6 +174,7 @@ describe("Ctrl-C during sync", () => {
     const loaded = recipe(
       h.project,
       `apiVersion: musicsync/v1\nkind: Recipe\nid: stopped\nsources:\n  - { id: mine, type: file, path: ${join(h.dir, "recipes", "list.txt")} }\ntarget:\n  type: playlist\n  playlist: { title: Stopped, privacy: PRIVATE }\nmode: mirror\n`,
+      { file: join(h.dir, "recipes", "stopped.yaml"), projectFile: h.projectFile },
     );
     stop.shutdown.request("SIGINT");
     await expect(syncRecipe(loaded, env)).rejects.toThrow("not sent: interrupted by SIGINT");
