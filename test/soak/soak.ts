@@ -13,7 +13,7 @@
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { PlanAction } from "../../engine/plan/types.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
@@ -248,8 +248,38 @@ async function writeRecipes(s: Seed) {
     project,
     projectFile: s.h.projectFile,
   });
-  if (issues.length > 0) throw new Error(`soak recipe invalid: ${issues.map((i) => i.message).join("; ")}`);
-  s.loaded = new Map(recipes.map((r) => [r.recipe.id, r]));
+  // A recipe pointed outside the project (the `outside` file attack) is refused by the loader, as it
+  // should be: the attack checks that refusal itself, and this process skips the recipe meanwhile.
+  const outside = new Set(
+    s.models
+      .filter((m) => m.spec.file?.path.startsWith(".."))
+      .map((m) => join(s.recipesDir, `${m.spec.id}.yaml`)),
+  );
+  const invalid = issues.filter((i) => !outside.has(i.file));
+  if (invalid.length > 0) throw new Error(`soak recipe invalid: ${invalid.map((i) => i.message).join("; ")}`);
+  const now = new Map(recipes.map((r) => [r.recipe.id, r]));
+  const before = s.loaded;
+  s.loaded = new Map();
+  for (const m of s.models) {
+    const loaded = now.get(m.spec.id) ?? pointedOutside(before.get(m.spec.id), m.spec, s.recipesDir);
+    if (loaded) s.loaded.set(m.spec.id, loaded);
+  }
+}
+
+/**
+ * The recipe as loaded before its file source was pointed outside the project, now reading the
+ * outside file: what a recipe loaded before a swap would do, so this process's sync meets the
+ * read's own confinement check (engine/files/read-regular.ts), which must refuse it too.
+ */
+function pointedOutside(
+  loaded: LoadedRecipe | undefined,
+  spec: RecipeSpec,
+  recipesDir: string,
+): LoadedRecipe | undefined {
+  if (!loaded || !spec.file) return loaded;
+  const path = resolve(recipesDir, spec.file.path);
+  const sources = loaded.recipe.sources.map((src) => (src.type === "file" ? { ...src, path } : src));
+  return { ...loaded, recipe: { ...loaded.recipe, sources } };
 }
 
 async function playlistOf(s: Seed, m: Model): Promise<string | null> {
