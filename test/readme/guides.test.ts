@@ -164,6 +164,9 @@ async function play(
       await session.write(step.path, swapPorts(step.text, swaps), LINE_MS);
       continue;
     }
+    // A line is run alone: a here-document's text would be run as lines of its own.
+    if (/<<-?\s*['"]?\w/.test(step.command))
+      return `${at}: a here-document; show the text as a block saved as a file instead`;
     const command = swapPorts(step.command, swaps);
     if (step.background) {
       const port = portsIn(command)[0];

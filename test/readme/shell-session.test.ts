@@ -51,6 +51,22 @@ describe("ShellSession", () => {
     }
   });
 
+  it("says at once when a background server ends instead of listening", { timeout: 30_000 }, async () => {
+    const [port] = await freePorts(1);
+    const session = await ShellSession.open(dir, { PATH: process.env.PATH });
+    const started = Date.now();
+    try {
+      const failing = `node -e "console.log('cannot start'); process.exit(3)"`;
+      await expect(session.startBackground(failing, port!)).rejects.toThrow(
+        /exit\(3\)"` ended:\ncannot start/,
+      );
+      await expect(session.startBackground("sleep 1; sleep 2", port!)).rejects.toThrow("must be one command");
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      await session.close();
+    }
+  });
+
   it("waits for a background server to listen, and stops it at the end", { timeout: 30_000 }, async () => {
     const [port] = await freePorts(1);
     const session = await ShellSession.open(dir, { PATH: process.env.PATH });

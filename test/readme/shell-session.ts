@@ -8,6 +8,7 @@
  * everything it started; the group is also ended if the test process exits first.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -73,15 +74,19 @@ export class ShellSession {
    * server), bounded in time; its output so far if it never does.
    */
   async startBackground(command: string, port: number): Promise<void> {
+    // One command, so that its output goes to the log and `$!` is its own pid, which close() stops.
+    if (/[;&|<>()]/.test(command.replace(/'[^']*'|"[^"]*"/g, "")))
+      throw new Error(`\`${command}\`: a line in a second terminal must be one command`);
     const n = ++this.count;
     const log = join(this.logs, String(n));
     const pid = await this.send(n, `${command} >'${log}' 2>&1 </dev/null &\necho "@@${n} $!"`, 10_000);
     this.background.push(pid);
-    for (let i = 0; i < LISTEN_MS / LISTEN_POLL_MS; i++) {
+    for (let i = 0; i < LISTEN_MS / LISTEN_POLL_MS && !ended(pid); i++) {
       if (await listening(port)) return;
       await sleep(LISTEN_POLL_MS);
     }
-    throw new Error(`\`${command}\` did not listen on ${port}:\n${await readFile(log, "utf8")}`);
+    const why = ended(pid) ? "ended" : `did not listen on ${port}`;
+    throw new Error(`\`${command}\` ${why}:\n${await readFile(log, "utf8")}`);
   }
 
   /** Stops the background lines (SIGTERM, then SIGKILL past a bound), then the shell. */
@@ -125,6 +130,23 @@ export class ShellSession {
     }
     this.kill();
     throw new Error(`no answer within ${timeoutMs} ms (the session was ended): ${script}\n${this.stderr}`);
+  }
+}
+
+/**
+ * Whether a background process has ended: gone, or (on Linux) a zombie the shell has not yet
+ * reaped, which still answers signals.
+ */
+function ended(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
   }
 }
 
