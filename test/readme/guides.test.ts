@@ -5,9 +5,10 @@
  * exit as its `# exit N` comment says (0 without one). `musicsync` and `musicapi` are the built
  * commands (dist/bin), on the PATH as an installed package puts them. A block whose info string
  * names a file after its language (```yaml recipes/road-trip.yaml) is saved as that file at that
- * point. A line `# in a second terminal` runs in the background until the guide ends and must be a
- * server: the session goes on once it listens. The ports a guide shows (127.0.0.1:8080, --port
- * 8080) are swapped for free ones, in lines and saved files alike.
+ * point. A line `# in a second terminal` runs in the background until the guide ends (it must not
+ * end before); when it names a port, the session goes on once something listens there. The ports a
+ * guide shows (127.0.0.1:8080, --port 8080) are swapped for free ones, and a `postgres://` state URL
+ * for a fresh database of a throwaway server, in lines and saved files alike.
  *
  * Every ```ts block runs with tsx to the end (exit 0, within a time-out) and must print what the
  * ```text output block after it shows (`…` stands for any text within a line); each is also kept in
@@ -23,6 +24,13 @@ import { parse as parseYaml } from "yaml";
 import { ROOT } from "../engine/cli-process.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
 import {
+  externalPostgres,
+  type PostgresServer,
+  postgresBinaries,
+  startPostgres,
+  withoutPostgres,
+} from "../support/postgres-server.js";
+import {
   commandsFolder,
   freePorts,
   portsIn,
@@ -34,7 +42,7 @@ import {
 } from "./code-runner.js";
 import { type CodeBlock, codeBlocks, type Step, sessionSteps } from "./markdown.js";
 import { codeLines } from "./readme-commands.js";
-import { listening, type Ran, ShellSession } from "./shell-session.js";
+import { type Ran, ShellSession } from "./shell-session.js";
 
 const GUIDES = ["client", "recipes", "daemon", "accounts", "operations"].map((g) => `docs/${g}.md`);
 const TEXT = new Map<string, string>();
@@ -48,7 +56,6 @@ const NOT_RUN = [
   "docs/client.md — needs the request headers of a browser signed in to music.youtube.com",
   "docs/client.md — needs a Google Cloud OAuth client and a person to grant access",
   "docs/accounts.md — needs the request headers of a browser signed in to music.youtube.com",
-  "docs/operations.md — needs a PostgreSQL server (test/engine/worker.test.ts and postgres-commands.test.ts run these commands on one)",
   "docs/operations.md — hours of work; npm test runs seeds 1-5, 53 and every seed that ever failed",
 ];
 
@@ -149,30 +156,43 @@ describe("README.md and docs/: which blocks run", () => {
   });
 });
 
+/** A state URL a guide shows; the test's own database takes its place. */
+const POSTGRES_URL = /postgres:\/\/[^\s"'`]+/g;
+
+/** The PostgreSQL server of the guides that name one, started by the first that does. */
+let postgres: PostgresServer | undefined;
+afterAll(() => postgres?.stop(), 60_000);
+
+/** A fresh database for a guide that names one; null when this machine has no PostgreSQL (not CI). */
+async function guideDatabase(): Promise<string | null> {
+  const external = process.env.MUSICSYNC_TEST_PG_URL;
+  const mode = withoutPostgres(external ? null : postgresBinaries(), process.env);
+  if (mode === "skip") return null;
+  if (mode === "fail") throw new Error("CI needs PostgreSQL for the guides that use it");
+  postgres ??= external ? externalPostgres(external) : await startPostgres();
+  return postgres.createDatabase("docs");
+}
+
 /** Runs a guide's steps in `session`; "" when each exited as shown, else what went wrong. */
 async function play(
   file: string,
   steps: readonly Step[],
-  swaps: ReadonlyMap<number, number>,
+  localise: (text: string) => string,
   session: ShellSession,
   ran: Map<number, Ran>,
 ): Promise<string> {
-  const servers: number[] = [];
   for (const step of steps) {
     const at = `${file}:${step.line}`;
     if (step.kind === "write") {
-      await session.write(step.path, swapPorts(step.text, swaps), LINE_MS);
+      await session.write(step.path, localise(step.text), LINE_MS);
       continue;
     }
     // A line is run alone: a here-document's text would be run as lines of its own.
     if (/<<-?\s*['"]?\w/.test(step.command))
       return `${at}: a here-document; show the text as a block saved as a file instead`;
-    const command = swapPorts(step.command, swaps);
+    const command = localise(step.command);
     if (step.background) {
-      const port = portsIn(command)[0];
-      if (port === undefined) return `${at}: \`${step.command}\` runs in a second terminal but names no port`;
-      await session.startBackground(command, port);
-      servers.push(port);
+      await session.startBackground(command, portsIn(command)[0] ?? null);
       continue;
     }
     const result = await session.run(command, LINE_MS);
@@ -180,9 +200,8 @@ async function play(
     if (result.code !== step.exit)
       return `${at}: \`${step.command}\` exited ${result.code}, not ${step.exit}:\n${result.output}`;
   }
-  for (const port of servers)
-    if (!(await listening(port))) return `${file}: the server on ${port} stopped before the end`;
-  return "";
+  const ended = session.endedEarly();
+  return ended.length === 0 ? "" : `${file}: ended before the guide did: ${ended.join("; ")}`;
 }
 
 /** Checks of what a guide's lines left behind, beyond their exit codes. */
@@ -203,10 +222,14 @@ const AFTERWARDS: Record<string, (project: string, ran: Map<number, Ran>, steps:
 describe.each(GUIDES)("%s", (file) => {
   const steps = sessionSteps(BLOCKS.get(file)!);
 
-  it("runs every command as written, each exiting as the guide says", { timeout: 900_000 }, async () => {
-    const ports = [...new Set(steps.flatMap((s) => portsIn(s.kind === "run" ? s.command : s.text)))];
+  it("runs every command as written, each exiting as the guide says", { timeout: 900_000 }, async (ctx) => {
+    const texts = steps.map((s) => (s.kind === "run" ? s.command : s.text));
+    const ports = [...new Set(texts.flatMap(portsIn))];
     const free = await freePorts(ports.length);
     const swaps = new Map(ports.map((p, i) => [p, free[i]!]));
+    const database = texts.some((t) => t.match(POSTGRES_URL)) ? await guideDatabase() : "";
+    if (database === null) return ctx.skip("no PostgreSQL here, which this guide uses");
+    const localise = (text: string) => swapPorts(text, swaps).replace(POSTGRES_URL, database);
     const dir = await scratch("docs-guide-");
     dirs.push(dir);
     await cp(template, dir, { recursive: true });
@@ -215,7 +238,7 @@ describe.each(GUIDES)("%s", (file) => {
     const ran = new Map<number, Ran>();
     let report: string;
     try {
-      report = await play(file, steps, swaps, session, ran);
+      report = await play(file, steps, localise, session, ran);
     } finally {
       await session.close();
     }

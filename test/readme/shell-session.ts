@@ -30,7 +30,7 @@ export class ShellSession {
   private stdout = "";
   private stderr = "";
   private count = 0;
-  private readonly background: number[] = [];
+  private readonly background: { pid: number; command: string }[] = [];
   private readonly endGroup = () => this.kill();
 
   private constructor(
@@ -70,17 +70,18 @@ export class ShellSession {
   }
 
   /**
-   * Starts a line in the background and waits until something listens on `port` (the line's
-   * server), bounded in time; its output so far if it never does.
+   * Starts a line in the background and, given its server's `port`, waits until something listens
+   * there, bounded in time; its output so far if it never does or ends first.
    */
-  async startBackground(command: string, port: number): Promise<void> {
+  async startBackground(command: string, port: number | null): Promise<void> {
     // One command, so that its output goes to the log and `$!` is its own pid, which close() stops.
     if (/[;&|<>()]/.test(command.replace(/'[^']*'|"[^"]*"/g, "")))
       throw new Error(`\`${command}\`: a line in a second terminal must be one command`);
     const n = ++this.count;
     const log = join(this.logs, String(n));
     const pid = await this.send(n, `${command} >'${log}' 2>&1 </dev/null &\necho "@@${n} $!"`, 10_000);
-    this.background.push(pid);
+    this.background.push({ pid, command });
+    if (port === null) return;
     for (let i = 0; i < LISTEN_MS / LISTEN_POLL_MS && !ended(pid); i++) {
       if (await listening(port)) return;
       await sleep(LISTEN_POLL_MS);
@@ -89,10 +90,15 @@ export class ShellSession {
     throw new Error(`\`${command}\` ${why}:\n${await readFile(log, "utf8")}`);
   }
 
+  /** The background lines that have ended by themselves: each should run until close(). */
+  endedEarly(): string[] {
+    return this.background.filter((b) => ended(b.pid)).map((b) => b.command);
+  }
+
   /** Stops the background lines (SIGTERM, then SIGKILL past a bound), then the shell. */
   async close(): Promise<void> {
     try {
-      for (const pid of this.background) {
+      for (const { pid } of this.background) {
         const n = ++this.count;
         await this.send(n, `kill -TERM ${pid}; wait ${pid}; echo "@@${n} $?"`, STOP_MS).catch(() => {});
       }
