@@ -3,7 +3,7 @@
  * --http` over the demo's recipes on the emulator, driven through Debian's Chromium the way a
  * person would — follow a link, read the confirmation, press its button — and then the emulator is
  * asked what changed. Saves the page and a phone-sized view in a temporary folder
- * (`UPDATE_SCREENSHOT=1` writes the desktop one to docs/status-page.png, the README's picture).
+ * (`UPDATE_SCREENSHOT=1` writes the desktop one to docs/status-page.png, the picture in docs/daemon.md).
  */
 import { mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -91,7 +91,7 @@ describe.skipIf(skip !== null)("the status page in Chromium, over the demo's rec
     expect(await textOf(section(SUSPENDED))).toMatch(/Next run\s+suspended/);
     expect(await textOf(section(HELD))).toContain("pending approval");
     expect(await textOf(page.getByRole("region", { name: "Waiting for approval" }))).toContain(HELD);
-    // The README's picture: a held plan, a suspension and a recipe never run, before the actions.
+    // docs/daemon.md's picture: a held plan, a suspension and a recipe never run, before the actions.
     // Written over docs/status-page.png only when asked (UPDATE_SCREENSHOT=1): the page shows the
     // time, so every run would change the committed file.
     const folder =

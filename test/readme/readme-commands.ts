@@ -36,7 +36,7 @@ export function codeLines(markdown: string): ShellLine[] {
  * A line's command and its promised exit code. A comment starts at ` #` outside quotes, which is
  * enough for the README's commands (none has a `#` inside an argument).
  */
-function splitComment(text: string): { command: string; exit: number } {
+export function splitComment(text: string): { command: string; exit: number } {
   const at = text.search(/\s#/);
   const command = (at < 0 ? text : text.slice(0, at)).trim();
   const comment = at < 0 ? "" : text.slice(at).trim();
