@@ -18,6 +18,7 @@ export function registerFileCommands(cmd: Command, run: (c: Command) => CommandR
     .option("--account <name>", "the account to search with (default: the project's first)")
     .option("--overrides <file>", "the matches.yaml to read (default: beside the project's recipes)")
     .option("--write-overrides", "draft the matches into the overrides file for review")
+    .option("-i, --interactive", "on a terminal: pick the video for each tie and unsure entry")
     .action(async (file: string, o: MatchOptions, c: Command) => {
       await (await import("./match.js")).match(run(c), file, o);
     });
