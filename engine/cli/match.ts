@@ -8,7 +8,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SingleBar } from "cli-progress";
-import { FileSourceError, readEntriesFile } from "../files/index.js";
+import { type EntriesRead, FileSourceError, readEntriesFile } from "../files/index.js";
 import { replaceFile } from "../files/replace-file.js";
 import { candidateText, oneLine, whyChoose } from "../match/choices.js";
 import { draftOverrides, loadOverrides, readOverridesText } from "../match/overrides.js";
@@ -45,7 +45,7 @@ export function defaultOverridesFile(project: Project, projectFile: string): str
 }
 
 /** The file `match` was given, read as a file source reads one; a refusal names the file. */
-async function readNamedFile(file: string, format: FileFormat | undefined) {
+export async function readNamedFile(file: string, format: FileFormat | undefined): Promise<EntriesRead> {
   try {
     return await readEntriesFile(resolve(file), format ? { format } : {});
   } catch (e) {
@@ -150,8 +150,8 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
     const project = await loadProjectFor(run);
     const account = accountOf(project, o.account, g.project);
     const overridesFile = o.overrides ?? defaultOverridesFile(project, g.project);
-    const resolutions = await matchFile(run, project, account, file, {
-      ...(o.format ? { format: o.format } : {}),
+    const read = await readNamedFile(file, o.format);
+    const resolutions = await matchFile(run, project, account, file, read, {
       overridesFile,
       // A miss's candidates are shown (and offered), which the cache does not keep.
       searchCachedMisses: true,
@@ -178,23 +178,22 @@ async function askerFor(run: CommandRun): Promise<Asker> {
 }
 
 interface MatchFileOptions {
-  format?: FileFormat;
   overridesFile: string;
   searchCachedMisses?: boolean;
   /** Print every entry (else only the summary); --json prints the entries as JSON either way. */
   list: boolean;
 }
 
-/** The file's entries resolved as a file source would, printed; the searches are cached. */
+/** The entries of `file` (as read) resolved as a file source would, printed; the searches are cached. */
 export async function matchFile(
   run: CommandRun,
   project: Project,
   account: string,
   file: string,
+  read: EntriesRead,
   o: MatchFileOptions,
 ): Promise<Resolution[]> {
   const { io, g } = run;
-  const read = await readNamedFile(file, o.format);
   for (const i of read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
   const env = createEnv({
     project,
