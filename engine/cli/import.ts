@@ -18,11 +18,11 @@ import { OVERRIDES_FILE } from "../recipe/defaults.js";
 import { formatIssue } from "../recipe/errors.js";
 import { fileAccess, refusal } from "../recipe/file-paths.js";
 import { loadRecipePaths } from "../recipe/load.js";
+import { sameTitle, titleProblem } from "../recipe/service-text.js";
 import type { FileFormat, LoadedRecipe, Project } from "../recipe/types.js";
-import { renderPlansJson } from "../render/json.js";
 import { renderPlansText } from "../render/text.js";
 import type { EngineLogger } from "../run/logger.js";
-import { syncRecipe } from "../run/runner.js";
+import { type EngineEnv, syncRecipe } from "../run/runner.js";
 import { loadProjectFor } from "./accounts.js";
 import { type Asker, terminalAsker } from "./ask.js";
 import { importRecipeText, recipeIdFor } from "./import-recipe.js";
@@ -63,6 +63,17 @@ function pathFrom(folder: string, file: string): string {
   return isAbsolute(rel) ? file : rel.split(sep).join("/");
 }
 
+/** Why the service cannot take this playlist title (the recipe schema's rules), or null. */
+function titleRefusal(title: string): string | null {
+  const problem = titleProblem(title);
+  if (problem) return `the title ${problem}`;
+  if (title.length > MAX_TITLE) return `the title is longer than ${MAX_TITLE} characters`;
+  return /[<>]/.test(title) ? "the service takes no < or > in a title" : null;
+}
+
+/** The service's longest playlist title (recipe.schema.json says the same). */
+const MAX_TITLE = 150;
+
 /** A path as a person at this folder types it: relative when below it. */
 function shown(path: string): string {
   const rel = relative(process.cwd(), path);
@@ -86,8 +97,10 @@ async function loadWritten(run: CommandRun, project: Project, file: string, id: 
 
 export async function importFile(run: CommandRun, file: string, o: ImportOptions): Promise<void> {
   const { io, g } = run;
+  if (g.json) throw new CliError("import shows its plan to a person: it does not go with --json");
   const title = o.to.trim();
-  if (title === "") throw new CliError("--to: give the new playlist's title");
+  const bad = titleRefusal(title);
+  if (bad) throw new CliError(`--to ${JSON.stringify(title)}: ${bad}`);
   const project = await loadProjectFor(run);
   const account = accountOf(project, o.account ?? project.defaults.account, g.project);
   const folder = await recipesFolder(project, g.project);
@@ -141,24 +154,49 @@ export async function importFile(run: CommandRun, file: string, o: ImportOptions
 
 /** The recipe's plan (and a split's further parts), printed; a recipe that cannot be planned throws. */
 async function planOf(run: CommandRun, project: Project, loaded: LoadedRecipe): Promise<Plan[]> {
-  const { io, g } = run;
-  const runs = await withEnv(
+  const { io } = run;
+  const { runs, namesakes } = await withEnv(
     run,
     project,
-    (env) =>
-      runAll(
+    async (env) => {
+      const runs = await runAll(
         [{ id: loaded.recipe.id, run: () => syncRecipe(loaded, env, { dryRun: true }) }],
         env.logger as EngineLogger,
-      ),
+      );
+      const creates = runs.some((r) => r.plan?.actions.some((a) => a.kind === "create_playlist"));
+      return { runs, namesakes: creates ? await namesakesOf(env, loaded) : [] };
+    },
     { readOnly: true },
   );
   const failed = runs.find((r) => r.plan === null || r.outcome === "failed");
   if (failed) throw new CliError(`${loaded.recipe.id}: ${failed.error ?? failed.outcome}`);
   const plans = runs.map((r) => r.plan as Plan);
-  io.stdout.write(
-    g.json ? renderPlansJson(plans, 2) : renderPlansText(plans, { color: io.stdout.isTTY === true }),
-  );
+  io.stdout.write(renderPlansText(plans, { color: io.stdout.isTTY === true }));
+  for (const id of namesakes) {
+    io.stdout.write(
+      `note: your library already has a playlist of this title (${id}); the import makes another. ` +
+        `To fill that one instead, do not apply: put \`id: ${id}\` in the recipe's target.playlist, then sync it.\n`,
+    );
+  }
   return plans;
+}
+
+/**
+ * The person's own playlists titled as the new one (the engine finds its own by a marker, not by
+ * title, so it would make another beside them): said before they confirm. Only a note, so a
+ * failed read leaves it out.
+ */
+async function namesakesOf(env: EngineEnv, loaded: LoadedRecipe): Promise<string[]> {
+  const target = loaded.recipe.target;
+  if (target.type !== "playlist" || target.playlist.title === null) return [];
+  try {
+    const cards = await env.clientFor(loaded.recipe.account).getLibraryPlaylists({ limit: null });
+    return cards
+      .filter((c) => c.playlistId && sameTitle(c.title ?? null, target.playlist.title))
+      .map((c) => c.playlistId as string);
+  } catch {
+    return [];
+  }
 }
 
 async function confirmAndApply(

@@ -74,7 +74,9 @@ function entryJson(r: Resolution) {
 function entryLines(r: Resolution, n: number): string[] {
   const head = `${String(n).padStart(4)}  ${oneLine(entryLabel(r.entry))}`;
   const score = r.score === null ? "" : ` ${r.score.toFixed(2)}`;
-  if (r.videoId) return [head, `        -> ${r.videoId}${score} (${r.by}) ${r.reasons.join(", ")}`];
+  // Reasons quote the service's titles and artists: shown on one line, escapes written out.
+  const why = oneLine(r.reasons.join(", "));
+  if (r.videoId) return [head, `        -> ${r.videoId}${score} (${r.by}) ${why}`];
   if (r.skipped) return [head, "        skipped (matches.yaml)"];
   if (r.tied.length > 1) {
     return [
@@ -84,7 +86,7 @@ function entryLines(r: Resolution, n: number): string[] {
     ];
   }
   const best = r.best ? ` best: ${r.best.candidate.videoId} "${oneLine(r.best.candidate.title)}"` : "";
-  return [head, `        unmatched${score}${best} ${r.reasons.join(", ")}`];
+  return [head, `        unmatched${score}${best} ${why}`];
 }
 
 /** The summary line, and how to choose when some entries tied (`file` null: being chosen now). Pure. */

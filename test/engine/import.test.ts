@@ -191,4 +191,74 @@ describe("musicsync import", () => {
     };
     expect(stats.requests.search ?? 0).toBe(0);
   }, 90_000);
+
+  it("refuses --json, and a title the service would not take, before anything is written", async () => {
+    h = await startHarness();
+    const csv = await songsCsv(h, songs(h, 2));
+    const json = await run(["-p", h.projectFile, "--json", "import", csv, "--to", "Old favourites"]);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toMatch(/does not go with --json/);
+    const angled = await run(["-p", h.projectFile, "import", csv, "--to", "<b>Old</b>", "--yes"]);
+    expect(angled.stderr).toMatch(/--to "<b>Old<\/b>": the service takes no < or > in a title/);
+    const long = await run(["-p", h.projectFile, "import", csv, "--to", "x".repeat(151), "--yes"]);
+    expect(long.stderr).toMatch(/longer than 150 characters/);
+    const control = await run(["-p", h.projectFile, "import", csv, "--to", "Old\u0007", "--yes"]);
+    expect(control.stderr).toMatch(/the title holds a control character \(U\+0007\)/);
+    for (const r of [angled, long, control]) expect(r.code).toBe(1);
+    expect(existsSync(join(h.dir, "recipes"))).toBe(false);
+    expect(await h.writes()).toBe(0);
+  }, 90_000);
+
+  it("a recipe id or a playlist another recipe has already: refused, and the new recipe taken away", async () => {
+    h = await startHarness();
+    const csv = await songsCsv(h, songs(h, 2));
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    const other = (id: string, title: string) => `apiVersion: musicsync/v1
+kind: Recipe
+id: ${id}
+sources: [{ id: s, type: static, videoIds: [dQw4w9WgXcQ] }]
+target: { type: playlist, playlist: { title: "${title}" } }
+`;
+    await writeFile(join(h.dir, "recipes", "a.yaml"), other("old-favourites", "Something else"));
+    const sameId = await run(["-p", h.projectFile, "import", csv, "--to", "Old favourites", "--yes"]);
+    expect(sameId.code).toBe(1);
+    expect(sameId.stderr).toMatch(/duplicate recipe id "old-favourites"/);
+    expect(sameId.stderr).toContain("removed again");
+    expect(existsSync(recipeFile(h))).toBe(false);
+    await writeFile(join(h.dir, "recipes", "a.yaml"), other("mine", "Old favourites"));
+    const sameTarget = await run(["-p", h.projectFile, "import", csv, "--to", "Old favourites", "--yes"]);
+    expect(sameTarget.code).toBe(1);
+    expect(sameTarget.stderr).toMatch(/target is already written by recipe "(mine|old-favourites)"/);
+    expect(existsSync(recipeFile(h))).toBe(false);
+    expect(await h.writes()).toBe(0);
+  }, 90_000);
+
+  it("says so when the library already has a playlist of that title (the import would make another)", async () => {
+    h = await startHarness();
+    const list = songs(h, 2);
+    const csv = await songsCsv(h, list);
+    const mine = await h.person.createPlaylist("Old favourites", "by hand");
+    const r = await run(["-p", h.projectFile, "import", csv, "--to", "Old favourites"]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toContain(`note: your library already has a playlist of this title (${mine})`);
+    expect(r.stdout).toContain(`put \`id: ${mine}\` in the recipe's target.playlist`);
+  }, 90_000);
+
+  it("a file whose name YAML would misread (quotes, #, a comma, an accent), in a subfolder, is named exactly", async () => {
+    h = await startHarness();
+    const list = songs(h, 2);
+    await mkdir(join(h.dir, "exports"), { recursive: true });
+    const csv = await songsCsv(h, list, join("exports", 'my "old" songs #1, é: {x}.csv'));
+    const r = await run(["-p", h.projectFile, "import", csv, "--to", 'Old "favourites" #1', "--yes"]);
+    expect(r.code, r.stderr).toBe(0);
+    const loaded = await loadRecipePaths([join(h.dir, "recipes")], {
+      project: h.project,
+      projectFile: h.projectFile,
+    });
+    expect(loaded.issues).toEqual([]);
+    const recipe = loaded.recipes[0]!.recipe;
+    expect(recipe.id).toBe("old-favourites-1");
+    expect(recipe.sources[0]).toMatchObject({ type: "file", path: csv });
+    expect(await rowsOf(h, 'Old "favourites" #1')).toEqual(list.map((s) => s.videoId));
+  }, 90_000);
 });

@@ -1,0 +1,54 @@
+/**
+ * What `musicsync match` prints is text from a file and from the service: a title or an artist
+ * holding an escape sequence or a line break is shown written out, on its line, never run by the
+ * terminal or made into a line of its own.
+ */
+import { describe, expect, it } from "vitest";
+import { renderMatches } from "../../../engine/cli/match.js";
+import { entryKey } from "../../../engine/match/key.js";
+import type { Resolution } from "../../../engine/match/resolve.js";
+import { decide } from "../../../engine/match/score.js";
+import { entry, song } from "./candidates.js";
+
+function resolution(e: ReturnType<typeof entry>, candidates: ReturnType<typeof song>[]): Resolution {
+  const d = decide(e, candidates);
+  return {
+    entry: e,
+    key: entryKey(e),
+    videoId: d.accepted?.candidate.videoId ?? null,
+    by: "search",
+    skipped: false,
+    score: (d.accepted ?? d.best)?.score ?? null,
+    reasons: d.accepted?.reasons ?? [d.best!.reasons[0]!],
+    best: d.best,
+    candidates: d.ranked,
+    tied: d.tied,
+  };
+}
+
+describe("renderMatches", () => {
+  it("writes out escape sequences and line breaks of entries, titles and artists", () => {
+    const clear = "\u001b[2J";
+    const shown = renderMatches(
+      [
+        resolution(entry(`Crazy${clear}`, ["Gnarls\nBarkley"]), [
+          song(`Crazy${clear}`, ["Gnarls\nBarkley"], 178, { videoId: "AlbumTake01" }),
+          song(`Crazy${clear}`, ["Gnarls\nBarkley"], 200, { videoId: "SingleEdit1" }),
+        ]),
+        resolution(entry("Hello", ["Adele"]), [
+          song("Hello", [`Someone${clear}`], 295, { videoId: "HelloHello1" }),
+        ]),
+      ],
+      2,
+      "list.csv",
+    );
+    expect(shown).not.toContain("\u001b");
+    expect(shown).toContain("Crazy\\u001b[2J");
+    const lines = shown.split("\n");
+    // Entry, why, two candidates; entry, why; the summary and the tie's hint; the last newline.
+    expect(lines).toHaveLength(9);
+    expect(lines[0]).toBe("   1  Gnarls Barkley - Crazy\\u001b[2J");
+    expect(lines[4]).toBe("   2  Adele - Hello");
+    expect(lines[5]).toContain("artist differs: Someone\\u001b[2J");
+  });
+});
