@@ -140,7 +140,7 @@ export async function importFile(run: CommandRun, file: string, o: ImportOptions
     const overrides = join(dirname(recipeFile), OVERRIDES_FILE);
     const resolutions = await matchFile(run, project, account, file, read, {
       overridesFile: overrides,
-      list: false,
+      show: "summary",
     });
     await writeDraft(run, overrides, resolutions);
     plans = await planOf(run, project, loaded);

@@ -157,7 +157,7 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
       overridesFile,
       // A miss's candidates are shown (and offered), which the cache does not keep.
       searchCachedMisses: true,
-      list: ask === null,
+      show: ask === null ? "entries" : "count",
     });
     if (ask) await chooseInteractively(io, ask, overridesFile, resolutions, today());
     if (o.writeOverrides) await writeDraft(run, overridesFile, resolutions);
@@ -182,8 +182,11 @@ async function askerFor(run: CommandRun): Promise<Asker> {
 interface MatchFileOptions {
   overridesFile: string;
   searchCachedMisses?: boolean;
-  /** Print every entry (else only the summary); --json prints the entries as JSON either way. */
-  list: boolean;
+  /**
+   * Every entry, or the summary with how to choose a tie, or the summary alone (ties being chosen
+   * now); --json prints the entries as JSON whatever this says.
+   */
+  show: "entries" | "summary" | "count";
 }
 
 /** The entries of `file` (as read) resolved as a file source would, printed; the searches are cached. */
@@ -220,8 +223,8 @@ export async function matchFile(
     });
     bar.stop();
     if (g.json) io.stdout.write(`${JSON.stringify(resolutions.map(entryJson), null, 2)}\n`);
-    else if (o.list) io.stdout.write(renderMatches(resolutions, searches, file));
-    else io.stdout.write(matchSummary(resolutions, searches, null));
+    else if (o.show === "entries") io.stdout.write(renderMatches(resolutions, searches, file));
+    else io.stdout.write(matchSummary(resolutions, searches, o.show === "summary" ? file : null));
     return resolutions;
   } finally {
     bar.stop();

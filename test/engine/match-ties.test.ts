@@ -159,6 +159,18 @@ describe("a tie in matching", () => {
   }, 90_000);
 });
 
+describe("a tie in an import", () => {
+  it("import says how to choose it, and drafts it as a choice", async () => {
+    h = await startHarness();
+    const p = await tiedProject(h);
+    const r = await musicsyncInProc(["-p", h.projectFile, "import", p.csv, "--to", "Tied"]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toMatch(/1 tie to choose: `musicsync match .*list\.csv --interactive` on a terminal/);
+    expect(r.stdout).toMatch(/! unmatched ".*" \(two candidates equally good: .*SingleEdit1/);
+    expect(await readFile(p.overrides, "utf8")).toMatch(/^# tie for .*: two candidates equally good;/m);
+  }, 90_000);
+});
+
 /** A terminal the test types into: each answer once the question is on the screen. */
 function typist(answers: string[]) {
   const stdin = Object.assign(new PassThrough(), { isTTY: true });
