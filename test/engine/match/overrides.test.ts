@@ -4,16 +4,13 @@
  * compared every key with every one before it: 60,000 lines took 87 s).
  */
 import { describe, expect, it } from "vitest";
-import { entryKey } from "../../../engine/match/key.js";
 import {
   draftOverrides,
   OverridesError,
   parseOverrides,
   withChoice,
 } from "../../../engine/match/overrides.js";
-import type { Resolution } from "../../../engine/match/resolve.js";
-import { decide } from "../../../engine/match/score.js";
-import { entry, song } from "./candidates.js";
+import { entry, searched, song } from "./candidates.js";
 
 describe("parseOverrides", () => {
   it("names a key given twice, with the line of each", () => {
@@ -35,23 +32,6 @@ describe("parseOverrides", () => {
     expect(read.get(`artist ${n - 1} - song ${n - 1}`)).toBe("dQw4w9WgXcQ");
   });
 });
-
-/** What resolveEntries makes of a search that offered `candidates`. */
-function searched(e: ReturnType<typeof entry>, candidates: ReturnType<typeof song>[]): Resolution {
-  const d = decide(e, candidates);
-  return {
-    entry: e,
-    key: entryKey(e),
-    videoId: d.accepted?.candidate.videoId ?? null,
-    by: "search",
-    skipped: false,
-    score: (d.accepted ?? d.best)?.score ?? null,
-    reasons: d.accepted?.reasons ?? [d.best!.reasons[0]!],
-    best: d.best,
-    candidates: d.ranked,
-    tied: d.tied,
-  };
-}
 
 const crazy = entry("Crazy", ["Gnarls Barkley"]);
 const tie = () =>

@@ -5,26 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { renderMatches } from "../../../engine/cli/match.js";
-import { entryKey } from "../../../engine/match/key.js";
-import type { Resolution } from "../../../engine/match/resolve.js";
-import { decide } from "../../../engine/match/score.js";
-import { entry, song } from "./candidates.js";
-
-function resolution(e: ReturnType<typeof entry>, candidates: ReturnType<typeof song>[]): Resolution {
-  const d = decide(e, candidates);
-  return {
-    entry: e,
-    key: entryKey(e),
-    videoId: d.accepted?.candidate.videoId ?? null,
-    by: "search",
-    skipped: false,
-    score: (d.accepted ?? d.best)?.score ?? null,
-    reasons: d.accepted?.reasons ?? [d.best!.reasons[0]!],
-    best: d.best,
-    candidates: d.ranked,
-    tied: d.tied,
-  };
-}
+import { entry, searched as resolution, song } from "./candidates.js";
 
 describe("renderMatches", () => {
   it("writes out escape sequences and line breaks of entries, titles and artists", () => {
