@@ -20,7 +20,7 @@ import { pacedSearch } from "../run/runner.js";
 import { credentialLine } from "../sources/file-source.js";
 import { loadProjectFor } from "./accounts.js";
 import { shellWord } from "./args.js";
-import { type Asker, terminalAsker } from "./ask.js";
+import { terminalAsker } from "./ask.js";
 import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
 import { chooseInteractively } from "./match-interactive.js";
@@ -145,38 +145,46 @@ function entriesBar(
 }
 
 export async function match(run: CommandRun, file: string, o: MatchOptions): Promise<void> {
-  const { io, g } = run;
+  const { g } = run;
   // Refused before anything is read or searched: the questions need a person at a terminal.
-  const ask = o.interactive ? await askerFor(run) : null;
-  try {
-    const project = await loadProjectFor(run);
-    const account = accountOf(project, o.account, g.project);
-    const overridesFile = o.overrides ?? defaultOverridesFile(project, g.project);
-    const read = await readNamedFile(file, o.format);
-    const resolutions = await matchFile(run, project, account, file, read, {
-      overridesFile,
-      // A miss's candidates are shown (and offered), which the cache does not keep.
-      searchCachedMisses: true,
-      show: ask === null ? "entries" : "count",
-    });
-    if (ask) await chooseInteractively(io, ask, overridesFile, resolutions, today());
-    if (o.writeOverrides) await writeDraft(run, overridesFile, resolutions);
-    run.setExit(Exit.OK);
-  } finally {
-    ask?.close();
-  }
+  if (o.interactive) refuseWithoutTerminal(run);
+  const project = await loadProjectFor(run);
+  const account = accountOf(project, o.account, g.project);
+  const overridesFile = o.overrides ?? defaultOverridesFile(project, g.project);
+  const read = await readNamedFile(file, o.format);
+  const resolutions = await matchFile(run, project, account, file, read, {
+    overridesFile,
+    // A miss's candidates are shown (and offered), which the cache does not keep.
+    searchCachedMisses: true,
+    show: o.interactive ? "count" : "entries",
+  });
+  if (o.interactive) await askFor(run, overridesFile, resolutions);
+  if (o.writeOverrides) await writeDraft(run, overridesFile, resolutions);
+  run.setExit(Exit.OK);
 }
 
-async function askerFor(run: CommandRun): Promise<Asker> {
+function refuseWithoutTerminal(run: CommandRun): void {
   if (run.g.json) throw new CliError("match --interactive asks questions: it does not go with --json");
-  const ask = await terminalAsker(run.io);
-  if (!ask) {
+  if (!(run.io.stdin ?? process.stdin).isTTY) {
     throw new CliError(
       "match --interactive asks on a terminal, and standard input is not one: run it in a terminal, " +
         "or use --write-overrides and uncomment the right lines in matches.yaml",
     );
   }
-  return ask;
+}
+
+/**
+ * The questions, once every entry is matched: the terminal is taken (raw mode, where Ctrl-C is a
+ * key) only then, so Ctrl-C during the searches still stops the command.
+ */
+async function askFor(run: CommandRun, file: string, resolutions: readonly Resolution[]): Promise<void> {
+  const ask = await terminalAsker(run.io);
+  if (!ask) return refuseWithoutTerminal(run);
+  try {
+    await chooseInteractively(run.io, ask, file, resolutions, today());
+  } finally {
+    ask.close();
+  }
 }
 
 interface MatchFileOptions {

@@ -5,6 +5,7 @@
  * recording of a song (same title and artist, another length): an entry that gives no length
  * cannot tell the two apart.
  */
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -246,6 +247,34 @@ describe("match --interactive", () => {
       expect([...read.values()]).toEqual([p.single]);
     },
     90_000,
+  );
+
+  it.skipIf(!HAS_SCRIPT)(
+    "on a real terminal, Ctrl-C while the entries are searched stops the command (no question asked)",
+    async () => {
+      h = await startHarness();
+      const p = await tiedProject(h);
+      // Every search takes 3 s: the progress bar is up when the key is pressed.
+      await h.faults({ queue: [{ kind: "slow", endpoint: "search", delayMs: 3000, count: 100 }] });
+      await ensureBuilt();
+      let pressed = false;
+      const run = await runOnTerminal(
+        [process.execPath, MAIN, "-p", h.projectFile, "match", p.csv, "--interactive"],
+        (shown) => {
+          if (pressed || !shown.includes("matching [")) return null;
+          pressed = true;
+          return "\u0003";
+        },
+        { env: { NO_COLOR: "1" }, timeoutMs: 20_000 },
+      );
+      expect(pressed).toBe(true);
+      // Ended by the signal, not killed by the time-out (which leaves no exit code).
+      expect(run.code, run.output).not.toBeNull();
+      expect(run.code).not.toBe(0);
+      expect(run.output).not.toContain("choice>");
+      expect(existsSync(p.overrides)).toBe(false);
+    },
+    60_000,
   );
 
   it("refuses when stdin is not a terminal, before any search, and with --json", async () => {
