@@ -29,3 +29,8 @@ export function outputFileArg(path: string, option = "-o"): string {
   if (existsSync(path) && statSync(path).isDirectory()) throw new CliError(`${option} ${path}: is a folder`);
   return path;
 }
+
+/** An argument as a command we suggest shows it, quoted for a POSIX shell when it needs to be. */
+export function shellWord(text: string): string {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}

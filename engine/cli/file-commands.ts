@@ -1,7 +1,11 @@
-/** `musicsync match` and `musicsync export`: playlist files in and out (each action loads its module when it runs). */
+/**
+ * `musicsync match`, `import` and `export`: playlist files in and out (each action loads its module
+ * when it runs).
+ */
 import { type Command, Option } from "commander";
 import { FILE_FORMATS } from "../recipe/types.js";
 import type { ExportOptions } from "./export.js";
+import type { ImportOptions } from "./import.js";
 import type { CommandRun } from "./io.js";
 import type { MatchOptions } from "./match.js";
 
@@ -18,8 +22,28 @@ export function registerFileCommands(cmd: Command, run: (c: Command) => CommandR
     .option("--account <name>", "the account to search with (default: the project's first)")
     .option("--overrides <file>", "the matches.yaml to read (default: beside the project's recipes)")
     .option("--write-overrides", "draft the matches into the overrides file for review")
+    .option("-i, --interactive", "on a terminal: pick the video for each tie and unsure entry")
     .action(async (file: string, o: MatchOptions, c: Command) => {
       await (await import("./match.js")).match(run(c), file, o);
+    });
+
+  cmd
+    .command("import")
+    .description(
+      "a playlist file into a new playlist: writes its recipe and matches.yaml, plans, syncs once confirmed",
+    )
+    .argument("<file>", "a CSV, M3U/M3U8, XSPF, JSON or text file in the project folder")
+    .requiredOption("--to <title>", "the new playlist's title")
+    .option("--id <id>", "the recipe's id (default: from the title)")
+    .addOption(
+      new Option("--format <format>", "the file's format (default: from its extension)").choices(
+        FILE_FORMATS,
+      ),
+    )
+    .option("--account <name>", "the account (default: the project's default account)")
+    .option("-y, --yes", "apply the plan without asking (scripts)")
+    .action(async (file: string, o: ImportOptions, c: Command) => {
+      await (await import("./import.js")).importFile(run(c), file, o);
     });
 
   cmd

@@ -97,7 +97,7 @@ export function gitignoreText(c: InitChoices): string {
 }
 
 /** A YAML scalar, quoted when plain style could misread it. */
-function yamlScalar(value: string): string {
+export function yamlScalar(value: string): string {
   return /^[A-Za-z0-9_./-][A-Za-z0-9_ ./-]*$/.test(value) && !value.endsWith(" ")
     ? value
     : JSON.stringify(value);

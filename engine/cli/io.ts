@@ -12,6 +12,8 @@ export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** Where a command that asks reads the answers (default: process.stdin); tests give their own. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** An error the user can act on: printed as one line, with its exit code. */

@@ -1,13 +1,16 @@
 /**
  * `musicsync match <file>`: what each entry of a playlist file matches on the service, with the
- * score and the reasons, as a file source would match it (same cache, same matches.yaml). With
- * `--write-overrides` the matches are drafted into matches.yaml for a person to review and commit.
+ * score and the reasons, as a file source would match it (same cache, same matches.yaml). A tie
+ * shows every recording that tied. With `--write-overrides` the matches are drafted into
+ * matches.yaml for a person to review and commit; with `--interactive` the person picks, on a
+ * terminal, for each tie and each unsure entry (match-interactive.ts).
  */
 import { existsSync, statSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { SingleBar } from "cli-progress";
-import { FileSourceError, readEntriesFile } from "../files/index.js";
+import { type EntriesRead, FileSourceError, readEntriesFile } from "../files/index.js";
+import { replaceFile } from "../files/replace-file.js";
+import { candidateText, oneLine, whyChoose } from "../match/choices.js";
 import { draftOverrides, loadOverrides, readOverridesText } from "../match/overrides.js";
 import { entryLabel, type Resolution, resolveEntries } from "../match/resolve.js";
 import { OVERRIDES_FILE } from "../recipe/defaults.js";
@@ -16,8 +19,11 @@ import { createEnv } from "../run/env.js";
 import { pacedSearch } from "../run/runner.js";
 import { credentialLine } from "../sources/file-source.js";
 import { loadProjectFor } from "./accounts.js";
+import { shellWord } from "./args.js";
+import { terminalAsker } from "./ask.js";
 import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
+import { chooseInteractively } from "./match-interactive.js";
 import { accountOf, stateFileOf } from "./project.js";
 
 export interface MatchOptions {
@@ -25,6 +31,7 @@ export interface MatchOptions {
   account?: string;
   overrides?: string;
   writeOverrides?: boolean;
+  interactive?: boolean;
 }
 
 /** matches.yaml beside the project's recipes: in the first recipes folder (or a recipe file's folder). */
@@ -38,7 +45,7 @@ export function defaultOverridesFile(project: Project, projectFile: string): str
 }
 
 /** The file `match` was given, read as a file source reads one; a refusal names the file. */
-async function readNamedFile(file: string, format: FileFormat | undefined) {
+export async function readNamedFile(file: string, format: FileFormat | undefined): Promise<EntriesRead> {
   try {
     return await readEntriesFile(resolve(file), format ? { format } : {});
   } catch (e) {
@@ -59,30 +66,56 @@ function entryJson(r: Resolution) {
     score: r.score,
     reasons: r.reasons,
     candidates: r.candidates.map((c) => ({ ...c.candidate, score: c.score, reasons: c.reasons })),
+    tied: r.tied.map((c) => c.candidate.videoId),
   };
 }
 
-/** The text listing: one line per entry, then a summary. Pure. */
-export function renderMatches(resolutions: readonly Resolution[], searches: number): string {
-  const out: string[] = [];
-  for (const [i, r] of resolutions.entries()) {
-    const head = `${String(i + 1).padStart(4)}  ${entryLabel(r.entry)}`;
-    const score = r.score === null ? "" : ` ${r.score.toFixed(2)}`;
-    if (r.videoId) out.push(`${head}\n        -> ${r.videoId}${score} (${r.by}) ${r.reasons.join(", ")}`);
-    else if (r.skipped) out.push(`${head}\n        skipped (matches.yaml)`);
-    else {
-      const best = r.best ? ` best: ${r.best.candidate.videoId} "${r.best.candidate.title}"` : "";
-      out.push(`${head}\n        unmatched${score}${best} ${r.reasons.join(", ")}`);
-    }
+/** One entry of the listing: what it matched, or why not (a tie: each recording that tied). */
+function entryLines(r: Resolution, n: number): string[] {
+  const head = `${String(n).padStart(4)}  ${oneLine(entryLabel(r.entry))}`;
+  const score = r.score === null ? "" : ` ${r.score.toFixed(2)}`;
+  // Reasons quote the service's titles and artists: shown on one line, escapes written out.
+  const why = oneLine(r.reasons.join(", "));
+  if (r.videoId) return [head, `        -> ${r.videoId}${score} (${r.by}) ${why}`];
+  if (r.skipped) return [head, "        skipped (matches.yaml)"];
+  if (r.tied.length > 1) {
+    return [
+      head,
+      `        unmatched${score}: ${whyChoose(r)}, choose one:`,
+      ...r.tied.map((t, i) => `          ${i + 1}) ${t.candidate.videoId} ${candidateText(t)}`),
+    ];
   }
+  const best = r.best ? ` best: ${r.best.candidate.videoId} "${oneLine(r.best.candidate.title)}"` : "";
+  return [head, `        unmatched${score}${best} ${why}`];
+}
+
+/** The summary line, and how to choose when some entries tied (`file` null: being chosen now). Pure. */
+export function matchSummary(
+  resolutions: readonly Resolution[],
+  searches: number,
+  file: string | null,
+): string {
   const matched = resolutions.filter((r) => r.videoId).length;
   const by = (k: Resolution["by"]) => resolutions.filter((r) => r.videoId && r.by === k).length;
   const unmatched = resolutions.filter((r) => !r.videoId && !r.skipped).length;
-  out.push(
+  const lines = [
     `Matched ${matched} of ${resolutions.length} (${by("cache")} from the cache, ${by("override")} from matches.yaml, ` +
       `${by("file")} named by the file); ${unmatched} unmatched; ${searches} search${searches === 1 ? "" : "es"}.`,
-  );
-  return `${out.join("\n")}\n`;
+  ];
+  const ties = new Set(resolutions.filter((r) => r.tied.length > 1).map((r) => r.key)).size;
+  if (ties > 0 && file !== null) {
+    lines.push(
+      `${ties} tie${ties === 1 ? "" : "s"} to choose: \`musicsync match ${shellWord(file)} --interactive\` on a terminal, ` +
+        "or --write-overrides and uncomment the right line in matches.yaml.",
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The text listing: one line per entry, then a summary. Pure. */
+export function renderMatches(resolutions: readonly Resolution[], searches: number, file: string): string {
+  const out = resolutions.flatMap((r, i) => entryLines(r, i + 1));
+  return `${out.map((line) => `${line}\n`).join("")}${matchSummary(resolutions, searches, file)}`;
 }
 
 /** A bar of entries resolved, on a terminal only: at the service's pace a long file takes minutes. */
@@ -112,12 +145,69 @@ function entriesBar(
 }
 
 export async function match(run: CommandRun, file: string, o: MatchOptions): Promise<void> {
-  const { io, g } = run;
+  const { g } = run;
+  // Refused before anything is read or searched: the questions need a person at a terminal.
+  if (o.interactive) refuseWithoutTerminal(run);
   const project = await loadProjectFor(run);
   const account = accountOf(project, o.account, g.project);
-  const read = await readNamedFile(file, o.format);
-  for (const i of read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
   const overridesFile = o.overrides ?? defaultOverridesFile(project, g.project);
+  const read = await readNamedFile(file, o.format);
+  const resolutions = await matchFile(run, project, account, file, read, {
+    overridesFile,
+    // A miss's candidates are shown (and offered), which the cache does not keep.
+    searchCachedMisses: true,
+    show: o.interactive ? "count" : "entries",
+  });
+  if (o.interactive) await askFor(run, overridesFile, resolutions);
+  if (o.writeOverrides) await writeDraft(run, overridesFile, resolutions);
+  run.setExit(Exit.OK);
+}
+
+function refuseWithoutTerminal(run: CommandRun): void {
+  if (run.g.json) throw new CliError("match --interactive asks questions: it does not go with --json");
+  if (!(run.io.stdin ?? process.stdin).isTTY) {
+    throw new CliError(
+      "match --interactive asks on a terminal, and standard input is not one: run it in a terminal, " +
+        "or use --write-overrides and uncomment the right lines in matches.yaml",
+    );
+  }
+}
+
+/**
+ * The questions, once every entry is matched: the terminal is taken (raw mode, where Ctrl-C is a
+ * key) only then, so Ctrl-C during the searches still stops the command.
+ */
+async function askFor(run: CommandRun, file: string, resolutions: readonly Resolution[]): Promise<void> {
+  const ask = await terminalAsker(run.io);
+  if (!ask) return refuseWithoutTerminal(run);
+  try {
+    await chooseInteractively(run.io, ask, file, resolutions, today());
+  } finally {
+    ask.close();
+  }
+}
+
+interface MatchFileOptions {
+  overridesFile: string;
+  searchCachedMisses?: boolean;
+  /**
+   * Every entry, or the summary with how to choose a tie, or the summary alone (ties being chosen
+   * now); --json prints the entries as JSON whatever this says.
+   */
+  show: "entries" | "summary" | "count";
+}
+
+/** The entries of `file` (as read) resolved as a file source would, printed; the searches are cached. */
+export async function matchFile(
+  run: CommandRun,
+  project: Project,
+  account: string,
+  file: string,
+  read: EntriesRead,
+  o: MatchFileOptions,
+): Promise<Resolution[]> {
+  const { io, g } = run;
+  for (const i of read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
   const env = createEnv({
     project,
     projectFile: g.project,
@@ -134,29 +224,35 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
     const { resolutions, searches } = await resolveEntries(read.entries, {
       search,
       cache: env.state,
-      overrides: await loadOverrides(overridesFile),
+      overrides: await loadOverrides(o.overridesFile),
       now: env.clock.now(),
+      searchCachedMisses: o.searchCachedMisses === true,
       ...(bar.onProgress ? { onProgress: bar.onProgress } : {}),
     });
     bar.stop();
     if (g.json) io.stdout.write(`${JSON.stringify(resolutions.map(entryJson), null, 2)}\n`);
-    else io.stdout.write(renderMatches(resolutions, searches));
-    if (o.writeOverrides) await writeDraft(run, overridesFile, resolutions);
-    run.setExit(Exit.OK);
+    else if (o.show === "entries") io.stdout.write(renderMatches(resolutions, searches, file));
+    else io.stdout.write(matchSummary(resolutions, searches, o.show === "summary" ? file : null));
+    return resolutions;
   } finally {
     bar.stop();
     await env.close();
   }
 }
 
-async function writeDraft(run: CommandRun, file: string, resolutions: readonly Resolution[]): Promise<void> {
+const today = () => new Date().toISOString().slice(0, 10);
+
+export async function writeDraft(
+  run: CommandRun,
+  file: string,
+  resolutions: readonly Resolution[],
+): Promise<void> {
   const existing = await readOverridesText(file);
-  const today = new Date().toISOString().slice(0, 10);
-  const text = draftOverrides(existing, resolutions, today);
+  const text = draftOverrides(existing, resolutions, today());
   if (text === null) {
     run.io.stderr.write(`${file}: nothing to draft: every entry is there already or names its video.\n`);
     return;
   }
-  await writeFile(file, text);
+  await replaceFile(file, text);
   run.io.stderr.write(`${file}: drafted; review it (uncomment or correct lines), then commit it.\n`);
 }

@@ -3,10 +3,11 @@ import { writeFile } from "node:fs/promises";
 import { mib } from "../files/limits.js";
 import { FileReadError, type ReadBounds, readRegularFile } from "../files/read-regular.js";
 import type { Plan } from "../plan/types.js";
+import type { Project } from "../recipe/types.js";
 import { PlanFormatError, parsePlansJson, renderPlansJson } from "../render/json.js";
 import { renderPlansMarkdown } from "../render/markdown.js";
 import { renderPlansText } from "../render/text.js";
-import { ruleOf } from "../run/approval.js";
+import { type ApprovalOptions, ruleOf } from "../run/approval.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { loadProjectFor } from "./accounts.js";
@@ -88,6 +89,19 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
     approved: o.approve === true,
     orElse: `musicsync apply --approve ${file}`,
   });
+  await applyPlans(run, project, doc.plans, approval);
+}
+
+/**
+ * Applies plans already made, each exactly (refused when its target changed since), stopping on
+ * Ctrl-C as `sync` does; prints each result and sets the exit code. For `apply` and `import`.
+ */
+export async function applyPlans(
+  run: CommandRun,
+  project: Project,
+  plans: readonly Plan[],
+  approval: (p: Plan) => ApprovalOptions,
+): Promise<void> {
   await interruptible(run.io, true, (stop) =>
     withEnv(
       run,
@@ -95,7 +109,7 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
       async (env) => {
         const out = new RunPrinter(run.io, run.g, { showPlans: false });
         const runs = await runAll(
-          doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env, approval(p)) })),
+          plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env, approval(p)) })),
           env.logger as EngineLogger,
           (r) => out.add(stop?.settled(r) ?? r),
           () => stop?.shutdown.requested === true,
@@ -105,7 +119,7 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
         stop?.finish(
           run,
           runs,
-          doc.plans.map((p) => p.recipe.id),
+          plans.map((p) => p.recipe.id),
         );
       },
       stop ? { interruption: stop } : {},

@@ -11,6 +11,7 @@ import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { mib } from "../files/limits.js";
 import { FileReadError, type ReadBounds, readRegularFileIfAny } from "../files/read-regular.js";
 import { isVideoId } from "../files/video-url.js";
+import { candidateText, oneLine, whyChoose } from "./choices.js";
 import { entryLabel, type Resolution } from "./resolve.js";
 
 /** A video id, or `skip`: the entry is left out. */
@@ -110,11 +111,35 @@ function draftedKeys(text: string): string[] {
 /** A YAML double-quoted key (JSON's escapes are YAML's). */
 const quoted = (s: string) => JSON.stringify(s);
 
+/** The drafted lines for one entry the file does not mention yet. */
+function draftLines(r: Resolution): string[] {
+  // One line each: a title with a newline in it (CSV allows one) must not break the YAML.
+  const why = oneLine(r.reasons.join(", "));
+  const label = oneLine(entryLabel(r.entry));
+  if (r.videoId) {
+    return [`${quoted(r.key)}: ${r.videoId}  # ${label}; score ${r.score?.toFixed(2) ?? "?"}: ${why}`];
+  }
+  if (r.tied.length > 1) {
+    // A choice the person makes: each recording that tied, ready to uncomment.
+    return [
+      `# tie for ${label}: ${whyChoose(r)}; uncomment the one it is (or write skip)`,
+      ...r.tied.map((t) => `# ${quoted(r.key)}: ${t.candidate.videoId}  # ${candidateText(t)}`),
+    ];
+  }
+  if (r.best) {
+    return [
+      `# ${quoted(r.key)}: ${r.best.candidate.videoId}  # unmatched, best score ${r.best.score.toFixed(2)}: ${why}`,
+    ];
+  }
+  return [`# ${quoted(r.key)}: skip  # unmatched: ${why}`];
+}
+
 /**
  * The overrides file with a drafted line for every entry it does not mention yet, for a person to
  * review: accepted matches as lines that pin them, unmatched ones commented out with the best
- * candidate (uncomment to take it, or write `skip`). What the file already says is kept as written.
- * Null when there is nothing to add.
+ * candidate (uncomment to take it, or write `skip`), a tie as one commented line per recording
+ * that tied (uncomment the right one). What the file already says is kept as written. Null when
+ * there is nothing to add.
  */
 export function draftOverrides(
   existing: string | null,
@@ -128,24 +153,46 @@ export function draftOverrides(
   for (const r of resolutions) {
     if (known.has(r.key) || seen.has(r.key) || r.by === "file") continue;
     seen.add(r.key);
-    // One line each: a title with a newline in it (CSV allows one) must not break the YAML.
-    const why = r.reasons.join(", ").replace(/\s+/g, " ");
-    const label = entryLabel(r.entry).replace(/\s+/g, " ");
-    if (r.videoId) {
-      lines.push(`${quoted(r.key)}: ${r.videoId}  # ${label}; score ${r.score?.toFixed(2) ?? "?"}: ${why}`);
-    } else if (r.best) {
-      lines.push(
-        `# ${quoted(r.key)}: ${r.best.candidate.videoId}  # unmatched, best score ${r.best.score.toFixed(2)}: ${why}`,
-      );
-    } else {
-      lines.push(`# ${quoted(r.key)}: skip  # unmatched: ${why}`);
-    }
+    lines.push(...draftLines(r));
   }
-  const head =
-    existing ??
-    "# Song matches a person has checked: entry -> video id, or skip. Overrides win over search.\n";
   // Nothing to add (every entry is there already, or names its own video): no file to write.
   if (lines.length === 0) return null;
+  return appended(existing, "drafted by `musicsync match --write-overrides`", today, lines);
+}
+
+const HEAD = "# Song matches a person has checked: entry -> video id, or skip. Overrides win over search.\n";
+
+/** The file (or a new one's head) with a dated block of lines at its end. */
+function appended(existing: string | null, by: string, today: string, lines: readonly string[]): string {
+  const head = existing ?? HEAD;
   const sep = head.endsWith("\n") || head === "" ? "" : "\n";
-  return `${head}${sep}# drafted by \`musicsync match --write-overrides\` on ${today}: review, then commit\n${lines.join("\n")}\n`;
+  return `${head}${sep}# ${by} on ${today}: review, then commit\n${lines.join("\n")}\n`;
+}
+
+/** A person's answer for one entry: the video it is, or skip. */
+export interface Choice {
+  resolution: Resolution;
+  value: Override;
+}
+
+/**
+ * The overrides file with a chosen line added at its end; `opensBlock` heads it with the date
+ * (the first choice of a session). Null when the file already decides that entry (the person
+ * edited it meanwhile): what the file says is never changed or given twice.
+ */
+export function withChoice(
+  file: string,
+  existing: string | null,
+  choice: Choice,
+  today: string,
+  opensBlock: boolean,
+): string | null {
+  const { resolution: r, value } = choice;
+  if (existing && parseOverrides(file, existing).has(r.key)) return null;
+  const picked = r.candidates.find((c) => c.candidate.videoId === value);
+  const note = picked ? candidateText(picked) : `left out: ${whyChoose(r)}`;
+  const line = `${quoted(r.key)}: ${value}  # ${oneLine(entryLabel(r.entry))}; ${note}`;
+  if (opensBlock) return appended(existing, "chosen with `musicsync match --interactive`", today, [line]);
+  const sep = existing === null || existing.endsWith("\n") || existing === "" ? "" : "\n";
+  return `${existing ?? HEAD}${sep}${line}\n`;
 }

@@ -3,6 +3,7 @@
  * the cache, then search (songs first, videos only for what the songs do not give). Every result
  * says how it was found and why, so `musicsync match` and the plan can explain it.
  */
+import { isVideoId } from "../files/video-url.js";
 import type { SearchResultItem } from "../sources/reader.js";
 import type { CachedMatch } from "../state/types.js";
 import type { MatchCandidate, SongEntry } from "./entry.js";
@@ -26,6 +27,8 @@ export interface Resolution {
   best: ScoredCandidate | null;
   /** Every candidate weighed this run, best first (empty when no search was sent). */
   candidates: readonly ScoredCandidate[];
+  /** A tie that left the entry unmatched: the equally good recordings, best first (else empty). */
+  tied: readonly ScoredCandidate[];
 }
 
 export interface ResolveDeps {
@@ -39,16 +42,25 @@ export interface ResolveDeps {
   now: number;
   /** A cached miss older than this is searched again: the catalogue grows. Default 7 days. */
   retryMissesAfterMs?: number;
+  /**
+   * A cached miss that had candidates (a score) is searched again: the cache keeps no candidates,
+   * and `musicsync match` shows them (the tied ones to choose from, the best of an unsure one).
+   */
+  searchCachedMisses?: boolean;
   /** Told after each entry, cached or searched (a progress bar). */
   onProgress?(done: number, total: number): void;
 }
 
 export const RETRY_MISSES_AFTER_MS = 7 * 24 * 3600 * 1000;
 
-/** A search result as the scorer weighs it; results that are not a song or a video are dropped. */
+/**
+ * A search result as the scorer weighs it; results that are not a song or a video, or whose id is
+ * not a video id, are dropped (an id is written into matches.yaml: a line break in one would make
+ * a drafted comment a line of its own).
+ */
 export function candidateOf(r: SearchResultItem): MatchCandidate | null {
   const kind = r.resultType === "song" || r.resultType === "video" ? r.resultType : null;
-  if (!kind || !r.videoId || !r.title) return null;
+  if (!kind || !r.videoId || !isVideoId(r.videoId) || !r.title) return null;
   const album = typeof r.album === "string" ? r.album : (r.album?.name ?? null);
   return {
     videoId: r.videoId,
@@ -78,6 +90,7 @@ function fixed(
     reasons: [reason],
     best: null,
     candidates: [],
+    tied: [],
   };
 }
 
@@ -91,7 +104,8 @@ function known(entry: SongEntry, key: string, deps: ResolveDeps, cached: CachedM
   if (!cached) return null;
   const stale =
     cached.videoId === null &&
-    deps.now - cached.matchedAt > (deps.retryMissesAfterMs ?? RETRY_MISSES_AFTER_MS);
+    (deps.now - cached.matchedAt > (deps.retryMissesAfterMs ?? RETRY_MISSES_AFTER_MS) ||
+      (deps.searchCachedMisses === true && cached.score !== null));
   if (stale) return null;
   return { ...fixed(entry, key, "cache", cached.videoId, ""), score: cached.score, reasons: cached.reasons };
 }
@@ -126,6 +140,7 @@ async function searchOne(
     reasons,
     best: decision.best,
     candidates: decision.ranked,
+    tied: decision.tied,
   };
 }
 

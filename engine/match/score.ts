@@ -39,6 +39,12 @@ export interface MatchDecision {
   best: ScoredCandidate | null;
   /** All, best first; equal scores keep the search's order. */
   ranked: ScoredCandidate[];
+  /**
+   * When different recordings score as well as the best (within the margin), so that none is
+   * taken: the best and each of them, best first, one per recording, each with its own reasons (a
+   * person chooses among them). Empty otherwise.
+   */
+  tied: ScoredCandidate[];
 }
 
 function gather(entry: Side, candidate: Side, isVideo: boolean): Evidence[] {
@@ -111,26 +117,48 @@ function label(c: MatchCandidate): string {
   return `${c.title} by ${c.artists.join(", ") || "no artist"} (${c.videoId})`;
 }
 
-/** A different recording scoring within the margin of the best, if any. */
-function rivalOf(best: ScoredCandidate, others: readonly ScoredCandidate[]): ScoredCandidate | undefined {
-  const bestSide = describeCandidate(best.candidate);
-  return others.find(
-    (o) =>
-      best.score - o.score < AMBIGUITY_MARGIN && !sameRecording(bestSide, describeCandidate(o.candidate)),
-  );
+/**
+ * The best and every different recording scoring within the margin of it, one per recording (a
+ * song and its own video are one choice, the first of them kept). `ranked` is best first.
+ */
+function tiedWith(best: ScoredCandidate, ranked: readonly ScoredCandidate[]): ScoredCandidate[] {
+  const tied = [best];
+  const sides = [describeCandidate(best.candidate)];
+  for (const other of ranked) {
+    if (other === best) continue;
+    if (best.score - other.score >= AMBIGUITY_MARGIN) break;
+    const side = describeCandidate(other.candidate);
+    if (sides.some((s) => sameRecording(s, side))) continue;
+    tied.push(other);
+    sides.push(side);
+  }
+  return tied;
+}
+
+const COUNT_WORDS = ["no", "one", "two", "three", "four", "five"];
+
+/** "two", as a sentence says a small count. */
+export function countWord(n: number): string {
+  return COUNT_WORDS[n] ?? String(n);
+}
+
+/** "two candidates equally good: A and B", as many as tie. */
+function tieReason(tied: readonly ScoredCandidate[]): string {
+  const labels = tied.map((t) => label(t.candidate));
+  const names = `${labels.slice(0, -1).join(", ")} and ${labels[labels.length - 1]}`;
+  return `${countWord(tied.length)} candidates equally good: ${names}`;
 }
 
 export function decide(entry: SongEntry, candidates: readonly MatchCandidate[]): MatchDecision {
   const side = describeEntry(entry);
   const ranked = candidates.map((c) => scoreSides(side, c)).sort((a, b) => b.score - a.score);
   const best = ranked[0];
-  if (!best) return { accepted: null, best: null, ranked };
-  if (best.score < ACCEPT_SCORE) return { accepted: null, best, ranked };
-  const rival = rivalOf(best, ranked.slice(1));
-  if (!rival) return { accepted: best, best, ranked };
-  const reason = `two candidates equally good: ${label(best.candidate)} and ${label(rival.candidate)}`;
-  const doubted = { ...best, reasons: [reason, ...best.reasons] };
-  return { accepted: null, best: doubted, ranked: [doubted, ...ranked.slice(1)] };
+  if (!best) return { accepted: null, best: null, ranked, tied: [] };
+  if (best.score < ACCEPT_SCORE) return { accepted: null, best, ranked, tied: [] };
+  const tied = tiedWith(best, ranked);
+  if (tied.length === 1) return { accepted: best, best, ranked, tied: [] };
+  const doubted = { ...best, reasons: [tieReason(tied), ...best.reasons] };
+  return { accepted: null, best: doubted, ranked: [doubted, ...ranked.slice(1)], tied };
 }
 
 /** One line for the plan: `duration differs by 41 s`, the main reason against (or for). */

@@ -95,7 +95,7 @@ function hiddenPart(real: string, within: readonly string[]): string | null {
 }
 
 /** Why a file source may not read `path` (absolute, as written), or null when it may. */
-function refusal(path: string, written: string, access: FileAccess): string | null {
+export function refusal(path: string, written: string, access: FileAccess): string | null {
   if (written.includes("\0")) return `${written} holds a NUL character, which no file name can`;
   const real = realPathOf(path);
   const through = real === path ? "" : ` (through a link, it is ${real})`;

@@ -1,5 +1,8 @@
 /** Builders for the matcher's tests: an entry as a file source reads it, candidates as search returns them. */
 import type { MatchCandidate, SongEntry } from "../../../engine/match/entry.js";
+import { entryKey } from "../../../engine/match/key.js";
+import type { Resolution } from "../../../engine/match/resolve.js";
+import { decide } from "../../../engine/match/score.js";
 
 export function entry(
   title: string,
@@ -33,4 +36,21 @@ export function song(
 
 export function video(title: string, artists: string[], durationSeconds: number | null): MatchCandidate {
   return song(title, artists, durationSeconds, { resultType: "video" });
+}
+
+/** What resolveEntries makes of an entry whose search offered `candidates`. */
+export function searched(e: SongEntry, candidates: MatchCandidate[]): Resolution {
+  const d = decide(e, candidates);
+  return {
+    entry: e,
+    key: entryKey(e),
+    videoId: d.accepted?.candidate.videoId ?? null,
+    by: "search",
+    skipped: false,
+    score: (d.accepted ?? d.best)?.score ?? null,
+    reasons: d.accepted?.reasons ?? [d.best!.reasons[0]!],
+    best: d.best,
+    candidates: d.ranked,
+    tied: d.tied,
+  };
 }

@@ -4,7 +4,13 @@
  * compared every key with every one before it: 60,000 lines took 87 s).
  */
 import { describe, expect, it } from "vitest";
-import { OverridesError, parseOverrides } from "../../../engine/match/overrides.js";
+import {
+  draftOverrides,
+  OverridesError,
+  parseOverrides,
+  withChoice,
+} from "../../../engine/match/overrides.js";
+import { entry, searched, song } from "./candidates.js";
 
 describe("parseOverrides", () => {
   it("names a key given twice, with the line of each", () => {
@@ -24,5 +30,65 @@ describe("parseOverrides", () => {
     const read = parseOverrides("matches.yaml", `${lines.join("\n")}\n`);
     expect(read.size).toBe(n);
     expect(read.get(`artist ${n - 1} - song ${n - 1}`)).toBe("dQw4w9WgXcQ");
+  });
+});
+
+const crazy = entry("Crazy", ["Gnarls Barkley"]);
+const tie = () =>
+  searched(crazy, [
+    song("Crazy", ["Gnarls Barkley"], 178, { videoId: "AlbumTake01", album: "St. Elsewhere" }),
+    song("Crazy", ["Gnarls Barkley"], 200, { videoId: "SingleEdit1" }),
+  ]);
+
+describe("a tie in the draft", () => {
+  it("is a choice: one commented line per recording, that loads as drafted and once uncommented", () => {
+    const drafted = draftOverrides("# mine\n", [tie()], "2026-12-01")!;
+    expect(drafted).toBe(
+      [
+        "# mine",
+        "# drafted by `musicsync match --write-overrides` on 2026-12-01: review, then commit",
+        "# tie for Gnarls Barkley - Crazy: two candidates equally good; uncomment the one it is (or write skip)",
+        '# "gnarls barkley - crazy": AlbumTake01  # 1.00 "Crazy" by Gnarls Barkley, 2:58, St. Elsewhere: title equal, artists overlap 1/1',
+        '# "gnarls barkley - crazy": SingleEdit1  # 1.00 "Crazy" by Gnarls Barkley, 3:20: title equal, artists overlap 1/1',
+        "",
+      ].join("\n"),
+    );
+    expect(parseOverrides("matches.yaml", drafted).size).toBe(0);
+    const taken = drafted.replace(
+      '# "gnarls barkley - crazy": SingleEdit1',
+      '"gnarls barkley - crazy": SingleEdit1',
+    );
+    expect([...parseOverrides("matches.yaml", taken)]).toEqual([["gnarls barkley - crazy", "SingleEdit1"]]);
+    // Drafted once: a second draft adds nothing.
+    expect(draftOverrides(drafted, [tie()], "2026-12-02")).toBeNull();
+  });
+
+  it("a chosen line is added at the end, dated once per session; never a second line for a decided entry", () => {
+    const first = withChoice(
+      "m.yaml",
+      "# mine\n",
+      { resolution: tie(), value: "SingleEdit1" },
+      "2026-12-01",
+      true,
+    )!;
+    expect(first).toBe(
+      [
+        "# mine",
+        "# chosen with `musicsync match --interactive` on 2026-12-01: review, then commit",
+        '"gnarls barkley - crazy": SingleEdit1  # Gnarls Barkley - Crazy; 1.00 "Crazy" by Gnarls Barkley, 3:20: title equal, artists overlap 1/1',
+        "",
+      ].join("\n"),
+    );
+    expect(withChoice("m.yaml", first, { resolution: tie(), value: "skip" }, "2026-12-01", false)).toBeNull();
+    const other = searched(entry("Hello", ["Adele"]), [
+      song("Hello", ["Adele"], 295, { videoId: "HelloHello1" }),
+    ]);
+    const unsure = { ...other, videoId: null, score: 0.7 };
+    const second = withChoice("m.yaml", first, { resolution: unsure, value: "skip" }, "2026-12-01", false)!;
+    expect(second.startsWith(first)).toBe(true);
+    expect(second.slice(first.length)).toBe(
+      '"adele - hello": skip  # Adele - Hello; left out: unsure: best 1.00, title equal\n',
+    );
+    expect([...parseOverrides("m.yaml", second).values()]).toEqual(["SingleEdit1", "skip"]);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { entryKey } from "../../../engine/match/key.js";
+import { draftOverrides, parseOverrides } from "../../../engine/match/overrides.js";
 import { resolveEntries } from "../../../engine/match/resolve.js";
 import type { SearchResultItem } from "../../../engine/sources/reader.js";
 import type { CachedMatch } from "../../../engine/state/types.js";
@@ -79,5 +80,23 @@ describe("resolveEntries", () => {
       onProgress: (done, total) => seen.push(`${done}/${total}`),
     });
     expect(seen).toEqual(["1/3", "2/3", "3/3"]);
+  });
+
+  it("drops a result whose id is not a video id: it never reaches matches.yaml as a line of its own", async () => {
+    const hostile = found("Blue Morning", "Ana Lima", 200).map((r) => ({
+      ...r,
+      videoId: 'dQw4w9WgXcQ\n"red evening - bo kent": skip',
+    }));
+    const { resolutions } = await resolveEntries([ENTRIES[0]!], {
+      search: async () => hostile,
+      cache: null,
+      overrides: new Map(),
+      now: 1,
+    });
+    expect(resolutions[0]!.videoId).toBeNull();
+    expect(resolutions[0]!.candidates).toEqual([]);
+    const drafted = draftOverrides(null, resolutions, "2026-12-01")!;
+    expect(parseOverrides("matches.yaml", drafted).size).toBe(0);
+    expect(drafted).not.toContain("red evening");
   });
 });

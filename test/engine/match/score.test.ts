@@ -291,6 +291,22 @@ describe("refusals", () => {
     );
   });
 
+  it("lists every recording that tied, best first, a song and its own video as one choice", () => {
+    const album = song("Crazy", ["Gnarls Barkley"], 178);
+    const single = song("Crazy", ["Gnarls Barkley"], 200);
+    const albumVideo = video("Crazy", ["Gnarls Barkley"], 178);
+    const edit = song("Crazy", ["Gnarls Barkley"], 240);
+    const decision = decide(entry("Crazy", ["Gnarls Barkley"]), [album, albumVideo, single, edit]);
+    expect(decision.accepted).toBeNull();
+    expect(decision.tied.map((t) => t.candidate)).toEqual([album, single, edit]);
+    // Each with its own reasons: the tie is said once, in front of the best's.
+    expect(decision.tied.map((t) => t.reasons[0])).toEqual(["title equal", "title equal", "title equal"]);
+    expect(mainReason(decision.best!)).toBe(
+      `three candidates equally good: Crazy by Gnarls Barkley (${album.videoId}), Crazy by Gnarls Barkley (${single.videoId}) and Crazy by Gnarls Barkley (${edit.videoId})`,
+    );
+    expect(decide(brightside, [original]).tied).toEqual([]);
+  });
+
   it("refuses two kanji titles by the artist at the same length", () => {
     const decision = decide(entry("Yoru ni Kakeru", ["YOASOBI"], 261), [
       song("夜に駆ける", ["YOASOBI"], 261),
@@ -309,7 +325,7 @@ describe("refusals", () => {
   });
 
   it("ranks all candidates best first and refuses none offered", () => {
-    expect(decide(brightside, [])).toEqual({ accepted: null, best: null, ranked: [] });
+    expect(decide(brightside, [])).toEqual({ accepted: null, best: null, ranked: [], tied: [] });
     const ranked = decide(brightside, [song("Mr. Brightside (Live)", ["The Killers"], 222), original]).ranked;
     expect(ranked.map((r) => r.candidate)).toEqual([
       original,

@@ -1,0 +1,71 @@
+/**
+ * Entries a person decides: a tie (different recordings equally good, so none was taken) or an
+ * unsure best (below the score to take it). What each is chosen among, and how a candidate reads
+ * as one line in `musicsync match`, in the draft of matches.yaml and in `match --interactive`. Pure.
+ */
+import { printable } from "../accounts/sealed-settings.js";
+import type { SongEntry } from "./entry.js";
+import type { Resolution } from "./resolve.js";
+import { countWord, type ScoredCandidate } from "./score.js";
+
+/** An unsure entry offers its best few: further down they are rarely the one. */
+const UNSURE_CHOICES = 5;
+
+/** What a person chooses among for this entry, best first; empty when there is nothing to choose. */
+export function choicesOf(r: Resolution): readonly ScoredCandidate[] {
+  if (r.videoId !== null || r.skipped || r.by === "file") return [];
+  // A tie offers the recordings that tied; a best refused for its score, the best few.
+  return r.tied.length > 1 ? r.tied : r.candidates.slice(0, UNSURE_CHOICES);
+}
+
+/** The entries to decide, once per key (a file may list a song twice), in file order. */
+export function openChoices(resolutions: readonly Resolution[]): Resolution[] {
+  const seen = new Set<string>();
+  return resolutions.filter((r) => {
+    if (seen.has(r.key) || choicesOf(r).length === 0) return false;
+    seen.add(r.key);
+    return true;
+  });
+}
+
+/** "two candidates equally good" for a tie; "unsure: best 0.62, duration differs by 41 s" otherwise. */
+export function whyChoose(r: Resolution): string {
+  if (r.tied.length > 1) return `${countWord(r.tied.length)} candidates equally good`;
+  const best = r.candidates[0];
+  return best ? `unsure: best ${best.score.toFixed(2)}, ${best.reasons[0] ?? ""}` : "no candidates";
+}
+
+/** 3:05 */
+export function minutes(seconds: number): string {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/**
+ * One line a terminal and a YAML comment may hold: whitespace runs (a line break from a file or the
+ * service) as one space, other control characters (an escape sequence) written out.
+ */
+export function oneLine(text: string): string {
+  return printable(text.replace(/\s+/g, " "), 400);
+}
+
+/** `0.90 "Crazy" by Gnarls Barkley, 2:58, St. Elsewhere: title equal, artists overlap 1/1` */
+export function candidateText(c: ScoredCandidate): string {
+  const m = c.candidate;
+  const by = m.artists.length > 0 ? ` by ${m.artists.join(", ")}` : "";
+  const details = [
+    m.durationSeconds === null ? null : minutes(m.durationSeconds),
+    m.album,
+    m.resultType === "video" ? "a video" : null,
+  ].filter((d): d is string => d !== null && d !== "");
+  const more = details.length > 0 ? `, ${details.join(", ")}` : "";
+  return oneLine(`${c.score.toFixed(2)} "${m.title}"${by}${more}: ${c.reasons.join(", ")}`);
+}
+
+/** The entry as a person looks for it: `Gnarls Barkley - Crazy (2:58, St. Elsewhere)`. */
+export function entryText(entry: SongEntry): string {
+  const name = entry.artists.length > 0 ? `${entry.artists.join(", ")} - ${entry.title}` : entry.title;
+  const details = [entry.durationSeconds === null ? null : minutes(entry.durationSeconds), entry.album];
+  const known = details.filter((d): d is string => d !== null && d !== "");
+  return oneLine(known.length > 0 ? `${name} (${known.join(", ")})` : name);
+}
