@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../engine/cli-process.js";
 
@@ -22,6 +22,7 @@ interface PackageJson {
   homepage: string;
   bugs: { url: string };
   bin: Record<string, string>;
+  files: string[];
   exports: Record<string, { types: string; default: string }>;
   scripts: Record<string, string>;
 }
@@ -85,6 +86,54 @@ describe("the packed tarball", () => {
     expect(PKG.repository).toEqual({ type: "git", url: `git+${REPO}.git` });
     expect(PKG.homepage).toBe(`${REPO}#readme`);
     expect(PKG.bugs).toEqual({ url: `${REPO}/issues` });
+  });
+
+  it("never packs a stray file: credentials, state databases or drafts beside the shipped ones", async () => {
+    // The same `files` rules over a tree where a person left what the README has them make.
+    const dir = await mkdtemp(join(tmpdir(), "pack-strays-"));
+    try {
+      const shipped = [
+        "dist/src/index.js",
+        "dist/src/index.d.ts",
+        "dist/bin/musicsync.js",
+        "recipes/chart-mirror.yaml",
+        "recipes/recipe.schema.json",
+        "recipes/README.md",
+        "migrations/engine/0000_init.sql",
+        "migrations/engine/meta/_journal.json",
+      ];
+      const strays = [
+        "dist/bin/musicsync.js.map",
+        "recipes/browser.json",
+        "recipes/oauth.json",
+        "recipes/.env",
+        "recipes/musicsync.db",
+        "recipes/my-music/musicsync.yaml",
+        "migrations/engine/meta/0000_snapshot.json",
+        "migrations/engine/scratch.db",
+        "browser.json",
+        "test/pack.test.ts",
+      ];
+      for (const f of [...shipped, ...strays]) {
+        await mkdir(dirname(join(dir, f)), { recursive: true });
+        await writeFile(join(dir, f), "x");
+      }
+      await writeFile(
+        join(dir, "package.json"),
+        JSON.stringify({ name: "x", version: "1.0.0", files: PKG.files }),
+      );
+      const r = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+        cwd: dir,
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const [packed] = JSON.parse(r.stdout) as Packed[];
+      const paths = packed!.files.map((f) => f.path).sort();
+      expect(paths).toEqual([...shipped, "package.json"].sort());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("packs a dist/ built afresh: prepack empties it, then prepare builds it", async () => {
