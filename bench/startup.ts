@@ -8,8 +8,8 @@
  * ratio to `node -e 0`, the floor no command can go below. Goal (issue 12): `musicsync --help` and
  * `musicsync validate` of the shipped recipes within 2.5x of it.
  *
- * The commands are the bundles in dist/bin/ (scripts/bundle-commands.mjs), what `npx musicsync`
- * runs; `validate` is also timed from tsc's unbundled dist/engine/cli/main.js, to show what the
+ * The commands are the bundles in dist/bin/ (scripts/bundle-commands.mjs), what an installed
+ * `musicsync` (and `npx musicsync`, the last case, with npm's own start-up before it) runs; `validate` is also timed from tsc's unbundled dist/engine/cli/main.js, to show what the
  * bundle saves (Node 20 reads and compiles every module file on its own, and yaml alone is ~60).
  *
  * With `--modules` it also prints what each command loads (bench/loaded-modules.ts): the
@@ -48,12 +48,19 @@ const CASES: [string, string[]][] = [
   ["musicsync validate recipes/", [SYNC, "validate", "-p", PROJECT, join(ROOT, "recipes")]],
   ["musicapi --help", [API, "--help"]],
   ["validate, unbundled (tsc only)", [UNBUNDLED, "validate", "-p", PROJECT, join(ROOT, "recipes")]],
+  // What the README's commands cost when typed through npx instead of from the PATH (issue 23):
+  // npm starts, reads its configuration and the package's, then starts the command.
+  ["npx musicsync --help", ["npx", "musicsync", "--help"]],
 ];
 
+/** One run: `npx …` as the shell runs it, any other case as node's arguments. */
 function once(args: readonly string[]): number {
+  const [command, rest] = args[0] === "npx" ? ["npx", args.slice(1)] : [process.execPath, args];
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [...args], { cwd: ROOT, stdio: "ignore" });
-  if (r.status !== 0) console.error(`  (${args.slice(1).join(" ")}: exit ${r.status})`);
+  // npx must run this package's own command, never fetch one.
+  const env = { ...process.env, npm_config_yes: "false", npm_config_offline: "true" };
+  const r = spawnSync(command, [...rest], { cwd: ROOT, stdio: "ignore", env });
+  if (r.status !== 0) console.error(`  (${args.join(" ")}: exit ${r.status})`);
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
@@ -79,5 +86,6 @@ CASES.forEach(([label], i) => {
   console.log(`${label.padEnd(32)} ${ms.toFixed(0).padStart(5)} ms  ${(ms / floor).toFixed(2)}x`);
 });
 if (showModules) {
-  for (const [label, args] of CASES.slice(1)) console.log(`\n${label}: ${modulesOf(args).join(", ")}`);
+  for (const [label, args] of CASES.slice(1).filter(([, a]) => a[0] !== "npx"))
+    console.log(`\n${label}: ${modulesOf(args).join(", ")}`);
 }

@@ -5,68 +5,13 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { SERVICE_ORIGIN, USER_AGENT } from "../src/transport/constants.js";
+import { SERVICE_ORIGIN } from "../src/transport/constants.js";
 import type { EmulatorState, Viewer } from "./context.js";
 import { ApiError, permissionDenied, unauthenticated } from "./errors.js";
 import type { AccountRow } from "./store/rows.js";
 
-export interface AuthConfig {
-  /** A SAPISIDHASH older than this is refused (seconds). */
-  maxHashAgeSeconds: number;
-  /** How far in the future a timestamp may be (client clock ahead of ours). */
-  futureSkewSeconds: number;
-}
-
-export interface OAuthConfig {
-  /** Approve a pending device code by itself on this poll (1 = the first poll); null = only by control. */
-  autoApproveAfterPolls: number | null;
-  /** The account an automatic approval signs in. */
-  autoApproveAccountId: number;
-  accessTokenTtlSeconds: number;
-  deviceCodeTtlSeconds: number;
-  interval: number;
-}
-
-export const DEFAULT_AUTH: AuthConfig = { maxHashAgeSeconds: 600, futureSkewSeconds: 300 };
-export const DEFAULT_OAUTH: OAuthConfig = {
-  autoApproveAfterPolls: 2,
-  autoApproveAccountId: 1,
-  accessTokenTtlSeconds: 3600,
-  deviceCodeTtlSeconds: 1800,
-  interval: 5,
-};
-
 /** Origins a client may have hashed with: ytmusicapi and ytmapi-rs use music, YouTube.js www. */
 const HASH_ORIGINS = [SERVICE_ORIGIN, "https://www.youtube.com"];
-
-export function sapisidHash(sapisid: string, origin: string, timestampSeconds: number): string {
-  const hex = createHash("sha1").update(`${timestampSeconds} ${sapisid} ${origin}`).digest("hex");
-  return `SAPISIDHASH ${timestampSeconds}_${hex}`;
-}
-
-/** The cookie header a seeded login's browser would send. */
-export function cookieFor(account: AccountRow): string {
-  const sid = createHash("sha1").update(`sid:${account.sapisid}`).digest("base64url").slice(0, 24);
-  return (
-    `SOCS=CAI; SID=${sid}; HSID=A${sid.slice(0, 16)}; SAPISID=${account.sapisid}; ` +
-    `__Secure-1PAPISID=${account.sapisid}; __Secure-3PAPISID=${account.sapisid}`
-  );
-}
-
-/** Ready-to-use browser headers (the JSON `setup` writes) for a login, hashed at `nowSeconds`. */
-export function browserHeaders(account: AccountRow, nowSeconds: number): Record<string, string> {
-  return {
-    accept: "*/*",
-    "accept-language": "en-US,en;q=0.5",
-    authorization: sapisidHash(account.sapisid, SERVICE_ORIGIN, nowSeconds),
-    "content-type": "application/json",
-    cookie: cookieFor(account),
-    origin: SERVICE_ORIGIN,
-    "user-agent": USER_AGENT,
-    "x-goog-authuser": String(account.authUser),
-    "x-origin": SERVICE_ORIGIN,
-  };
-}
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];

@@ -1,19 +1,20 @@
 import { seedAccounts } from "./catalogue/accounts.js";
 import { addCharts, addCurrentChartLayout } from "./catalogue/charts.js";
-import { type CatalogueSummary, startGeneration } from "./catalogue/context.js";
+import { startGeneration } from "./catalogue/context.js";
 import { addLookalikes } from "./catalogue/lookalikes.js";
 import { addMoods } from "./catalogue/moods.js";
 import { addArtists, addReleases, addUserVideos } from "./catalogue/music.js";
 import { addCommunityPlaylists, addEditorialPlaylists } from "./catalogue/playlists.js";
 import { addPodcasts } from "./catalogue/podcasts.js";
 import { addPremiumCharts, seedPremiumLogin } from "./catalogue/premium.js";
+import type { CatalogueSummary } from "./catalogue/summary.js";
 import { hash32, Rng } from "./random.js";
 import type { Db } from "./store/db.js";
 import { CatalogueWriter, storedCatalogueKey } from "./store/seed.js";
 
 export { SEEDED_ACCOUNTS } from "./catalogue/accounts.js";
 export { CATALOGUE_EPOCH_MS, CHART_COUNTRIES } from "./catalogue/constants.js";
-export type { CatalogueSummary } from "./catalogue/context.js";
+export type { CatalogueSummary } from "./catalogue/summary.js";
 
 export interface CatalogueOptions {
   seed: number;

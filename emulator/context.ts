@@ -1,6 +1,6 @@
 /** What every route handler receives: the emulator's state and one parsed request. */
 import type { IncomingHttpHeaders } from "node:http";
-import type { AuthConfig, OAuthConfig } from "./auth.js";
+import type { AuthConfig, OAuthConfig } from "./auth-config.js";
 import type { ResponseCache } from "./cache.js";
 import type { FaultInjector } from "./faults.js";
 import type { RenderCache } from "./raw-json.js";

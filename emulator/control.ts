@@ -4,7 +4,8 @@
  * configuration. One handler per first path segment.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { approveUserCode, browserHeaders, expireAccessTokens } from "./auth.js";
+import { approveUserCode, expireAccessTokens } from "./auth.js";
+import { browserHeaders } from "./browser-headers.js";
 import {
   ACCOUNT_BATCH_DEFAULTS,
   ACCOUNT_BATCH_LIMITS,

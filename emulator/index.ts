@@ -3,9 +3,10 @@
  * database, starts the HTTP server on 127.0.0.1, and returns its URL and a way to stop it.
  */
 import type { AddressInfo } from "node:net";
-import { type AuthConfig, DEFAULT_AUTH, DEFAULT_OAUTH, type OAuthConfig } from "./auth.js";
+import { type AuthConfig, DEFAULT_AUTH, DEFAULT_OAUTH, type OAuthConfig } from "./auth-config.js";
 import { ResponseCache } from "./cache.js";
-import { type CatalogueSummary, generateCatalogue, hasCatalogue } from "./catalogue.js";
+import type { CatalogueSummary } from "./catalogue/summary.js";
+import { generateCatalogue, hasCatalogue } from "./catalogue.js";
 import type { EmulatorState } from "./context.js";
 import { type FaultConfig, FaultInjector } from "./faults.js";
 import { RenderCache } from "./raw-json.js";
@@ -14,7 +15,9 @@ import { createEmulatorServer } from "./server.js";
 import { openDb } from "./store/db.js";
 import { Store } from "./store/store.js";
 
-export { browserHeaders, sapisidHash } from "./auth.js";
+export type { AuthConfig, OAuthConfig } from "./auth-config.js";
+export { browserHeaders, sapisidHash } from "./browser-headers.js";
+export type { CatalogueSummary } from "./catalogue/summary.js";
 export type { FaultConfig, FaultKind, QueuedFault } from "./faults.js";
 
 export interface EmulatorOptions {
@@ -50,7 +53,10 @@ export interface RunningEmulator {
   catalogue: CatalogueSummary | null;
   /** Milliseconds spent generating the catalogue (0 when reused). */
   generationMs: number;
-  /** Internal state, for tests that inspect the database directly. */
+  /**
+   * @internal Internal state, for tests that inspect the database directly. Left out of the
+   * published declarations (stripInternal), whose types must not reach drizzle's.
+   */
   state: EmulatorState;
   /** Requests answered so far per endpoint key, as `GET /_emulator/stats` reports them. */
   counts(): Record<string, number>;

@@ -89,7 +89,7 @@ export {
 } from "./sources/read.js";
 export type * from "./sources/reader.js";
 export { ownedFor, stateTargetKey } from "./state/owned.js";
-export { engineMigrationsFolder, openSqliteState, SqliteState } from "./state/sqlite.js";
+export { engineMigrationsFolder, type OpenStateOptions, openSqliteState } from "./state/sqlite.js";
 export type * from "./state/types.js";
 export { compareWithSnapshot, type DriftChange, type DriftReport, detectDrift } from "./status/drift.js";
 export { collectHistory, type HistoryRun } from "./status/history.js";

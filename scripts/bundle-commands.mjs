@@ -9,7 +9,9 @@
  * by module name, and what a command does not need must stay unloaded).
  *
  * Each command's lazily imported actions become chunks of their own (splitting), so `--help` still
- * loads none of the engine. Source maps let bench/loaded-modules.ts name what a chunk holds.
+ * loads none of the engine. Source maps let bench/loaded-modules.ts name what a chunk holds; they
+ * are written beside the chunks without a `sourceMappingURL` comment, since the package does not ship
+ * them (nor the sources they name).
  * The library (`import "musicapi"`) is tsc's dist/ as before; only the two bins change.
  */
 import { existsSync, renameSync, rmSync } from "node:fs";
@@ -48,7 +50,7 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  sourcemap: true,
+  sourcemap: "external",
   // The bundled CommonJS packages call require(); an ES module has none of its own.
   banner: {
     js: 'import { createRequire as bundleRequire } from "node:module";\nconst require = bundleRequire(import.meta.url);',

@@ -1,20 +1,7 @@
 /** What every part of the generator draws with and writes to while one catalogue is made. */
 import { Rng } from "../random.js";
 import type { CatalogueWriter } from "../store/seed.js";
-
-export interface CatalogueSummary {
-  artists: number;
-  albums: number;
-  /** The songs of the catalogue's size (look-alikes are counted apart). */
-  songs: number;
-  /** Songs added to make matching by search hard (versions, covers, karaoke…, lookalikes.ts). */
-  lookalikes: number;
-  videos: number;
-  playlists: number;
-  podcasts: number;
-  episodes: number;
-  accounts: number;
-}
+import type { CatalogueSummary } from "./summary.js";
 
 export interface Generation {
   /** Number of songs (at least 20). */

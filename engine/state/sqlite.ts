@@ -10,15 +10,7 @@ import { DEFAULT_LOCK_STALE_MS } from "./holder.js";
 import * as schema from "./schema.js";
 import { SqliteState } from "./sqlite/state.js";
 import { migrateSqlite, openSqliteFile, SqliteFileError } from "./sqlite-migrate.js";
-
-export { SqliteApprovalStore } from "./sqlite/approvals.js";
-export type { Db as SqliteDb } from "./sqlite/common.js";
-export { SqliteHealthStore } from "./sqlite/health.js";
-export { SqliteLockStore } from "./sqlite/locks.js";
-export { SqliteMatchStore } from "./sqlite/matches.js";
-export { SqliteOwnershipStore } from "./sqlite/ownership.js";
-export { SqliteRunStore } from "./sqlite/runs.js";
-export { SqliteState };
+import type { EngineState } from "./types.js";
 
 /**
  * `migrations/engine/`, found by walking up from this file to the folder with `package.json`, so the
@@ -42,8 +34,12 @@ export interface OpenStateOptions {
  * Opens (creating it and its folder if needed) the state database; `:memory:` for tests. Safe for
  * any number of processes opening one new file at once (see sqlite-migrate.ts). Every error names
  * the file. Runs left `running` by a process that is gone are closed as `interrupted`.
+ *
+ * Typed as the EngineState it is, not as the class: this module is public (`musicapi/engine`), and
+ * the class's declarations name drizzle's and better-sqlite3's types, which a consumer's type check
+ * could not read without `skipLibCheck` and our devDependencies.
  */
-export function openSqliteState(file: string, options: OpenStateOptions = {}): SqliteState {
+export function openSqliteState(file: string, options: OpenStateOptions = {}): EngineState {
   const what = "state database";
   const sqlite = openSqliteFile(file, what);
   try {

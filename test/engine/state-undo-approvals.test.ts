@@ -1,8 +1,9 @@
 /** The state's records for undo (what a run was about to change) and for approvals (held plans). */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openSqliteState, type SqliteState } from "../../engine/state/sqlite.js";
+import { openSqliteState } from "../../engine/state/sqlite.js";
+import type { EngineState } from "../../engine/state/types.js";
 
-let state: SqliteState;
+let state: EngineState;
 beforeEach(() => {
   state = openSqliteState(":memory:");
 });

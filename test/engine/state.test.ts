@@ -1,9 +1,10 @@
 import { readdirSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ownedFor, stateTargetKey } from "../../engine/state/owned.js";
-import { engineMigrationsFolder, openSqliteState, type SqliteState } from "../../engine/state/sqlite.js";
+import { engineMigrationsFolder, openSqliteState } from "../../engine/state/sqlite.js";
+import type { EngineState } from "../../engine/state/types.js";
 
-let state: SqliteState;
+let state: EngineState;
 
 beforeEach(() => {
   state = openSqliteState(":memory:");

@@ -61,6 +61,33 @@ describe("examples/recipe-repo: editor schemas", () => {
   });
 });
 
+describe("examples/recipe-repo: installs with npm ci", () => {
+  it("depends on this repository, installed packed, through a lockfile derived from ours", async () => {
+    const pkg = JSON.parse(await readFile(join(REPO, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    // A version range would be looked up in the registry, which refuses the name (a 404).
+    expect(pkg.dependencies.musicapi).toBe("file:../..");
+    expect(await readFile(join(REPO, ".npmrc"), "utf8")).toMatch(/^install-links=true$/m);
+    // npm ci refuses a folder without a lockfile; this one must hold our tested versions.
+    const check = spawnSync(process.execPath, [join(ROOT, "scripts/recipe-repo-lock.mjs"), "--check"], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(check.stderr).toBe("");
+    expect(check.status).toBe(0);
+    const lock = JSON.parse(await readFile(join(REPO, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version?: string; resolved?: string; dev?: boolean }>;
+    };
+    const root = JSON.parse(await readFile(join(ROOT, "package-lock.json"), "utf8")) as typeof lock;
+    expect(lock.packages["node_modules/musicapi"]?.resolved).toBe("file:../..");
+    expect(lock.packages["node_modules/better-sqlite3"]?.version).toBe(
+      root.packages["node_modules/better-sqlite3"]?.version,
+    );
+    expect(lock.packages["node_modules/vitest"]).toBeUndefined();
+  });
+});
+
 describe("examples/recipe-repo: every recipe runs against the emulator", () => {
   let h: Harness;
   let project: Project;
@@ -170,5 +197,107 @@ describe("examples/recipe-repo: the apply job and a plan held for approval", () 
     expect(r.status, r.stderr).toBe(0);
     expect(r.calls.trim()).toBe("npx musicsync approve 7");
     expect(r.stdout).not.toContain("::error");
+  });
+});
+
+describe("examples/recipe-repo: the plan job comments the plan, even when a recipe failed", () => {
+  let bin: string;
+  // The expressions the plan job's steps read, as GitHub would fill them in for pull request 42.
+  const EXPRESSIONS: Record<string, string> = {
+    "${{ github.token }}": "gh-token-of-the-job",
+    "${{ github.event.pull_request.number }}": "42",
+  };
+
+  beforeAll(async () => {
+    bin = await mkdtemp(join(tmpdir(), "recipe-repo-plan-"));
+    // `npx musicsync plan --markdown` prints $PLAN_TEXT and exits $PLAN_EXIT; `gh` keeps each
+    // comment's body.
+    const npx = [
+      "#!/bin/sh",
+      '[ "$*" = "musicsync plan --markdown" ] || exit 99',
+      'printf "%s" "$PLAN_TEXT"',
+      'exit "$PLAN_EXIT"',
+      "",
+    ].join("\n");
+    const gh = [
+      "#!/bin/sh",
+      'echo "gh $*" >> "$CALLS"',
+      'while [ "$#" -gt 0 ]; do [ "$1" = "--body-file" ] && cat "$2" >> "$BODIES"; shift; done',
+      "",
+    ].join("\n");
+    for (const [name, text] of [
+      ["npx", npx],
+      ["gh", gh],
+    ] as const) {
+      await writeFile(join(bin, name), text);
+      await chmod(join(bin, name), 0o755);
+    }
+  });
+  afterAll(() => rm(bin, { recursive: true, force: true }));
+
+  /**
+   * The plan job from its `musicsync plan` step on, as GitHub runs it: each step in bash -eo
+   * pipefail, and after a failed step only those whose `if:` asks for always() or failure().
+   */
+  async function planJob(planExit: number, planText: string) {
+    const wf = parseYaml(await readFile(join(REPO, ".github/workflows/musicsync.yml"), "utf8")) as {
+      jobs: Record<string, { steps: { if?: string; run?: string; env?: Record<string, string> }[] }>;
+    };
+    const steps = wf.jobs.plan!.steps;
+    const from = steps.findIndex((s) => s.run?.includes("musicsync plan"));
+    const work = await mkdtemp(join(bin, "job-"));
+    const files = { CALLS: join(work, "calls"), BODIES: join(work, "bodies") };
+    for (const f of Object.values(files)) await writeFile(f, "");
+    let code = 0;
+    for (const step of steps.slice(from)) {
+      if (!step.run) continue;
+      if (code !== 0 && !/always\(\)|failure\(\)/.test(step.if ?? "")) continue;
+      const env = Object.fromEntries(
+        Object.entries(step.env ?? {}).map(([k, v]) => {
+          if (!(v in EXPRESSIONS))
+            throw new Error(`the plan job reads ${v}, which this test does not fill in`);
+          return [k, EXPRESSIONS[v]!];
+        }),
+      );
+      const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", step.run], {
+        cwd: work,
+        encoding: "utf8",
+        timeout: 10_000,
+        env: {
+          PATH: [bin, "/usr/bin", "/bin"].join(delimiter),
+          PLAN_EXIT: String(planExit),
+          PLAN_TEXT: planText,
+          ...files,
+          ...env,
+        },
+      });
+      if (code === 0) code = r.status ?? 1;
+    }
+    return { code, calls: await readFile(files.CALLS, "utf8"), bodies: await readFile(files.BODIES, "utf8") };
+  }
+
+  const FAILED_PLAN =
+    "## musicsync plan\n\n| weekly-mix | | | | | | | | **failed** |\n\n1 of 3 recipes failed\n";
+
+  it("comments the plan of a run where one recipe failed, then fails the job (exit 1)", async () => {
+    const job = await planJob(1, FAILED_PLAN);
+    expect(job.calls.trim()).toBe("gh pr comment 42 --body-file plan.md --edit-last");
+    expect(job.bodies).toBe(FAILED_PLAN);
+    expect(job.code).toBe(1);
+  });
+
+  it("comments a plan with changes and passes (exit 2), and fails on refused credentials (exit 4) after commenting", async () => {
+    const pending = await planJob(2, "## musicsync plan\n\n+ 3 to add\n");
+    expect(pending).toMatchObject({ code: 0, bodies: "## musicsync plan\n\n+ 3 to add\n" });
+    const refused = await planJob(4, FAILED_PLAN);
+    expect(refused).toMatchObject({ code: 4, bodies: FAILED_PLAN });
+  });
+
+  it("says there is no plan when the command printed none, so the last push's plan is not left standing", async () => {
+    const job = await planJob(1, "");
+    expect(job.code).toBe(1);
+    expect(job.bodies).toBe(
+      "No plan: `musicsync plan` exited 1 before planning a recipe; the job log says why.\n",
+    );
   });
 });
