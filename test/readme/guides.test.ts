@@ -52,6 +52,7 @@ const BLOCKS = new Map([...TEXT].map(([file, text]) => [file, codeBlocks(text)])
 /** Every block shown but not run, as `file — reason`. */
 const NOT_RUN = [
   "README.md — installs the clone and runs the whole suite: what this suite is",
+  "README.md — downloads a release from GitHub; CI installs the packed tarball the same way (.ci/after-tests)",
   "docs/client.md — talks to music.youtube.com, and needs a signed-in account's browser.json",
   "docs/client.md — needs the request headers of a browser signed in to music.youtube.com",
   "docs/client.md — needs a Google Cloud OAuth client and a person to grant access",
