@@ -4,6 +4,7 @@
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { RecipeIssue } from "./errors.js";
+import { didYouMean } from "./suggest.js";
 import * as generated from "./validators.generated.js";
 import type { Path, SourceDocument } from "./yaml-source.js";
 
@@ -121,8 +122,10 @@ function valueMessage(err: ErrorObject, params: Record<string, unknown>): string
 function unknownProperty(err: ErrorObject, path: Path, params: Record<string, unknown>): Described {
   const prop = keyText(String(params.additionalProperty));
   const parent = err.parentSchema as { properties?: Record<string, unknown> } | undefined;
-  const known = parent?.properties ? ` (expected one of: ${list(Object.keys(parent.properties))})` : "";
-  return { path: [...path, prop], key: true, message: `unknown property "${prop}"${known}` };
+  const names = Object.keys(parent?.properties ?? {});
+  const known = names.length > 0 ? ` (expected one of: ${list(names)})` : "";
+  const near = didYouMean(String(params.additionalProperty), names);
+  return { path: [...path, prop], key: true, message: `unknown property "${prop}"${near}${known}` };
 }
 
 /** A source or target whose `type` is not a string, or names no branch. */
@@ -138,7 +141,7 @@ function unknownType(err: ErrorObject, path: Path, params: Record<string, unknow
   return {
     path: [...path, "type"],
     key: false,
-    message: `unknown ${what} type "${String(params.tagValue)}" (expected one of: ${list(allowed)})`,
+    message: `unknown ${what} type "${String(params.tagValue)}"${didYouMean(String(params.tagValue), allowed as string[])} (expected one of: ${list(allowed)})`,
   };
 }
 
