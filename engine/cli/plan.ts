@@ -14,19 +14,26 @@ import { outputFileArg } from "./args.js";
 import { interruptible } from "./interrupt.js";
 import { CliError, type CommandRun } from "./io.js";
 import { loadRecipes, loadTolerant, pick } from "./project.js";
-import { RunPrinter } from "./run-printer.js";
+import { RunPrinter, worthShowing } from "./run-printer.js";
 import { exitOf, failuresOf, runAll, withEnv } from "./runs.js";
 
-export interface PlanOptions {
+/** What `plan` and `sync` share: which recipes, and how much of each plan to show. */
+interface ShownOptions {
   recipe?: string[];
-  out?: string;
-  markdown?: boolean;
+  /** Only the recipes with changes or failures. */
   quiet?: boolean;
+  /** Every skipped item and kept row (else skips of one reason beyond a few are one line). */
+  verbose?: boolean;
 }
 
-/** With --quiet, a plan that changes nothing and failed nowhere is left out. */
-function worthShowing(p: Plan): boolean {
-  return p.actions.length > 0 || p.errors.length > 0;
+export interface PlanOptions extends ShownOptions {
+  out?: string;
+  markdown?: boolean;
+}
+
+export interface SyncOptions extends ShownOptions {
+  dryRun?: boolean;
+  approve?: boolean;
 }
 
 export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
@@ -46,10 +53,11 @@ export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
       const failed = failuresOf(runs, recipes);
       if (o.out) await writeFile(o.out, renderPlansJson(plans, 2, failed));
       const shown = o.quiet ? plans.filter(worthShowing) : plans;
+      const text = { color: io.stdout.isTTY === true, verbose: o.verbose === true };
       if (g.json) io.stdout.write(renderPlansJson(shown, 2, failed));
       else if (o.markdown) io.stdout.write(renderPlansMarkdown(shown, failed));
       else if (o.quiet && shown.length === 0 && failed.length === 0) io.stdout.write("No changes.\n");
-      else io.stdout.write(renderPlansText(shown, { color: io.stdout.isTTY === true }, failed));
+      else io.stdout.write(renderPlansText(shown, text, failed));
       for (const r of runs) if (!r.plan && r.error) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
       setExit(exitOf(runs));
     },
@@ -118,15 +126,17 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
  * `onPlan`), and its result line when it is done: a long sync shows its progress in a pipe or a
  * log file too, not everything at the end.
  */
-export async function sync(
-  run: CommandRun,
-  o: { recipe?: string[]; dryRun?: boolean; approve?: boolean },
-): Promise<void> {
+export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
   const { io, g } = run;
   const project = await loadProjectFor(run);
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
   const printed = new Set<string>();
-  const out = new RunPrinter(io, g, { showPlans: true, planShown: (id) => printed.has(id) });
+  const out = new RunPrinter(io, g, {
+    showPlans: true,
+    planShown: (id) => printed.has(id),
+    quiet: o.quiet === true,
+    verbose: o.verbose === true,
+  });
   const onPlan = (p: Plan) => {
     printed.add(p.recipe.id);
     out.plan(p);
