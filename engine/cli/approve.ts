@@ -48,13 +48,13 @@ export function planOf(id: number, held: Approval): Plan {
   }
 }
 
-export async function approve(run: CommandRun, runIdText: string): Promise<void> {
+export async function approve(given: CommandRun, runIdText: string): Promise<void> {
   const id = runIdArg(runIdText, "musicsync status lists them");
-  const project = await loadProjectFor(run);
+  const project = await loadProjectFor(given);
   // Nothing was ever held without a state database; opening one would create it.
-  if (!stateMayExist(existingStateFolder(stateFileOf(run.g, project))))
+  if (!stateMayExist(existingStateFolder(stateFileOf(given.g, project))))
     throw new CliError(`run ${id} holds no plan for approval`);
-  await withEnv(run, project, async (env) => {
+  await withEnv(given, project, async (env, run) => {
     const held = await env.state.approval(id);
     const refused = await refusal(env.state, id, held);
     if (refused !== null || held === null) throw new CliError(refused ?? `run ${id} holds no plan`);

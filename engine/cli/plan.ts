@@ -13,6 +13,7 @@ import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
 import { interruptible } from "./interrupt.js";
 import { CliError, type CommandRun } from "./io.js";
+import { progress } from "./progress.js";
 import { loadRecipes, loadTolerant, pick } from "./project.js";
 import { RunPrinter, worthShowing } from "./run-printer.js";
 import { exitOf, failuresOf, runAll, withEnv } from "./runs.js";
@@ -96,12 +97,15 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
     approved: o.approve === true,
     orElse: `musicsync apply --approve ${file}`,
   });
-  await interruptible(run.io, true, (stop) =>
+  // Everything this command prints goes through the bar's streams (progress.ts).
+  const bar = progress(run.io, run.g);
+  const shown: CommandRun = { ...run, io: bar.io };
+  await interruptible(shown.io, true, (stop) =>
     withEnv(
-      run,
+      shown,
       project,
       async (env) => {
-        const out = new RunPrinter(run.io, run.g, { showPlans: false });
+        const out = new RunPrinter(shown.io, run.g, { showPlans: false });
         const runs = await runAll(
           doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env, approval(p)) })),
           env.logger as EngineLogger,
@@ -111,12 +115,12 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
         out.finish();
         run.setExit(exitOf(runs));
         stop?.finish(
-          run,
+          shown,
           runs,
           doc.plans.map((p) => p.recipe.id),
         );
       },
-      stop ? { interruption: stop } : {},
+      { progress: bar, ...(stop ? { interruption: stop } : {}) },
     ),
   );
 }
@@ -127,9 +131,13 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
  * log file too, not everything at the end.
  */
 export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
-  const { io, g } = run;
+  const { g } = run;
   const project = await loadProjectFor(run);
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
+  // Everything this command prints goes through the bar's streams (progress.ts).
+  const bar = progress(run.io, g);
+  const io = bar.io;
+  const shown: CommandRun = { ...run, io };
   const printed = new Set<string>();
   const out = new RunPrinter(io, g, {
     showPlans: true,
@@ -144,7 +152,7 @@ export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
   const dryRun = o.dryRun === true;
   await interruptible(io, !dryRun, (stop) =>
     withEnv(
-      run,
+      shown,
       project,
       async (env) => {
         // `notify:` (engine/notify/): sent in the background, drained briefly before the exit.
@@ -173,12 +181,12 @@ export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
         await notes?.close();
         run.setExit(exitOf(runs));
         stop?.finish(
-          run,
+          shown,
           runs,
           recipes.map((r) => r.recipe.id),
         );
       },
-      { readOnly: dryRun, onPlan, ...(stop ? { interruption: stop } : {}) },
+      { readOnly: dryRun, onPlan, progress: bar, ...(stop ? { interruption: stop } : {}) },
     ),
   );
 }

@@ -38,18 +38,19 @@ function showPlan(run: CommandRun, planned: Planned, runId: number, o: UndoOptio
   run.setExit(plan.actions.length > 0 ? Exit.CHANGES : Exit.OK);
 }
 
-export async function undo(run: CommandRun, runIdText: string, o: UndoOptions): Promise<void> {
-  const { io, g } = run;
+export async function undo(command: CommandRun, runIdText: string, o: UndoOptions): Promise<void> {
+  const { g } = command;
   const runId = runIdArg(runIdText);
   const given = o.maxAgeDays === undefined ? undefined : wholeNumberArg(o.maxAgeDays, "--max-age-days");
   if (o.out) outputFileArg(o.out);
-  const project = await loadProjectFor(run);
+  const project = await loadProjectFor(command);
   const maxAgeDays = given ?? project.undo.max_age_days;
   const applying = !o.dryRun && !o.out;
   await withEnv(
-    run,
+    command,
     project,
-    async (env) => {
+    async (env, run) => {
+      const { io } = run;
       let planned: Planned;
       try {
         planned = await prepareUndo(runId, env, { deleteCreated: o.deleteCreated === true, maxAgeDays });
