@@ -105,6 +105,10 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
     .option("--approve", "also apply plans over policy.require_approval (else held, exit 5)")
     .option("-q, --quiet", QUIET)
     .option("-v, --verbose", VERBOSE)
+    .option(
+      "--lock-wait <duration>",
+      "wait up to this long (e.g. 30s, 5m) for an account another process is syncing, then say who holds it",
+    )
     .action(async (o: SyncOptions, c: Command) => {
       await (await import("./plan.js")).sync(run(c), o);
     });

@@ -9,10 +9,12 @@ import { renderPlansText } from "../render/text.js";
 import { ruleOf } from "../run/approval.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
+import { duration } from "../status/format.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
 import { interruptible } from "./interrupt.js";
 import { CliError, type CommandRun } from "./io.js";
+import { type LockWait, lockWaitArg, waitingForLock } from "./lock-wait.js";
 import { progress } from "./progress.js";
 import { loadRecipes, loadTolerant, pick } from "./project.js";
 import { RunPrinter, worthShowing } from "./run-printer.js";
@@ -35,6 +37,8 @@ export interface PlanOptions extends ShownOptions {
 export interface SyncOptions extends ShownOptions {
   dryRun?: boolean;
   approve?: boolean;
+  /** How long a recipe waits for its account's lock (a duration as the daemon reads one). */
+  lockWait?: string;
 }
 
 export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
@@ -132,6 +136,7 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
  */
 export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
   const { g } = run;
+  const lockWaitMs = lockWaitArg(o.lockWait);
   const project = await loadProjectFor(run);
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
   // Everything this command prints goes through the bar's streams (progress.ts).
@@ -164,10 +169,20 @@ export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
                 env.logger as EngineLogger,
               )
             : null;
+        const wait: LockWait = {
+          ms: lockWaitMs,
+          clock: env.clock,
+          waiting: (by, ms) =>
+            io.stderr.write(
+              `waiting up to ${duration(ms)} for account "${by.account}": locked by ${by.holder} (lock ${by.lockId})\n`,
+            ),
+          stopped: () => stop?.shutdown.requested === true,
+        };
         const runs: RecipeRun[] = await runAll(
           recipes.map((r) => ({
             id: r.recipe.id,
-            run: () => syncRecipe(r, env, { dryRun, approve: o.approve === true }),
+            run: () =>
+              waitingForLock(() => syncRecipe(r, env, { dryRun, approve: o.approve === true }), wait),
           })),
           env.logger as EngineLogger,
           (r) => {

@@ -1,11 +1,15 @@
 /**
  * Issue 23's command-line frictions, against the compiled `musicsync` and an emulator: skipped
- * items said once per reason, `sync --quiet` and `-v`.
+ * items said once per reason, `sync --quiet` and `-v`, `sync --lock-wait`.
  */
+import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, musicsync } from "./cli-process.js";
+import { openSqliteState } from "../../engine/state/sqlite.js";
+import { ensureBuilt, MAIN, musicsync } from "./cli-process.js";
+import { waitUntil } from "./daemon-harness.js";
 import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -60,5 +64,61 @@ describe("skipped items and --quiet", () => {
     expect(one.stdout).toMatch(/^more: playlist "more" \(new\) \[sync\]$/m);
     expect(one.stdout).toMatch(/^more: Applied: /m);
     expect(one.stdout).not.toMatch(/^top/m);
+  }, 120_000);
+});
+
+/** `musicsync <args>` started, its stderr watched as it comes; `done` resolves at its exit. */
+function started(args: readonly string[]) {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const out = { stdout: "", stderr: "" };
+  child.stdout.on("data", (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out.stderr += d.toString()));
+  // Bounded: a command that hangs is killed and fails the test.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, ...out });
+    }),
+  );
+  return { out, done };
+}
+
+describe("sync --lock-wait", () => {
+  it("waits for an account another process holds, says who holds it, and syncs once it is free", async () => {
+    h = await startHarness();
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeFile(join(h.dir, "recipes", "top.yaml"), limitedRecipe("top", catalogueSongs(h, 3), 3));
+    const p = ["-p", h.projectFile];
+    expect(await musicsync(["sync", "--lock-wait", "soon", ...p])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--lock-wait: "soon" is not a duration'),
+    });
+    // Another live process of this machine (this test's) holds the account.
+    const state = openSqliteState(h.stateFile);
+    try {
+      const held = await state.acquireLock("default", `${hostname()}:${process.pid}`, Date.now(), 300_000);
+      if (!held.acquired) throw new Error("the test could not take the lock");
+      const short = await musicsync(["sync", "--lock-wait", "1s", ...p]);
+      expect(short.code).toBe(4);
+      expect(short.stderr).toContain(
+        `waiting up to 1 s for account "default": locked by ${hostname()}:${process.pid}`,
+      );
+      expect(short.stdout).toMatch(
+        /^top: Not applied: still locked after waiting 1 s: account "default" is locked by /m,
+      );
+
+      const waiting = started(["sync", "--lock-wait", "50s", ...p]);
+      await waitUntil(() => waiting.out.stderr.includes("waiting up to 50 s"), "the sync to wait", 30_000);
+      await state.releaseLock(held.lock.lockId);
+      const synced = await waiting.done;
+      expect(synced.code).toBe(0);
+      expect(synced.stdout).toMatch(/^top: Applied: /m);
+    } finally {
+      await state.close();
+    }
   }, 120_000);
 });
