@@ -12,6 +12,7 @@ import type { Approval, EngineState } from "../state/types.js";
 import { loadProjectFor } from "./accounts.js";
 import { runIdArg } from "./args.js";
 import { CliError, type CommandRun } from "./io.js";
+import { sayNextSteps } from "./next-steps.js";
 import { existingStateFolder, stateFileOf, stateMayExist } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, runAll, withEnv } from "./runs.js";
@@ -61,11 +62,12 @@ export async function approve(given: CommandRun, runIdText: string): Promise<voi
     const plan = planOf(id, held);
     const out = new RunPrinter(run.io, run.g, { showPlans: true });
     const runs = await runAll(
-      [{ id: plan.recipe.id, run: () => applySavedPlan(plan, env, { approves: id }) }],
+      [{ id: plan.recipe.id, account: plan.account, run: () => applySavedPlan(plan, env, { approves: id }) }],
       env.logger as EngineLogger,
       (r) => out.add(r),
     );
     out.finish();
+    await sayNextSteps(run.io, env.state, runs);
     run.setExit(exitOf(runs));
   });
 }

@@ -15,6 +15,7 @@ import { outputFileArg } from "./args.js";
 import { interruptible } from "./interrupt.js";
 import { CliError, type CommandRun } from "./io.js";
 import { type LockWait, lockWaitArg, waitingForLock } from "./lock-wait.js";
+import { sayNextSteps } from "./next-steps.js";
 import { progress } from "./progress.js";
 import { loadRecipes, loadTolerant, pick } from "./project.js";
 import { RunPrinter, worthShowing } from "./run-printer.js";
@@ -111,12 +112,17 @@ export async function apply(run: CommandRun, file: string, o: { approve?: boolea
       async (env) => {
         const out = new RunPrinter(shown.io, run.g, { showPlans: false });
         const runs = await runAll(
-          doc.plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env, approval(p)) })),
+          doc.plans.map((p) => ({
+            id: p.recipe.id,
+            account: p.account,
+            run: () => applySavedPlan(p, env, approval(p)),
+          })),
           env.logger as EngineLogger,
           (r) => out.add(stop?.settled(r) ?? r),
           () => stop?.shutdown.requested === true,
         );
         out.finish();
+        await sayNextSteps(shown.io, env.state, runs);
         run.setExit(exitOf(runs));
         stop?.finish(
           shown,
@@ -181,6 +187,7 @@ export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
         const runs: RecipeRun[] = await runAll(
           recipes.map((r) => ({
             id: r.recipe.id,
+            account: r.recipe.account,
             run: () =>
               waitingForLock(() => syncRecipe(r, env, { dryRun, approve: o.approve === true }), wait),
           })),
@@ -193,6 +200,7 @@ export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
           () => stop?.shutdown.requested === true,
         );
         out.finish();
+        await sayNextSteps(shown.io, env.state, runs);
         await notes?.close();
         run.setExit(exitOf(runs));
         stop?.finish(

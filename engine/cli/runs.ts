@@ -87,8 +87,16 @@ export function exitOf(runs: readonly RecipeRun[]): number {
   return Exit.OK;
 }
 
+/** What runAll runs: a recipe (or a saved plan) by id, and the account it runs as. */
+export interface RunItem {
+  id: string;
+  account?: string;
+  run: () => Promise<RecipeRun>;
+}
+
 /** One recipe's run; a lock, expired credentials or a stale plan become its outcome, not a throw. */
-async function runOne(id: string, run: () => Promise<RecipeRun>, logger: EngineLogger): Promise<RecipeRun> {
+async function runOne(item: RunItem, logger: EngineLogger): Promise<RecipeRun> {
+  const { id, run } = item;
   try {
     return await run();
   } catch (e) {
@@ -100,8 +108,9 @@ async function runOne(id: string, run: () => Promise<RecipeRun>, logger: EngineL
       outcome,
       error: e.message,
     });
-    if (e instanceof LockedError || (e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED))
-      return failed("locked");
+    if (e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED)
+      return { ...failed("locked"), ...(item.account ? { credentialsRefused: item.account } : {}) };
+    if (e instanceof LockedError) return failed("locked");
     if (e instanceof StalePlanError) return failed("refused");
     logger.debug({ recipe: id, stack: e.stack }, "recipe failed");
     return failed("failed");
@@ -113,7 +122,7 @@ async function runOne(id: string, run: () => Promise<RecipeRun>, logger: EngineL
  * so (Ctrl-C), no other recipe is started.
  */
 export async function runAll(
-  items: readonly { id: string; run: () => Promise<RecipeRun> }[],
+  items: readonly RunItem[],
   logger: EngineLogger,
   each: (run: RecipeRun) => void = () => {},
   stopped: () => boolean = () => false,
@@ -121,7 +130,7 @@ export async function runAll(
   const runs: RecipeRun[] = [];
   for (const item of items) {
     if (stopped()) break;
-    const run = await runOne(item.id, item.run, logger);
+    const run = await runOne(item, logger);
     // A split recipe's further parts are runs of their own (engine/run/split.ts).
     for (const r of [run, ...(run.parts ?? [])]) {
       runs.push(r);

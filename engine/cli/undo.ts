@@ -14,6 +14,7 @@ import { applyUndo, prepareUndo, UndoRefusedError } from "../undo/index.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg, runIdArg, wholeNumberArg } from "./args.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
+import { sayNextSteps } from "./next-steps.js";
 import { loadTolerant } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, runAll, withEnv } from "./runs.js";
@@ -71,11 +72,12 @@ export async function undo(command: CommandRun, runIdText: string, o: UndoOption
       if (!g.json) io.stdout.write(`Undo of run #${runId}:\n`);
       const out = new RunPrinter(io, g, { showPlans: true });
       const runs = await runAll(
-        [{ id: planned.plan.recipe.id, run: () => applyUndo(planned, env) }],
+        [{ id: planned.plan.recipe.id, account: planned.plan.account, run: () => applyUndo(planned, env) }],
         env.logger as EngineLogger,
         (r) => out.add(r),
       );
       out.finish();
+      await sayNextSteps(io, env.state, runs);
       run.setExit(exitOf(runs));
     },
     { readOnly: !applying, history: true },

@@ -122,3 +122,25 @@ describe("sync --lock-wait", () => {
     }
   }, 120_000);
 });
+
+describe("refused credentials", () => {
+  it("sync says the next step, as doctor and status do: renew them, then resume the account", async () => {
+    h = await startHarness();
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeFile(join(h.dir, "recipes", "top.yaml"), limitedRecipe("top", catalogueSongs(h, 3), 3));
+    // Every signature now looks too old: the service refuses the cookie (HTTP 401).
+    await fetch(`${h.emulator.url}/_emulator/config`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ auth: { maxHashAgeSeconds: -100_000 } }),
+    });
+    const r = await musicsync(["sync", "-p", h.projectFile]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(
+      "account default: the service refused its credentials: renew them with `musicapi browser` " +
+        "(or `musicapi oauth`), then `musicsync resume default` (it is suspended until then)",
+    );
+    const status = await musicsync(["status", "-p", h.projectFile]);
+    expect(status.stdout).toContain("lift with: musicsync resume default");
+  }, 60_000);
+});
