@@ -17,7 +17,7 @@ import { CliError, type CommandRun } from "./io.js";
 import { type LockWait, lockWaitArg, waitingForLock } from "./lock-wait.js";
 import { sayNextSteps } from "./next-steps.js";
 import { progress } from "./progress.js";
-import { loadRecipes, loadTolerant, pick } from "./project.js";
+import { loadRecipes, loadTolerant, pick, required } from "./project.js";
 import { RunPrinter, worthShowing } from "./run-printer.js";
 import { exitOf, failuresOf, runAll, withEnv } from "./runs.js";
 
@@ -144,6 +144,7 @@ export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
   const { g } = run;
   const lockWaitMs = lockWaitArg(o.lockWait);
   const project = await loadProjectFor(run);
+  if (!o.dryRun) required(project, ["notify"], "sync sends the notifications of notify:");
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
   // Everything this command prints goes through the bar's streams (progress.ts).
   const bar = progress(run.io, g);

@@ -164,7 +164,17 @@ function describe(err: ErrorObject, value: unknown): Described | null {
   }
 }
 
-function check(validate: ValidateFunction, source: SourceDocument, what: string): RecipeIssue[] {
+function samePath(a: Path, b: Path): boolean {
+  return a.length === b.length && a.every((seg, i) => seg === b[i]);
+}
+
+/** `unchecked`: values whose own errors are not reported (left as written, checked later). */
+function check(
+  validate: ValidateFunction,
+  source: SourceDocument,
+  what: string,
+  unchecked: readonly Path[] = [],
+): RecipeIssue[] {
   const value = source.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const pos = source.at([]);
@@ -174,7 +184,7 @@ function check(validate: ValidateFunction, source: SourceDocument, what: string)
   const issues: RecipeIssue[] = [];
   for (const err of validate.errors ?? []) {
     const d = describe(err, value);
-    if (!d) continue;
+    if (!d || (!d.key && unchecked.some((p) => samePath(p, d.path)))) continue;
     const pos = source.at(d.path, d.key);
     const where = pathText(d.path);
     issues.push({ file: source.file, ...pos, message: where ? `${where}: ${d.message}` : d.message });
@@ -186,6 +196,6 @@ export function checkRecipeSchema(source: SourceDocument): RecipeIssue[] {
   return check(validators().recipe, source, "a recipe");
 }
 
-export function checkProjectSchema(source: SourceDocument): RecipeIssue[] {
-  return check(validators().project, source, "the project file");
+export function checkProjectSchema(source: SourceDocument, unchecked: readonly Path[] = []): RecipeIssue[] {
+  return check(validators().project, source, "the project file", unchecked);
 }

@@ -1,9 +1,11 @@
 /**
  * Issue 23's command-line frictions, against the compiled `musicsync` and an emulator: skipped
- * items said once per reason, `sync --quiet` and `-v`, `sync --lock-wait`.
+ * items said once per reason, `sync --quiet` and `-v`, `sync --lock-wait`, the next step after
+ * refused credentials, and settings whose `${VAR}` is not set where a command runs.
  */
 import { spawn } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -142,5 +144,77 @@ describe("refused credentials", () => {
     );
     const status = await musicsync(["status", "-p", h.projectFile]);
     expect(status.stdout).toContain("lift with: musicsync resume default");
+  }, 60_000);
+});
+
+describe("settings read when used, their environment variable not set here", () => {
+  const notify = [
+    "notify:",
+    "  - type: webhook",
+    "    url: https://hooks.example.org/musicsync",
+    `    headers: { Authorization: "Bearer \${HOOK_TOKEN}" }`,
+    "",
+  ].join("\n");
+
+  it("validate passes with a warning naming the variable; sync refuses before any write; --dry-run plans", async () => {
+    h = await startHarness();
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeFile(join(h.dir, "recipes", "top.yaml"), limitedRecipe("top", catalogueSongs(h, 3), 3));
+    const text = await readFile(h.projectFile, "utf8");
+    const line = text.split("\n").length + 3;
+    await writeFile(h.projectFile, text + notify);
+    const p = ["-p", h.projectFile];
+    const env = { HOOK_TOKEN: "" };
+    const valid = await musicsync(["validate", ...p], env);
+    expect(valid).toMatchObject({ code: 0, stdout: "1 recipe valid.\n" });
+    expect(valid.stderr).toBe(
+      `${h.projectFile}:${line}:31 warning: notify[0].headers.Authorization: HOOK_TOKEN is not set here; the setting is checked when a command uses it\n`,
+    );
+    const sync = await musicsync(["sync", ...p], env);
+    expect(sync.code).toBe(1);
+    expect(sync.stderr).toBe(
+      `error: sync sends the notifications of notify:, but ${h.projectFile}:${line}:31: ` +
+        "notify[0].headers.Authorization needs the environment variable HOOK_TOKEN, which is not set\n",
+    );
+    expect(existsSync(join(h.dir, "state.db"))).toBe(false);
+    expect((await musicsync(["sync", "--dry-run", ...p], env)).code).toBe(2);
+  }, 60_000);
+
+  it("an account's unset credentials fail its recipes only, by name; an unset state fails what opens it", async () => {
+    h = await startHarness();
+    const songs = catalogueSongs(h, 4);
+    await mkdir(join(h.dir, "recipes"), { recursive: true });
+    await writeFile(join(h.dir, "recipes", "mine.yaml"), limitedRecipe("mine", songs.slice(0, 2), 2));
+    await writeFile(
+      join(h.dir, "recipes", "theirs.yaml"),
+      limitedRecipe("theirs", songs.slice(2), 2).replace("id: theirs", "id: theirs\naccount: other"),
+    );
+    const text = await readFile(h.projectFile, "utf8");
+    await writeFile(
+      h.projectFile,
+      text.replace(
+        "accounts:\n",
+        `accounts:\n  other: { auth: "\${OTHER_AUTH}", base_url: "http://127.0.0.1:9" }\n`,
+      ),
+    );
+    const p = ["-p", h.projectFile];
+    const sync = await musicsync(["sync", ...p], { OTHER_AUTH: "" });
+    expect(sync.stdout).toMatch(/^mine: Applied: /m);
+    expect(sync.stdout).toContain(
+      `theirs: Not applied: account other is used, but ${h.projectFile}:4:18: accounts.other.auth needs the environment variable OTHER_AUTH, which is not set`,
+    );
+    expect(sync.code).not.toBe(0);
+
+    await rm(join(h.dir, "recipes", "theirs.yaml"));
+    await writeFile(h.projectFile, text.replace("state: state.db", `state: "\${DATABASE_URL}"`));
+    const env = { DATABASE_URL: "" };
+    const valid = await musicsync(["validate", ...p], env);
+    expect(valid.code, valid.stderr).toBe(0);
+    const plan = await musicsync(["plan", ...p], env);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain("this command opens the state, but");
+    expect(plan.stderr).toContain("state needs the environment variable DATABASE_URL, which is not set");
+    const doctor = await musicsync(["doctor", ...p], env);
+    expect(doctor.stdout).toMatch(/^error +state: .*state needs the environment variable DATABASE_URL/m);
   }, 60_000);
 });
