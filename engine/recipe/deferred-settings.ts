@@ -10,12 +10,35 @@ import type { Project, UnresolvedSetting } from "./types.js";
 import { pathText } from "./validate-schema.js";
 import type { Path } from "./yaml-source.js";
 
-/** The top-level settings only a command that runs reads. */
-const READ_WHEN_USED: ReadonlySet<string> = new Set(["accounts", "notify", "state"]);
+/** An account's text settings, read when a client of the account is made. */
+const ACCOUNT_TEXTS: ReadonlySet<unknown> = new Set([
+  "auth",
+  "token",
+  "base_url",
+  "brand_account",
+  "language",
+  "location",
+]);
 
-/** Whether a value at `path` of the project file is one of those settings (a value, not a name). */
+/**
+ * Whether the value at `path` of the project file is a text setting read only when a command uses
+ * it. Only single text values: a whole mapping or list written as one `${VAR}` (`accounts:
+ * ${X}`, `headers: ${H}`) is no such setting, and its unset variable stays an error of the file.
+ */
 export function readWhenUsed(path: Path): boolean {
-  return typeof path[0] === "string" && READ_WHEN_USED.has(path[0]);
+  const [root, , field, leaf] = path;
+  if (root === "state") return path.length === 1;
+  if (root === "accounts")
+    return (
+      (path.length === 3 && ACCOUNT_TEXTS.has(field)) ||
+      (path.length === 4 && field === "oauth_client" && (leaf === "id" || leaf === "secret"))
+    );
+  if (root === "notify")
+    return (
+      (path.length === 3 && field === "url") ||
+      (path.length === 4 && (field === "headers" || field === "command"))
+    );
+  return false;
 }
 
 /** A command needs a setting whose variable is not set here. */

@@ -71,3 +71,35 @@ describe("settings read when used", () => {
     expect(issues.map(formatIssue)).toContain("musicsync.yaml:6:22 environment variable WHO is not set");
   });
 });
+
+describe("what is read when used", () => {
+  it("is a single text value: a whole mapping or list as one reference stays an error of the file", () => {
+    const base = "apiVersion: musicsync/v1\nkind: Project\n";
+    const ref = (name: string) => `"$\{${name}}"`;
+    for (const [text, path] of [
+      [`${base}accounts: ${ref("X")}\n`, "accounts"],
+      [`${base}accounts:\n  me: ${ref("X")}\n`, "accounts.me"],
+      [`${base}accounts:\n  me: { auth: a.json, oauth_client: ${ref("X")} }\n`, "accounts.me.oauth_client"],
+      [`${base}accounts:\n  me: { emulator: { seed: ${ref("X")} } }\n`, "accounts.me.emulator.seed"],
+      [`${base}notify: ${ref("X")}\n`, "notify"],
+      [`${base}notify:\n  - ${ref("X")}\n`, "notify[0]"],
+      [
+        `${base}notify:\n  - { type: webhook, url: "https://x.org", headers: ${ref("X")} }\n`,
+        "notify[0].headers",
+      ],
+      [`${base}notify:\n  - { type: command, command: ${ref("X")} }\n`, "notify[0].command"],
+      [`${base}notify:\n  - { type: webhook, url: "https://x.org", name: ${ref("X")} }\n`, "notify[0].name"],
+    ]) {
+      const { project, issues } = loadProjectText("musicsync.yaml", text!, {});
+      expect(project, `${path}: ${text}`).toBeNull();
+      expect(
+        issues.map((i) => i.message),
+        path,
+      ).toContain("environment variable X is not set");
+    }
+    const leaves = `${base}defaults: { account: me }\naccounts:\n  me: { token: ${ref("T")}, oauth_client: { id: ${ref("I")}, secret: ${ref("S")} } }\nnotify:\n  - { type: command, command: [/bin/page, ${ref("C")}] }\n`;
+    const { project, issues } = loadProjectText("musicsync.yaml", leaves, {});
+    expect(issues).toEqual([]);
+    expect(project!.unresolved!.map((u) => u.variables[0])).toEqual(["T", "I", "S", "C"]);
+  });
+});
