@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
+import { withoutUserinfo } from "../accounts/userinfo.js";
 import { packageRoot } from "../run/package-root.js";
 import { gitignoreText, type InitChoices, projectText, STARTER_ID, starterRecipeText } from "./init-files.js";
 import { CliError, type CliIo } from "./io.js";
@@ -40,10 +41,13 @@ const URL_LIKE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
  */
 function projectFolder(dir: string): string {
   if (URL_LIKE.test(dir)) {
+    // A password in the URL is not repeated (nor suggested for a project file).
+    const shown = withoutUserinfo(dir);
+    const example = BASE_URL.test(dir) && shown === dir ? dir : "http://127.0.0.1:8080";
     throw new CliError(
-      `${JSON.stringify(dir)} is a URL, not a folder; nothing written. init takes the project's folder ` +
+      `${JSON.stringify(shown)} is a URL, not a folder; nothing written. init takes the project's folder ` +
         `(default: here); an emulator or service at a URL is given with --base-url, e.g. ` +
-        `\`musicsync init my-music --base-url ${BASE_URL.test(dir) ? dir : "http://127.0.0.1:8080"}\`` +
+        `\`musicsync init my-music --base-url ${example}\`` +
         " (and the headers it signs in with in --auth), or --emulator for one started by each command",
     );
   }
@@ -107,8 +111,14 @@ function baseUrlOf(o: InitOptions): string | null {
   if (o.baseUrl === undefined) return null;
   if (o.emulator)
     throw new CliError("--base-url and --emulator: the embedded emulator has no URL; give one of them");
+  const shown = withoutUserinfo(o.baseUrl);
   if (!BASE_URL.test(o.baseUrl))
-    throw new CliError(`--base-url ${JSON.stringify(o.baseUrl)}: must be an http:// or https:// URL`);
+    throw new CliError(`--base-url ${JSON.stringify(shown)}: must be an http:// or https:// URL`);
+  // The project file is meant for git: a password belongs in the credentials, never in it.
+  if (shown !== o.baseUrl)
+    throw new CliError(
+      `--base-url ${JSON.stringify(shown)} holds a user name or password: give the URL without them`,
+    );
   return o.baseUrl;
 }
 

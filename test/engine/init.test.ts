@@ -176,3 +176,21 @@ describe("musicsync init with a URL (issue 23)", () => {
     }
   });
 });
+
+describe("musicsync init never repeats a password given in a URL (issue 23)", () => {
+  it("in the folder's place or in --base-url: refused, the password not shown, nothing written", async () => {
+    const secret = "hunter2-very-secret";
+    for (const args of [
+      [`https://me:${secret}@example.org/x`],
+      [dir, "--base-url", `http://me:${secret}@127.0.0.1:8080`, "--yes"],
+      [dir, "--base-url", `ftp://me:${secret}@127.0.0.1`, "--yes"],
+    ]) {
+      // From the test's folder: a URL taken for a folder would be made there, not in the clone.
+      const r = await musicsync(["init", ...args], {}, dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("***@");
+      expect(`${r.stdout}${r.stderr}`).not.toContain(secret);
+      expect(await readdir(dir)).toEqual([]);
+    }
+  });
+});
