@@ -15,7 +15,7 @@ import { projectSchema } from "../recipe/schema.js";
 import type { Account, Project } from "../recipe/types.js";
 import { engineScrubber } from "../run/scrub.js";
 import type { AccountStore, StoredAccount } from "../state/types.js";
-import { type AccountsKey, accountsKeyFrom, SealError, seal, sealedKeyId } from "./seal.js";
+import { type AccountsKey, accountsKeyFrom, SealError, seal, sealedKeyId, sealedWithRemedy } from "./seal.js";
 import {
   checkStoredSettings,
   type SealedCredentials,
@@ -273,14 +273,30 @@ function listingOf(a: StoredAccount, key: AccountsKey | SealError): AccountListi
  * their sealed copy (a base_url changed in the database is said); no credential is shown.
  */
 export async function listAccounts(state: AccountStore, env: Environment = {}): Promise<AccountListing[]> {
-  const key = keyOrWhyNot(env, "the settings of stored accounts are checked with it");
-  return (await state.storedAccounts()).map((a) => listingOf(a, key));
+  const stored = await state.storedAccounts();
+  const key = keyOrWhyNot(env, "the settings of stored accounts are checked with it", stored);
+  return stored.map((a) => listingOf(a, key));
 }
 
-/** The environment's key, or the SealError that says why there is none to use. */
-function keyOrWhyNot(env: Environment, why: string): AccountsKey | SealError {
+/** The ids of the keys that sealed these accounts (a damaged text has none). */
+function sealingKeyIds(stored: readonly StoredAccount[]): string[] {
+  return stored.flatMap((a) => {
+    try {
+      return [sealedKeyId(a.sealed, a.name)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The environment's key to open `stored`, or the SealError that says why there is none to use. */
+function keyOrWhyNot(
+  env: Environment,
+  why: string,
+  stored: readonly StoredAccount[],
+): AccountsKey | SealError {
   try {
-    return accountsKeyFrom(env, why);
+    return accountsKeyFrom(env, why, sealedWithRemedy(sealingKeyIds(stored)));
   } catch (e) {
     if (!(e instanceof SealError)) throw e;
     return e;
@@ -301,7 +317,11 @@ export async function resealAccount(
   checkAccountName(name);
   const row = await state.storedAccount(name);
   if (row === null) return null;
-  const key = accountsKeyFrom(env, "it unseals the credentials to seal them again");
+  const key = accountsKeyFrom(
+    env,
+    "it unseals the credentials to seal them again",
+    sealedWithRemedy(sealingKeyIds([row])),
+  );
   const creds = sealedCopy(row, key);
   const setting = row.settings.credential === "token" ? "token" : "auth";
   const text = creds[setting];
@@ -377,13 +397,7 @@ export async function withStoredAccounts(
   const stored = (await state.storedAccounts()).filter((a) => !Object.hasOwn(project.accounts, a.name));
   if (stored.length === 0) return project;
   const added: Record<string, Account> = {};
-  let key: AccountsKey | SealError;
-  try {
-    key = accountsKeyFrom(env, "the state holds accounts whose credentials are sealed with it");
-  } catch (e) {
-    if (!(e instanceof SealError)) throw e;
-    key = e;
-  }
+  const key = keyOrWhyNot(env, "the state holds accounts whose credentials are sealed with it", stored);
   for (const a of stored) {
     try {
       if (key instanceof SealError) throw key;

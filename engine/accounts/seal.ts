@@ -45,7 +45,24 @@ export function keyIdOf(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex").slice(0, 8);
 }
 
-const HOW_TO_MAKE = "`musicsync accounts key` prints a new one";
+/** The remedy for a missing or bad key where nothing is sealed yet: a new key will do. */
+export const HOW_TO_MAKE = "`musicsync accounts key` prints a new one";
+
+/**
+ * The remedy where stored accounts need the key that sealed them: a new key cannot open them, so
+ * the message names the key by id and says what works when it is lost.
+ */
+export function sealedWithRemedy(keyIds: readonly string[]): string {
+  const ids = [...new Set(keyIds)];
+  const which =
+    ids.length === 0
+      ? ""
+      : ` (key ${ids.join(", key ")}; \`musicsync accounts key --id\` prints the id of the one set)`;
+  return (
+    `set it to the key that sealed them${which}; a new key cannot open them: if that key is lost, ` +
+    "store the accounts again with `musicsync accounts add` under a new key"
+  );
+}
 
 /** The bytes a key text stands for, or null when it is not 32 bytes as hex or base64. */
 function keyBytes(text: string): Buffer | null {
@@ -59,29 +76,32 @@ function keyBytes(text: string): Buffer | null {
  * The key a text holds. Refused, without repeating any of it: anything but 32 bytes as hex or
  * base64, and a key of one byte repeated (a placeholder such as 64 zeros, not a random key).
  */
-export function parseAccountsKey(text: string): AccountsKey {
+export function parseAccountsKey(text: string, remedy: string = HOW_TO_MAKE): AccountsKey {
   const bytes = keyBytes(text.trim());
   if (bytes === null || bytes.length !== KEY_BYTES) {
     throw new SealError(
       `${ACCOUNTS_KEY_VARIABLE} is not a key: it must be ${KEY_BYTES} random bytes written as base64 ` +
-        `(44 characters) or hex (64 characters); ${HOW_TO_MAKE} (the value given is not shown)`,
+        `(44 characters) or hex (64 characters); ${remedy} (the value given is not shown)`,
     );
   }
   if (bytes.every((b) => b === bytes[0])) {
     throw new SealError(
-      `${ACCOUNTS_KEY_VARIABLE} is one byte repeated, not a random key; ${HOW_TO_MAKE} (the value given is not shown)`,
+      `${ACCOUNTS_KEY_VARIABLE} is one byte repeated, not a random key; ${remedy} (the value given is not shown)`,
     );
   }
   return { bytes, id: keyIdOf(bytes) };
 }
 
-/** The key of the environment; `why` says what it was needed for when it is missing. */
-export function accountsKeyFrom(env: Environment, why: string): AccountsKey {
+/**
+ * The key of the environment; `why` says what it was needed for when it is missing, `remedy` what
+ * to do (a new key only where nothing sealed needs opening: sealedWithRemedy otherwise).
+ */
+export function accountsKeyFrom(env: Environment, why: string, remedy: string = HOW_TO_MAKE): AccountsKey {
   const text = env[ACCOUNTS_KEY_VARIABLE];
   if (text === undefined || text.trim() === "") {
-    throw new SealError(`${ACCOUNTS_KEY_VARIABLE} is not set: ${why}; ${HOW_TO_MAKE}`);
+    throw new SealError(`${ACCOUNTS_KEY_VARIABLE} is not set: ${why}; ${remedy}`);
   }
-  const key = parseAccountsKey(text);
+  const key = parseAccountsKey(text, remedy);
   // The key never belongs in an output either (a debug dump of the environment, an echoed error).
   engineScrubber.addSecrets([text.trim()]);
   return key;

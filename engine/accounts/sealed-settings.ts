@@ -7,6 +7,7 @@
 import { engineScrubber } from "../run/scrub.js";
 import type { StoredAccount } from "../state/types.js";
 import { type AccountsKey, SealError, unseal } from "./seal.js";
+import { withoutUserinfo } from "./userinfo.js";
 
 /** What the sealed text holds once unsealed. */
 export interface SealedCredentials {
@@ -85,10 +86,7 @@ export function settingsRefusal(name: string, check: SettingsCheck): string | nu
   return null;
 }
 
-/** `https://user:password@host/…` as `https://***@host/…`: a URL's userinfo is never shown. */
-export function withoutUserinfo(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, "$1***@");
-}
+export { withoutUserinfo };
 
 /** Longest text of the database shown as it is; a row edited by hand may hold anything. */
 const SHOWN_LENGTH = 200;

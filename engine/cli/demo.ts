@@ -2,7 +2,8 @@
 import { runDemo } from "../run/demo.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
-import { exitOf, progress } from "./runs.js";
+import { progress } from "./progress.js";
+import { exitOf } from "./runs.js";
 
 /** A flag's whole number, refused in one line before the emulator starts. */
 function whole(text: string, flag: string, least: number): number {
@@ -18,8 +19,9 @@ export async function demo(run: CommandRun, o: { catalogueSize: string; seed: st
   const bar = progress(io, g);
   try {
     const result = await runDemo({
-      out: (t) => io.stdout.write(t),
-      logger: commandLogger(io, g),
+      // Through the bar's streams, which take it off the screen before each write (progress.ts).
+      out: (t) => bar.io.stdout.write(t),
+      logger: commandLogger(bar.io, g),
       catalogueSize,
       seed,
       ...(bar.onAction ? { onAction: bar.onAction } : {}),

@@ -13,14 +13,13 @@ import type { EngineClient } from "../apply/client.js";
 import type { Account } from "../recipe/types.js";
 import { authOption, settingName } from "../run/auth-setting.js";
 import { type Check, error, ok } from "./doctor-check.js";
+import { RENEW } from "./next-steps.js";
 
 /** What the credentials setting holds, read the way the client will read it. */
 export type Credentials =
   | { kind: "emulator" }
   | { kind: "browser headers" | "OAuth headers"; where: string }
   | { kind: "OAuth token"; where: string; expiresAt: number };
-
-const RENEW = "renew them with `musicapi browser` (or `musicapi oauth`)";
 
 /** The account's credentials; throws an AuthError (naming the setting, never the value) when unreadable. */
 export function credentialsOf(name: string, account: Account, base: string): Credentials | null {

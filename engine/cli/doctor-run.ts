@@ -1,6 +1,7 @@
 /** What `musicsync doctor` runs: every check, in the order it prints them (see doctor.ts). */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { unresolvedText, unresolvedUnder } from "../recipe/deferred-settings.js";
 import type { Environment } from "../recipe/env.js";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
@@ -36,11 +37,14 @@ export async function runChecks(projectFile: string, o: DoctorOptions): Promise<
   if (!file) return issues.map((i) => error("project", formatIssue(i)));
   const base = dirname(resolve(projectFile));
   const checks: Check[] = [ok("project", `${projectFile} loads`)];
-  const stateFile = o.state ?? resolveStateUrl(file.state, base);
-  const project = await withStored(file, stateFile, o.env, checks);
+  // `state: ${DATABASE_URL}` with the variable not set here: the commands would refuse to run.
+  const unsetState = o.state ? [] : unresolvedUnder(file, ["state"]);
+  const stateFile = unsetState.length > 0 ? null : (o.state ?? resolveStateUrl(file.state, base));
+  const project = stateFile === null ? file : await withStored(file, stateFile, o.env, checks);
   checks.push(...(await accountChecks(project, projectFile, nowMs)));
   const recipes = await recipeChecks(project, projectFile);
-  checks.push(...(await stateChecks(stateFile, recipes.ids, nowMs)));
+  if (stateFile !== null) checks.push(...(await stateChecks(stateFile, recipes.ids, nowMs)));
+  else checks.push(...unsetState.map((u) => error("state", unresolvedText(u))));
   checks.push(...recipes.checks);
   return checks;
 }
@@ -73,6 +77,11 @@ async function accountChecks(project: Project, projectFile: string, nowMs: numbe
   const checks: Check[] = [];
   try {
     for (const [name, account] of Object.entries(project.accounts)) {
+      const unset = unresolvedUnder(project, ["accounts", name]);
+      if (unset.length > 0) {
+        checks.push(...unset.map((u) => error(`account ${name}`, unresolvedText(u))));
+        continue;
+      }
       const found = credentialChecks(name, account, base, nowMs);
       checks.push(...found);
       if (found.some((c) => c.level === "error")) continue;

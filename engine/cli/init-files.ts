@@ -11,6 +11,8 @@ export interface InitChoices {
   auth: string;
   /** The account is the embedded emulator rather than real credentials. */
   emulator: boolean;
+  /** The account's service when it is not the real one (`base_url`: a running emulator…). */
+  baseUrl?: string | null;
 }
 
 export const STATE_FILE = "musicsync.db";
@@ -29,6 +31,7 @@ export function projectText(c: InitChoices, schemaPath: string): string {
         "    # Browser headers made by `musicapi browser`, or an OAuth token made by `musicapi oauth`",
         "    # (then also `oauth_client: { id: …, secret: … }`).",
         `    auth: ${yamlScalar(c.auth)}`,
+        ...(c.baseUrl ? [`    base_url: ${JSON.stringify(c.baseUrl)}`] : []),
       ];
   return [
     `# yaml-language-server: $schema=${schemaPath}`,

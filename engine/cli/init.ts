@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
+import { withoutUserinfo } from "../accounts/userinfo.js";
 import { packageRoot } from "../run/package-root.js";
 import { gitignoreText, type InitChoices, projectText, STARTER_ID, starterRecipeText } from "./init-files.js";
 import { CliError, type CliIo } from "./io.js";
@@ -22,12 +23,36 @@ interface InitOptions {
   auth?: string;
   account?: string;
   emulator?: boolean;
+  baseUrl?: string;
   force?: boolean;
   yes?: boolean;
 }
 
 const DEFAULTS = { auth: "browser.json", account: "default" } as const;
 const ACCOUNT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+/** What `base_url` may be (the project schema's rule). */
+const BASE_URL = /^https?:\/\/\S+$/;
+/** `http://…`, `file:///…`: a scheme and `//`, which no folder a person means to make starts with. */
+const URL_LIKE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/**
+ * The folder argument, refused when it is a URL: `init http://127.0.0.1:8080` once made a folder
+ * named `http:`. The message says how a URL is given (--base-url) and that nothing was made.
+ */
+function projectFolder(dir: string): string {
+  if (URL_LIKE.test(dir)) {
+    // A password in the URL is not repeated (nor suggested for a project file).
+    const shown = withoutUserinfo(dir);
+    const example = BASE_URL.test(dir) && shown === dir ? dir : "http://127.0.0.1:8080";
+    throw new CliError(
+      `${JSON.stringify(shown)} is a URL, not a folder; nothing written. init takes the project's folder ` +
+        `(default: here); an emulator or service at a URL is given with --base-url, e.g. ` +
+        `\`musicsync init my-music --base-url ${example}\`` +
+        " (and the headers it signs in with in --auth), or --emulator for one started by each command",
+    );
+  }
+  return resolve(dir);
+}
 
 export function registerInit(program: Command, io: InitIo): void {
   program
@@ -37,11 +62,12 @@ export function registerInit(program: Command, io: InitIo): void {
     .option("--auth <file>", `the credentials file (default ${DEFAULTS.auth})`)
     .option("--account <name>", `the account's name (default ${DEFAULTS.account})`)
     .option("--emulator", "use the embedded emulator instead of an account (nothing to sign in to)")
+    .option("--base-url <url>", "the account's service: an emulator running at that URL, or a replay server")
     .option("--force", "overwrite files that exist")
     .option("-y, --yes", "ask nothing: take the flags and defaults")
     .action(async (dir: string, o: InitOptions) => {
+      const folder = projectFolder(dir);
       const choices = await choose(o, io);
-      const folder = resolve(dir);
       const files = initFiles(folder, choices);
       const existing = o.force ? [] : files.filter((f) => existsSync(f.path));
       if (existing.length > 0) {
@@ -61,6 +87,7 @@ export function registerInit(program: Command, io: InitIo): void {
 /** The flags, and on a terminal the answers to what they leave open. */
 async function choose(o: InitOptions, io: InitIo): Promise<InitChoices> {
   const emulator = o.emulator === true;
+  const baseUrl = baseUrlOf(o);
   let auth = o.auth ?? DEFAULTS.auth;
   let account = o.account ?? DEFAULTS.account;
   const ask = o.yes || emulator || o.auth || o.account ? null : await asker(io);
@@ -76,7 +103,23 @@ async function choose(o: InitOptions, io: InitIo): Promise<InitChoices> {
   if (!ACCOUNT_NAME.test(account)) {
     throw new CliError(`--account ${JSON.stringify(account)}: use letters, digits, _ . - (up to 64)`);
   }
-  return { auth: auth.trim(), account, emulator };
+  return { auth: auth.trim(), account, emulator, baseUrl };
+}
+
+/** --base-url, checked as the project file will check it; the embedded emulator takes none. */
+function baseUrlOf(o: InitOptions): string | null {
+  if (o.baseUrl === undefined) return null;
+  if (o.emulator)
+    throw new CliError("--base-url and --emulator: the embedded emulator has no URL; give one of them");
+  const shown = withoutUserinfo(o.baseUrl);
+  if (!BASE_URL.test(o.baseUrl))
+    throw new CliError(`--base-url ${JSON.stringify(shown)}: must be an http:// or https:// URL`);
+  // The project file is meant for git: a password belongs in the credentials, never in it.
+  if (shown !== o.baseUrl)
+    throw new CliError(
+      `--base-url ${JSON.stringify(shown)} holds a user name or password: give the URL without them`,
+    );
+  return o.baseUrl;
 }
 
 type Ask = ((question: string) => Promise<string>) & { close(): Promise<void> };
@@ -121,7 +164,13 @@ function initFiles(folder: string, c: InitChoices): InitFile[] {
 function summary(folder: string, files: readonly InitFile[], c: InitChoices): string {
   const here = relative(process.cwd(), folder);
   const lines = [`Wrote ${files.map((f) => relative(folder, f.path)).join(", ")} in ${folder}.`, ""];
-  if (!c.emulator) {
+  if (c.baseUrl) {
+    lines.push(
+      `The account's service is ${c.baseUrl}; put the headers it signs in with in ${c.auth} (an emulator`,
+      "gives those of its account 1 at /_emulator/accounts/1/headers, as below).",
+      "",
+    );
+  } else if (!c.emulator) {
     lines.push(
       `Put the account's credentials in ${c.auth}: \`musicapi browser\` (headers pasted from the browser)`,
       "or `musicapi oauth` (then add oauth_client to musicsync.yaml).",
@@ -130,6 +179,8 @@ function summary(folder: string, files: readonly InitFile[], c: InitChoices): st
   } else lines.push("The account is the embedded emulator: nothing to sign in to.", "");
   lines.push("Next:");
   if (here !== "") lines.push(`  cd ${here}`);
+  if (c.baseUrl)
+    lines.push(`  curl -s ${c.baseUrl.replace(/\/+$/, "")}/_emulator/accounts/1/headers -o ${c.auth}`);
   // npx finds the command both in a clone of the package and in a project that installed it.
   lines.push("  npx musicsync doctor", "  npx musicsync sync --dry-run", "");
   return lines.join("\n");

@@ -24,9 +24,14 @@ import { registerDoctor } from "./doctor.js";
 import { registerFileCommands } from "./file-commands.js";
 import { registerInit } from "./init.js";
 import { CliError, type CliIo, type CommandRun, Exit, globalsOf } from "./io.js";
+import type { PlanOptions, SyncOptions } from "./plan.js";
 import { registerUndo } from "./undo-command.js";
 
 export { CliError, type CliIo, Exit } from "./io.js";
+
+/** `plan` and `sync` share these two, with one meaning. */
+const QUIET = "only the recipes with changes or failures";
+const VERBOSE = "list every item: each one skipped (else one line per reason) and the rows kept";
 
 /** `-p` may name a folder: the project file is then the `musicsync.yaml` inside it. */
 function projectInFolder(root: Command): void {
@@ -76,13 +81,12 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
     .description("read sources and targets, write nothing, print the plan")
     .option("-r, --recipe <id...>", "only these recipes")
     .option("-o, --out <file>", "also save the plan as JSON for `apply`")
-    .option("-q, --quiet", "only the recipes with changes or failures")
+    .option("-q, --quiet", QUIET)
+    .option("-v, --verbose", VERBOSE)
     .addOption(new Option("--markdown", "print the plan as Markdown").conflicts("json"))
-    .action(
-      async (o: { recipe?: string[]; out?: string; markdown?: boolean; quiet?: boolean }, c: Command) => {
-        await (await import("./plan.js")).plan(run(c), o);
-      },
-    );
+    .action(async (o: PlanOptions, c: Command) => {
+      await (await import("./plan.js")).plan(run(c), o);
+    });
 
   cmd
     .command("apply")
@@ -99,7 +103,13 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
     .option("-r, --recipe <id...>", "only these recipes")
     .option("--dry-run", "plan only: write nothing")
     .option("--approve", "also apply plans over policy.require_approval (else held, exit 5)")
-    .action(async (o: { recipe?: string[]; dryRun?: boolean; approve?: boolean }, c: Command) => {
+    .option("-q, --quiet", QUIET)
+    .option("-v, --verbose", VERBOSE)
+    .option(
+      "--lock-wait <duration>",
+      "wait up to this long (e.g. 30s, 5m) for an account another process is syncing, then say who holds it",
+    )
+    .action(async (o: SyncOptions, c: Command) => {
       await (await import("./plan.js")).sync(run(c), o);
     });
 

@@ -10,24 +10,37 @@ import { renderPlansText } from "../render/text.js";
 import { type ApprovalOptions, ruleOf } from "../run/approval.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
+import { duration } from "../status/format.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
 import { interruptible } from "./interrupt.js";
 import { CliError, type CommandRun } from "./io.js";
-import { loadRecipes, loadTolerant, pick } from "./project.js";
-import { RunPrinter } from "./run-printer.js";
+import { type LockWait, lockWaitArg, waitingForLock } from "./lock-wait.js";
+import { sayNextSteps } from "./next-steps.js";
+import { progress } from "./progress.js";
+import { loadRecipes, loadTolerant, pick, required } from "./project.js";
+import { RunPrinter, worthShowing } from "./run-printer.js";
 import { exitOf, failuresOf, runAll, withEnv } from "./runs.js";
 
-export interface PlanOptions {
+/** What `plan` and `sync` share: which recipes, and how much of each plan to show. */
+interface ShownOptions {
   recipe?: string[];
-  out?: string;
-  markdown?: boolean;
+  /** Only the recipes with changes or failures. */
   quiet?: boolean;
+  /** Every skipped item and kept row (else skips of one reason beyond a few are one line). */
+  verbose?: boolean;
 }
 
-/** With --quiet, a plan that changes nothing and failed nowhere is left out. */
-function worthShowing(p: Plan): boolean {
-  return p.actions.length > 0 || p.errors.length > 0;
+export interface PlanOptions extends ShownOptions {
+  out?: string;
+  markdown?: boolean;
+}
+
+export interface SyncOptions extends ShownOptions {
+  dryRun?: boolean;
+  approve?: boolean;
+  /** How long a recipe waits for its account's lock (a duration as the daemon reads one). */
+  lockWait?: string;
 }
 
 export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
@@ -47,10 +60,11 @@ export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
       const failed = failuresOf(runs, recipes);
       if (o.out) await writeFile(o.out, renderPlansJson(plans, 2, failed));
       const shown = o.quiet ? plans.filter(worthShowing) : plans;
+      const text = { color: io.stdout.isTTY === true, verbose: o.verbose === true };
       if (g.json) io.stdout.write(renderPlansJson(shown, 2, failed));
       else if (o.markdown) io.stdout.write(renderPlansMarkdown(shown, failed));
       else if (o.quiet && shown.length === 0 && failed.length === 0) io.stdout.write("No changes.\n");
-      else io.stdout.write(renderPlansText(shown, { color: io.stdout.isTTY === true }, failed));
+      else io.stdout.write(renderPlansText(shown, text, failed));
       for (const r of runs) if (!r.plan && r.error) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
       setExit(exitOf(runs));
     },
@@ -102,27 +116,35 @@ export async function applyPlans(
   plans: readonly Plan[],
   approval: (p: Plan) => ApprovalOptions,
 ): Promise<void> {
-  await interruptible(run.io, true, (stop) =>
+  // Everything this command prints goes through the bar's streams (progress.ts).
+  const bar = progress(run.io, run.g);
+  const shown: CommandRun = { ...run, io: bar.io };
+  await interruptible(shown.io, true, (stop) =>
     withEnv(
-      run,
+      shown,
       project,
       async (env) => {
-        const out = new RunPrinter(run.io, run.g, { showPlans: false });
+        const out = new RunPrinter(shown.io, run.g, { showPlans: false });
         const runs = await runAll(
-          plans.map((p) => ({ id: p.recipe.id, run: () => applySavedPlan(p, env, approval(p)) })),
+          plans.map((p) => ({
+            id: p.recipe.id,
+            account: p.account,
+            run: () => applySavedPlan(p, env, approval(p)),
+          })),
           env.logger as EngineLogger,
           (r) => out.add(stop?.settled(r) ?? r),
           () => stop?.shutdown.requested === true,
         );
         out.finish();
+        await sayNextSteps(shown.io, env.state, runs);
         run.setExit(exitOf(runs));
         stop?.finish(
-          run,
+          shown,
           runs,
           plans.map((p) => p.recipe.id),
         );
       },
-      stop ? { interruption: stop } : {},
+      { progress: bar, ...(stop ? { interruption: stop } : {}) },
     ),
   );
 }
@@ -132,15 +154,23 @@ export async function applyPlans(
  * `onPlan`), and its result line when it is done: a long sync shows its progress in a pipe or a
  * log file too, not everything at the end.
  */
-export async function sync(
-  run: CommandRun,
-  o: { recipe?: string[]; dryRun?: boolean; approve?: boolean },
-): Promise<void> {
-  const { io, g } = run;
+export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
+  const { g } = run;
+  const lockWaitMs = lockWaitArg(o.lockWait);
   const project = await loadProjectFor(run);
+  if (!o.dryRun) required(project, ["notify"], "sync sends the notifications of notify:");
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
+  // Everything this command prints goes through the bar's streams (progress.ts).
+  const bar = progress(run.io, g);
+  const io = bar.io;
+  const shown: CommandRun = { ...run, io };
   const printed = new Set<string>();
-  const out = new RunPrinter(io, g, { showPlans: true, planShown: (id) => printed.has(id) });
+  const out = new RunPrinter(io, g, {
+    showPlans: true,
+    planShown: (id) => printed.has(id),
+    quiet: o.quiet === true,
+    verbose: o.verbose === true,
+  });
   const onPlan = (p: Plan) => {
     printed.add(p.recipe.id);
     out.plan(p);
@@ -148,7 +178,7 @@ export async function sync(
   const dryRun = o.dryRun === true;
   await interruptible(io, !dryRun, (stop) =>
     withEnv(
-      run,
+      shown,
       project,
       async (env) => {
         // `notify:` (engine/notify/): sent in the background, drained briefly before the exit.
@@ -160,10 +190,21 @@ export async function sync(
                 env.logger as EngineLogger,
               )
             : null;
+        const wait: LockWait = {
+          ms: lockWaitMs,
+          clock: env.clock,
+          waiting: (by, ms) =>
+            io.stderr.write(
+              `waiting up to ${duration(ms)} for account "${by.account}": locked by ${by.holder} (lock ${by.lockId})\n`,
+            ),
+          stopped: () => stop?.shutdown.requested === true,
+        };
         const runs: RecipeRun[] = await runAll(
           recipes.map((r) => ({
             id: r.recipe.id,
-            run: () => syncRecipe(r, env, { dryRun, approve: o.approve === true }),
+            account: r.recipe.account,
+            run: () =>
+              waitingForLock(() => syncRecipe(r, env, { dryRun, approve: o.approve === true }), wait),
           })),
           env.logger as EngineLogger,
           (r) => {
@@ -174,15 +215,16 @@ export async function sync(
           () => stop?.shutdown.requested === true,
         );
         out.finish();
+        await sayNextSteps(shown.io, env.state, runs);
         await notes?.close();
         run.setExit(exitOf(runs));
         stop?.finish(
-          run,
+          shown,
           runs,
           recipes.map((r) => r.recipe.id),
         );
       },
-      { readOnly: dryRun, onPlan, ...(stop ? { interruption: stop } : {}) },
+      { readOnly: dryRun, onPlan, progress: bar, ...(stop ? { interruption: stop } : {}) },
     ),
   );
 }

@@ -1,9 +1,11 @@
 /** The project file and its recipes as a command needs them, with errors as one-line CliErrors. */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { requireResolved, UnresolvedSettingError } from "../recipe/deferred-settings.js";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
+import type { Path } from "../recipe/yaml-source.js";
 import { learnStateUrl } from "../run/scrub.js";
 import { parseStateUrl, resolveStateUrl } from "../state/open.js";
 import { CliError, type CliIo, type CommandRun, type GlobalOptions } from "./io.js";
@@ -13,6 +15,19 @@ export async function loadProject(path: string, io: CliIo): Promise<Project> {
   const { project, issues } = await loadProjectFile(path, io.env);
   if (!project) throw new CliError(issues.map(formatIssue).join("\n"));
   return project;
+}
+
+/**
+ * Refuses, as a one-line CliError, a command that needs a setting whose `${VAR}` is not set here
+ * (engine/recipe/deferred-settings.ts); `needed` says what for.
+ */
+export function required(project: Project, prefix: Path, needed: string): void {
+  try {
+    requireResolved(project, prefix, needed);
+  } catch (e) {
+    if (e instanceof UnresolvedSettingError) throw new CliError(e.message);
+    throw e;
+  }
 }
 
 /** The first thing a newcomer may meet: say where the project was looked for and how to make one. */
@@ -57,6 +72,7 @@ export function accountOf(project: Project, given: string | undefined, projectFi
 }
 
 export function stateFileOf(g: GlobalOptions, project: Project): string {
+  if (!g.state) required(project, ["state"], "this command opens the state");
   // A path or a sqlite: URL relative to the project's folder; another URL as written (open.ts).
   const url = g.state ? g.state : resolveStateUrl(project.state, dirname(resolve(g.project)));
   learnStateUrl(url);

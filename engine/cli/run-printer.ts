@@ -31,6 +31,25 @@ const FAILED: ReadonlySet<RecipeRun["outcome"]> = new Set([
   "interrupted",
 ]);
 
+/** With --quiet, a plan that changes nothing and failed nowhere is left out. */
+export function worthShowing(p: Plan): boolean {
+  return p.actions.length > 0 || p.errors.length > 0;
+}
+
+/** A run --quiet leaves out: nothing to do, nothing failed. */
+function quietRun(r: RecipeRun): boolean {
+  return r.outcome === "no_changes" && !r.error && (r.plan === null || !worthShowing(r.plan));
+}
+
+export interface PrinterOptions {
+  showPlans: boolean;
+  planShown?: (id: string) => boolean;
+  /** `--quiet`: only the recipes with changes or failures (else "No changes." at the end). */
+  quiet?: boolean;
+  /** `-v`: every skipped item and kept row of each plan shown. */
+  verbose?: boolean;
+}
+
 /**
  * Prints runs as they finish: in text each recipe's plan (unless `planShown` says it was printed
  * before its apply) and result line; `--json` prints everything at the end, as one document.
@@ -40,16 +59,18 @@ export class RunPrinter {
   constructor(
     private readonly io: CliIo,
     private readonly g: GlobalOptions,
-    private readonly options: { showPlans: boolean; planShown?: (id: string) => boolean },
+    private readonly options: PrinterOptions,
   ) {}
 
   plan(plan: Plan): void {
-    if (!this.g.json) this.io.stdout.write(renderPlanText(plan, { color: this.io.stdout.isTTY === true }));
+    if (this.g.json || (this.options.quiet && !worthShowing(plan))) return;
+    const text = { color: this.io.stdout.isTTY === true, verbose: this.options.verbose === true };
+    this.io.stdout.write(renderPlanText(plan, text));
   }
 
   add(r: RecipeRun): void {
     this.runs.push(r);
-    if (this.g.json) return;
+    if (this.g.json || (this.options.quiet && quietRun(r))) return;
     const { io, options } = this;
     const shown = options.planShown?.(r.recipeId) === true;
     if (options.showPlans && r.plan && !shown) this.plan(r.plan);
@@ -60,14 +81,16 @@ export class RunPrinter {
   }
 
   finish(): void {
-    const { io, runs } = this;
+    const { io } = this;
+    const runs = this.options.quiet ? this.runs.filter((r) => !quietRun(r)) : this.runs;
     if (this.g.json) {
       io.stdout.write(`${JSON.stringify({ runs: runs.map(runJson) }, null, 2)}\n`);
       return;
     }
+    if (this.options.quiet && runs.length === 0) io.stdout.write("No changes.\n");
     const last = failedLine(
-      runs.filter((r) => FAILED.has(r.outcome)).map((r) => r.recipeId),
-      runs.length,
+      this.runs.filter((r) => FAILED.has(r.outcome)).map((r) => r.recipeId),
+      this.runs.length,
     );
     if (last) io.stdout.write(`${last}\n`);
     for (const r of runs) if (r.error && !r.plan) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);

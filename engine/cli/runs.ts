@@ -2,7 +2,6 @@
  * Running recipes for `plan`, `apply` and `sync`: the engine environment with its logger and
  * progress bar, one recipe after another, what each run prints and the exit code of them all.
  */
-import { SingleBar } from "cli-progress";
 import { AuthError, ErrorCodes } from "../../src/index.js";
 import type { EngineClient } from "../apply/client.js";
 import { systemClock } from "../apply/pacer.js";
@@ -13,58 +12,41 @@ import { createEnv } from "../run/env.js";
 import type { EngineLogger } from "../run/logger.js";
 import { type EngineEnv, LockedError, type RecipeRun, StalePlanError } from "../run/runner.js";
 import type { Interruption } from "./interrupt.js";
-import { type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
+import { type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
+import { type Progress, progress } from "./progress.js";
 import { existingStateFolder, plannableState, stateFileOf } from "./project.js";
 
-/** A progress bar on a terminal only; nothing when stdout is a file, a pipe, or `--json`. */
-export function progress(io: CliIo, g: GlobalOptions): { onAction?: EngineEnv["onAction"]; stop(): void } {
-  if (!io.stdout.isTTY || g.json) return { stop() {} };
-  const bar = new SingleBar({
-    format: "{recipe} [{bar}] {value}/{total} writes",
-    stream: io.stdout,
-    hideCursor: true,
-    clearOnComplete: true,
-  });
-  let current: string | null = null;
-  return {
-    onAction(e) {
-      if (current !== e.recipeId) {
-        if (current !== null) bar.stop();
-        current = e.recipeId;
-        bar.start(e.total, 0, { recipe: e.recipeId });
-      }
-      if (e.phase !== "sent") bar.increment(1, { recipe: e.recipeId });
-    },
-    stop() {
-      if (current !== null) bar.stop();
-    },
-  };
-}
-
-/** The engine's environment for one command, closed when `body` is done. */
+/**
+ * The engine's environment for one command, closed when `body` is done. `body` is handed the
+ * command's run with streams that take the progress bar off the screen before each write: print
+ * through it, never through the streams the command was given (progress.ts).
+ */
 export async function withEnv<T>(
-  { io, g }: CommandRun,
+  run: CommandRun,
   project: Project,
-  body: (env: EngineEnv) => Promise<T>,
+  body: (env: EngineEnv, shown: CommandRun) => Promise<T>,
   options: {
     readOnly?: boolean;
     history?: boolean;
     onPlan?: (plan: Plan) => void;
     /** A command that stops on Ctrl-C as the daemon on SIGTERM (interrupt.ts). */
     interruption?: Interruption;
+    /** The bar the command's own output goes through (progress.ts); else one of its own. */
+    progress?: Progress;
   } = {},
 ): Promise<T> {
+  const { io, g } = run;
   // A command about past runs (`undo`, `approve`) never makes a state where there was none.
   const file = options.history ? existingStateFolder(stateFileOf(g, project)) : stateFileOf(g, project);
-  const bar = progress(io, g);
+  const bar = options.progress ?? progress(io, g);
   // Planning writes nothing: without a state file yet, it plans from an empty one in memory.
   const stateFile = options.readOnly ? plannableState(file) : file;
   const stop = options.interruption;
   const env = createEnv({
     project,
     projectFile: g.project,
-    logger: commandLogger(io, g),
+    logger: commandLogger(bar.io, g),
     stateFile,
     // Once stopped, the pacer's waits and the retries' backoffs end at once.
     ...(stop ? { clock: stop.shutdown.clock(systemClock) } : {}),
@@ -86,7 +68,7 @@ export async function withEnv<T>(
   // Read by the runner just before it applies a plan (engine/run/runner.ts `onPlan`).
   if (options.onPlan) Object.assign(env, { onPlan: options.onPlan });
   try {
-    return await body(env);
+    return await body(env, { ...run, io: bar.io });
   } finally {
     bar.stop();
     await env.close();
@@ -105,8 +87,16 @@ export function exitOf(runs: readonly RecipeRun[]): number {
   return Exit.OK;
 }
 
+/** What runAll runs: a recipe (or a saved plan) by id, and the account it runs as. */
+export interface RunItem {
+  id: string;
+  account?: string;
+  run: () => Promise<RecipeRun>;
+}
+
 /** One recipe's run; a lock, expired credentials or a stale plan become its outcome, not a throw. */
-async function runOne(id: string, run: () => Promise<RecipeRun>, logger: EngineLogger): Promise<RecipeRun> {
+async function runOne(item: RunItem, logger: EngineLogger): Promise<RecipeRun> {
+  const { id, run } = item;
   try {
     return await run();
   } catch (e) {
@@ -118,8 +108,9 @@ async function runOne(id: string, run: () => Promise<RecipeRun>, logger: EngineL
       outcome,
       error: e.message,
     });
-    if (e instanceof LockedError || (e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED))
-      return failed("locked");
+    if (e instanceof AuthError && e.code === ErrorCodes.AUTH_EXPIRED)
+      return { ...failed("locked"), ...(item.account ? { credentialsRefused: item.account } : {}) };
+    if (e instanceof LockedError) return failed("locked");
     if (e instanceof StalePlanError) return failed("refused");
     logger.debug({ recipe: id, stack: e.stack }, "recipe failed");
     return failed("failed");
@@ -131,7 +122,7 @@ async function runOne(id: string, run: () => Promise<RecipeRun>, logger: EngineL
  * so (Ctrl-C), no other recipe is started.
  */
 export async function runAll(
-  items: readonly { id: string; run: () => Promise<RecipeRun> }[],
+  items: readonly RunItem[],
   logger: EngineLogger,
   each: (run: RecipeRun) => void = () => {},
   stopped: () => boolean = () => false,
@@ -139,7 +130,7 @@ export async function runAll(
   const runs: RecipeRun[] = [];
   for (const item of items) {
     if (stopped()) break;
-    const run = await runOne(item.id, item.run, logger);
+    const run = await runOne(item, logger);
     // A split recipe's further parts are runs of their own (engine/run/split.ts).
     for (const r of [run, ...(run.parts ?? [])]) {
       runs.push(r);

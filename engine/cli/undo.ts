@@ -14,6 +14,7 @@ import { applyUndo, prepareUndo, UndoRefusedError } from "../undo/index.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg, runIdArg, wholeNumberArg } from "./args.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
+import { sayNextSteps } from "./next-steps.js";
 import { loadTolerant } from "./project.js";
 import { RunPrinter } from "./run-printer.js";
 import { exitOf, runAll, withEnv } from "./runs.js";
@@ -38,18 +39,19 @@ function showPlan(run: CommandRun, planned: Planned, runId: number, o: UndoOptio
   run.setExit(plan.actions.length > 0 ? Exit.CHANGES : Exit.OK);
 }
 
-export async function undo(run: CommandRun, runIdText: string, o: UndoOptions): Promise<void> {
-  const { io, g } = run;
+export async function undo(command: CommandRun, runIdText: string, o: UndoOptions): Promise<void> {
+  const { g } = command;
   const runId = runIdArg(runIdText);
   const given = o.maxAgeDays === undefined ? undefined : wholeNumberArg(o.maxAgeDays, "--max-age-days");
   if (o.out) outputFileArg(o.out);
-  const project = await loadProjectFor(run);
+  const project = await loadProjectFor(command);
   const maxAgeDays = given ?? project.undo.max_age_days;
   const applying = !o.dryRun && !o.out;
   await withEnv(
-    run,
+    command,
     project,
-    async (env) => {
+    async (env, run) => {
+      const { io } = run;
       let planned: Planned;
       try {
         planned = await prepareUndo(runId, env, { deleteCreated: o.deleteCreated === true, maxAgeDays });
@@ -70,11 +72,12 @@ export async function undo(run: CommandRun, runIdText: string, o: UndoOptions): 
       if (!g.json) io.stdout.write(`Undo of run #${runId}:\n`);
       const out = new RunPrinter(io, g, { showPlans: true });
       const runs = await runAll(
-        [{ id: planned.plan.recipe.id, run: () => applyUndo(planned, env) }],
+        [{ id: planned.plan.recipe.id, account: planned.plan.account, run: () => applyUndo(planned, env) }],
         env.logger as EngineLogger,
         (r) => out.add(r),
       );
       out.finish();
+      await sayNextSteps(io, env.state, runs);
       run.setExit(exitOf(runs));
     },
     { readOnly: !applying, history: true },

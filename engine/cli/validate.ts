@@ -1,5 +1,6 @@
 /** `musicsync validate`: schema then semantic checks; each problem as file:line:col, or as JSON. */
 import { access } from "node:fs/promises";
+import { unresolvedWarnings } from "../recipe/deferred-settings.js";
 import { formatIssue, type RecipeIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
@@ -18,6 +19,8 @@ async function check(
     if (!loaded.project) return { recipes: [], issues: loaded.issues, warnings: [] };
     project = loaded.project;
   }
+  // Settings read when a command uses them (a webhook's token…): said, not failed, when unset here.
+  const unset = project ? unresolvedWarnings(project) : [];
   // A project naming no accounts keeps them in the state, which validate does not open.
   const skipAccountCheck = project !== null && Object.keys(project.accounts).length === 0;
   const loaded = await loadRecipePaths(recipePaths(project, g.project, paths), {
@@ -26,7 +29,7 @@ async function check(
     // Without a project file, a recipe's file sources may read only beside it.
     ...(project ? { projectFile: g.project } : {}),
   });
-  return { ...loaded, warnings: loaded.warnings ?? [] };
+  return { ...loaded, warnings: [...unset, ...(loaded.warnings ?? [])] };
 }
 
 const plain = ({ file, line, col, message }: RecipeIssue) => ({ file, line, col, message });

@@ -4,7 +4,7 @@
  */
 import { loadProjectFor } from "../cli/accounts.js";
 import { CliError, type CommandRun } from "../cli/io.js";
-import { recipePaths, stateFileOf } from "../cli/project.js";
+import { recipePaths, required, stateFileOf } from "../cli/project.js";
 import { loadRecipePaths } from "../recipe/load.js";
 import type { EngineLogger } from "../run/logger.js";
 import type { RunningWeb } from "../web/server.js";
@@ -66,6 +66,7 @@ export async function runDaemon(run: CommandRun, paths: readonly string[], o: Da
   const http = web ? web.httpSettings(run, o, null) : null;
   // Stored accounts (`musicsync accounts`) join the project file's before the recipes are checked.
   const project = await loadProjectFor(run);
+  required(project, ["notify"], "the daemon sends the notifications of notify:");
   const options = optionsOf(o);
   const logger = commandLogger(run, o.logFormat);
   const where = recipePaths(project, g.project, paths);

@@ -7,6 +7,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describeFsError, FileReadError, readRegularFile } from "../files/read-regular.js";
 import { OVERRIDES_FILE } from "./defaults.js";
+import { readWhenUsed } from "./deferred-settings.js";
 import { type Environment, substituteEnvironment } from "./env.js";
 import { type RecipeIssue, sortIssues } from "./errors.js";
 import { fileAccess, fileSourceIssues, placeFiles } from "./file-paths.js";
@@ -324,11 +325,15 @@ export function loadProjectText(file: string, text: string, env: Environment = {
     return { project: null, issues: sortIssues(issues) };
   }
   const source = parsed.documents[0]!;
-  issues.push(...substituteEnvironment(source, env));
-  issues.push(...checkProjectSchema(source));
+  const substituted = substituteEnvironment(source, env, readWhenUsed);
+  issues.push(...substituted.issues);
+  // A value left as written (its variable not set here) is checked once it has its value.
+  const unset = substituted.unset.map((u) => u.path);
+  issues.push(...checkProjectSchema(source, unset));
   if (issues.length > 0) return { project: null, issues: sortIssues(issues) };
   const input = source.value as ProjectInput;
   const project = normaliseProject(input);
+  if (unset.length > 0) project.unresolved = substituted.unset.map((u) => ({ ...u, file }));
   // A file naming no accounts leaves them to the state (`musicsync accounts`): its default is
   // resolved once the stored ones are known (engine/cli/accounts.ts).
   const fileHasAccounts = Object.keys(project.accounts).length > 0;

@@ -400,6 +400,22 @@ export interface Project {
   notify: readonly NotifyTarget[];
   /** Folders outside the project folder that `file` sources may read, as written (relative to the project file). */
   file_sources: { allow: readonly string[] };
+  /**
+   * Settings read only when a command uses them (accounts, notify, state) whose `${VAR}` was not
+   * set where the file was loaded: left as written, refused by the command that needs them
+   * (engine/recipe/deferred-settings.ts). Absent or empty when every reference had a value.
+   */
+  unresolved?: readonly UnresolvedSetting[];
+}
+
+/** A setting that names environment variables not set here, and where it is. */
+export interface UnresolvedSetting {
+  /** `["notify", 1, "headers", "Authorization"]` */
+  path: readonly (string | number)[];
+  variables: readonly string[];
+  file: string;
+  line: number;
+  col: number;
 }
 
 /** What a notification can be about; a target names the ones it wants. */

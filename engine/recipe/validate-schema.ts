@@ -4,6 +4,7 @@
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { RecipeIssue } from "./errors.js";
+import { didYouMean } from "./suggest.js";
 import * as generated from "./validators.generated.js";
 import type { Path, SourceDocument } from "./yaml-source.js";
 
@@ -121,8 +122,10 @@ function valueMessage(err: ErrorObject, params: Record<string, unknown>): string
 function unknownProperty(err: ErrorObject, path: Path, params: Record<string, unknown>): Described {
   const prop = keyText(String(params.additionalProperty));
   const parent = err.parentSchema as { properties?: Record<string, unknown> } | undefined;
-  const known = parent?.properties ? ` (expected one of: ${list(Object.keys(parent.properties))})` : "";
-  return { path: [...path, prop], key: true, message: `unknown property "${prop}"${known}` };
+  const names = Object.keys(parent?.properties ?? {});
+  const known = names.length > 0 ? ` (expected one of: ${list(names)})` : "";
+  const near = didYouMean(String(params.additionalProperty), names);
+  return { path: [...path, prop], key: true, message: `unknown property "${prop}"${near}${known}` };
 }
 
 /** A source or target whose `type` is not a string, or names no branch. */
@@ -138,7 +141,7 @@ function unknownType(err: ErrorObject, path: Path, params: Record<string, unknow
   return {
     path: [...path, "type"],
     key: false,
-    message: `unknown ${what} type "${String(params.tagValue)}" (expected one of: ${list(allowed)})`,
+    message: `unknown ${what} type "${String(params.tagValue)}"${didYouMean(String(params.tagValue), allowed as string[])} (expected one of: ${list(allowed)})`,
   };
 }
 
@@ -161,7 +164,17 @@ function describe(err: ErrorObject, value: unknown): Described | null {
   }
 }
 
-function check(validate: ValidateFunction, source: SourceDocument, what: string): RecipeIssue[] {
+function samePath(a: Path, b: Path): boolean {
+  return a.length === b.length && a.every((seg, i) => seg === b[i]);
+}
+
+/** `unchecked`: values whose own errors are not reported (left as written, checked later). */
+function check(
+  validate: ValidateFunction,
+  source: SourceDocument,
+  what: string,
+  unchecked: readonly Path[] = [],
+): RecipeIssue[] {
   const value = source.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const pos = source.at([]);
@@ -171,7 +184,7 @@ function check(validate: ValidateFunction, source: SourceDocument, what: string)
   const issues: RecipeIssue[] = [];
   for (const err of validate.errors ?? []) {
     const d = describe(err, value);
-    if (!d) continue;
+    if (!d || (!d.key && unchecked.some((p) => samePath(p, d.path)))) continue;
     const pos = source.at(d.path, d.key);
     const where = pathText(d.path);
     issues.push({ file: source.file, ...pos, message: where ? `${where}: ${d.message}` : d.message });
@@ -183,6 +196,6 @@ export function checkRecipeSchema(source: SourceDocument): RecipeIssue[] {
   return check(validators().recipe, source, "a recipe");
 }
 
-export function checkProjectSchema(source: SourceDocument): RecipeIssue[] {
-  return check(validators().project, source, "the project file");
+export function checkProjectSchema(source: SourceDocument, unchecked: readonly Path[] = []): RecipeIssue[] {
+  return check(validators().project, source, "the project file", unchecked);
 }

@@ -1,7 +1,8 @@
 /**
  * The plan for a terminal: one line per change with a one-character symbol (`+` add, `-` remove,
  * `~` move, `*` rate, `!` skip), guards, then a summary line, or an explicit "No changes.".
- * Kept rows are counted, not listed, unless `verbose`.
+ * Kept rows are counted, not listed, unless `verbose`; skipped items of one reason beyond a few are
+ * one line (how many, the reason, the first few), unless `verbose`.
  */
 import type { Plan, PlanAction, PlanLine } from "../plan/types.js";
 import type { Mode, TargetSpec } from "../recipe/types.js";
@@ -21,7 +22,7 @@ export interface PlanFailure {
 }
 
 export interface TextOptions {
-  /** Also list kept rows. */
+  /** Also list kept rows, and every skipped item one by one (`-v`). */
   verbose?: boolean;
   /** Wrap symbols in ANSI colours (only for a terminal). */
   color?: boolean;
@@ -113,9 +114,12 @@ export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
     const d = describeAction(a);
     if (d) out.push(`  ${d}`);
   }
+  const skips = options.verbose ? null : skipGroups(plan.lines);
   for (const line of plan.lines) {
     if (line.op === "keep" && !options.verbose) continue;
-    out.push(`  ${paint(line.op, formatLine(line))}`);
+    const group = line.op === "skip" ? skips?.get(line.reason ?? "") : undefined;
+    if (group === undefined) out.push(`  ${paint(line.op, formatLine(line))}`);
+    else if (group[0] === line) out.push(`  ${paint("skip", skipSummary(group))}`);
   }
   for (const g of plan.guards) out.push(`  ! guard ${g.guard}: ${g.message} (${g.blocks} held back)`);
   for (const e of plan.errors) out.push(`  ! error: ${e}`);
@@ -124,6 +128,30 @@ export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
   if (held) out.push(`  ${held}`);
   out.push(summaryLine(plan));
   return out.join("\n") + "\n";
+}
+
+/** A reason with more skipped items than this is said in one line (a `limit:` drops hundreds, every run). */
+const SKIPS_LISTED = 3;
+
+/** The skip lines of each reason that has more than SKIPS_LISTED of them, in plan order. */
+function skipGroups(lines: readonly PlanLine[]): Map<string, PlanLine[]> {
+  const byReason = new Map<string, PlanLine[]>();
+  for (const line of lines) {
+    if (line.op !== "skip") continue;
+    const reason = line.reason ?? "";
+    const group = byReason.get(reason);
+    if (group) group.push(line);
+    else byReason.set(reason, [line]);
+  }
+  for (const [reason, group] of byReason) if (group.length <= SKIPS_LISTED) byReason.delete(reason);
+  return byReason;
+}
+
+/** `! skip 150 items (over the limit of 50): A — X; B — Y; C — Z; … (-v lists each)` */
+function skipSummary(group: readonly PlanLine[]): string {
+  const reason = group[0]?.reason ? ` (${group[0].reason})` : "";
+  const examples = group.slice(0, SKIPS_LISTED).map((l) => l.label);
+  return `${SYMBOL.skip} ${group.length} items${reason}: ${examples.join("; ")}; … (-v lists each)`;
 }
 
 /** A shown plan that `policy.require_approval` would hold: why, and the two ways to let it through. */

@@ -7,6 +7,7 @@ import { authTextKind, looksLikePath } from "../../src/auth/detect.js";
 import { MusicClient, type MusicClientOptions } from "../../src/index.js";
 import type { EngineClient } from "../apply/client.js";
 import { type Clock, DEFAULT_PACING, Pacer, type PacingOptions, systemClock } from "../apply/pacer.js";
+import { requireResolved } from "../recipe/deferred-settings.js";
 import type { Account, Project } from "../recipe/types.js";
 import { openState, resolveStateUrl } from "../state/open.js";
 import type { EngineState } from "../state/types.js";
@@ -41,6 +42,7 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
     return url;
   };
   const project = options.project;
+  if (!options.state && !options.stateFile) requireResolved(project, ["state"], "the state is opened");
   // Whatever the engine stores goes through the scrubber first (issue 10 item 8).
   const state = scrubbingState(options.state ?? openState(at(options.stateFile ?? project.state)));
   const clients = new Map<string, EngineClient>();
@@ -64,6 +66,7 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
       if (client) return client;
       const account = project.accounts[name];
       if (!account) throw new AccountError(`account "${name}" is not in the project file`);
+      requireResolved(project, ["accounts", name], `account ${name} is used`);
       const opts = clientOptions(account, options.logger.child({ account: name }));
       if (account.emulator) {
         const embedded = embeddedEmulator(name, account.emulator, base, opts, (made) =>

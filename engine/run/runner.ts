@@ -77,6 +77,8 @@ export interface RecipeRun {
   apply: ApplyResult | null;
   outcome: Outcome;
   error: string | null;
+  /** The account whose credentials the service refused, stopping this run (its outcome `locked`). */
+  credentialsRefused?: string;
   /** `overflow: split`: the runs of parts 2, 3, … (this one is part 1's). */
   parts?: RecipeRun[];
 }

@@ -6,6 +6,7 @@
 import type { LoadedRecipe } from "../recipe/types.js";
 import { openApprovals } from "../run/approval.js";
 import { withPartRecipes } from "../run/split.js";
+import { holderGone } from "../state/holder.js";
 import type { Condition, ConditionType, EngineState, LockInfo, RunRecord } from "../state/types.js";
 import { duration, instant, plural, relative } from "./format.js";
 import { nextRunOf } from "./next-run.js";
@@ -173,8 +174,14 @@ export async function collectStatus(
           : null;
     let nextRun: RecipeStatus["nextRun"] = null;
     if (schedule && !suspended) {
-      // A daemon's own plan (jitter-free time or a retry) when it is current; else the schedule's.
-      if (health.nextRunAt !== null && health.nextRunReason !== null && health.nextRunAt >= now - 60_000) {
+      // A daemon's own plan (jitter-free time or a retry) when it is current and its daemon still
+      // runs (one of this machine killed left its plan behind); else the schedule's.
+      if (
+        health.nextRunAt !== null &&
+        health.nextRunReason !== null &&
+        health.nextRunAt >= now - 60_000 &&
+        !holderGone(health.plannedBy)
+      ) {
         nextRun = {
           at: new Date(health.nextRunAt).toISOString(),
           reason: health.nextRunReason,
@@ -251,9 +258,35 @@ export function countsText(counts: Record<string, number> | null): string {
   return parts.length > 0 ? ` — ${parts.join(", ")}` : "";
 }
 
+/** Who will run a next run: the daemon or worker that planned it, or nothing seen yet. */
+export function plannedByText(next: NonNullable<RecipeStatus["nextRun"]>): string {
+  return next.plannedBy
+    ? `planned by ${next.plannedBy}`
+    : "by its schedule; no daemon or worker has planned it (nothing runs it until one does)";
+}
+
+/** Every scheduled recipe's next run, soonest first: what runs next across recipes. */
+export function upcomingLines(report: StatusReport): string[] {
+  const now = Date.parse(report.at);
+  const next = report.recipes
+    .flatMap((r) => (r.nextRun ? [{ recipe: r.recipe, run: r.nextRun, at: Date.parse(r.nextRun.at) }] : []))
+    .sort((a, b) => a.at - b.at || a.recipe.localeCompare(b.recipe));
+  if (next.length === 0) return [];
+  const width = Math.max(...next.map((n) => n.recipe.length));
+  const lines = ["Next runs"];
+  for (const n of next) {
+    const why = n.run.reason === "retry" ? " (retry)" : "";
+    lines.push(
+      `  ${instant(n.at)} ${relative(n.at, now).padEnd(16)} ${n.recipe.padEnd(width)}${why}  ${plannedByText(n.run)}`,
+    );
+  }
+  lines.push("");
+  return lines;
+}
+
 export function renderStatusText(report: StatusReport): string {
   const now = Date.parse(report.at);
-  const lines: string[] = [];
+  const lines: string[] = [...upcomingLines(report)];
   if (report.recipes.length === 0) lines.push("No recipes.");
   for (const r of report.recipes) {
     lines.push(`${r.recipe} (account ${r.account})`);
@@ -270,10 +303,7 @@ export function renderStatusText(report: StatusReport): string {
     } else if (r.nextRun) {
       const at = Date.parse(r.nextRun.at);
       const why = r.nextRun.reason === "retry" ? " (retry)" : "";
-      const by = r.nextRun.plannedBy
-        ? ` planned by ${r.nextRun.plannedBy}`
-        : " (when a daemon or worker runs)";
-      lines.push(`  next run     ${instant(at)} ${relative(at, now)}${why}${by}`);
+      lines.push(`  next run     ${instant(at)} ${relative(at, now)}${why}, ${plannedByText(r.nextRun)}`);
     } else lines.push("  next run     —");
     if (r.lastRun) {
       const l = r.lastRun;

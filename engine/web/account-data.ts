@@ -5,6 +5,7 @@
  */
 import { dirname, resolve } from "node:path";
 import { credentialsOf } from "../cli/doctor-account.js";
+import { unresolvedUnder } from "../recipe/deferred-settings.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import type { EngineState } from "../state/types.js";
 
@@ -52,17 +53,22 @@ export async function accountData(
   let kind: string | null = null;
   let expiresAt: number | null = null;
   let problem: string | null = null;
-  try {
-    const creds = credentialsOf(name, account, dirname(resolve(projectFile)));
-    if (creds === null) problem = "no credentials are set for this account";
-    else {
-      kind = creds.kind;
-      if (creds.kind === "OAuth token") expiresAt = creds.expiresAt;
+  // `auth: ${VAR}` with the variable not set for this process: nothing to read (deferred-settings.ts).
+  const unset = unresolvedUnder(project, ["accounts", name]).flatMap((u) => u.variables);
+  if (unset.length > 0)
+    problem = `its settings name the environment variable ${unset.join(", ")}, which is not set where the page runs`;
+  else
+    try {
+      const creds = credentialsOf(name, account, dirname(resolve(projectFile)));
+      if (creds === null) problem = "no credentials are set for this account";
+      else {
+        kind = creds.kind;
+        if (creds.kind === "OAuth token") expiresAt = creds.expiresAt;
+      }
+    } catch {
+      // The error names the setting, but a page needs no more than this.
+      problem = "the credentials cannot be read; renew them with `musicapi browser` or `musicapi oauth`";
     }
-  } catch {
-    // The error names the setting, but a page needs no more than this.
-    problem = "the credentials cannot be read; renew them with `musicapi browser` or `musicapi oauth`";
-  }
   const mine = recipes.filter((r) => r.recipe.account === name).map((r) => r.recipe.id);
   const auth = (await Promise.all(mine.map((id) => state.conditions(id))))
     .flat()

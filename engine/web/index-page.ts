@@ -24,14 +24,19 @@ function conditionsTable(r: RecipeStatus): string {
   return `<div class="scroll"><table><caption>Conditions</caption><thead><tr><th scope="col">Condition</th><th scope="col">Status</th><th scope="col">Why</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
-function nextRunText(r: RecipeStatus, now: number): string {
+function nextRunText(r: RecipeStatus, now: number, daemon: boolean): string {
   if (r.suspended) {
     const what = r.suspended.scope === "account" ? `account ${r.account}` : "this recipe";
     return `<span class="bad">suspended</span> (${esc(what)}) since ${esc(instant(Date.parse(r.suspended.since)))}: ${esc(r.suspended.reason)}`;
   }
   if (!r.nextRun) return r.schedule ? "—" : "none: runs by hand only";
   const at = Date.parse(r.nextRun.at);
-  return `${esc(instant(at))} (${esc(relative(at, now))})${r.nextRun.reason === "retry" ? " — a retry" : ""}`;
+  const when = `${esc(instant(at))} (${esc(relative(at, now))})${r.nextRun.reason === "retry" ? " — a retry" : ""}`;
+  // A page without a daemon runs nothing: say who will, or that nothing seen so far will.
+  if (daemon) return when;
+  return r.nextRun.plannedBy
+    ? `${when}, planned by ${esc(r.nextRun.plannedBy)}`
+    : `${when}: the schedule's next time — <span class="warn">no daemon or worker has planned it</span>, and this page runs nothing`;
 }
 
 function lastRunText(r: RecipeStatus, now: number): string {
@@ -43,7 +48,7 @@ function lastRunText(r: RecipeStatus, now: number): string {
   return `<a href="/runs/${seg(l.id)}">run #${esc(l.id)}</a> ${esc(l.kind)}: <span class="${cls}">${esc(l.result.replace("_", " "))}</span>, ${esc(relative(start, now))}${esc(countsText(l.counts))}${l.error ? `<br>${esc(l.error)}` : ""}`;
 }
 
-function recipeSection(r: RecipeStatus, title: string | undefined, now: number): string {
+function recipeSection(r: RecipeStatus, title: string | undefined, now: number, daemon: boolean): string {
   const s = r.schedule;
   const schedule = s ? `${s.cron}${s.timezone ? ` ${s.timezone}` : ""}` : "none";
   const resume = r.suspended
@@ -55,7 +60,7 @@ function recipeSection(r: RecipeStatus, title: string | undefined, now: number):
 <dl>
 <dt>Account</dt><dd><a href="/accounts/${seg(r.account)}">${esc(r.account)}</a></dd>
 <dt>Schedule</dt><dd>${esc(schedule)}</dd>
-<dt>Next run</dt><dd>${nextRunText(r, now)}</dd>
+<dt>Next run</dt><dd>${nextRunText(r, now, daemon)}</dd>
 <dt>Last run</dt><dd>${lastRunText(r, now)}</dd>
 ${r.consecutiveFailures > 0 ? `<dt>Failures in a row</dt><dd class="bad">${esc(r.consecutiveFailures)}</dd>` : ""}
 </dl>
@@ -99,7 +104,7 @@ export function indexPage(data: IndexData): string {
       ? data.loading
         ? "<p>The daemon is still loading its recipes: reload in a moment.</p>"
         : "<p>No recipes.</p>"
-      : data.report.recipes.map((r) => recipeSection(r, data.titles[r.recipe], now)).join("\n");
+      : data.report.recipes.map((r) => recipeSection(r, data.titles[r.recipe], now, data.daemon)).join("\n");
   const mode = data.daemon
     ? "The daemon runs the scheduled recipes."
     : "Read from the state; no schedule runs here.";

@@ -17,6 +17,8 @@ import {
   credentialSecretsOf,
   listAccounts,
   removeAccount,
+  resealAccount,
+  sealAccount,
   withStoredAccounts,
 } from "../../engine/accounts/accounts.js";
 import {
@@ -348,6 +350,34 @@ describe("accounts stored in SQLite", () => {
       expect(skipped).toHaveLength(1);
       expect(skipped[0]).toMatch(/^liam: .*altered/);
       expectNoPieces("skipped", skipped.join("\n"), secrets);
+    } finally {
+      await state.close();
+    }
+  });
+
+  it("a missing or bad key, where accounts are stored, names the key that sealed them instead of a new one (issue 23)", async () => {
+    const state = openState(":memory:");
+    try {
+      await addAccount(state, "liam", { auth: JSON.stringify(headers) }, 1, keyEnv);
+      const sealedBy = parseAccountsKey(KEY).id;
+      const project = projectWith(`  default: { auth: headers.json }`);
+      for (const env of [{}, { [ACCOUNTS_KEY_VARIABLE]: "still-not-a-key" }]) {
+        const messages = [
+          (await rejection(withStoredAccounts(project, state, env))).message,
+          (await rejection(resealAccount(state, "liam", 2, env))).message,
+          ...(await listAccounts(state, env)).map((a) =>
+            a.check.status === "unchecked" ? a.check.reason : "",
+          ),
+        ];
+        for (const m of messages) {
+          expect(m).toContain(`set it to the key that sealed them (key ${sealedBy};`);
+          expect(m).toContain("a new key cannot open them");
+          expect(m).toContain("`musicsync accounts add`");
+          expect(m).not.toContain("prints a new one");
+        }
+      }
+      // Where nothing sealed needs opening (storing a first account), a new key is the way.
+      expect(() => sealAccount("new", { auth: JSON.stringify(headers) }, 1, {})).toThrow(/prints a new one/);
     } finally {
       await state.close();
     }

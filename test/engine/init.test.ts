@@ -1,11 +1,12 @@
 /** `musicsync init`: the files it writes, that it never overwrites without --force, and its questions. */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadProjectFile, loadRecipePaths } from "../../engine/recipe/load.js";
+import { musicsync } from "./cli-process.js";
 import { musicsyncInProc as run } from "./musicsync-inproc.js";
 
 let dir: string;
@@ -140,5 +141,56 @@ describe("musicsync init", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("--account");
     expect(existsSync(join(dir, "musicsync.yaml"))).toBe(false);
+  });
+});
+
+describe("musicsync init with a URL (issue 23)", () => {
+  it("refuses a URL where the folder goes, pointing at --base-url, and makes nothing", async () => {
+    const r = await musicsync(["init", "http://127.0.0.1:8080"], {}, dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('"http://127.0.0.1:8080" is a URL, not a folder; nothing written');
+    expect(r.stderr).toContain("--base-url http://127.0.0.1:8080");
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("--base-url writes the account at that URL, with the headers file it signs in with", async () => {
+    const r = await run(["init", dir, "--base-url", "http://127.0.0.1:8080", "--yes"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("curl -s http://127.0.0.1:8080/_emulator/accounts/1/headers -o browser.json");
+    const { project } = await loads(dir);
+    expect(project.accounts.default).toMatchObject({
+      auth: "browser.json",
+      base_url: "http://127.0.0.1:8080",
+    });
+  });
+
+  it("refuses --base-url that is no http(s) URL, or with --emulator, before writing", async () => {
+    for (const args of [
+      ["--base-url", "127.0.0.1:8080"],
+      ["--base-url", "http://127.0.0.1:8080", "--emulator"],
+    ]) {
+      const r = await run(["init", dir, ...args, "--yes"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("--base-url");
+      expect(await readdir(dir)).toEqual([]);
+    }
+  });
+});
+
+describe("musicsync init never repeats a password given in a URL (issue 23)", () => {
+  it("in the folder's place or in --base-url: refused, the password not shown, nothing written", async () => {
+    const secret = "hunter2-very-secret";
+    for (const args of [
+      [`https://me:${secret}@example.org/x`],
+      [dir, "--base-url", `http://me:${secret}@127.0.0.1:8080`, "--yes"],
+      [dir, "--base-url", `ftp://me:${secret}@127.0.0.1`, "--yes"],
+    ]) {
+      // From the test's folder: a URL taken for a folder would be made there, not in the clone.
+      const r = await musicsync(["init", ...args], {}, dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("***@");
+      expect(`${r.stdout}${r.stderr}`).not.toContain(secret);
+      expect(await readdir(dir)).toEqual([]);
+    }
   });
 });

@@ -278,10 +278,18 @@ describe("the project file", () => {
     expect(p!.accounts.emulator!.base_url).toBe("http://127.0.0.1:9");
   });
 
-  it("points at the value whose variable is not set, without showing other values", () => {
+  it("keeps an account's value whose variable is not set as written, with its place, for the command that uses it", () => {
     const { project: p, issues } = loadProjectText("musicsync.yaml", project, {});
-    expect(p).toBeNull();
-    expect(issues.map(formatIssue)).toEqual(["musicsync.yaml:5:11 environment variable HOME_DIR is not set"]);
+    expect(issues).toEqual([]);
+    expect(p!.unresolved).toEqual([
+      {
+        path: ["accounts", "default", "auth"],
+        variables: ["HOME_DIR"],
+        file: "musicsync.yaml",
+        line: 5,
+        col: 11,
+      },
+    ]);
   });
 
   it("reports schema errors and account rules with positions", () => {

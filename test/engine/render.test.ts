@@ -68,6 +68,44 @@ describe("text", () => {
     expect(renderPlanText(makePlan(["a"], []), { color: true })).toContain("\u001b[32m+ add");
   });
 
+  it("says the skipped items of one reason in one line beyond three, and lists each when verbose", () => {
+    const items = list("chart", ["a", "b", "c", "d", "e", "f"]);
+    const skipped = items.slice(1).map((item) => ({ item, reason: "over the limit of 1" }));
+    const withSkips = (n: number) =>
+      plan(
+        {
+          recipe: { id: "top", hash: "h", account: "default", target },
+          items: items.slice(0, 1),
+          skipped: [...skipped.slice(0, n), { item: track("Gone*"), reason: "unavailable" }],
+          sourceTotal: items.length,
+          truncatedSources: [],
+        },
+        {
+          exists: true,
+          playlistId: "PLx",
+          title: "T",
+          description: null,
+          privacy: null,
+          rows: rows(["a"]),
+          truncated: false,
+        },
+        owned,
+        policy,
+      );
+    const skipLines = (text: string) => text.split("\n").filter((l) => l.startsWith("  ! skip"));
+    // Three of a reason: each listed, as before.
+    expect(skipLines(renderPlanText(withSkips(3)))).toHaveLength(4);
+    const five = skipLines(renderPlanText(withSkips(5)));
+    expect(five).toEqual([
+      "  ! skip 5 items (over the limit of 1): b — Artist; c — Artist; d — Artist; … (-v lists each)",
+      "  ! skip Gone* — Artist <Gone*______> (unavailable)",
+    ]);
+    const verbose = skipLines(renderPlanText(withSkips(5), { verbose: true }));
+    expect(verbose.filter((l) => l.endsWith("(over the limit of 1)"))).toHaveLength(5);
+    // The summary line still counts every skip.
+    expect(summaryLine(withSkips(5))).toContain("6 skipped");
+  });
+
   it("shows a rating as * rate", () => {
     const likes: TargetSpec = { type: "likes", rating: "LIKE" };
     const p = plan(

@@ -69,7 +69,7 @@ describe("musicsync status / history", () => {
     expect(manual).toMatchObject({ schedule: null, nextRun: null });
     const text = await musicsync(["status", "-p", h.projectFile]);
     expect(text.stdout).toMatch(
-      /^timed \(account default\)\n {2}schedule {5}15 7 \* \* \* Europe\/Berlin, jitter 10 min\n/,
+      /^timed \(account default\)\n {2}schedule {5}15 7 \* \* \* Europe\/Berlin, jitter 10 min\n/m,
     );
     expect(text.stdout).toMatch(/manual \(account default\)\n {2}schedule {5}none \(runs by hand only\)/);
     expect(text.stdout).toContain("  last run     never");
@@ -125,7 +125,7 @@ describe("musicsync status / history", () => {
     });
 
     const text = (await musicsync(["status", "-p", h.projectFile])).stdout;
-    expect(text).toMatch(/good \(account default\)[\s\S]*next run {5}\S+ \S+ in \d+ (ms|s) planned by /);
+    expect(text).toMatch(/good \(account default\)[\s\S]*next run {5}\S+ \S+ in \d+ (ms|s), planned by /);
     expect(text).toMatch(
       /bad \(account default\)[\s\S]*next run {5}suspended since .*\n {15}lift with: musicsync resume bad/,
     );
