@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderTerminal } from "../support/terminal.js";
+import { renderTerminal } from "../support/terminal-screen.js";
 import { ensureBuilt, MAIN, musicsync } from "./cli-process.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
