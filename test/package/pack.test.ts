@@ -49,11 +49,12 @@ describe("the packed tarball", () => {
     paths = packedPaths();
   }, 70_000);
 
-  it("holds the built code, recipes, migrations, README and LICENSE, and nothing else", () => {
+  it("holds the built code, recipes, migrations, README, the guides and LICENSE, and nothing else", () => {
     const allowed =
-      /^(dist\/(src|engine|emulator|bin)\/|recipes\/|migrations\/)|^(package\.json|README\.md|LICENSE)$/;
+      /^(dist\/(src|engine|emulator|bin)\/|recipes\/|migrations\/|docs\/[\w-]+\.(md|png)$)|^(package\.json|README\.md|LICENSE)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
-    for (const p of ["package.json", "README.md", "LICENSE", "recipes/recipe.schema.json"])
+    // The README links to the guides: shipped with it, so its links lead somewhere in the package too.
+    for (const p of ["package.json", "README.md", "LICENSE", "recipes/recipe.schema.json", "docs/recipes.md"])
       expect(paths).toContain(p);
     expect(paths.filter((p) => /(^|\/)test\/|\.test\.|\/fixtures?\//.test(p))).toEqual([]);
   });
