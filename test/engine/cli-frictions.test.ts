@@ -178,6 +178,13 @@ describe("settings read when used, their environment variable not set here", () 
     );
     expect(existsSync(join(h.dir, "state.db"))).toBe(false);
     expect((await musicsync(["sync", "--dry-run", ...p], env)).code).toBe(2);
+    // The daemon, whose notifications nobody would otherwise miss, does not start without it.
+    const daemon = await musicsync(["daemon", ...p], env);
+    expect(daemon.code).toBe(1);
+    expect(daemon.stderr).toContain(
+      "error: the daemon sends the notifications of notify:, but " +
+        `${h.projectFile}:${line}:31: notify[0].headers.Authorization needs the environment variable HOOK_TOKEN`,
+    );
   }, 60_000);
 
   it("an account's unset credentials fail its recipes only, by name; an unset state fails what opens it", async () => {
