@@ -62,7 +62,7 @@ export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
       const shown = o.quiet ? plans.filter(worthShowing) : plans;
       const text = { color: io.stdout.isTTY === true, verbose: o.verbose === true };
       if (g.json) io.stdout.write(renderPlansJson(shown, 2, failed));
-      else if (o.markdown) io.stdout.write(renderPlansMarkdown(shown, failed));
+      else if (o.markdown) io.stdout.write(renderPlansMarkdown(shown, failed, text));
       else if (o.quiet && shown.length === 0 && failed.length === 0) io.stdout.write("No changes.\n");
       else io.stdout.write(renderPlansText(shown, text, failed));
       for (const r of runs) if (!r.plan && r.error) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);

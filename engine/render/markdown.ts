@@ -4,10 +4,10 @@ import {
   describeTarget,
   failedIds,
   failedLine,
-  formatLine,
   heldLine,
   type PlanFailure,
   partLine,
+  shownLines,
   summaryLine,
 } from "./text.js";
 
@@ -34,7 +34,15 @@ function verdict(plans: readonly Plan[], failed: readonly PlanFailure[]): string
   return plans.some((p) => p.actions.length > 0) ? "" : "**No changes.**";
 }
 
-export function renderPlansMarkdown(plans: readonly Plan[], failed: readonly PlanFailure[] = []): string {
+/**
+ * `verbose`: every skipped item on a line of its own; else a reason's many skips are one line, as
+ * in the terminal (a `limit:` would otherwise list every dropped item in each pull request).
+ */
+export function renderPlansMarkdown(
+  plans: readonly Plan[],
+  failed: readonly PlanFailure[] = [],
+  options: { verbose?: boolean } = {},
+): string {
   const out: string[] = ["## musicsync plan", ""];
   if (plans.length === 0 && failed.length === 0)
     return "## musicsync plan\n\nNo recipes to plan. **No changes.**\n";
@@ -63,9 +71,10 @@ export function renderPlansMarkdown(plans: readonly Plan[], failed: readonly Pla
     if (held) out.push(`> **${escapeMarkdown(p.recipe.id)}**: ${escapeMarkdown(held)}`, "");
   }
   for (const p of plans) {
-    const shown = p.lines
-      .filter((l) => l.op !== "keep")
-      .sort((a, b) => ORDER.indexOf(a.op) - ORDER.indexOf(b.op));
+    const shown = shownLines(
+      p.lines.filter((l) => l.op !== "keep"),
+      options.verbose === true,
+    ).sort((a, b) => ORDER.indexOf(a.op) - ORDER.indexOf(b.op));
     const notes = p.notes ?? [];
     if (shown.length === 0 && p.guards.length === 0 && p.errors.length === 0 && notes.length === 0) continue;
     out.push(
@@ -83,7 +92,7 @@ export function renderPlansMarkdown(plans: readonly Plan[], failed: readonly Pla
     if (shown.length > 0) {
       out.push("```diff");
       // Inside a code block nothing is formatting; one line per change, the symbols as in the terminal.
-      for (const l of shown) out.push(formatLine(l).replace(/```/g, "'''"));
+      for (const l of shown) out.push(l.text.replace(/```/g, "'''"));
       out.push("```");
     }
     out.push("", "</details>", "");

@@ -114,13 +114,8 @@ export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
     const d = describeAction(a);
     if (d) out.push(`  ${d}`);
   }
-  const skips = options.verbose ? null : skipGroups(plan.lines);
-  for (const line of plan.lines) {
-    if (line.op === "keep" && !options.verbose) continue;
-    const group = line.op === "skip" ? skips?.get(line.reason ?? "") : undefined;
-    if (group === undefined) out.push(`  ${paint(line.op, formatLine(line))}`);
-    else if (group[0] === line) out.push(`  ${paint("skip", skipSummary(group))}`);
-  }
+  for (const { op, text } of shownLines(plan.lines, options.verbose === true))
+    out.push(`  ${paint(op, text)}`);
   for (const g of plan.guards) out.push(`  ! guard ${g.guard}: ${g.message} (${g.blocks} held back)`);
   for (const e of plan.errors) out.push(`  ! error: ${e}`);
   for (const n of plan.notes ?? []) out.push(`  ! ${n.kind} ${n.text} [${n.source}]`);
@@ -132,6 +127,25 @@ export function renderPlanText(plan: Plan, options: TextOptions = {}): string {
 
 /** A reason with more skipped items than this is said in one line (a `limit:` drops hundreds, every run). */
 const SKIPS_LISTED = 3;
+
+/**
+ * The plan's lines as shown, in order: kept rows only when verbose, and the skipped items of a
+ * reason with more than SKIPS_LISTED of them as one line where the first of them stood.
+ */
+export function shownLines(
+  lines: readonly PlanLine[],
+  verbose: boolean,
+): { op: PlanLine["op"]; text: string }[] {
+  const skips = verbose ? null : skipGroups(lines);
+  const out: { op: PlanLine["op"]; text: string }[] = [];
+  for (const line of lines) {
+    if (line.op === "keep" && !verbose) continue;
+    const group = line.op === "skip" ? skips?.get(line.reason ?? "") : undefined;
+    if (group === undefined) out.push({ op: line.op, text: formatLine(line) });
+    else if (group[0] === line) out.push({ op: "skip", text: skipSummary(group) });
+  }
+  return out;
+}
 
 /** The skip lines of each reason that has more than SKIPS_LISTED of them, in plan order. */
 function skipGroups(lines: readonly PlanLine[]): Map<string, PlanLine[]> {

@@ -55,9 +55,10 @@ export async function accountData(
   let problem: string | null = null;
   // `auth: ${VAR}` with the variable not set for this process: nothing to read (deferred-settings.ts).
   const unset = unresolvedUnder(project, ["accounts", name]).flatMap((u) => u.variables);
-  if (unset.length > 0)
-    problem = `its settings name the environment variable ${unset.join(", ")}, which is not set where the page runs`;
-  else
+  if (unset.length > 0) {
+    const [one, is] = unset.length === 1 ? ["variable", "is"] : ["variables", "are"];
+    problem = `its settings name the environment ${one} ${unset.join(", ")}, which ${is} not set where the page runs`;
+  } else
     try {
       const creds = credentialsOf(name, account, dirname(resolve(projectFile)));
       if (creds === null) problem = "no credentials are set for this account";

@@ -86,7 +86,7 @@ function started(args: readonly string[]) {
       resolve({ code, ...out });
     }),
   );
-  return { out, done };
+  return { child, out, done };
 }
 
 describe("sync --lock-wait", () => {
@@ -111,6 +111,16 @@ describe("sync --lock-wait", () => {
       );
       expect(short.stdout).toMatch(
         /^top: Not applied: still locked after waiting 1 s: account "default" is locked by /m,
+      );
+
+      // Ctrl-C ends a wait at once: nothing run, exit 130.
+      const stopped = started(["sync", "--lock-wait", "50s", ...p]);
+      await waitUntil(() => stopped.out.stderr.includes("waiting up to 50 s"), "the sync to wait", 30_000);
+      stopped.child.kill("SIGINT");
+      const cut = await stopped.done;
+      expect(cut.code).toBe(130);
+      expect(cut.stdout).toMatch(
+        /^top: Not applied: stopped while waiting: account "default" is locked by /m,
       );
 
       const waiting = started(["sync", "--lock-wait", "50s", ...p]);
@@ -178,6 +188,13 @@ describe("settings read when used, their environment variable not set here", () 
     );
     expect(existsSync(join(h.dir, "state.db"))).toBe(false);
     expect((await musicsync(["sync", "--dry-run", ...p], env)).code).toBe(2);
+    // The daemon, whose notifications nobody would otherwise miss, does not start without it.
+    const daemon = await musicsync(["daemon", ...p], env);
+    expect(daemon.code).toBe(1);
+    expect(daemon.stderr).toContain(
+      "error: the daemon sends the notifications of notify:, but " +
+        `${h.projectFile}:${line}:31: notify[0].headers.Authorization needs the environment variable HOOK_TOKEN`,
+    );
   }, 60_000);
 
   it("an account's unset credentials fail its recipes only, by name; an unset state fails what opens it", async () => {

@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { requireResolved, unresolvedWarnings } from "../../engine/recipe/deferred-settings.js";
 import { formatIssue } from "../../engine/recipe/errors.js";
 import { loadProjectText } from "../../engine/recipe/load.js";
+import { openState } from "../../engine/state/open.js";
+import { accountData } from "../../engine/web/account-data.js";
 
 const PROJECT = [
   "apiVersion: musicsync/v1",
@@ -101,5 +103,22 @@ describe("what is read when used", () => {
     const { project, issues } = loadProjectText("musicsync.yaml", leaves, {});
     expect(issues).toEqual([]);
     expect(project!.unresolved!.map((u) => u.variables[0])).toEqual(["T", "I", "S", "C"]);
+  });
+});
+
+describe("the status page's account", () => {
+  it("says which variable its settings need, not that its credentials cannot be read", async () => {
+    const { project } = loadProjectText("musicsync.yaml", PROJECT, {});
+    const state = openState(":memory:");
+    try {
+      const other = await accountData(project!, "musicsync.yaml", state, [], "other", Date.now());
+      expect(other).toMatchObject({
+        verdict: "missing",
+        reason:
+          "its settings name the environment variables OTHER_AUTH, OTHER_URL, which are not set where the page runs",
+      });
+    } finally {
+      await state.close();
+    }
   });
 });

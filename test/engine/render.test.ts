@@ -104,6 +104,15 @@ describe("text", () => {
     expect(verbose.filter((l) => l.endsWith("(over the limit of 1)"))).toHaveLength(5);
     // The summary line still counts every skip.
     expect(summaryLine(withSkips(5))).toContain("6 skipped");
+    // The pull request's comment says them as the terminal does; verbose lists each.
+    const md = renderPlansMarkdown([withSkips(5)]);
+    expect(md).toContain(
+      "! skip 5 items (over the limit of 1): b — Artist; c — Artist; d — Artist; … (-v lists each)",
+    );
+    expect(md.match(/\(over the limit of 1\)$/gm)).toBeNull();
+    expect(
+      renderPlansMarkdown([withSkips(5)], [], { verbose: true }).match(/\(over the limit of 1\)$/gm),
+    ).toHaveLength(5);
   });
 
   it("shows a rating as * rate", () => {

@@ -12,11 +12,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderTerminal } from "../support/terminal-screen.js";
 import { ensureBuilt, MAIN, musicsync } from "./cli-process.js";
+import { writeRecipes } from "./daemon-harness.js";
+import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
 
 const dirs: string[] = [];
+let h: Harness | null = null;
 afterAll(async () => {
+  await h?.stop();
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
@@ -107,5 +111,26 @@ describe("sync on a terminal", () => {
     const last = lines.findLastIndex((l) => l !== "");
     expect(cursor.col).toBe(0);
     expect(cursor.row).toBeGreaterThan(last);
+  });
+});
+
+describe("a log line while the bar shows", () => {
+  it("lands on lines of its own, and the bar comes back below it", { timeout: 120_000 }, async () => {
+    h = await startHarness();
+    await writeRecipes(h.dir, [{ id: "paced", ids: catalogueSongs(h, 20), batch: 2 }]);
+    // The third write meets a 429: the retry is logged on stderr, mid-bar.
+    await h.faults({ queue: [{ kind: "rate-limit", endpoint: "browse/edit_playlist", retryAfter: 0 }] });
+    const run = await onTerminal(["sync", "-p", h.projectFile], h.dir);
+    expect(run.code).toBe(0);
+    const { lines, cursor } = renderTerminal(run.bytes);
+    const warn = lines.findIndex((l) => /^\[[\d:]+\] WARN: write throttled; retrying$/.test(l));
+    const done = lines.findIndex((l) =>
+      /^paced: Applied: 10 actions in 11 write requests; converged\.$/.test(l),
+    );
+    expect(warn, lines.join("\n")).toBeGreaterThan(0);
+    expect(done).toBeGreaterThan(warn);
+    expect(lines.join("\n")).not.toMatch(/\d+\/\d+ writes/);
+    expect(cursor.col).toBe(0);
+    expect(cursor.row).toBeGreaterThan(lines.findLastIndex((l) => l !== ""));
   });
 });
