@@ -113,6 +113,37 @@ describe("text", () => {
     expect(
       renderPlansMarkdown([withSkips(5)], [], { verbose: true }).match(/\(over the limit of 1\)$/gm),
     ).toHaveLength(5);
+    // Duplicates each name the item they repeat: counted as one reason all the same.
+    const dupes = list("chart", ["p", "q", "r", "s"]).map((item, i) => ({
+      item,
+      reason: `duplicate of x${i} (#${i + 1} of chart)`,
+    }));
+    const deduped = plan(
+      {
+        recipe: { id: "top", hash: "h", account: "default", target },
+        items: items.slice(0, 1),
+        skipped: dupes,
+        sourceTotal: 5,
+        truncatedSources: [],
+      },
+      {
+        exists: true,
+        playlistId: "PLx",
+        title: "T",
+        description: null,
+        privacy: null,
+        rows: rows(["a"]),
+        truncated: false,
+      },
+      owned,
+      policy,
+    );
+    expect(skipLines(renderPlanText(deduped))).toEqual([
+      "  ! skip 4 items (duplicate of an earlier item): p — Artist; q — Artist; r — Artist; … (-v lists each)",
+    ]);
+    expect(skipLines(renderPlanText(deduped, { verbose: true }))[0]).toMatch(
+      /\(duplicate of x0 \(#1 of chart\)\)$/,
+    );
   });
 
   it("shows a rating as * rate", () => {
