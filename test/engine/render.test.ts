@@ -70,14 +70,14 @@ describe("text", () => {
 
   it("says the skipped items of one reason in one line beyond three, and lists each when verbose", () => {
     const items = list("chart", ["a", "b", "c", "d", "e", "f"]);
-    const skipped = items.slice(1).map((item) => ({ item, reason: "over the limit of 1" }));
-    const withSkips = (n: number) =>
+    /** A plan keeping "a", with these skipped. */
+    const skipping = (skipped: { item: (typeof items)[number]; reason: string }[]) =>
       plan(
         {
           recipe: { id: "top", hash: "h", account: "default", target },
           items: items.slice(0, 1),
-          skipped: [...skipped.slice(0, n), { item: track("Gone*"), reason: "unavailable" }],
-          sourceTotal: items.length,
+          skipped,
+          sourceTotal: items.length + skipped.length,
           truncatedSources: [],
         },
         {
@@ -92,6 +92,9 @@ describe("text", () => {
         owned,
         policy,
       );
+    const skipped = items.slice(1).map((item) => ({ item, reason: "over the limit of 1" }));
+    const withSkips = (n: number) =>
+      skipping([...skipped.slice(0, n), { item: track("Gone*"), reason: "unavailable" }]);
     const skipLines = (text: string) => text.split("\n").filter((l) => l.startsWith("  ! skip"));
     // Three of a reason: each listed, as before.
     expect(skipLines(renderPlanText(withSkips(3)))).toHaveLength(4);
@@ -118,26 +121,7 @@ describe("text", () => {
       item,
       reason: `duplicate of x${i} (#${i + 1} of chart)`,
     }));
-    const deduped = plan(
-      {
-        recipe: { id: "top", hash: "h", account: "default", target },
-        items: items.slice(0, 1),
-        skipped: dupes,
-        sourceTotal: 5,
-        truncatedSources: [],
-      },
-      {
-        exists: true,
-        playlistId: "PLx",
-        title: "T",
-        description: null,
-        privacy: null,
-        rows: rows(["a"]),
-        truncated: false,
-      },
-      owned,
-      policy,
-    );
+    const deduped = skipping(dupes);
     expect(skipLines(renderPlanText(deduped))).toEqual([
       "  ! skip 4 items (duplicate of an earlier item): p — Artist; q — Artist; r — Artist; … (-v lists each)",
     ]);
