@@ -176,6 +176,11 @@ describe("settings read when used, their environment variable not set here", () 
     );
     expect(existsSync(join(h.dir, "state.db"))).toBe(false);
     expect((await musicsync(["sync", "--dry-run", ...p], env)).code).toBe(2);
+    const doctor = await musicsync(["doctor", ...p], env);
+    expect(doctor.stdout).toContain(
+      `warning notify: ${h.projectFile}:${line}:31: notify[0].headers.Authorization needs the environment ` +
+        "variable HOOK_TOKEN, which is not set: sync and the daemon refuse to run here",
+    );
     // The daemon, whose notifications nobody would otherwise miss, does not start without it.
     const daemon = await musicsync(["daemon", ...p], env);
     expect(daemon.code).toBe(1);
