@@ -15,7 +15,15 @@ import { projectSchema } from "../recipe/schema.js";
 import type { Account, Project } from "../recipe/types.js";
 import { engineScrubber } from "../run/scrub.js";
 import type { AccountStore, StoredAccount } from "../state/types.js";
-import { type AccountsKey, accountsKeyFrom, SealError, seal, sealedKeyId, sealedWithRemedy } from "./seal.js";
+import {
+  type AccountsKey,
+  accountsKeyFrom,
+  HOW_TO_MAKE,
+  SealError,
+  seal,
+  sealedKeyId,
+  sealedWithRemedy,
+} from "./seal.js";
 import {
   checkStoredSettings,
   type SealedCredentials,
@@ -216,11 +224,15 @@ export function sealAccount(
   account: AccountInput,
   now: number,
   env: Environment,
+  /** The accounts stored already: without a key, the one that sealed them is what to set. */
+  others: readonly StoredAccount[] = [],
 ): StoredAccount {
   checkAccountName(name);
   const { setting, text } = credentialOf(name, account);
   const settings = settingsOf(account, setting);
-  const key = accountsKeyFrom(env, "it seals the credentials of stored accounts");
+  const sealedBy = sealingKeyIds(others.filter((a) => a.name !== name));
+  const remedy = sealedBy.length > 0 ? sealedWithRemedy(sealedBy) : HOW_TO_MAKE;
+  const key = accountsKeyFrom(env, "it seals the credentials of stored accounts", remedy);
   // The settings are sealed too: where the credentials are sent (base_url…) must not be changeable
   // by whoever can write the database without the key (unsealedAccount checks the clear copy).
   const sealed: SealedCredentials = { [setting]: text, settings };
@@ -246,7 +258,7 @@ export async function addAccount(
   now: number,
   env: Environment,
 ): Promise<{ replaced: boolean; keyId: string }> {
-  return storeAccount(state, sealAccount(name, account, now, env));
+  return storeAccount(state, sealAccount(name, account, now, env, await state.storedAccounts()));
 }
 
 function listingOf(a: StoredAccount, key: AccountsKey | SealError): AccountListing {
@@ -279,7 +291,7 @@ export async function listAccounts(state: AccountStore, env: Environment = {}): 
 }
 
 /** The ids of the keys that sealed these accounts (a damaged text has none). */
-function sealingKeyIds(stored: readonly StoredAccount[]): string[] {
+export function sealingKeyIds(stored: readonly StoredAccount[]): string[] {
   return stored.flatMap((a) => {
     try {
       return [sealedKeyId(a.sealed, a.name)];

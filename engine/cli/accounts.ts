@@ -14,6 +14,7 @@ import {
   removeAccount,
   resealAccount,
   sealAccount,
+  sealingKeyIds,
   storeAccount,
   withStoredAccounts,
 } from "../accounts/accounts.js";
@@ -123,14 +124,23 @@ export async function add(run: CommandRun, name: string, o: AddOptions): Promise
   const { io, setExit } = run;
   checkAccountName(name);
   const input = await inputOf(io, o);
-  // Everything is checked and sealed before the state is opened (or made): a refusal writes nothing.
-  const sealed = sealAccount(name, input, Date.now(), io.env);
   const { project, url } = await where(run);
+  // Read only where a state exists: the key that sealed them is what to set, not a new one.
+  const others = stateMayExist(url) ? await withState(url, (state) => state.storedAccounts()) : [];
+  // Everything is checked and sealed before the state is written (or made): a refusal writes nothing.
+  const sealed = sealAccount(name, input, Date.now(), io.env, others);
   const done = await withState(url, (state) => storeAccount(state, sealed));
   const verb = done.replaced ? "replaced" : "stored";
   io.stdout.write(
     `Account ${name} ${verb} (${o.auth !== undefined ? "auth" : "token"}, sealed with key ${done.keyId}).\n`,
   );
+  // Every command opens every stored account with the one key it is given.
+  const otherKeys = sealingKeyIds(others.filter((a) => a.name !== name)).filter((id) => id !== done.keyId);
+  if (otherKeys.length > 0)
+    io.stderr.write(
+      `warning: other stored accounts were sealed with key ${[...new Set(otherKeys)].join(", key ")}, which ` +
+        `${ACCOUNTS_KEY_VARIABLE} (key ${done.keyId}) cannot open: add them again with this key, or this one with theirs\n`,
+    );
   if (project && Object.hasOwn(project.accounts, name))
     io.stderr.write(`warning: ${run.g.project} names an account ${name} too; the project file's wins\n`);
   setExit(Exit.OK);

@@ -46,6 +46,9 @@ export async function runChecks(projectFile: string, o: DoctorOptions): Promise<
   if (stateFile !== null) checks.push(...(await stateChecks(stateFile, recipes.ids, nowMs)));
   else checks.push(...unsetState.map((u) => error("state", unresolvedText(u))));
   checks.push(...recipes.checks);
+  // Not an error of a plan or a dry run, but sync and the daemon refuse to run without it.
+  for (const u of unresolvedUnder(file, ["notify"]))
+    checks.push(warning("notify", `${unresolvedText(u)}: sync and the daemon refuse to run here`));
   return checks;
 }
 

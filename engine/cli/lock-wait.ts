@@ -9,7 +9,7 @@ import { parseDuration } from "../daemon/commands.js";
 import { LockedError, type RecipeRun } from "../run/runner.js";
 import type { LockInfo } from "../state/types.js";
 import { duration } from "../status/format.js";
-import { CliError } from "./io.js";
+import { CliError, type CliIo } from "./io.js";
 
 /** How often a waiting recipe tries the lock again. */
 const RETRY_MS = 1_000;
@@ -31,6 +31,19 @@ export interface LockWait {
   waiting(heldBy: LockInfo, ms: number): void;
   /** Ctrl-C: give up now. */
   stopped(): boolean;
+}
+
+/** The wait as a command runs it: its start said on stderr, ended by `stopped` (Ctrl-C). */
+export function saidOn(io: CliIo, ms: number, clock: Clock, stopped: () => boolean): LockWait {
+  return {
+    ms,
+    clock,
+    waiting: (by, wait) =>
+      io.stderr.write(
+        `waiting up to ${duration(wait)} for account "${by.account}": locked by ${by.holder} (lock ${by.lockId})\n`,
+      ),
+    stopped,
+  };
 }
 
 export async function waitingForLock(attempt: () => Promise<RecipeRun>, wait: LockWait): Promise<RecipeRun> {

@@ -10,12 +10,11 @@ import { renderPlansText } from "../render/text.js";
 import { type ApprovalOptions, ruleOf } from "../run/approval.js";
 import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
-import { duration } from "../status/format.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
 import { interruptible } from "./interrupt.js";
 import { CliError, type CommandRun } from "./io.js";
-import { type LockWait, lockWaitArg, waitingForLock } from "./lock-wait.js";
+import { lockWaitArg, saidOn, waitingForLock } from "./lock-wait.js";
 import { sayNextSteps } from "./next-steps.js";
 import { progress } from "./progress.js";
 import { loadRecipes, loadTolerant, pick, required } from "./project.js";
@@ -190,15 +189,7 @@ export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
                 env.logger as EngineLogger,
               )
             : null;
-        const wait: LockWait = {
-          ms: lockWaitMs,
-          clock: env.clock,
-          waiting: (by, ms) =>
-            io.stderr.write(
-              `waiting up to ${duration(ms)} for account "${by.account}": locked by ${by.holder} (lock ${by.lockId})\n`,
-            ),
-          stopped: () => stop?.shutdown.requested === true,
-        };
+        const wait = saidOn(io, lockWaitMs, env.clock, () => stop?.shutdown.requested === true);
         const runs: RecipeRun[] = await runAll(
           recipes.map((r) => ({
             id: r.recipe.id,

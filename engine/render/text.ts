@@ -140,11 +140,22 @@ export function shownLines(
   const out: { op: PlanLine["op"]; text: string }[] = [];
   for (const line of lines) {
     if (line.op === "keep" && !verbose) continue;
-    const group = line.op === "skip" ? skips?.get(line.reason ?? "") : undefined;
+    const group = line.op === "skip" ? skips?.get(reasonKind(line.reason)) : undefined;
     if (group === undefined) out.push({ op: line.op, text: formatLine(line) });
     else if (group[0] === line) out.push({ op: "skip", text: skipSummary(group) });
   }
   return out;
+}
+
+/**
+ * The reason a skip is counted under. Reasons that name the earlier item each one repeats (dedupe,
+ * expand) count as one: a hundred duplicates are one line, not a hundred of different wording.
+ */
+export function reasonKind(reason: string | null): string {
+  const text = reason ?? "";
+  if (text.startsWith("duplicate of ")) return "duplicate of an earlier item";
+  const listed = /^(artists?|album) already listed\b/.exec(text);
+  return listed ? `${listed[1]} already listed` : text;
 }
 
 /** The skip lines of each reason that has more than SKIPS_LISTED of them, in plan order. */
@@ -152,7 +163,7 @@ function skipGroups(lines: readonly PlanLine[]): Map<string, PlanLine[]> {
   const byReason = new Map<string, PlanLine[]>();
   for (const line of lines) {
     if (line.op !== "skip") continue;
-    const reason = line.reason ?? "";
+    const reason = reasonKind(line.reason);
     const group = byReason.get(reason);
     if (group) group.push(line);
     else byReason.set(reason, [line]);
@@ -163,7 +174,8 @@ function skipGroups(lines: readonly PlanLine[]): Map<string, PlanLine[]> {
 
 /** `! skip 150 items (over the limit of 50): A — X; B — Y; C — Z; … (-v lists each)` */
 function skipSummary(group: readonly PlanLine[]): string {
-  const reason = group[0]?.reason ? ` (${group[0].reason})` : "";
+  const kind = reasonKind(group[0]?.reason ?? null);
+  const reason = kind ? ` (${kind})` : "";
   const examples = group.slice(0, SKIPS_LISTED).map((l) => l.label);
   return `${SYMBOL.skip} ${group.length} items${reason}: ${examples.join("; ")}; … (-v lists each)`;
 }

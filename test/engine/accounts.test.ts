@@ -420,6 +420,38 @@ async function musicsync(args: readonly string[], env: Record<string, string>, s
   });
 }
 
+describe("musicsync accounts add beside accounts sealed with another key (issue 23)", () => {
+  it("without a key names the key that sealed the others; with another key stores, and warns that one key must open them all", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "musicsync-keys-"));
+    try {
+      const project = join(dir, "musicsync.yaml");
+      await writeFile(project, "apiVersion: musicsync/v1\nkind: Project\nstate: state.db\n");
+      const creds = join(dir, "h.json");
+      // Browser headers as `musicapi browser` writes them (made up: nothing is sent with them).
+      const cookie = "SID=g.a000kQhFqZ3sP9xYw; SAPISID=Zq8HcR2vLm5TnB4x/AkYpWd3";
+      await writeFile(creds, JSON.stringify({ cookie, "x-goog-authuser": "0" }));
+      const add = (name: string, env: Record<string, string>) =>
+        musicsync(["accounts", "add", name, "--auth", creds, "-p", project], env);
+      expect((await add("first", keyEnv)).code).toBe(0);
+      const sealedBy = parseAccountsKey(KEY).id;
+      const none = await add("second", {});
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain(`set it to the key that sealed them (key ${sealedBy};`);
+      expect(none.stderr).not.toContain("prints a new one");
+      const other = await add("second", { [ACCOUNTS_KEY_VARIABLE]: OTHER_KEY });
+      expect(other.code).toBe(0);
+      expect(other.stderr).toBe(
+        `warning: other stored accounts were sealed with key ${sealedBy}, which MUSICSYNC_ACCOUNTS_KEY ` +
+          `(key ${parseAccountsKey(OTHER_KEY).id}) cannot open: add them again with this key, or this one with theirs\n`,
+      );
+      // Replacing the only account under a new key warns of nothing.
+      expect((await add("first", { [ACCOUNTS_KEY_VARIABLE]: OTHER_KEY })).stderr).toBe("");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("musicsync accounts, then a sync of a recipe whose account is only in the database", () => {
   let h: Harness;
   afterAll(async () => {

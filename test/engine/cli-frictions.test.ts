@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import { ensureBuilt, MAIN, musicsync } from "./cli-process.js";
-import { waitUntil } from "./daemon-harness.js";
+import { recipeYaml, waitUntil } from "./daemon-harness.js";
 import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -22,21 +22,9 @@ afterEach(async () => {
   h = null;
 });
 
-/** A recipe of `ids` that keeps the first `limit` of them. */
+/** A mirror of `ids` into a playlist titled as its id, keeping the first `limit` of them. */
 function limitedRecipe(id: string, ids: readonly string[], limit: number): string {
-  return [
-    "apiVersion: musicsync/v1",
-    "kind: Recipe",
-    `id: ${id}`,
-    "sources:",
-    `  - { id: list, type: static, videoIds: [${ids.join(", ")}] }`,
-    "pipeline:",
-    `  - limit: ${limit}`,
-    "target:",
-    "  type: playlist",
-    `  playlist: { title: "${id}", privacy: PRIVATE }`,
-    "",
-  ].join("\n");
+  return recipeYaml({ id, ids }).replace("target:", `pipeline:\n  - limit: ${limit}\ntarget:`);
 }
 
 describe("skipped items and --quiet", () => {
@@ -63,7 +51,7 @@ describe("skipped items and --quiet", () => {
     await writeFile(join(h.dir, "recipes", "more.yaml"), limitedRecipe("more", songs.slice(0, 2), 5));
     const one = await musicsync(["sync", "--quiet", ...p]);
     expect(one.code).toBe(0);
-    expect(one.stdout).toMatch(/^more: playlist "more" \(new\) \[sync\]$/m);
+    expect(one.stdout).toMatch(/^more: playlist "more" \(new\) \[mirror\]$/m);
     expect(one.stdout).toMatch(/^more: Applied: /m);
     expect(one.stdout).not.toMatch(/^top/m);
   }, 120_000);
@@ -188,6 +176,11 @@ describe("settings read when used, their environment variable not set here", () 
     );
     expect(existsSync(join(h.dir, "state.db"))).toBe(false);
     expect((await musicsync(["sync", "--dry-run", ...p], env)).code).toBe(2);
+    const doctor = await musicsync(["doctor", ...p], env);
+    expect(doctor.stdout).toContain(
+      `warning notify: ${h.projectFile}:${line}:31: notify[0].headers.Authorization needs the environment ` +
+        "variable HOOK_TOKEN, which is not set: sync and the daemon refuse to run here",
+    );
     // The daemon, whose notifications nobody would otherwise miss, does not start without it.
     const daemon = await musicsync(["daemon", ...p], env);
     expect(daemon.code).toBe(1);

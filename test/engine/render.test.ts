@@ -70,14 +70,14 @@ describe("text", () => {
 
   it("says the skipped items of one reason in one line beyond three, and lists each when verbose", () => {
     const items = list("chart", ["a", "b", "c", "d", "e", "f"]);
-    const skipped = items.slice(1).map((item) => ({ item, reason: "over the limit of 1" }));
-    const withSkips = (n: number) =>
+    /** A plan keeping "a", with these skipped. */
+    const skipping = (skipped: { item: (typeof items)[number]; reason: string }[]) =>
       plan(
         {
           recipe: { id: "top", hash: "h", account: "default", target },
           items: items.slice(0, 1),
-          skipped: [...skipped.slice(0, n), { item: track("Gone*"), reason: "unavailable" }],
-          sourceTotal: items.length,
+          skipped,
+          sourceTotal: items.length + skipped.length,
           truncatedSources: [],
         },
         {
@@ -92,6 +92,9 @@ describe("text", () => {
         owned,
         policy,
       );
+    const skipped = items.slice(1).map((item) => ({ item, reason: "over the limit of 1" }));
+    const withSkips = (n: number) =>
+      skipping([...skipped.slice(0, n), { item: track("Gone*"), reason: "unavailable" }]);
     const skipLines = (text: string) => text.split("\n").filter((l) => l.startsWith("  ! skip"));
     // Three of a reason: each listed, as before.
     expect(skipLines(renderPlanText(withSkips(3)))).toHaveLength(4);
@@ -113,6 +116,18 @@ describe("text", () => {
     expect(
       renderPlansMarkdown([withSkips(5)], [], { verbose: true }).match(/\(over the limit of 1\)$/gm),
     ).toHaveLength(5);
+    // Duplicates each name the item they repeat: counted as one reason all the same.
+    const dupes = list("chart", ["p", "q", "r", "s"]).map((item, i) => ({
+      item,
+      reason: `duplicate of x${i} (#${i + 1} of chart)`,
+    }));
+    const deduped = skipping(dupes);
+    expect(skipLines(renderPlanText(deduped))).toEqual([
+      "  ! skip 4 items (duplicate of an earlier item): p — Artist; q — Artist; r — Artist; … (-v lists each)",
+    ]);
+    expect(skipLines(renderPlanText(deduped, { verbose: true }))[0]).toMatch(
+      /\(duplicate of x0 \(#1 of chart\)\)$/,
+    );
   });
 
   it("shows a rating as * rate", () => {
