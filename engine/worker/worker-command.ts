@@ -13,7 +13,7 @@ import { loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import { parseStateUrl } from "../state/open.js";
 import { isConnectionError } from "../state/pg/errors.js";
-import { DEFAULT_QUEUE_SETTINGS, openQueue, type QueueSettings } from "./queue.js";
+import { DEFAULT_QUEUE_SETTINGS, MIN_LEASE_SECONDS, openQueue, type QueueSettings } from "./queue.js";
 import { Worker, type WorkerOptions } from "./worker.js";
 
 export interface WorkerFlags extends DaemonFlags {
@@ -43,7 +43,8 @@ function workerSettings(o: WorkerFlags): { worker: WorkerOptions; queue: QueueSe
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
       throw new Error(`--concurrency: "${o.concurrency}" is not a whole number from 1 to 64`);
     const leaseMs = parseDuration(o.lease, "--lease");
-    if (leaseMs < 1000) throw new Error(`--lease: "${o.lease}" is shorter than a second`);
+    if (leaseMs < MIN_LEASE_SECONDS * 1000)
+      throw new Error(`--lease: "${o.lease}" is shorter than ${MIN_LEASE_SECONDS} seconds`);
     const pollMs = Math.max(500, parseDuration(o.poll, "--poll"));
     const queue = {
       leaseSeconds: Math.ceil(leaseMs / 1000),
@@ -102,10 +103,11 @@ export async function runWorker(run: CommandRun, paths: readonly string[], o: Wo
 }
 
 /**
- * pg-boss 10 marks a job done (or failed) without awaiting it: while the database is unreachable
- * that promise rejects with nobody to hear it, which would end the process. Such a rejection is a
- * lost connection's and only costs the job's completion — its lease runs out and it runs again,
- * finding nothing to do — so it is logged. Any other unhandled rejection still ends the process.
+ * A promise of the job queue's connection that rejects while the database is unreachable, with
+ * nobody to hear it, would end the process (pg-boss 10 settled jobs that way; 12 awaits its settles,
+ * but a lost connection must still never be what ends a worker). Such a rejection only costs a job's
+ * completion — its lease runs out and it runs again, finding nothing to do — so it is logged. Any
+ * other unhandled rejection still ends the process.
  */
 function surviveLostConnections(logger: ReturnType<typeof commandLogger>): () => void {
   const listener = (reason: unknown) => {
