@@ -12,6 +12,7 @@
  */
 import { type Job, PgBoss } from "pg-boss";
 import { DEFAULT_RECONNECT, reconnecting } from "../state/pg/reconnect.js";
+import { carryOverOldQueue, setAsideOldQueue } from "./queue-upgrade.js";
 
 export const RUN_QUEUE = "musicsync-recipe-run";
 /** pg-boss's tables live apart from the engine's, in this schema of the same database. */
@@ -83,6 +84,8 @@ export function runJobOf(data: unknown): RunJob | null {
 
 export interface JobQueue {
   readonly boss: PgBoss;
+  /** Runs carried over from a pg-boss 10 queue as this queue opened (queue-upgrade.ts); usually 0. */
+  readonly carriedOver: number;
   /** Sends a run; `afterMs` delays it. Null when a run of the recipe is already waiting (none is added). */
   send(job: RunJob, afterMs?: number): Promise<string | null>;
   stop(): Promise<void>;
@@ -104,7 +107,8 @@ function runQueueOptions(leaseSeconds: number) {
 
 /**
  * Starts pg-boss on the state's database (installing or upgrading its schema: several workers may do
- * so at once) and makes sure the run queue exists; a worker passes its settings (the lease), a mere sender
+ * so at once; a pg-boss 10 schema is set aside and its waiting runs carried over, queue-upgrade.ts)
+ * and makes sure the run queue exists; a worker passes its settings (the lease), a mere sender
  * null. Errors say what failed without the URL (it may carry a password).
  */
 export async function openQueue(
@@ -113,6 +117,7 @@ export async function openQueue(
   onError: (e: Error) => void,
 ): Promise<JobQueue> {
   const settings = given ?? DEFAULT_QUEUE_SETTINGS;
+  await setAsideOldQueue(url, QUEUE_SCHEMA);
   const boss = new PgBoss({
     connectionString: url,
     schema: QUEUE_SCHEMA,
@@ -128,7 +133,7 @@ export async function openQueue(
   boss.on("error", onError);
   await boss.start();
   try {
-    return await readyQueue(boss, given, settings);
+    return await readyQueue(boss, url, given, settings);
   } catch (e) {
     // A queue that cannot be made ready must not keep the process alive through pg-boss's timers.
     await boss.stop({ graceful: false, timeout: 1_000 }).catch(() => undefined);
@@ -136,9 +141,10 @@ export async function openQueue(
   }
 }
 
-/** The run queue created or updated: the queue ready to use. */
+/** The run queue created or updated, the old queue's runs carried over: the queue ready to use. */
 async function readyQueue(
   boss: PgBoss,
+  url: string,
   given: QueueSettings | null,
   settings: QueueSettings,
 ): Promise<JobQueue> {
@@ -159,8 +165,15 @@ async function readyQueue(
     };
     return reconnecting(() => boss.send(RUN_QUEUE, { ...job }, options), DEFAULT_RECONNECT);
   };
+  const carriedOver = await carryOverOldQueue(url, QUEUE_SCHEMA, RUN_QUEUE, async (data, afterMs) => {
+    const job = runJobOf(data);
+    // Sent, or a run of the recipe waits already (null): either way the new queue has it.
+    if (job) await send(job, afterMs);
+    return job !== null;
+  });
   return {
     boss,
+    carriedOver,
     send,
     async stop() {
       await boss.stop({ graceful: true, timeout: 5_000 });

@@ -13,7 +13,14 @@ import { loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import { parseStateUrl } from "../state/open.js";
 import { isConnectionError } from "../state/pg/errors.js";
-import { DEFAULT_QUEUE_SETTINGS, MIN_LEASE_SECONDS, openQueue, type QueueSettings } from "./queue.js";
+import {
+  DEFAULT_QUEUE_SETTINGS,
+  MIN_LEASE_SECONDS,
+  openQueue,
+  QUEUE_SCHEMA,
+  type QueueSettings,
+} from "./queue.js";
+import { oldQueueSchema } from "./queue-upgrade.js";
 import { Worker, type WorkerOptions } from "./worker.js";
 
 export interface WorkerFlags extends DaemonFlags {
@@ -89,6 +96,11 @@ export async function runWorker(run: CommandRun, paths: readonly string[], o: Wo
     await daemon.close();
     throw new CliError(`cannot open the job queue: ${(e as Error).message}`);
   });
+  if (queue.carriedOver > 0)
+    logger.warn(
+      { runs: queue.carriedOver, kept: oldQueueSchema(QUEUE_SCHEMA) },
+      oldQueueNote(queue.carriedOver),
+    );
   const worker = new Worker({ daemon, queue, logger, stateUrl, options: settings.worker });
   const unguard = surviveLostConnections(logger);
   try {
@@ -100,6 +112,15 @@ export async function runWorker(run: CommandRun, paths: readonly string[], o: Wo
   }
   await daemon.close();
   run.setExit(0);
+}
+
+/** What a worker or `enqueue` says when it carried runs over from a pg-boss 10 queue (queue-upgrade.ts). */
+function oldQueueNote(runs: number): string {
+  const aside = oldQueueSchema(QUEUE_SCHEMA);
+  return (
+    `carried ${runs} run${runs === 1 ? "" : "s"} over from the job queue of an earlier version (pg-boss 10); ` +
+    `its finished jobs are kept in schema ${aside}: DROP SCHEMA ${aside} CASCADE when no longer needed`
+  );
 }
 
 /**
@@ -170,6 +191,7 @@ export async function runEnqueue(
   const queue = await openQueue(stateUrl, null, () => {}).catch((e: unknown) => {
     throw new CliError(`cannot open the job queue: ${(e as Error).message}`);
   });
+  if (queue.carriedOver > 0) io.stderr.write(`${oldQueueNote(queue.carriedOver)}\n`);
   let sent = 0;
   try {
     for (const recipeId of chosen)
