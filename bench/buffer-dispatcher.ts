@@ -1,6 +1,6 @@
 import { Dispatcher } from "undici";
 
-const JSON_HEADERS = [Buffer.from("content-type"), Buffer.from("application/json")];
+const JSON_HEADERS = { "content-type": "application/json" };
 
 /** One answer: a status and the bytes of the body. */
 export interface BufferAnswer {
@@ -22,24 +22,27 @@ export class BufferDispatcher extends Dispatcher {
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const { statusCode, body } = this.answer(options);
     const bytes = typeof body === "string" ? Buffer.from(body) : body;
+    const controller = new AnswerController();
+    const fail = (error: unknown) => handler.onResponseError?.(controller, error as Error);
     // As a connection would: the headers on a later turn (the caller has its promise), the body on a
     // later turn of the event loop (the caller reads it as it comes). A body pushed with the headers,
     // before anyone reads it, stays reachable from undici's stream after it has been read: the
     // benchmark then keeps every response, as with MockAgent.
     queueMicrotask(() => {
       try {
-        handler.onConnect?.(() => {});
-        handler.onHeaders?.(statusCode, JSON_HEADERS, () => {}, "");
+        handler.onRequestStart?.(controller, {});
+        handler.onResponseStart?.(controller, statusCode, JSON_HEADERS, "");
       } catch (error) {
-        handler.onError?.(error as Error);
+        fail(error);
         return;
       }
       setImmediate(() => {
         try {
-          handler.onData?.(bytes);
-          handler.onComplete?.([]);
+          if (controller.aborted) return;
+          handler.onResponseData?.(controller, bytes);
+          handler.onResponseEnd?.(controller, {});
         } catch (error) {
-          handler.onError?.(error as Error);
+          fail(error);
         }
       });
     });
@@ -49,4 +52,17 @@ export class BufferDispatcher extends Dispatcher {
   override async close(): Promise<void> {}
 
   override async destroy(): Promise<void> {}
+}
+
+/** The controller undici's handlers are given: an answer from memory can only be abandoned. */
+class AnswerController implements Dispatcher.DispatchController {
+  aborted = false;
+  reason: Error | null = null;
+  readonly paused = false;
+  abort(reason: Error): void {
+    this.aborted = true;
+    this.reason = reason;
+  }
+  pause(): void {}
+  resume(): void {}
 }

@@ -19,6 +19,7 @@ import type { MusicClientOptions } from "./client.js";
 import { stopQuietlyWhenPipeCloses } from "./closed-pipe.js";
 import { ArgumentError, MusicApiError } from "./errors.js";
 import type { Logger } from "./logger.js";
+import { unsupportedNode } from "./node-support.js";
 import { packageVersion } from "./version.js";
 
 /** Exit codes: 0 done, 1 the operation failed, 2 the command line was wrong. */
@@ -390,7 +391,11 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
+const tooOld = isEntryPoint() ? unsupportedNode("musicapi") : null;
+if (tooOld !== null) {
+  process.stderr.write(`error: ${tooOld}\n`);
+  process.exitCode = ExitCode.FAILED;
+} else if (isEntryPoint()) {
   stopQuietlyWhenPipeCloses(process.stdout, process.exit);
   await main();
 }

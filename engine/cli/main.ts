@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { stopQuietlyWhenPipeCloses } from "../../src/closed-pipe.js";
+import { unsupportedNode } from "../../src/node-support.js";
 import { packageVersion } from "../../src/version.js";
 import { registerDaemonCommands } from "../daemon/commands.js";
 import { scrubbingStream } from "../run/scrub.js";
@@ -182,7 +183,11 @@ function isMain(): boolean {
   }
 }
 
-if (isMain()) {
+const tooOld = isMain() ? unsupportedNode("musicsync") : null;
+if (tooOld !== null) {
+  process.stderr.write(`error: ${tooOld}\n`);
+  process.exitCode = 1;
+} else if (isMain()) {
   stopQuietlyWhenPipeCloses(process.stdout, process.exit);
   main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
     (code) => {

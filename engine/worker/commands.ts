@@ -18,8 +18,8 @@ export function registerWorkerCommands(cmd: Command, ctx: CommandContext): void 
     .option("--concurrency <n>", "runs at once in this process (each of a different account)", "1")
     .option(
       "--lease <duration>",
-      "a run not finished within this is taken as its worker's death and retried",
-      "15m",
+      "a worker not heard from within this (its heartbeat renews the lease while a run goes on) is taken as dead and its run retried; at least 10s",
+      "1m",
     )
     .option("--tick <duration>", "how often the schedules are looked at", "15s")
     .option("--no-schedule", "send no scheduled runs from this worker (only take jobs)")

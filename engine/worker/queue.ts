@@ -1,17 +1,18 @@
 /**
- * The job queue shared by `musicsync worker` processes: pg-boss 10 (PostgreSQL-backed; 11 and later
- * need Node 22), in its own schema of the state's database. One job is one run of one recipe.
+ * The job queue shared by `musicsync worker` processes: pg-boss 12 (PostgreSQL-backed), in its own
+ * schema of the state's database. One job is one run of one recipe.
  *
- * Why pg-boss over graphile-worker 0.16: a job whose worker died must go to another worker within
- * the lease the operator sets (pg-boss's per-queue `expireInSeconds`, checked by the supervisor of
- * any live worker), where graphile-worker 0.16 keeps a crashed worker's job locked for four hours.
- * pg-boss's singleton policies cannot be the per-account guard here — fetching a second job of a
- * busy key fails the whole fetch in 10.x — so an account's exclusivity comes from the engine's lock
- * (on PostgreSQL, a session advisory lock that dies with its worker): a job whose account is busy
- * is sent back with a short delay.
+ * Why pg-boss over graphile-worker: a job whose worker died must go to another worker within the
+ * lease the operator sets, and a live worker's run must keep its job however long it takes. pg-boss
+ * 12 does both: the worker's heartbeat (`heartbeatSeconds`, refreshed by `work()` while the handler
+ * runs) is the lease, and the supervisor of any live worker fails a job whose heartbeat stopped.
+ * A job's singleton key is its recipe (one waiting run per recipe), not its account, so an account's
+ * exclusivity comes from the engine's lock (on PostgreSQL, a session advisory lock that dies with
+ * its worker): a job whose account is busy is sent back with a short delay.
  */
-import PgBoss from "pg-boss";
+import { type Job, PgBoss } from "pg-boss";
 import { DEFAULT_RECONNECT, reconnecting } from "../state/pg/reconnect.js";
+import { carryOverOldQueue, setAsideOldQueue } from "./queue-upgrade.js";
 
 export const RUN_QUEUE = "musicsync-recipe-run";
 /** pg-boss's tables live apart from the engine's, in this schema of the same database. */
@@ -28,7 +29,11 @@ export interface RunJob {
 }
 
 export interface QueueSettings {
-  /** A job not finished within this many seconds is taken as its worker's death and retried. */
+  /**
+   * A job whose worker has not been heard from for this many seconds is taken as its worker's
+   * death and retried. The worker's heartbeat renews it every half lease while a run goes on, so a
+   * run may take longer. At least MIN_LEASE_SECONDS.
+   */
   leaseSeconds: number;
   /** How often a live worker looks for such jobs (pg-boss's supervisor). */
   superviseSeconds: number;
@@ -36,23 +41,33 @@ export interface QueueSettings {
   pollSeconds: number;
 }
 
+/** pg-boss refuses a heartbeat shorter than this. */
+export const MIN_LEASE_SECONDS = 10;
+
+/**
+ * The longest a run may hold its job even with a live heartbeat (pg-boss's maximum expiry): only a
+ * run stuck that long is given to another worker, whose run then waits for the account's lock.
+ */
+export const RUN_LIMIT_SECONDS = 24 * 60 * 60;
+
 export const DEFAULT_QUEUE_SETTINGS: QueueSettings = Object.freeze({
-  leaseSeconds: 15 * 60,
-  superviseSeconds: 30,
+  leaseSeconds: 60,
+  superviseSeconds: 20,
   pollSeconds: 2,
 });
 
 /**
- * pg-boss copies the queue's lease into each job as it is sent, so a job sent before this worker
- * set its lease (`musicsync enqueue` on a fresh database creates the queue with the default 15
- * minutes) would keep the old one: a worker killed on it would hold its recipe that long. The jobs
- * still waiting take the lease of the worker that starts (pg-boss 10's job table).
+ * pg-boss copies the queue's heartbeat and expiry into each job as it is sent, so a job sent before
+ * this worker set its lease (`musicsync enqueue` on a fresh database creates the queue with the
+ * default) would keep the old one: a worker killed on it would hold its recipe that long. The jobs
+ * still waiting take the lease of the worker that starts (pg-boss 12's job table).
  */
 async function leaseWaitingJobs(boss: PgBoss, leaseSeconds: number): Promise<void> {
   await boss.getDb().executeSql(
-    `UPDATE ${QUEUE_SCHEMA}.job SET expire_in = make_interval(secs => $2)
-        WHERE name = $1 AND state IN ('created', 'retry') AND expire_in <> make_interval(secs => $2)`,
-    [RUN_QUEUE, leaseSeconds],
+    `UPDATE ${QUEUE_SCHEMA}.job SET heartbeat_seconds = $2, expire_seconds = $3
+        WHERE name = $1 AND state IN ('created', 'retry')
+          AND (heartbeat_seconds IS DISTINCT FROM $2 OR expire_seconds <> $3)`,
+    [RUN_QUEUE, leaseSeconds, RUN_LIMIT_SECONDS],
   );
 }
 
@@ -69,16 +84,32 @@ export function runJobOf(data: unknown): RunJob | null {
 
 export interface JobQueue {
   readonly boss: PgBoss;
+  /** Runs carried over from a pg-boss 10 queue as this queue opened (queue-upgrade.ts); usually 0. */
+  readonly carriedOver: number;
   /** Sends a run; `afterMs` delays it. Null when a run of the recipe is already waiting (none is added). */
   send(job: RunJob, afterMs?: number): Promise<string | null>;
   stop(): Promise<void>;
 }
 
+/** The run queue's settings for a lease (the same for creating the queue and updating it). */
+function runQueueOptions(leaseSeconds: number) {
+  return {
+    heartbeatSeconds: leaseSeconds,
+    expireInSeconds: RUN_LIMIT_SECONDS,
+    // Retries here are for lost leases (a dead worker) and for runs of a recipe a worker does not
+    // have (worker.ts); failed runs retry through the daemon's backoff.
+    retryLimit: 10,
+    retryDelay: 1,
+    // A run waiting (or delayed) longer than a day is dropped: the schedule sends the next one.
+    retentionSeconds: 24 * 60 * 60,
+  };
+}
+
 /**
  * Starts pg-boss on the state's database (installing or upgrading its schema: several workers may do
- * so at once) and makes sure the run queue exists; a worker passes its settings (the lease), a mere
- * sender null. Errors say what failed
- * without the URL (it may carry a password).
+ * so at once; a pg-boss 10 schema is set aside and its waiting runs carried over, queue-upgrade.ts)
+ * and makes sure the run queue exists; a worker passes its settings (the lease), a mere sender
+ * null. Errors say what failed without the URL (it may carry a password).
  */
 export async function openQueue(
   url: string,
@@ -86,49 +117,69 @@ export async function openQueue(
   onError: (e: Error) => void,
 ): Promise<JobQueue> {
   const settings = given ?? DEFAULT_QUEUE_SETTINGS;
+  await setAsideOldQueue(url, QUEUE_SCHEMA);
   const boss = new PgBoss({
     connectionString: url,
     schema: QUEUE_SCHEMA,
     application_name: given ? "musicsync worker" : "musicsync",
     // Only workers look for dead workers' jobs; a sender (`musicsync enqueue`) just sends.
     supervise: given !== null,
-    maintenanceIntervalSeconds: settings.superviseSeconds,
+    // The supervisor's pass, and the check for stopped heartbeats within it, a few times per lease.
+    superviseIntervalSeconds: settings.superviseSeconds,
+    monitorIntervalSeconds: settings.superviseSeconds,
     // pg-boss's own cron scheduling is not used: the workers' scheduler sends the runs (scheduler.ts).
     schedule: false,
   });
   boss.on("error", onError);
   await boss.start();
-  const queue = {
-    name: RUN_QUEUE,
-    // One job per recipe waiting at a time: a schedule that fires while a run waits adds nothing.
-    // (Every job carries its recipe as singletonKey: without one, all keyless jobs would share one slot.)
-    policy: "short" as const,
-    expireInSeconds: settings.leaseSeconds,
-    // Retries here are for lost leases (a dead worker); failed runs retry through the daemon's backoff.
-    // A job also comes back when a live worker's run outlasts the lease (pg-boss 10 cannot extend
-    // one): its retry then finds the account busy and waits its turn. Enough turns for both.
-    retryLimit: 10,
-    retryDelay: 1,
-    retentionMinutes: 60 * 24,
-  };
+  try {
+    return await readyQueue(boss, url, given, settings);
+  } catch (e) {
+    // A queue that cannot be made ready must not keep the process alive through pg-boss's timers.
+    await boss.stop({ graceful: false, timeout: 1_000 }).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The run queue created or updated, the old queue's runs carried over: the queue ready to use. */
+async function readyQueue(
+  boss: PgBoss,
+  url: string,
+  given: QueueSettings | null,
+  settings: QueueSettings,
+): Promise<JobQueue> {
+  const options = runQueueOptions(settings.leaseSeconds);
+  // One job per recipe waiting at a time: a schedule that fires while a run waits adds nothing.
+  // (Every job carries its recipe as singletonKey: without one, all keyless jobs would share one slot.)
   // A worker sets the lease it was given; a sender keeps whatever the workers set.
-  if (!(await boss.getQueue(RUN_QUEUE))) await boss.createQueue(RUN_QUEUE, queue);
-  else if (given) await boss.updateQueue(RUN_QUEUE, queue);
+  if (!(await boss.getQueue(RUN_QUEUE))) await boss.createQueue(RUN_QUEUE, { policy: "short", ...options });
+  else if (given) await boss.updateQueue(RUN_QUEUE, options);
   if (given) await leaseWaitingJobs(boss, settings.leaseSeconds);
+  const send = (job: RunJob, afterMs = 0) => {
+    // The queue's "short" policy keeps one waiting job per key: the recipe's id. A run asked for
+    // while one of the recipe waits is that run (a job being worked on does not count). Sent
+    // again while the database is unreachable a moment (a restart): a job must not be lost to it.
+    const options = {
+      singletonKey: job.recipeId,
+      ...(afterMs > 0 ? { startAfter: new Date(Date.now() + afterMs) } : {}),
+    };
+    return reconnecting(() => boss.send(RUN_QUEUE, { ...job }, options), DEFAULT_RECONNECT);
+  };
+  const carriedOver = await carryOverOldQueue(url, QUEUE_SCHEMA, RUN_QUEUE, async (data, afterMs) => {
+    const job = runJobOf(data);
+    // Sent, or a run of the recipe waits already (null): either way the new queue has it.
+    if (job) await send(job, afterMs);
+    return job !== null;
+  });
   return {
     boss,
-    send(job, afterMs = 0) {
-      // The queue's "short" policy keeps one waiting job per key: the recipe's id. A run asked for
-      // while one of the recipe waits is that run (a job being worked on does not count). Sent
-      // again while the database is unreachable a moment (a restart): a job must not be lost to it.
-      const options = {
-        singletonKey: job.recipeId,
-        ...(afterMs > 0 ? { startAfter: new Date(Date.now() + afterMs) } : {}),
-      };
-      return reconnecting(() => boss.send(RUN_QUEUE, { ...job }, options), DEFAULT_RECONNECT);
-    },
+    carriedOver,
+    send,
     async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+      await boss.stop({ graceful: true, timeout: 5_000 });
     },
   };
 }
+
+/** A job as a worker's handler receives it. */
+export type RunJobOf = Job<RunJob>;

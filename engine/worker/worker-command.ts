@@ -13,7 +13,14 @@ import { loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import { parseStateUrl } from "../state/open.js";
 import { isConnectionError } from "../state/pg/errors.js";
-import { DEFAULT_QUEUE_SETTINGS, openQueue, type QueueSettings } from "./queue.js";
+import {
+  DEFAULT_QUEUE_SETTINGS,
+  MIN_LEASE_SECONDS,
+  openQueue,
+  QUEUE_SCHEMA,
+  type QueueSettings,
+} from "./queue.js";
+import { oldQueueSchema } from "./queue-upgrade.js";
 import { Worker, type WorkerOptions } from "./worker.js";
 
 export interface WorkerFlags extends DaemonFlags {
@@ -43,7 +50,8 @@ function workerSettings(o: WorkerFlags): { worker: WorkerOptions; queue: QueueSe
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
       throw new Error(`--concurrency: "${o.concurrency}" is not a whole number from 1 to 64`);
     const leaseMs = parseDuration(o.lease, "--lease");
-    if (leaseMs < 1000) throw new Error(`--lease: "${o.lease}" is shorter than a second`);
+    if (leaseMs < MIN_LEASE_SECONDS * 1000)
+      throw new Error(`--lease: "${o.lease}" is shorter than ${MIN_LEASE_SECONDS} seconds`);
     const pollMs = Math.max(500, parseDuration(o.poll, "--poll"));
     const queue = {
       leaseSeconds: Math.ceil(leaseMs / 1000),
@@ -88,6 +96,11 @@ export async function runWorker(run: CommandRun, paths: readonly string[], o: Wo
     await daemon.close();
     throw new CliError(`cannot open the job queue: ${(e as Error).message}`);
   });
+  if (queue.carriedOver > 0)
+    logger.warn(
+      { runs: queue.carriedOver, kept: oldQueueSchema(QUEUE_SCHEMA) },
+      oldQueueNote(queue.carriedOver),
+    );
   const worker = new Worker({ daemon, queue, logger, stateUrl, options: settings.worker });
   const unguard = surviveLostConnections(logger);
   try {
@@ -101,11 +114,21 @@ export async function runWorker(run: CommandRun, paths: readonly string[], o: Wo
   run.setExit(0);
 }
 
+/** What a worker or `enqueue` says when it carried runs over from a pg-boss 10 queue (queue-upgrade.ts). */
+function oldQueueNote(runs: number): string {
+  const aside = oldQueueSchema(QUEUE_SCHEMA);
+  return (
+    `carried ${runs} run${runs === 1 ? "" : "s"} over from the job queue of an earlier version (pg-boss 10); ` +
+    `its finished jobs are kept in schema ${aside}: DROP SCHEMA ${aside} CASCADE when no longer needed`
+  );
+}
+
 /**
- * pg-boss 10 marks a job done (or failed) without awaiting it: while the database is unreachable
- * that promise rejects with nobody to hear it, which would end the process. Such a rejection is a
- * lost connection's and only costs the job's completion — its lease runs out and it runs again,
- * finding nothing to do — so it is logged. Any other unhandled rejection still ends the process.
+ * A promise of the job queue's connection that rejects while the database is unreachable, with
+ * nobody to hear it, would end the process (pg-boss 10 settled jobs that way; 12 awaits its settles,
+ * but a lost connection must still never be what ends a worker). Such a rejection only costs a job's
+ * completion — its lease runs out and it runs again, finding nothing to do — so it is logged. Any
+ * other unhandled rejection still ends the process.
  */
 function surviveLostConnections(logger: ReturnType<typeof commandLogger>): () => void {
   const listener = (reason: unknown) => {
@@ -168,6 +191,7 @@ export async function runEnqueue(
   const queue = await openQueue(stateUrl, null, () => {}).catch((e: unknown) => {
     throw new CliError(`cannot open the job queue: ${(e as Error).message}`);
   });
+  if (queue.carriedOver > 0) io.stderr.write(`${oldQueueNote(queue.carriedOver)}\n`);
   let sent = 0;
   try {
     for (const recipeId of chosen)

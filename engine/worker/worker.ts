@@ -5,15 +5,15 @@
  * - one account is never written by two at once: the engine's account lock (on PostgreSQL, a session
  *   advisory lock that ends with its worker) is taken for every run; a job whose account is busy goes
  *   back to the queue with a short delay;
- * - a worker that dies loses its job's lease; pg-boss gives the job to another worker, whose run
- *   reconciles what the dead one sent through the journal;
+ * - a worker keeps its job's lease while its run goes on, however long (pg-boss's heartbeat, sent
+ *   while the handler runs); a worker that dies stops it, and pg-boss gives the job to another
+ *   worker, whose run reconciles what the dead one sent through the journal;
  * - SIGTERM: no new job; the write in flight finishes; an interrupted run goes back to the queue.
  */
 import { randomInt } from "node:crypto";
-import type PgBoss from "pg-boss";
 import type { AttemptEvent, Daemon } from "../daemon/daemon.js";
 import type { EngineLogger } from "../run/logger.js";
-import { type JobQueue, RUN_QUEUE, type RunJob, runJobOf } from "./queue.js";
+import { type JobQueue, RUN_QUEUE, type RunJob, type RunJobOf, runJobOf } from "./queue.js";
 import { nextScheduled, SchedulerSession, scheduleTick } from "./scheduler.js";
 
 export interface WorkerOptions {
@@ -113,7 +113,7 @@ export class Worker {
   }
 
   /** One job: one attempt, then what follows from it (a retry, the job sent back, the next time). */
-  private async handle(job: PgBoss.Job<RunJob>): Promise<void> {
+  private async handle(job: RunJobOf): Promise<void> {
     const { daemon, logger } = this.deps;
     const data = runJobOf(job.data);
     if (!data) {
@@ -206,7 +206,8 @@ export class Worker {
     logger.info({ signal, running: this.running.size }, "worker stopping");
     if (this.ticker) clearInterval(this.ticker);
     await this.ticking;
-    await queue.boss.offWork(RUN_QUEUE);
+    // No new job; the runs in hand are interrupted below (waiting for them here would let them finish).
+    await queue.boss.offWork(RUN_QUEUE, { wait: false });
     await daemon.stop(signal);
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
     await this.session?.end();

@@ -1,5 +1,11 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -288,8 +294,19 @@ describe("the OAuth device flow", () => {
 
   it("goes through `proxy` when one is given", async () => {
     const flow = await flowWith([]);
+    // What the proxy was asked for: a tunnel (CONNECT host:port, as for https) or, for a plain-http
+    // endpoint such as this test's, the request itself with the absolute URL (undici 8's way).
     const tunnels: string[] = [];
-    const proxy = createServer();
+    const proxy = createServer((req, res) => {
+      const target = new URL(req.url ?? "");
+      tunnels.push(target.host);
+      const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      upstream.on("error", () => res.destroy());
+      req.pipe(upstream);
+    });
     proxy.on("connect", (req: IncomingMessage, client: Duplex, head: Buffer) => {
       tunnels.push(req.url ?? "");
       const [host, port] = (req.url ?? "").split(":");

@@ -289,7 +289,7 @@ describe("musicsync worker: a worker that dies or is stopped", () => {
     const { f, r, account } = await bigRecipe();
     expect((await enqueue(f, ["big"])).code).toBe(0);
     await slowWrites(300);
-    const doomed = worker(f, ["--lease", "3s"]);
+    const doomed = worker(f, ["--lease", "10s"]);
     await doomed.waitForLog(addConfirmed, "a confirmed add batch", 60_000);
     doomed.child.kill("SIGKILL");
     expect((await doomed.exited).signal).toBe("SIGKILL");
@@ -297,7 +297,7 @@ describe("musicsync worker: a worker that dies or is stopped", () => {
     expect(killedRun.result).toBe("running");
     await control("faults", { method: "DELETE" });
 
-    const heir = worker(f, ["--lease", "3s"]);
+    const heir = worker(f, ["--lease", "10s"]);
     const finished = await heir.waitForLog(
       (l) => l.msg === "run finished" && l.recipe === "big",
       "the heir's run",
@@ -363,6 +363,64 @@ describe("musicsync worker: a worker that dies or is stopped", () => {
     next.child.kill("SIGTERM");
     expect((await next.exited).code).toBe(0);
   }, 180_000);
+});
+
+/** Every job of the run queue for one recipe: its state and how many times it was handed out again. */
+async function jobsOf(f: Fleet, recipeId: string): Promise<{ state: string; retries: number }[]> {
+  const client = new pg.Client({ connectionString: f.stateUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ state: string; retries: number }>(
+      `SELECT state::text AS state, retry_count AS retries FROM ${QUEUE_SCHEMA}.job
+        WHERE name = $1 AND data->>'recipeId' = $2 ORDER BY created_on`,
+      [RUN_QUEUE, recipeId],
+    );
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("musicsync worker: a run longer than the lease (issue 23)", () => {
+  it("keeps its job while it runs: never handed to a second worker, one run, the job taken once", async () => {
+    const { f, r, account } = await bigRecipe();
+    expect((await enqueue(f, ["big"])).code).toBe(0);
+    // 15 edits of 2 s each: the run lasts about three leases of 10 s.
+    await slowWrites(2_000);
+    const LEASE_MS = 10_000;
+    const first = worker(f, ["--lease", "10s"]);
+    await first.waitForLog(addConfirmed, "the first worker's run under way", 60_000);
+    // A second worker, idle: it would take the job the moment its lease lapsed.
+    const second = worker(f, ["--lease", "10s"]);
+    await second.waitForLog(logged("worker started"), "the second worker's start", 60_000);
+    const finished = await first.waitForLog(
+      (l) => l.msg === "run finished" && l.recipe === "big",
+      "the run's end",
+      120_000,
+    );
+    expect(finished.outcome).toBe("converged");
+
+    const runs = await runsOf(f, "big");
+    expect(runs.map((x) => x.result)).toEqual(["converged"]);
+    // The case at hand: the run outlasted its lease and the supervisor's looks at it.
+    const run = runs[0]!;
+    expect((run.finishedAt ?? 0) - run.startedAt).toBeGreaterThan(LEASE_MS * 2);
+    // Handed out once, finished once; the second worker never saw it, nor did the first find its
+    // own account busy (what a lapsed lease's second attempt would meet).
+    await until(
+      f,
+      async () => (await openJobs(f)).length === 0,
+      () => "an empty queue",
+      30_000,
+    );
+    expect(await jobsOf(f, "big")).toEqual([{ state: "completed", retries: 0 }]);
+    expect(second.logs.filter((l) => l.recipe === "big")).toEqual([]);
+    const busy = (l: LogLine) => l.msg === "account busy: the job goes back to the queue";
+    expect([...first.logs, ...second.logs].filter(busy)).toEqual([]);
+    expect(await playlistsOf(account, r.title!)).toEqual([[...r.ids]]);
+    for (const w of [first, second]) w.child.kill("SIGTERM");
+    for (const w of [first, second]) expect((await w.exited).code).toBe(0);
+  }, 240_000);
 });
 
 describe("musicsync worker: a busy account", () => {
@@ -588,6 +646,7 @@ describe("musicsync worker and enqueue: refusals", () => {
       [["--concurrency", "0"], "--concurrency"],
       [["--concurrency", "two"], "--concurrency"],
       [["--lease", "10ms"], "--lease"],
+      [["--lease", "9s"], "--lease"],
       [["--lease", "soon"], "--lease"],
       [["--busy-retry", "x"], "--busy-retry"],
       [["--poll", "-1"], "--poll"],
