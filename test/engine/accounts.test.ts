@@ -36,6 +36,7 @@ import { openState } from "../../engine/state/open.js";
 import type { EngineState } from "../../engine/state/types.js";
 import { MusicClient } from "../../src/index.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
+import { withTempDir } from "../support/temp-dir.js";
 import { ensureBuilt, MAIN, ROOT } from "./cli-process.js";
 import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
 
@@ -422,8 +423,7 @@ async function musicsync(args: readonly string[], env: Record<string, string>, s
 
 describe("musicsync accounts add beside accounts sealed with another key (issue 23)", () => {
   it("without a key names the key that sealed the others; with another key stores, and warns that one key must open them all", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "musicsync-keys-"));
-    try {
+    await withTempDir("musicsync-keys-", async (dir) => {
       const project = join(dir, "musicsync.yaml");
       await writeFile(project, "apiVersion: musicsync/v1\nkind: Project\nstate: state.db\n");
       const creds = join(dir, "h.json");
@@ -446,9 +446,7 @@ describe("musicsync accounts add beside accounts sealed with another key (issue 
       );
       // Replacing the only account under a new key warns of nothing.
       expect((await add("first", { [ACCOUNTS_KEY_VARIABLE]: OTHER_KEY })).stderr).toBe("");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -608,8 +606,7 @@ describe("a stored account's base_url and public headers are no secret (issue 22
   });
 
   it("a sync whose host cannot be resolved names the host, and still no piece of a credential", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "musicsync-mirror-"));
-    try {
+    await withTempDir("musicsync-mirror-", async (dir) => {
       await mkdir(join(dir, "recipes"));
       const project = join(dir, "musicsync.yaml");
       await writeFile(
@@ -641,14 +638,11 @@ describe("a stored account's base_url and public headers are no secret (issue 22
         expectNoPieces(`${label} stdout`, r.stdout, secrets);
         expectNoPieces(`${label} stderr`, r.stderr, secrets);
       }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 
   it("accounts list says a base_url changed in the database, never shows its password; reseal takes it", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "musicsync-reseal-"));
-    try {
+    await withTempDir("musicsync-reseal-", async (dir) => {
       const project = join(dir, "musicsync.yaml");
       await writeFile(project, "apiVersion: musicsync/v1\nkind: Project\nstate: state.db\n");
       await writeFile(join(dir, "mirror.json"), JSON.stringify(headers));
@@ -720,14 +714,11 @@ describe("a stored account's base_url and public headers are no secret (issue 22
         expectNoPieces("stdout", r.stdout, secrets);
         expectNoPieces("stderr", r.stderr, secrets);
       }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 
   it("accounts list shows a row edited by hand without letting it write to the terminal, and never crashes on it", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "musicsync-hostile-row-"));
-    try {
+    await withTempDir("musicsync-hostile-row-", async (dir) => {
       const project = join(dir, "musicsync.yaml");
       await writeFile(project, "apiVersion: musicsync/v1\nkind: Project\nstate: state.db\n");
       await writeFile(join(dir, "mirror.json"), JSON.stringify(headers));
@@ -763,8 +754,6 @@ describe("a stored account's base_url and public headers are no secret (issue 22
         expect(plan.stderr).toMatch(
           new RegExp(`warning: stored account ${name} left out: .*changed outside musicsync`),
         );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });

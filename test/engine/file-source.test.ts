@@ -15,9 +15,11 @@ import { renderPlanText } from "../../engine/render/text.js";
 import { planRecipe, syncRecipe } from "../../engine/run/runner.js";
 import { screen } from "./cli-process.js";
 import {
+  type CatalogueSong,
   catalogueSongs,
   converge,
   type Harness,
+  originalSongs,
   playlistRows,
   playlistsTitled,
   startHarness,
@@ -29,31 +31,10 @@ afterEach(async () => {
   h = null;
 });
 
-interface Original {
-  videoId: string;
-  title: string;
-  artist: string;
-  album: string;
-  duration: number;
-}
-
-/** Songs that have look-alikes (versions, covers, karaoke) first: the hard ones. */
-function originals(hh: Harness, count: number): Original[] {
-  return hh.emulator.state.store.sqlite
-    .prepare(
-      `SELECT s.video_id AS videoId, s.title, a.name AS artist, al.title AS album, s.duration_seconds AS duration
-       FROM songs s JOIN artists a ON a.id = s.artist_id JOIN albums al ON al.id = s.album_id
-       WHERE s.lookalike IS NULL AND s.variant_of IS NULL AND s.video_type = 'MUSIC_VIDEO_TYPE_ATV'
-         AND s.available = 1 AND s.featured_artist_id IS NULL
-       ORDER BY (SELECT count(*) FROM songs v WHERE v.variant_of = s.id) DESC, s.id LIMIT ?`,
-    )
-    .all(count) as Original[];
-}
-
 const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 /** An Exportify-shaped export, as another service writes it (durations in ms, a second off). */
-function exportify(rows: readonly Original[], extra: string[] = []): string {
+function exportify(rows: readonly CatalogueSong[], extra: string[] = []): string {
   const head = "Track URI,Track Name,Artist Name(s),Album Name,Duration (ms),ISRC";
   const lines = rows.map((r, i) =>
     [`spotify:track:x${i}`, r.title, r.artist, r.album, String((r.duration + (i % 3)) * 1000), ""]
@@ -100,7 +81,7 @@ async function importedRows(hh: Harness): Promise<string[]> {
 describe("file source", () => {
   it("mirrors an Exportify CSV in file order, every match right; a re-run sends no search", async () => {
     h = await startHarness();
-    const songs = originals(h, 12);
+    const songs = originalSongs(h, 12, "hard-first");
     expect(songs.length).toBe(12);
     const loaded = await project(h, exportify(songs));
     const env = h.env();
@@ -114,7 +95,7 @@ describe("file source", () => {
 
   it("lists what it could not match, with the best candidate and why, and adds none of it", async () => {
     h = await startHarness();
-    const songs = originals(h, 3);
+    const songs = originalSongs(h, 3, "hard-first");
     const [first] = songs;
     // The same song a minute and a half longer: only its duration says it is not this recording.
     const far = `x,${first!.title},${first!.artist},,${(first!.duration + 95) * 1000},`;
@@ -135,11 +116,11 @@ describe("file source", () => {
 
   it("matches.yaml wins over search: a video id replaces the match, skip leaves the entry out", async () => {
     h = await startHarness();
-    const songs = originals(h, 4);
+    const songs = originalSongs(h, 4, "hard-first");
     const loaded = await project(h, exportify(songs));
     const env = h.env();
     await syncRecipe(loaded, env);
-    const key = (s: Original) => `${s.artist} - ${s.title}`.toLowerCase();
+    const key = (s: CatalogueSong) => `${s.artist} - ${s.title}`.toLowerCase();
     // The keys as `match` prints them: read them from its JSON rather than assume the format.
     const out = screen(false);
     const code = await main(["-p", h.projectFile, "--json", "match", join(h.dir, "recipes", "list.csv")], {
@@ -164,7 +145,7 @@ describe("file source", () => {
 
   it("match --write-overrides drafts matches.yaml: pins the matches, keeps what the person wrote", async () => {
     h = await startHarness();
-    const songs = originals(h, 3);
+    const songs = originalSongs(h, 3, "hard-first");
     await project(h, exportify(songs, ["y,Nothing Like This Title,Nobody Known,,200000,"]));
     const file = join(h.dir, "recipes", "matches.yaml");
     await writeFile(file, "# mine\n");
@@ -193,7 +174,7 @@ describe("file source", () => {
 
   it("an emptied or shrunken file never empties the target", async () => {
     h = await startHarness();
-    const songs = originals(h, 10);
+    const songs = originalSongs(h, 10, "hard-first");
     const loaded = await project(h, exportify(songs));
     const env = h.env();
     await converge(h, env, loaded);
@@ -207,7 +188,7 @@ describe("file source", () => {
 
   it("a row that cannot be read is a note with file:line; strict refuses the whole file", async () => {
     h = await startHarness();
-    const songs = originals(h, 3);
+    const songs = originalSongs(h, 3, "hard-first");
     // A row with an artist and no title: there is nothing to search for.
     const broken = `z,,${songs[0]!.artist},,200000,`;
     const csv = exportify(songs.slice(1), [broken]);
@@ -225,7 +206,7 @@ describe("file source", () => {
 describe("hostile files through a run", () => {
   it("binary data, a 10,000-column row, a broken matches.yaml: clear errors or notes, nothing written", async () => {
     h = await startHarness();
-    const songs = originals(h, 3);
+    const songs = originalSongs(h, 3, "hard-first");
     const env = h.env();
     const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256));
     const dir = join(h.dir, "recipes");
@@ -296,7 +277,7 @@ describe("hostile files through a run", () => {
 describe("export", () => {
   it("export a playlist, mirror the file into a new playlist: the two are equal (every format)", async () => {
     h = await startHarness();
-    const songs = originals(h, 15);
+    const songs = originalSongs(h, 15, "hard-first");
     const loaded = await project(h, exportify(songs));
     await converge(h, h.env(), loaded);
     const [source] = await playlistsTitled(h, "Imported");
@@ -337,7 +318,7 @@ mode: mirror
 
   it("a bad --format fails before any request, naming the option; match prints each choice and a summary", async () => {
     h = await startHarness();
-    const songs = originals(h, 3);
+    const songs = originalSongs(h, 3, "hard-first");
     await project(h, exportify(songs, ["y,Nothing Like This Title,Nobody Known,,200000,"]));
     const stats = async () =>
       JSON.stringify(await (await fetch(`${h!.emulator.url}/_emulator/stats`)).json());

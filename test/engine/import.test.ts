@@ -12,7 +12,14 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import { musicsyncInProc as run } from "./musicsync-inproc.js";
-import { type Harness, playlistRows, playlistsTitled, startHarness } from "./sync-harness.js";
+import {
+  type CatalogueSong,
+  type Harness,
+  originalSongs,
+  playlistRows,
+  playlistsTitled,
+  startHarness,
+} from "./sync-harness.js";
 
 let h: Harness | null = null;
 const extra: string[] = [];
@@ -22,27 +29,8 @@ afterEach(async () => {
   for (const d of extra.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-interface Song {
-  videoId: string;
-  title: string;
-  artist: string;
-  duration: number;
-}
-
-function songs(hh: Harness, count: number): Song[] {
-  return hh.emulator.state.store.sqlite
-    .prepare(
-      `SELECT s.video_id AS videoId, s.title, a.name AS artist, s.duration_seconds AS duration
-       FROM songs s JOIN artists a ON a.id = s.artist_id
-       WHERE s.lookalike IS NULL AND s.variant_of IS NULL AND s.video_type = 'MUSIC_VIDEO_TYPE_ATV'
-         AND s.available = 1 AND s.featured_artist_id IS NULL
-       ORDER BY s.id LIMIT ?`,
-    )
-    .all(count) as Song[];
-}
-
 /** songs.csv in the project folder, as Exportify writes one. */
-async function songsCsv(hh: Harness, list: readonly Song[], name = "songs.csv"): Promise<string> {
+async function songsCsv(hh: Harness, list: readonly CatalogueSong[], name = "songs.csv"): Promise<string> {
   const rows = list.map((s) => `"${s.title}","${s.artist}",${s.duration * 1000}`);
   const file = join(hh.dir, name);
   await writeFile(file, `Track Name,Artist Name(s),Duration (ms)\n${rows.join("\n")}\n`);
@@ -59,7 +47,7 @@ async function rowsOf(hh: Harness, title: string): Promise<string[]> {
 describe("musicsync import", () => {
   it("--yes: writes a valid recipe and matches.yaml, shows the plan and syncs it; a second sync changes nothing", async () => {
     h = await startHarness();
-    const list = songs(h, 5);
+    const list = originalSongs(h, 5);
     const csv = await songsCsv(h, list);
     const r = await run(["-p", h.projectFile, "import", csv, "--to", "Old favourites", "--yes"]);
     expect(r.code, r.stderr).toBe(0);
@@ -90,7 +78,7 @@ describe("musicsync import", () => {
 
   it("without a terminal or --yes: stops after the plan (exit 2), writes nothing to the service, says how to apply", async () => {
     h = await startHarness();
-    const list = songs(h, 3);
+    const list = originalSongs(h, 3);
     const csv = await songsCsv(h, list);
     const before = await h.writes();
     const r = await run(["-p", h.projectFile, "import", csv, "--to", "Old favourites"]);
@@ -107,7 +95,7 @@ describe("musicsync import", () => {
 
   it("on a terminal it asks: no leaves the plan unapplied, yes applies exactly it", async () => {
     h = await startHarness();
-    const list = songs(h, 3);
+    const list = originalSongs(h, 3);
     const csv = await songsCsv(h, list);
     const answering = (answer: string) => {
       const stdin = Object.assign(new PassThrough(), { isTTY: true });
@@ -128,7 +116,7 @@ describe("musicsync import", () => {
 
   it("refuses, writing nothing: an existing recipe, a file outside the project folder, a missing file, a bad --id", async () => {
     h = await startHarness();
-    const csv = await songsCsv(h, songs(h, 2));
+    const csv = await songsCsv(h, originalSongs(h, 2));
     await mkdir(join(h.dir, "recipes"), { recursive: true });
     await writeFile(recipeFile(h), "# mine\n");
     const taken = await run(["-p", h.projectFile, "import", csv, "--to", "Old favourites", "--yes"]);
@@ -194,7 +182,7 @@ describe("musicsync import", () => {
 
   it("refuses --json, and a title the service would not take, before anything is written", async () => {
     h = await startHarness();
-    const csv = await songsCsv(h, songs(h, 2));
+    const csv = await songsCsv(h, originalSongs(h, 2));
     const json = await run(["-p", h.projectFile, "--json", "import", csv, "--to", "Old favourites"]);
     expect(json.code).toBe(1);
     expect(json.stderr).toMatch(/does not go with --json/);
@@ -211,7 +199,7 @@ describe("musicsync import", () => {
 
   it("a recipe id or a playlist another recipe has already: refused, and the new recipe taken away", async () => {
     h = await startHarness();
-    const csv = await songsCsv(h, songs(h, 2));
+    const csv = await songsCsv(h, originalSongs(h, 2));
     await mkdir(join(h.dir, "recipes"), { recursive: true });
     const other = (id: string, title: string) => `apiVersion: musicsync/v1
 kind: Recipe
@@ -235,7 +223,7 @@ target: { type: playlist, playlist: { title: "${title}" } }
 
   it("says so when the library already has a playlist of that title (the import would make another)", async () => {
     h = await startHarness();
-    const list = songs(h, 2);
+    const list = originalSongs(h, 2);
     const csv = await songsCsv(h, list);
     const mine = await h.person.createPlaylist("Old favourites", "by hand");
     const r = await run(["-p", h.projectFile, "import", csv, "--to", "Old favourites"]);
@@ -246,7 +234,7 @@ target: { type: playlist, playlist: { title: "${title}" } }
 
   it("a file whose name YAML would misread (quotes, #, a comma, an accent), in a subfolder, is named exactly", async () => {
     h = await startHarness();
-    const list = songs(h, 2);
+    const list = originalSongs(h, 2);
     await mkdir(join(h.dir, "exports"), { recursive: true });
     const csv = await songsCsv(h, list, join("exports", 'my "old" songs #1, é: {x}.csv'));
     const r = await run(["-p", h.projectFile, "import", csv, "--to", 'Old "favourites" #1', "--yes"]);

@@ -17,7 +17,7 @@ import { planRecipe } from "../../engine/run/runner.js";
 import { HAS_SCRIPT, runOnTerminal } from "../support/terminal.js";
 import { ensureBuilt, MAIN, screen } from "./cli-process.js";
 import { musicsyncInProc } from "./musicsync-inproc.js";
-import { type Harness, startHarness } from "./sync-harness.js";
+import { type CatalogueSong, type Harness, originalSongs, startHarness } from "./sync-harness.js";
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -25,34 +25,11 @@ afterEach(async () => {
   h = null;
 });
 
-interface Song {
-  id: number;
-  videoId: string;
-  title: string;
-  artist: string;
-  duration: number;
-}
-
-/** Plain songs of the catalogue: no versions of their own, one artist, no video counterpart. */
-function plainSongs(hh: Harness, count: number): Song[] {
-  return hh.emulator.state.store.sqlite
-    .prepare(
-      `SELECT s.id, s.video_id AS videoId, s.title, a.name AS artist, s.duration_seconds AS duration
-       FROM songs s JOIN artists a ON a.id = s.artist_id
-       WHERE s.lookalike IS NULL AND s.variant_of IS NULL AND s.video_type = 'MUSIC_VIDEO_TYPE_ATV'
-         AND s.available = 1 AND s.featured_artist_id IS NULL AND s.counterpart_id IS NULL
-         AND NOT EXISTS (SELECT 1 FROM songs v WHERE v.variant_of = s.id)
-         AND NOT EXISTS (SELECT 1 FROM songs t WHERE t.title = s.title AND t.id <> s.id)
-       ORDER BY s.id LIMIT ?`,
-    )
-    .all(count) as Song[];
-}
-
 /**
  * A second recording of `song` in the catalogue (a single edit: same title and artist, 40 s
  * longer), searchable as songs are; its video id is returned.
  */
-function addSecondRecording(hh: Harness, song: Song, videoId: string): string {
+function addSecondRecording(hh: Harness, song: CatalogueSong, videoId: string): string {
   const db = hh.emulator.state.store.sqlite;
   const id = (db.prepare("SELECT max(id) + 1 AS id FROM songs").get() as { id: number }).id;
   const columns = (db.prepare("PRAGMA table_info(songs)").all() as { name: string }[])
@@ -86,9 +63,9 @@ mode: mirror
 
 /** A CSV of title and artist only (no length), the tied song first; the recipe beside it. */
 async function tiedProject(hh: Harness) {
-  const songs = plainSongs(hh, 3);
+  const songs = originalSongs(hh, 3, "unambiguous");
   expect(songs.length).toBe(3);
-  const [tied, ...others] = songs as [Song, Song, Song];
+  const [tied, ...others] = songs as [CatalogueSong, CatalogueSong, CatalogueSong];
   const single = addSecondRecording(hh, tied, "SingleEdit1");
   const dir = join(hh.dir, "recipes");
   await mkdir(dir, { recursive: true });

@@ -173,6 +173,49 @@ export function catalogueSongs(h: Harness, count: number): string[] {
   return rows.map((r) => r.id);
 }
 
+/** A song of the emulator's catalogue, as a file source's entry would name it. */
+export interface CatalogueSong {
+  id: number;
+  videoId: string;
+  title: string;
+  artist: string;
+  album: string;
+  duration: number;
+}
+
+/**
+ * Original songs of the catalogue (not a look-alike or a version of another, audio, available, one
+ * artist), read from the emulator's own database, never through the matcher. `pick`:
+ * - "first": in catalogue order;
+ * - "unambiguous": only songs no other song shares a title with, with no versions and no video
+ *   counterpart (a match can only be the song itself);
+ * - "hard-first": those with the most versions (covers, karaoke, live) first.
+ */
+export function originalSongs(
+  h: Harness,
+  count: number,
+  pick: "first" | "unambiguous" | "hard-first" = "first",
+): CatalogueSong[] {
+  const unambiguous = `AND s.counterpart_id IS NULL
+         AND NOT EXISTS (SELECT 1 FROM songs v WHERE v.variant_of = s.id)
+         AND NOT EXISTS (SELECT 1 FROM songs t WHERE t.title = s.title AND t.id <> s.id)`;
+  const order =
+    pick === "hard-first" ? "(SELECT count(*) FROM songs v WHERE v.variant_of = s.id) DESC, s.id" : "s.id";
+  const rows = h.emulator.state.store.sqlite
+    .prepare(
+      `SELECT s.id, s.video_id AS videoId, s.title, a.name AS artist, coalesce(al.title, '') AS album,
+              s.duration_seconds AS duration
+       FROM songs s JOIN artists a ON a.id = s.artist_id LEFT JOIN albums al ON al.id = s.album_id
+       WHERE s.lookalike IS NULL AND s.variant_of IS NULL AND s.video_type = 'MUSIC_VIDEO_TYPE_ATV'
+         AND s.available = 1 AND s.featured_artist_id IS NULL ${pick === "unambiguous" ? unambiguous : ""}
+       ORDER BY ${order} LIMIT ?`,
+    )
+    .all(count) as CatalogueSong[];
+  if (rows.length < count)
+    throw new Error(`only ${rows.length} such songs in the catalogue, ${count} needed`);
+  return rows;
+}
+
 /** Rows of a playlist as the person sees them. */
 export async function playlistRows(h: Harness, playlistId: string) {
   return (await h.person.getPlaylist(playlistId, { limit: null })).tracks.map((t) => ({
