@@ -139,24 +139,31 @@ describe("examples/recipe-repo: every recipe runs against the emulator", () => {
   });
 });
 
+/** A new folder of shell scripts standing for commands (`npx`, `gh`), one per name, each given its lines. */
+async function commandsFolder(prefix: string, scripts: Record<string, string[]>): Promise<string> {
+  const bin = await mkdtemp(join(tmpdir(), prefix));
+  for (const [name, lines] of Object.entries(scripts)) {
+    await writeFile(join(bin, name), ["#!/bin/sh", ...lines, ""].join("\n"));
+    await chmod(join(bin, name), 0o755);
+  }
+  return bin;
+}
+
 describe("examples/recipe-repo: the apply job and a plan held for approval", () => {
   let bin: string;
   beforeAll(async () => {
-    bin = await mkdtemp(join(tmpdir(), "recipe-repo-ci-"));
     // Stands for `npx musicsync …`: a sync whose plan is held (exit 5), status listing it, approve.
-    const npx = [
-      "#!/bin/sh",
-      'echo "npx $*" >> "$CALLS"',
-      'case "$*" in',
-      '  "musicsync sync") echo "weekly-mix: Not applied: held for approval"; exit 5 ;;',
-      `  "musicsync status --json") echo '{"approvals":[{"recipe":"weekly-mix","runId":7,"reason":"25 removals, over require_approval.removals 20","command":"musicsync approve 7"}]}' ;;`,
-      '  "musicsync approve 7") echo "weekly-mix: Applied"; exit 0 ;;',
-      "  *) exit 1 ;;",
-      "esac",
-      "",
-    ].join("\n");
-    await writeFile(join(bin, "npx"), npx);
-    await chmod(join(bin, "npx"), 0o755);
+    bin = await commandsFolder("recipe-repo-ci-", {
+      npx: [
+        'echo "npx $*" >> "$CALLS"',
+        'case "$*" in',
+        '  "musicsync sync") echo "weekly-mix: Not applied: held for approval"; exit 5 ;;',
+        `  "musicsync status --json") echo '{"approvals":[{"recipe":"weekly-mix","runId":7,"reason":"25 removals, over require_approval.removals 20","command":"musicsync approve 7"}]}' ;;`,
+        '  "musicsync approve 7") echo "weekly-mix: Applied"; exit 0 ;;',
+        "  *) exit 1 ;;",
+        "esac",
+      ],
+    });
   });
   afterAll(() => rm(bin, { recursive: true, force: true }));
 
@@ -209,29 +216,19 @@ describe("examples/recipe-repo: the plan job comments the plan, even when a reci
   };
 
   beforeAll(async () => {
-    bin = await mkdtemp(join(tmpdir(), "recipe-repo-plan-"));
     // `npx musicsync plan --markdown` prints $PLAN_TEXT and exits $PLAN_EXIT; `gh` keeps each
     // comment's body.
-    const npx = [
-      "#!/bin/sh",
-      '[ "$*" = "musicsync plan --markdown" ] || exit 99',
-      'printf "%s" "$PLAN_TEXT"',
-      'exit "$PLAN_EXIT"',
-      "",
-    ].join("\n");
-    const gh = [
-      "#!/bin/sh",
-      'echo "gh $*" >> "$CALLS"',
-      'while [ "$#" -gt 0 ]; do [ "$1" = "--body-file" ] && cat "$2" >> "$BODIES"; shift; done',
-      "",
-    ].join("\n");
-    for (const [name, text] of [
-      ["npx", npx],
-      ["gh", gh],
-    ] as const) {
-      await writeFile(join(bin, name), text);
-      await chmod(join(bin, name), 0o755);
-    }
+    bin = await commandsFolder("recipe-repo-plan-", {
+      npx: [
+        '[ "$*" = "musicsync plan --markdown" ] || exit 99',
+        'printf "%s" "$PLAN_TEXT"',
+        'exit "$PLAN_EXIT"',
+      ],
+      gh: [
+        'echo "gh $*" >> "$CALLS"',
+        'while [ "$#" -gt 0 ]; do [ "$1" = "--body-file" ] && cat "$2" >> "$BODIES"; shift; done',
+      ],
+    });
   });
   afterAll(() => rm(bin, { recursive: true, force: true }));
 
