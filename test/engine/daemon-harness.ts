@@ -16,6 +16,7 @@ import { loadRecipePaths } from "../../engine/recipe/load.js";
 import { SECOND_SCHEDULES_ENV } from "../../engine/recipe/schedule.js";
 import { createLogger } from "../../engine/run/logger.js";
 import { MAIN } from "./cli-process.js";
+import { type RecipeSpec, recipeYaml } from "./recipe-yaml.js";
 import type { Harness } from "./sync-harness.js";
 import { WRITE_ENDPOINTS } from "./sync-harness.js";
 
@@ -25,6 +26,7 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // (issue 10 item 9); this lifts it for this process and the `musicsync` processes it starts.
 process.env[SECOND_SCHEDULES_ENV] = "1";
 
+export { type RecipeSpec, recipeYaml } from "./recipe-yaml.js";
 /** The compiled command, as `npx musicsync` runs it (test/global-setup.ts builds dist/ first). */
 export { MAIN };
 
@@ -47,40 +49,6 @@ export async function musicsync(
     env: { ...process.env, MUSICSYNC_LOG_LEVEL: "silent", ...env },
   });
   return { code, ...out };
-}
-
-export interface RecipeSpec {
-  id: string;
-  ids: readonly string[];
-  cron?: string;
-  title?: string;
-  mode?: string;
-  /** Reorder on every run, so each run has writes to make. */
-  reshuffle?: boolean;
-  batch?: number;
-  account?: string;
-  /** Extra sources (YAML lines under `sources:`). */
-  sources?: string[];
-}
-
-export function recipeYaml(r: RecipeSpec): string {
-  return [
-    "apiVersion: musicsync/v1",
-    "kind: Recipe",
-    `id: ${r.id}`,
-    ...(r.account ? [`account: ${r.account}`] : []),
-    ...(r.cron ? [`schedule: { cron: "${r.cron}" }`] : []),
-    "sources:",
-    `  - { id: list, type: static, videoIds: [${r.ids.join(", ")}] }`,
-    ...(r.sources ?? []).map((s) => `  - ${s}`),
-    ...(r.reshuffle ? ["pipeline:", "  - shuffle: { period: run, seed: test }"] : []),
-    "target:",
-    "  type: playlist",
-    `  playlist: { title: "${r.title ?? r.id}", privacy: PRIVATE }`,
-    `mode: ${r.mode ?? "mirror"}`,
-    `policy: { batch_size: ${r.batch ?? 3} }`,
-    "",
-  ].join("\n");
 }
 
 export async function writeRecipes(dir: string, recipes: readonly RecipeSpec[] | Record<string, string>) {

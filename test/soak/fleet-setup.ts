@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { recipeYaml } from "../engine/daemon-harness.js";
+import { recipeYaml } from "../engine/recipe-yaml.js";
 import { type Harness, WRITE_ENDPOINTS } from "../engine/sync-harness.js";
 import type { FleetPlan, FleetRecipe } from "./fleet-plan.js";
 

@@ -93,4 +93,16 @@ export const REGRESSIONS: readonly Regression[] = [
       "soak model: a fault-free real-process sync held removals back under max_removals; `sync --json` named no guards, so the soak judged the held rows as left behind (the JSON now lists the plan's guards and notes)",
     issueItem: "13",
   },
+  {
+    seed: 55,
+    found:
+      "soak model: the file attack that points a recipe outside the project made the loader refuse the recipe, which ended the seed instead of being the attack's to judge",
+    issueItem: "22.3",
+  },
+  {
+    seed: 60,
+    found:
+      "soak harness: the fleet's recipe builder came from daemon-harness.ts, whose import lifts the once-a-minute schedule rule for the whole process; validate, plan and the daemon then took a 30-second schedule",
+    issueItem: "22 (soak)",
+  },
 ];
