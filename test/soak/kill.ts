@@ -70,7 +70,13 @@ export function runKilled(
     const started = Date.now();
     const child = spawn(command[0]!, [...command.slice(1), ...args], {
       cwd: ROOT,
-      env: { ...process.env, MUSICSYNC_LOG_LEVEL: "debug", NO_COLOR: "1", ...limits.env },
+      env: {
+        ...process.env,
+        MUSICSYNC_LOG_LEVEL: "debug",
+        NO_COLOR: "1",
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --report-on-signal --report-signal=SIGUSR2 --report-filename=stderr`,
+        ...limits.env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -81,9 +87,12 @@ export function runKilled(
     let overMemory: number | null = null;
     let stdoutAtMs: number | null = null;
     // A bound on the whole run: a hung process is killed and shows as a violation, never a hung soak.
+    // First SIGUSR2, on which Node writes a diagnostic report (the JavaScript stack) to stderr, so
+    // the violation can say where the process was waiting.
     const guard = setTimeout(() => {
       hung = true;
-      child.kill("SIGKILL");
+      child.kill("SIGUSR2");
+      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
     }, limits.limitMs ?? LIMIT_MS);
     // A process reading an endless file grows by gigabytes a second: it is stopped well before that.
     const max = limits.maxRssBytes;
@@ -127,4 +136,23 @@ export function runKilled(
       });
     });
   });
+}
+
+/**
+ * The JavaScript stack of the diagnostic report a process killed as hung wrote to stderr (see
+ * runKilled), one frame a line; "no report" when it wrote none (killed before it could).
+ */
+export function javascriptStack(stderr: string): string {
+  const at = stderr.indexOf('{\n  "header"');
+  if (at < 0) return "no report";
+  const end = stderr.indexOf("\n}\n", at);
+  try {
+    const report = JSON.parse(stderr.slice(at, end < 0 ? undefined : end + 2)) as {
+      javascriptStack?: { message?: string; stack?: string[] };
+    };
+    const stack = report.javascriptStack;
+    return [stack?.message ?? "", ...(stack?.stack ?? []).slice(0, 12)].join("\n      ");
+  } catch {
+    return "an unreadable report";
+  }
 }

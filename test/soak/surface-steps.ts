@@ -24,7 +24,7 @@ import {
 } from "./file-attacks.js";
 import { type Random, type RecipeSpec, rng } from "./generate.js";
 import type { Found, Model } from "./invariants.js";
-import { runKilled } from "./kill.js";
+import { javascriptStack, runKilled } from "./kill.js";
 import { type NotifyDown, startNotifyDown } from "./notify-down.js";
 import { actThroughPage, type PageOutcome } from "./page.js";
 import { sourceFilePath } from "./source-files.js";
@@ -172,6 +172,8 @@ export class SeedSurfaces {
     host.trace(
       `  file attack: sync -r ${a.recipeId} (process): ${p.hung ? "hung" : p.overMemory ? "over memory" : `exit ${p.exitCode}`}`,
     );
+    // What a process killed as hung was last doing (its debug log): the trace names the wait.
+    if (p.hung) host.trace(`    its stack when killed: ${javascriptStack(p.stderr)}`);
     host.leaks("sync stdout (attacked file)", p.stdout);
     host.leaks("sync stderr (attacked file)", p.stderr);
     const bounds = processBounds(a, "sync (process)", p);
