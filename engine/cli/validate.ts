@@ -21,11 +21,12 @@ async function check(
   }
   // Settings read when a command uses them (a webhook's token…): said, not failed, when unset here.
   const unset = project ? unresolvedWarnings(project) : [];
-  // A project naming no accounts keeps them in the state, which validate does not open.
-  const skipAccountCheck = project !== null && Object.keys(project.accounts).length === 0;
+  // Validate reads no state (CI has neither it nor the key): an account the project file lacks may
+  // be stored there, which plan and sync check. A state kept in memory holds none between commands.
+  const accountsMayBeStored = project !== null && !inMemory(g.state ?? project.state);
   const loaded = await loadRecipePaths(recipePaths(project, g.project, paths), {
     project,
-    skipAccountCheck,
+    accountsMayBeStored,
     // Without a project file, a recipe's file sources may read only beside it.
     ...(project ? { projectFile: g.project } : {}),
   });
@@ -51,6 +52,11 @@ export async function validate(run: CommandRun, paths: readonly string[]): Promi
   if (issues.length > 0) throw new CliError(issues.map(formatIssue).join("\n"));
   io.stdout.write(`${recipes.length} recipe${recipes.length === 1 ? "" : "s"} valid.\n`);
   setExit(Exit.OK);
+}
+
+/** `:memory:` as a state setting spells it (engine/state/open.ts), read without opening a driver. */
+function inMemory(state: string): boolean {
+  return state === ":memory:" || state === "sqlite::memory:";
 }
 
 async function exists(path: string): Promise<boolean> {

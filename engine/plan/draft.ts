@@ -15,13 +15,14 @@ export function draftPlan(input: PlanInput, rules: TargetRules = {}): Draft {
     errors: [],
     tombstones: [],
   };
-  skippedLines(draft);
   if (input.policy.mode === "clean") cleanRows(draft);
   else {
     desiredEntries(draft);
     matchRows(draft);
     decideAdds(draft, rules);
   }
+  // After the rows are matched: a dropped item the target holds is that row's line (entries.ts).
+  skippedLines(draft);
   holdUnremovable(draft, rules);
   guardRemovals(draft);
   return draft;

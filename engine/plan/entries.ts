@@ -2,15 +2,49 @@
  * The first half of every plan: one entry per desired key, each target row matched to the entry it
  * holds or marked to go, and each entry the target lacks either added or skipped with a reason.
  */
-import { type Draft, type Entry, lineOf, type TargetRules, targetKey, targetLabel } from "./core.js";
+import {
+  type Draft,
+  type Entry,
+  lineOf,
+  type Row,
+  type TargetRules,
+  targetKey,
+  targetLabel,
+} from "./core.js";
+import type { PlanLine } from "./types.js";
 
-/** Lines for what the pipeline dropped; in clean mode those rows are removed instead (see cleanRows). */
+/**
+ * Lines for what the pipeline dropped; in clean mode those rows are removed instead (see cleanRows).
+ * Runs after matchRows: a dropped item the target already holds as a row no entry holds (a song
+ * `exclude: { liked: true }` drops because it is liked) is that row, not one more item. The row's
+ * line then stands for both, with the drop's reason, so each item is counted once: the summary's
+ * "unchanged" and "skipped" add up to what the sources and the target hold.
+ */
 export function skippedLines(draft: Draft): void {
   const clean = draft.policy.mode === "clean";
+  const rowsByKey = clean ? new Map<string, Row[]>() : unheldRows(draft);
+  const lines: PlanLine[] = [];
   for (const s of draft.desired.skipped) {
     if (clean && s.item.setVideoId) continue;
-    draft.skipLines.push(lineOf(s.item, "skip", null, s.reason, true));
+    const key = targetKey(draft.desired.recipe.target, s.item);
+    const row = key === null ? undefined : rowsByKey.get(key)?.shift();
+    if (row) row.line.reason = row.line.reason ? `${s.reason}; ${row.line.reason}` : s.reason;
+    else lines.push(lineOf(s.item, "skip", null, s.reason, true));
   }
+  // Before the lines desiredEntries wrote: the pipeline's drops come first, as they always have.
+  draft.skipLines = [...lines, ...draft.skipLines];
+}
+
+/** The target rows no entry holds, by key, in target order: each may stand for one dropped item. */
+function unheldRows(draft: Draft): Map<string, Row[]> {
+  const byKey = new Map<string, Row[]>();
+  for (const row of draft.rows) {
+    if (row.key === null || draft.entryByKey.has(row.key)) continue;
+    const same = byKey.get(row.key);
+    if (same) same.push(row);
+    else byKey.set(row.key, [row]);
+  }
+  return byKey;
 }
 
 /** One entry per key the target can hold; later items with the same key are skipped as duplicates. */

@@ -45,17 +45,21 @@ export function finishPlan(draft: Draft, actions: PlanAction[], moves: readonly 
     guards: draft.guards,
     errors,
     tombstones,
-    summary: summarise(lines, actions, moves.length),
+    summary: summarise(lines, actions, moves.length, desired.notes?.length ?? 0),
     sources: planSources(desired.sources ?? [], policy.min_source_ratio),
     ...withNotes(desired.notes ?? []),
   };
 }
 
-/** A plan's counts from its lines and actions; `moveSteps`: moves count write steps, not lines. */
+/**
+ * A plan's counts from its lines and actions; `moveSteps`: moves count write steps, not lines;
+ * `leftOut`: file entries the plan's notes name (unmatched, unreadable), each a skipped item.
+ */
 export function summarise(
   lines: readonly PlanLine[],
   actions: readonly PlanAction[],
   moveSteps: number,
+  leftOut = 0,
 ): PlanSummary {
   const summary: PlanSummary = {
     add: 0,
@@ -63,7 +67,7 @@ export function summarise(
     move: 0,
     rate: 0,
     keep: 0,
-    skip: 0,
+    skip: leftOut,
     create: 0,
     edit: 0,
     requests: 0,

@@ -153,7 +153,12 @@ export interface PlanSummary {
   remove: number;
   move: number;
   rate: number;
+  /** Items the target holds and keeps: one per item, a row the pipeline dropped included. */
   keep: number;
+  /**
+   * Items that do not go in: the skip lines, and the file sources' entries left out (`notes`: an
+   * entry no video was found for, a row that cannot be read), which have no video to make a line of.
+   */
   skip: number;
   create: number;
   edit: number;

@@ -17,7 +17,7 @@ import type { ProjectInput, RecipeInput } from "./input.js";
 import { decodeUtf8, RECIPE_FILE_BOUNDS, sizeProblem } from "./limits.js";
 import { BUILT_IN_DEFAULTS, normaliseProject, normaliseRecipe, type RecipeDefaults } from "./normalise.js";
 import { SECOND_SCHEDULES_ENV } from "./schedule.js";
-import { checkRecipe, type PathIssue, recipeTargetKey } from "./semantic.js";
+import { accountWarnings, checkRecipe, type PathIssue, recipeTargetKey } from "./semantic.js";
 import type { LoadedRecipe, Project, Recipe } from "./types.js";
 import { checkProjectSchema, checkRecipeSchema, pathText } from "./validate-schema.js";
 import { parseYamlFile, type SourceDocument } from "./yaml-source.js";
@@ -28,10 +28,10 @@ export interface RecipeLoadOptions {
   /** Schedules more often than once a minute: the test suite's only (engine/recipe/schedule.ts). */
   allowSecondSchedules?: boolean;
   /**
-   * Accounts are not checked (`validate` of a project file naming none: its accounts are stored in
-   * the state, which `validate` does not open).
+   * The state, where accounts may be stored, was not read (`validate`): a recipe's account the
+   * project file lacks is a warning when a stored account could carry it (recipe-account.ts).
    */
-  skipAccountCheck?: boolean;
+  accountsMayBeStored?: boolean;
   /**
    * The project file's path: its folder, and the folders its `file_sources.allow` names, are where
    * `file` sources may read. Without it, a recipe's file sources read only beside the recipe.
@@ -57,8 +57,8 @@ interface Candidate {
   source: SourceDocument;
   /** Where its file sources may read (file-paths.ts). */
   within: readonly string[];
-  /** What its file sources name that may not be there by the time it syncs. */
-  fileWarnings: PathIssue[];
+  /** What may not be there by the time it syncs: what its file sources name, a stored account. */
+  laterWarnings: PathIssue[];
 }
 
 function positioned(source: SourceDocument, issues: readonly PathIssue[]): RecipeIssue[] {
@@ -135,8 +135,7 @@ function checkFileText(
   const parsed = parseYamlFile(input.file, input.text);
   const issues = [...parsed.issues];
   const candidates: Candidate[] = [];
-  const accounts =
-    options.project && !options.skipAccountCheck ? new Set(Object.keys(options.project.accounts)) : undefined;
+  const accounts = options.project ? new Set(Object.keys(options.project.accounts)) : undefined;
   if (parsed.documents.length === 0 && parsed.issues.length === 0) {
     issues.push({ file: input.file, line: 1, col: 1, message: "the file holds no recipe" });
   }
@@ -147,11 +146,13 @@ function checkFileText(
       continue;
     }
     const recipe = source.value as RecipeInput;
-    const semantic = checkRecipe(recipe, {
+    const context = {
       ...(accounts ? { accounts } : {}),
       defaultAccount: defaultsOf(options).account,
+      accountsMayBeStored: options.accountsMayBeStored === true,
       allowSecondSchedules: options.allowSecondSchedules === true,
-    });
+    };
+    const semantic = checkRecipe(recipe, context);
     if (semantic.length > 0) {
       issues.push(...positioned(source, semantic));
       continue;
@@ -162,7 +163,8 @@ function checkFileText(
       issues.push(...positioned(source, files.errors));
       continue;
     }
-    candidates.push({ input: recipe, source, within: access.within, fileWarnings: files.warnings });
+    const laterWarnings = [...files.warnings, ...accountWarnings(recipe, context)];
+    candidates.push({ input: recipe, source, within: access.within, laterWarnings });
   }
   return { candidates, issues };
 }
@@ -215,7 +217,7 @@ export function loadRecipeTexts(
   const all = perFile.flat();
   const warnings = all.flatMap((c) =>
     // A warning quotes the recipe too (a file source's path): shown as safely as an issue.
-    positioned(c.source, [...fitWarnings(c.input), ...c.fileWarnings]).map((w) => ({
+    positioned(c.source, [...fitWarnings(c.input), ...c.laterWarnings]).map((w) => ({
       ...clip(w),
       severity: "warning" as const,
     })),

@@ -3,6 +3,7 @@
  * and the service's limits. Each issue carries the path of the node to point at.
  */
 import type { RecipeInput, SourceInput, StepInput } from "./input.js";
+import { type AccountScope, accountFinding } from "./recipe-account.js";
 import { scheduleProblems } from "./schedule.js";
 import { descriptionProblem, serviceTitle, titleProblem } from "./service-text.js";
 import { PLAYLIST_CAP } from "./types.js";
@@ -33,6 +34,11 @@ function exactlyOne(source: SourceInput, keys: readonly (keyof SourceInput)[]): 
 export interface SemanticContext {
   /** Accounts of the project file; unknown accounts are only reported when this is given. */
   accounts?: ReadonlySet<string>;
+  /**
+   * The state was not read and may hold accounts (validate): a name `accounts` lacks is a warning
+   * when a stored account could carry it (engine/recipe/recipe-account.ts).
+   */
+  accountsMayBeStored?: boolean;
   /** The project's default account, used when the recipe names none. */
   defaultAccount?: string;
   /** Schedules of seconds, for the test suite only (see engine/recipe/schedule.ts). */
@@ -252,16 +258,25 @@ function scheduleIssues(recipe: RecipeInput, ctx: SemanticContext): PathIssue[] 
   }));
 }
 
+function accountScope(ctx: SemanticContext, accounts: ReadonlySet<string>): AccountScope {
+  return {
+    known: accounts,
+    ...(ctx.defaultAccount !== undefined ? { defaultAccount: ctx.defaultAccount } : {}),
+    mayBeStored: ctx.accountsMayBeStored === true,
+  };
+}
+
 function accountIssues(recipe: RecipeInput, ctx: SemanticContext): PathIssue[] {
   if (!ctx.accounts) return [];
-  const account = recipe.account ?? ctx.defaultAccount ?? "default";
-  if (ctx.accounts.has(account)) return [];
-  const known =
-    ctx.accounts.size > 0
-      ? ` (accounts: ${[...ctx.accounts].join(", ")})`
-      : `: neither the project file nor the stored accounts that could be opened name it (musicsync accounts add ${account})`;
-  const path = recipe.account !== undefined ? ["account"] : ["id"];
-  return [{ path, message: `unknown account "${account}"${known}` }];
+  const found = accountFinding(recipe, accountScope(ctx, ctx.accounts));
+  return found && "error" in found ? [found.error] : [];
+}
+
+/** A recipe's account that only a stored account can carry, where the state is not read (validate). */
+export function accountWarnings(recipe: RecipeInput, ctx: SemanticContext): PathIssue[] {
+  if (!ctx.accounts) return [];
+  const found = accountFinding(recipe, accountScope(ctx, ctx.accounts));
+  return found && "warning" in found ? [found.warning] : [];
 }
 
 export function checkRecipe(recipe: RecipeInput, ctx: SemanticContext = {}): PathIssue[] {

@@ -108,6 +108,9 @@ describe("file source", () => {
     expect(farNote).toMatch(/best: .* score \d\.\d\d: .*duration differs by 9\d s/);
     const added = plan.lines.filter((l) => l.op === "add").map((l) => l.videoId);
     expect(added).toEqual(songs.slice(1).map((s) => s.videoId));
+    // The two entries left out are skipped items: the summary says so (issue 23: it said 0 skipped).
+    expect(plan.summary).toMatchObject({ add: songs.length - 1, skip: 2 });
+    expect(renderPlanText(plan)).toMatch(/; 2 skipped, 0 unchanged;/);
     // What a person reads: the text and Markdown plans, and the saved plan `apply` takes back.
     expect(renderPlanText(plan)).toContain('  ! unmatched "Nobody Known - Nothing Like This Title" (');
     expect(renderPlansMarkdown([plan])).toContain('> **unmatched**: "Nobody Known');

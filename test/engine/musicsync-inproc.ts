@@ -28,7 +28,7 @@ function collector(watch: (text: string) => void = () => {}): { stream: Writable
 
 export async function musicsyncInProc(
   args: readonly string[],
-  extra: Pick<InitIo, "stdin" | "prompt"> & { watch?: (stdout: string) => void } = {},
+  extra: Partial<Pick<InitIo, "stdin" | "prompt" | "env">> & { watch?: (stdout: string) => void } = {},
 ): Promise<InProcResult> {
   const { watch, ...more } = extra;
   const out = collector(watch);

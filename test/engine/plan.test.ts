@@ -518,6 +518,90 @@ describe("plan: batching and creation", () => {
   });
 });
 
+describe("plan: each item counted once (issue 23)", () => {
+  const likes: TargetSpec = { type: "likes", rating: "LIKE" };
+
+  it("a song the pipeline drops as already liked is its liked row: unchanged once, not also skipped", () => {
+    // Sources a, b, c, d; b and c were liked before (rows), x too; d is dropped as unavailable.
+    const dropped = [
+      { item: track("b", { source: "s", rank: 2 }), reason: "already liked" },
+      { item: track("c", { source: "s", rank: 3 }), reason: "already liked" },
+      { item: track("d", { source: "s", rank: 4 }), reason: "unavailable" },
+    ];
+    const p = plan(
+      desired([track("a", { source: "s", rank: 1 })], { skipped: dropped }, likes),
+      actual(rows(["b", "c", "x"]), { playlistId: "LM" }),
+      nobody,
+      policy("append"),
+    );
+    expect(p.summary).toMatchObject({ rate: 1, keep: 3, skip: 1 });
+    // Four source items and one row no source names: five items, five lines.
+    expect(p.lines).toHaveLength(5);
+    expect(ops(p)).toEqual([
+      "rate a — Artist (rating LIKE)",
+      "keep b — Artist (already liked; append never removes)",
+      "keep c — Artist (already liked; append never removes)",
+      "keep x — Artist (append never removes)",
+      "skip d — Artist (unavailable)",
+    ]);
+  });
+
+  it("the next run, once a is liked: all four liked rows unchanged, only d skipped", () => {
+    const dropped = ["a", "b", "c"].map((n, i) => ({
+      item: track(n, { source: "s", rank: i + 1 }),
+      reason: "already liked",
+    }));
+    dropped.push({ item: track("d", { source: "s", rank: 4 }), reason: "unavailable" });
+    const p = plan(
+      desired([], { skipped: dropped }, likes),
+      actual(rows(["a", "b", "c", "x"]), { playlistId: "LM" }),
+      nobody,
+      policy("append", { allow_empty: true }),
+    );
+    expect(p.actions).toEqual([]);
+    expect(p.summary).toMatchObject({ keep: 4, skip: 1 });
+  });
+
+  it("a dropped item a mirrored playlist holds is that row's removal, with the drop's reason", () => {
+    const dropped = [{ item: track("b", { source: "s", rank: 2 }), reason: "over the limit of 1" }];
+    const p = plan(
+      desired(list("s", ["a"]), { skipped: dropped }),
+      actual(rows(["a", "b"])),
+      nobody,
+      policy("mirror"),
+    );
+    expect(p.summary).toMatchObject({ keep: 1, remove: 1, skip: 0 });
+    expect(ops(p)).toContain("remove b — Artist (over the limit of 1; not desired)");
+  });
+
+  it("two dropped copies of one song and one row of it: the row stands for the first, the second is skipped", () => {
+    const dropped = [
+      { item: track("b", { source: "s", rank: 1 }), reason: "already liked" },
+      { item: track("b", { source: "t", rank: 1 }), reason: "duplicate (union)" },
+    ];
+    const p = plan(
+      desired([], { skipped: dropped }, likes),
+      actual(rows(["b"]), { playlistId: "LM" }),
+      nobody,
+      {
+        ...policy("append"),
+        allow_empty: true,
+      },
+    );
+    expect(p.summary).toMatchObject({ keep: 1, skip: 1 });
+  });
+
+  it("a file source's entries left out (unmatched, unreadable) are counted as skipped", () => {
+    const notes = [
+      { source: "old", kind: "unmatched" as const, text: '"Painted Story - Hotel" (no candidate)' },
+      { source: "old", kind: "unreadable" as const, text: "old.csv:4: no title" },
+    ];
+    const p = plan(desired(list("old", ["a"]), { notes }), actual(rows(["a"])), nobody, policy("mirror"));
+    expect(p.summary).toMatchObject({ keep: 1, skip: 2 });
+    expect(p.notes).toEqual(notes);
+  });
+});
+
 describe("plan: other targets", () => {
   it("likes: one rating request per song, INDIFFERENT for removals", () => {
     const target: TargetSpec = { type: "likes", rating: "LIKE" };
