@@ -11,6 +11,17 @@ function commandPath(command: Command): string {
   return names.join(" ");
 }
 
+/**
+ * The error on one line, without the value of an unknown `--option=value`: it may be a credential
+ * typed after a mistyped option name (`--authh=…`), and the name alone says what was wrong.
+ */
+function oneLine(text: string): string {
+  return text
+    .trim()
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/^(error: unknown option '[^'=]*)=[^']*'/, "$1=…'");
+}
+
 /** Sets every command of the tree (call it once all are added) to say its usage errors in one line. */
 export function oneLineUsageErrors(root: Command): void {
   const pending = [root];
@@ -18,7 +29,7 @@ export function oneLineUsageErrors(root: Command): void {
     const help = `see \`${commandPath(c)} --help\``;
     c.showHelpAfterError(false).configureOutput({
       // Commander puts its suggestion on a line of its own: "error: …\n(Did you mean apply?)\n".
-      outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, " ")}; ${help}\n`),
+      outputError: (text, write) => write(`${oneLine(text)}; ${help}\n`),
     });
     pending.push(...c.commands);
   }

@@ -248,6 +248,9 @@ describe("typos and small wording", () => {
       stdout: "",
       stderr: "error: unknown option '--dry-runn' (Did you mean --dry-run?); see `musicsync sync --help`\n",
     });
+    // The value of a mistyped --option=value is not echoed: it may be a credential.
+    const value = await musicsyncInProc(["sync", "--authh=SAPISIDabcdefghijklmnop"]);
+    expect(value.stderr).toBe("error: unknown option '--authh=…'; see `musicsync sync --help`\n");
     const missing = await musicsyncInProc(["apply"]);
     expect(missing.stderr).toBe("error: missing required argument 'plan'; see `musicsync apply --help`\n");
   });
