@@ -17,9 +17,10 @@ import { Command, CommanderError, Option } from "commander";
 import { emulatorCommand } from "../emulator/cli.js";
 import type { MusicClientOptions } from "./client.js";
 import { stopQuietlyWhenPipeCloses } from "./closed-pipe.js";
-import { ArgumentError, MusicApiError } from "./errors.js";
+import { ArgumentError, AuthError, ErrorCodes, MusicApiError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { unsupportedNode } from "./node-support.js";
+import { oneLineUsageErrors } from "./usage-errors.js";
 import { packageVersion } from "./version.js";
 
 /** Exit codes: 0 done, 1 the operation failed, 2 the command line was wrong. */
@@ -323,7 +324,12 @@ function callCommand(io: CliIo): Command {
             const client = new MusicClient(clientOptions);
             const fn = (client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!;
             const positional = args.map(parseArgument);
-            const result = await fn.apply(client, extra === undefined ? positional : [...positional, extra]);
+            let result: unknown;
+            try {
+              result = await fn.apply(client, extra === undefined ? positional : [...positional, extra]);
+            } catch (e) {
+              throw onTheCommandLine(e);
+            }
             io.stdout.write(`${JSON.stringify(result ?? null, null, 2)}\n`);
           } finally {
             await dispatcher.close();
@@ -332,6 +338,20 @@ function callCommand(io: CliIo): Command {
         io,
       );
     });
+}
+
+/**
+ * The client's "needs credentials" speaks to a library user (construct the client with `auth`); on
+ * the command line the same refusal says which option to pass and how to make its file.
+ */
+function onTheCommandLine(error: unknown): unknown {
+  if (!(error instanceof AuthError) || error.code !== ErrorCodes.AUTH_REQUIRED) return error;
+  return new AuthError(
+    ErrorCodes.AUTH_REQUIRED,
+    "this operation needs credentials: pass --auth <file>, browser headers saved with " +
+      "`musicapi browser -o browser.json` (or an OAuth token from `musicapi oauth`)",
+    { operation: error.operation, cause: error },
+  );
 }
 
 function methodsCommand(io: CliIo): Command {
@@ -358,10 +378,10 @@ export function program(extra: readonly SubcommandFactory[] = [], io: CliIo = pr
   const root = new Command("musicapi")
     .description("YouTube Music web API client: credential set-up and one-off calls")
     .version(packageVersion(), "-V, --version", "print the version")
-    .option("--debug", "print stack traces and debug logs")
-    .showHelpAfterError();
+    .option("--debug", "print stack traces and debug logs");
   for (const factory of SUBCOMMANDS) root.addCommand(factory(io));
   for (const factory of extra) root.addCommand(factory(io));
+  oneLineUsageErrors(root);
   // Commander's own usage errors (unknown option, missing argument) should exit 2 like ours.
   root.exitOverride();
   for (const command of root.commands) command.exitOverride();

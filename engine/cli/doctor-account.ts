@@ -5,7 +5,8 @@
  * setting's value is shown only when it is clearly a file's path, and the client's own errors are
  * scrubbed of what it was given.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { authTextKind, looksLikePath } from "../../src/auth/detect.js";
 import { looksLikeToken, readToken } from "../../src/auth/token-file.js";
 import { AuthError } from "../../src/index.js";
@@ -22,17 +23,25 @@ export type Credentials =
   | { kind: "OAuth token"; where: string; expiresAt: number };
 
 /** The account's credentials; throws an AuthError (naming the setting, never the value) when unreadable. */
-export function credentialsOf(name: string, account: Account, base: string): Credentials | null {
+export function credentialsOf(
+  name: string,
+  account: Account,
+  base: string,
+  stored = false,
+): Credentials | null {
   if (account.emulator) return { kind: "emulator" };
   const value = account.auth ?? account.token;
   if (!value) return null;
   const setting = { account: name, setting: account.auth ? "auth" : "token", value, base } as const;
   const { auth, inline } = authOption(setting);
-  const where = inline
-    ? `inline in ${settingName(setting)}`
-    : looksLikePath(value)
-      ? auth
-      : settingName(setting);
+  // A stored account's credentials are unsealed into its setting: said as where they are kept.
+  const where = stored
+    ? "the accounts stored in the state (`musicsync accounts`)"
+    : inline
+      ? `inline in ${settingName(setting)}`
+      : looksLikePath(value)
+        ? auth
+        : settingName(setting);
   const text = inline ? auth : readFileSync(auth, "utf8");
   const parsed = authTextKind(text) === "json" ? parseObject(text) : null;
   if (parsed && looksLikeToken(parsed)) {
@@ -68,14 +77,33 @@ export function oauthExpiry(subject: string, expiresAt: number, canRefresh: bool
   );
 }
 
-/** The lines about an account's credentials, before any request. */
-export function credentialChecks(name: string, account: Account, base: string, nowMs: number): Check[] {
+/**
+ * What to do about credentials that cannot be read: a file not made yet is made (renewing is for
+ * credentials that were there); anything else is renewed.
+ */
+function remedy(account: Account, base: string): string {
+  const value = account.auth ?? account.token ?? "";
+  const file = authTextKind(value) === "path" ? resolve(base, value.trim()) : null;
+  if (file === null || existsSync(file)) return RENEW;
+  return account.auth
+    ? `make one with \`musicapi browser -o ${file}\` (or \`musicapi oauth -o ${file}\`)`
+    : `make one with \`musicapi oauth -o ${file}\``;
+}
+
+/** The lines about an account's credentials, before any request; `stored`: kept in the state. */
+export function credentialChecks(
+  name: string,
+  account: Account,
+  base: string,
+  nowMs: number,
+  stored = false,
+): Check[] {
   const subject = `account ${name}`;
   let creds: Credentials | null;
   try {
-    creds = credentialsOf(name, account, base);
+    creds = credentialsOf(name, account, base, stored);
   } catch (e) {
-    return [error(subject, `${(e as Error).message}; ${RENEW}`)];
+    return [error(subject, `${(e as Error).message}; ${remedy(account, base)}`)];
   }
   if (creds === null)
     return [error(subject, "no credentials: give auth (a headers or token file), token, or emulator")];

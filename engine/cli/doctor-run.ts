@@ -41,7 +41,8 @@ export async function runChecks(projectFile: string, o: DoctorOptions): Promise<
   const unsetState = o.state ? [] : unresolvedUnder(file, ["state"]);
   const stateFile = unsetState.length > 0 ? null : (o.state ?? resolveStateUrl(file.state, base));
   const project = stateFile === null ? file : await withStored(file, stateFile, o.env, checks);
-  checks.push(...(await accountChecks(project, projectFile, nowMs)));
+  const stored = Object.keys(project.accounts).filter((n) => !Object.hasOwn(file.accounts, n));
+  checks.push(...(await accountChecks(project, projectFile, nowMs, new Set(stored))));
   const recipes = await recipeChecks(project, projectFile);
   if (stateFile !== null) checks.push(...(await stateChecks(stateFile, recipes.ids, nowMs)));
   else checks.push(...unsetState.map((u) => error("state", unresolvedText(u))));
@@ -73,7 +74,12 @@ async function withStored(file: Project, stateFile: string, env: Environment, ch
 }
 
 /** Per account: its credentials, then (when nothing is wrong with them already) one library read. */
-async function accountChecks(project: Project, projectFile: string, nowMs: number): Promise<Check[]> {
+async function accountChecks(
+  project: Project,
+  projectFile: string,
+  nowMs: number,
+  stored: ReadonlySet<string>,
+): Promise<Check[]> {
   const base = dirname(resolve(projectFile));
   // The clients the commands would make (emulator accounts start here); state is not touched.
   const env = createEnv({ project, projectFile, logger: createLogger("silent"), stateFile: ":memory:" });
@@ -85,7 +91,7 @@ async function accountChecks(project: Project, projectFile: string, nowMs: numbe
         checks.push(...unset.map((u) => error(`account ${name}`, unresolvedText(u))));
         continue;
       }
-      const found = credentialChecks(name, account, base, nowMs);
+      const found = credentialChecks(name, account, base, nowMs, stored.has(name));
       checks.push(...found);
       if (found.some((c) => c.level === "error")) continue;
       checks.push(await libraryCheck(name, () => env.clientFor(name)));

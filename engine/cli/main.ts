@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { stopQuietlyWhenPipeCloses } from "../../src/closed-pipe.js";
 import { unsupportedNode } from "../../src/node-support.js";
+import { oneLineUsageErrors } from "../../src/usage-errors.js";
 import { packageVersion } from "../../src/version.js";
 import { registerDaemonCommands } from "../daemon/commands.js";
 import { scrubbingStream } from "../run/scrub.js";
@@ -57,7 +58,6 @@ function root(io: CliIo): Command {
       throw new CommanderError(0, "commander.version", packageVersion());
     })
     .hook("preAction", (r) => projectInFolder(r))
-    .showHelpAfterError()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
@@ -141,6 +141,7 @@ export function program(io: CliIo, setExit: (code: number) => void): Command {
   registerDaemonCommands(cmd, { io, setExit });
   // worker, enqueue: engine/worker/commands.ts
   registerWorkerCommands(cmd, { io, setExit });
+  oneLineUsageErrors(cmd);
   return cmd;
 }
 

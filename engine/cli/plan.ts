@@ -64,7 +64,9 @@ export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
       else if (o.markdown) io.stdout.write(renderPlansMarkdown(shown, failed, text));
       else if (o.quiet && shown.length === 0 && failed.length === 0) io.stdout.write("No changes.\n");
       else io.stdout.write(renderPlansText(shown, text, failed));
-      for (const r of runs) if (!r.plan && r.error) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
+      // The text says each failure with its recipe; a document (JSON, Markdown) has stderr say it too.
+      if (g.json || o.markdown)
+        for (const r of runs) if (!r.plan && r.error) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
       setExit(exitOf(runs));
     },
     { readOnly: true },

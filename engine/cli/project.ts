@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { requireResolved, UnresolvedSettingError } from "../recipe/deferred-settings.js";
 import { formatIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
+import { didYouMean } from "../recipe/suggest.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import type { Path } from "../recipe/yaml-source.js";
 import { learnStateUrl } from "../run/scrub.js";
@@ -33,7 +34,7 @@ export function required(project: Project, prefix: Path, needed: string): void {
 /** The first thing a newcomer may meet: say where the project was looked for and how to make one. */
 export function noProject(path: string): string {
   return (
-    `no project file ${resolve(path)}: run \`npx musicsync init\` here to make one ` +
+    `no project file ${resolve(path)}: run \`musicsync init\` here to make one ` +
     "(`--emulator` to try it without an account), or name one with -p <file or folder>"
   );
 }
@@ -58,7 +59,10 @@ export function recipePaths(
 export function pick(recipes: readonly LoadedRecipe[], ids: readonly string[] | undefined): LoadedRecipe[] {
   if (!ids || ids.length === 0) return [...recipes];
   const unknown = ids.filter((id) => !recipes.some((r) => r.recipe.id === id));
-  if (unknown.length > 0) throw new CliError(`no recipe with id ${unknown.join(", ")}`);
+  if (unknown.length > 0) {
+    const known = recipes.map((r) => r.recipe.id);
+    throw new CliError(`no recipe with id ${unknown.map((id) => id + didYouMean(id, known)).join("; ")}`);
+  }
   return recipes.filter((r) => ids.includes(r.recipe.id));
 }
 

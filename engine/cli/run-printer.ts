@@ -93,6 +93,6 @@ export class RunPrinter {
       this.runs.length,
     );
     if (last) io.stdout.write(`${last}\n`);
-    for (const r of runs) if (r.error && !r.plan) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
+    // A run's error was said in its result line; repeating it on stderr printed it twice on a terminal.
   }
 }

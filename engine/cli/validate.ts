@@ -5,7 +5,7 @@ import { formatIssue, type RecipeIssue } from "../recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../recipe/load.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
-import { recipePaths } from "./project.js";
+import { noProject, recipePaths } from "./project.js";
 
 /** The recipes and every problem found; a project file is optional when paths are given. */
 async function check(
@@ -13,8 +13,10 @@ async function check(
   paths: readonly string[],
 ): Promise<{ recipes: LoadedRecipe[]; issues: RecipeIssue[]; warnings: RecipeIssue[] }> {
   let project: Project | null = null;
-  const optional = paths.length > 0 && !(await exists(g.project));
-  if (!optional) {
+  const missing = !(await exists(g.project));
+  // Without paths the project file is what names the recipes: its absence is said as every command says it.
+  if (missing && paths.length === 0) throw new CliError(noProject(g.project));
+  if (!missing) {
     const loaded = await loadProjectFile(g.project, io.env);
     if (!loaded.project) return { recipes: [], issues: loaded.issues, warnings: [] };
     project = loaded.project;

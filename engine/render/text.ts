@@ -7,6 +7,7 @@
 import type { Plan, PlanAction, PlanLine } from "../plan/types.js";
 import type { Mode, TargetSpec } from "../recipe/types.js";
 import type { RecipeRun } from "../run/runner.js";
+import { plural as counted } from "../status/format.js";
 
 /**
  * A recipe that could not be planned (its auth, a read, the connection failed): it has no plan, but
@@ -242,7 +243,7 @@ export function resultLine(run: RecipeRun): string {
     case "no_changes":
       return "Applied: nothing to do.";
     case "converged":
-      return `Applied: ${a?.outcomes.length ?? 0} actions in ${a?.requests ?? 0} write requests; converged.`;
+      return `Applied: ${counted(a?.outcomes.length ?? 0, "action")} in ${counted(a?.requests ?? 0, "write request")}; converged.`;
     case "partial":
       return `Applied partly: ${run.error ?? "some actions failed"}`;
     case "changes":

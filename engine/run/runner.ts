@@ -32,6 +32,7 @@ import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
 import { recordBefore } from "../undo/before.js";
+import { runThatApplied } from "./applied-plan.js";
 import { type ApprovalOptions, approvalGate, noteApproval } from "./approval.js";
 import { type Lease, withLock } from "./lease.js";
 import { type Reconciliation, reconcile } from "./reconcile.js";
@@ -84,8 +85,13 @@ export interface RecipeRun {
 }
 
 export class StalePlanError extends Error {
-  constructor(recipeId: string) {
-    super(`recipe ${recipeId}: the target changed since the plan was made; plan again`);
+  /** `appliedBy`: the run that already applied this very plan, when the state records one. */
+  constructor(recipeId: string, appliedBy: number | null = null) {
+    super(
+      appliedBy === null
+        ? `recipe ${recipeId}: the target changed since the plan was made; plan again`
+        : `recipe ${recipeId}: this plan was already applied (run ${appliedBy})`,
+    );
     this.name = "StalePlanError";
   }
 }
@@ -712,7 +718,9 @@ export async function applySavedPlan(
       stateTargetKey(plan.target.spec, fresh.actual.playlistId),
     );
     const read = withRemembered(plan.target.spec, fresh, ownedRows);
-    if (targetFingerprint(read.actual) !== plan.target.fingerprint) throw new StalePlanError(recipeId);
+    if (targetFingerprint(read.actual) !== plan.target.fingerprint) {
+      throw new StalePlanError(recipeId, await runThatApplied(held.state, plan));
+    }
     const reconciliation = reconcile(
       await unfinishedOf(held.state, recipeId),
       read.actual,

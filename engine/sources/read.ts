@@ -184,16 +184,35 @@ async function readChart(spec: ChartSource, client: SourceClient): Promise<Sourc
   }
   const playlistId = chartPlaylist(charts, spec.section);
   if (playlistId === null) {
-    const inline =
-      spec.section === "songs"
-        ? charts.songs?.items
-        : spec.section === "trending"
-          ? charts.trending?.items
-          : null;
+    const inline = inlineChart(charts, spec.section);
     if (inline) return counted(id, numbered(inline, fromTrack, id), null, limit);
-    throw new SourceError(id, `the ${spec.country} charts have no ${spec.section} chart`);
+    throw new SourceError(id, noChartSection(charts, spec.country, spec.section));
   }
   return playlistRead(id, await client.getPlaylist(playlistId, { limit }), limit);
+}
+
+/** The ranked rows a charts page shows of a section that has no playlist of its own. */
+function inlineChart(charts: ChartsResult, section: "songs" | "videos" | "trending") {
+  if (section === "songs") return charts.songs?.items ?? null;
+  return section === "trending" ? (charts.trending?.items ?? null) : null;
+}
+
+/**
+ * A missing section, said with the sections this page does hold, so the recipe can be changed:
+ * which there are depends on the country and the account (src/parsers/explore.ts CHART_SECTIONS).
+ */
+function noChartSection(charts: ChartsResult, country: string, section: ChartSource["section"]): string {
+  const listed = (["songs", "videos", "trending"] as const).filter(
+    (s) => chartPlaylist(charts, s) !== null || inlineChart(charts, s) !== null,
+  );
+  const held = [...listed, ...((charts.artists ?? []).length > 0 ? ["artists"] : [])];
+  const holds =
+    held.length > 0
+      ? `they hold ${held.join(", ")}`
+      : "they hold none of the sections a chart source reads (songs, videos, artists, trending)";
+  // Ranked songs are on the page only for a signed-in premium account; the others never see them.
+  const why = section === "songs" ? " (only signed-in premium accounts get one)" : "";
+  return `the ${country} charts have no ${section} chart${why}; ${holds}`;
 }
 
 /** The mood button the recipe names, by title in any case; an unknown one lists those there are. */

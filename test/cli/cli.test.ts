@@ -230,6 +230,17 @@ describe("musicapi call", () => {
     expect(debug.stderr).toMatch(/\n\s+at /);
   });
 
+  it("without --auth, an operation that needs credentials says which option to pass and how to make its file", async () => {
+    seen.length = 0;
+    const run = await musicapi(["call", "getLibraryPlaylists", "--base-url", origin]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      "error AUTH_REQUIRED: get_library_playlists: this operation needs credentials: pass --auth <file>, " +
+        "browser headers saved with `musicapi browser -o browser.json` (or an OAuth token from `musicapi oauth`)\n",
+    );
+    expect(seen).toHaveLength(0);
+  });
+
   it("an argument error from the method exits 1 before any request", async () => {
     seen.length = 0;
     const run = await musicapi(["call", "getSong", '""', "--base-url", origin]);

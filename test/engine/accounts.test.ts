@@ -539,6 +539,12 @@ describe("musicsync accounts, then a sync of a recipe whose account is only in t
     const liam = new MusicClient({ auth: headers, baseUrl: h.emulator.url });
     const lists = await liam.getLibraryPlaylists({ limit: null });
     expect(lists.filter((l) => l.title === "From the database")).toHaveLength(1);
+    // doctor says where the credentials are kept: in the state, not "inline" in a setting.
+    const doctor = await run("doctor", ["doctor"]);
+    expect(doctor.stdout).toMatch(
+      /^ok +account liam: browser headers from the accounts stored in the state \(`musicsync accounts`\)$/m,
+    );
+    expect(doctor.stdout).not.toContain("inline in");
 
     // Another key: the account is left out with both key ids named; the recipe cannot run.
     const wrong = await run("wrong key", ["plan"], { [ACCOUNTS_KEY_VARIABLE]: OTHER_KEY });

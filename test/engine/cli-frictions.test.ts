@@ -1,7 +1,7 @@
 /**
  * Issue 23's command-line frictions, against the compiled `musicsync` and an emulator: skipped
  * items said once per reason, `sync --quiet` and `-v`, `sync --lock-wait`, the next step after
- * refused credentials, and settings whose `${VAR}` is not set where a command runs.
+ * refused credentials, settings whose `${VAR}` is not set where a command runs, and typos.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -9,9 +9,14 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ApplyResult } from "../../engine/apply/context.js";
+import { resultLine } from "../../engine/render/text.js";
+import type { RecipeRun } from "../../engine/run/runner.js";
 import { openSqliteState } from "../../engine/state/sqlite.js";
+import { withTempDir } from "../support/temp-dir.js";
 import { ensureBuilt, MAIN, musicsync } from "./cli-process.js";
 import { recipeYaml, waitUntil } from "./daemon-harness.js";
+import { musicsyncInProc } from "./musicsync-inproc.js";
 import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -227,4 +232,47 @@ describe("settings read when used, their environment variable not set here", () 
     const doctor = await musicsync(["doctor", ...p], env);
     expect(doctor.stdout).toMatch(/^error +state: .*state needs the environment variable DATABASE_URL/m);
   }, 60_000);
+});
+
+describe("typos and small wording", () => {
+  it("an unknown command or option is one line with commander's suggestion and which --help to read, exit 1", async () => {
+    const aply = await musicsyncInProc(["aply"]);
+    expect(aply).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: unknown command 'aply' (Did you mean apply?); see `musicsync --help`\n",
+    });
+    const option = await musicsyncInProc(["sync", "--dry-runn"]);
+    expect(option).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: unknown option '--dry-runn' (Did you mean --dry-run?); see `musicsync sync --help`\n",
+    });
+    // The value of a mistyped --option=value is not echoed: it may be a credential.
+    const value = await musicsyncInProc(["sync", "--authh=SAPISIDabcdefghijklmnop"]);
+    expect(value.stderr).toBe("error: unknown option '--authh=…'; see `musicsync sync --help`\n");
+    const missing = await musicsyncInProc(["apply"]);
+    expect(missing.stderr).toBe("error: missing required argument 'plan'; see `musicsync apply --help`\n");
+  });
+
+  it("a mistyped recipe id names the near one", async () => {
+    await withTempDir("musicsync-typo-", async (dir) => {
+      expect((await musicsyncInProc(["init", dir, "--emulator"])).code).toBe(0);
+      const r = await musicsyncInProc(["plan", "-p", dir, "-r", "startr", "elsewhere"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('error: no recipe with id startr, did you mean "starter"?; elsewhere\n');
+    });
+  });
+
+  it("counts one action and one request in the singular", () => {
+    const run = (n: number): RecipeRun => ({
+      recipeId: "r",
+      plan: null,
+      outcome: "converged",
+      error: null,
+      apply: { outcomes: Array.from({ length: n }, () => ({})), requests: n } as unknown as ApplyResult,
+    });
+    expect(resultLine(run(1))).toBe("Applied: 1 action in 1 write request; converged.");
+    expect(resultLine(run(2))).toBe("Applied: 2 actions in 2 write requests; converged.");
+  });
 });

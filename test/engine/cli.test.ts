@@ -3,7 +3,8 @@
  * one-line errors, `--json`, saved plans, logs without credentials, and the demo.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../engine/cli/main.js";
@@ -63,9 +64,30 @@ describe("musicsync validate", () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
     // Where it looked, and how to make one: the first thing a newcomer meets outside a project.
-    expect(r.stderr).toMatch(/no project file \/nonexistent\/musicsync\.yaml: run `npx musicsync init`/);
+    expect(r.stderr).toMatch(/no project file \/nonexistent\/musicsync\.yaml: run `musicsync init`/);
     const debug = await musicsync(["plan", "-p", "/nonexistent/musicsync.yaml", "--debug"]);
     expect(debug.stderr).toMatch(/\n\s+at /);
+  });
+});
+
+describe("commands outside a project", () => {
+  it("validate, plan and doctor say alike that there is no project file and how to make one", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "musicsync-no-project-"));
+    try {
+      const said = `no project file ${join(dir, "musicsync.yaml")}: run \`musicsync init\` here to make one`;
+      const validate = await musicsync(["validate"], {}, dir);
+      expect(validate.code).toBe(1);
+      expect(validate.stderr).toBe(
+        `error: ${said} (\`--emulator\` to try it without an account), or name one with -p <file or folder>\n`,
+      );
+      expect((await musicsync(["plan"], {}, dir)).stderr).toBe(validate.stderr);
+      expect((await musicsync(["doctor"], {}, dir)).stdout).toContain(said);
+      // Recipe files named on the command line need no project file.
+      const recipes = await musicsync(["validate", join(ROOT, "recipes")], {}, dir);
+      expect(recipes).toMatchObject({ code: 0, stdout: "5 recipes valid.\n" });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -100,15 +122,30 @@ describe("musicsync plan / apply / sync against the emulator", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/No changes\./);
 
-    // The same saved plan again: its target has changed since, so it is refused before any write.
+    // The same saved plan again: refused before any write, said once, naming the run that applied it.
     const writes = await h.writes();
-    const stale = await musicsync(["apply", planFile, "-p", h.projectFile]);
-    expect(stale.code).toBe(1);
-    expect(stale.stderr.trim()).toBe(
-      "error: mine: recipe mine: the target changed since the plan was made; plan again",
+    const twice = await musicsync(["apply", planFile, "-p", h.projectFile]);
+    expect(twice.code).toBe(1);
+    expect(twice.stdout).toBe(
+      "mine: Not applied: recipe mine: this plan was already applied (run 1)\nFailed: 1 of 1 recipe (mine).\n",
     );
+    expect(twice.stderr).toBe("");
     expect(await h.writes()).toBe(writes);
-  }, 40_000);
+
+    // A plan whose target another run changed since: refused as out of date, said once.
+    await writeRecipe(h, songs.slice(0, 8));
+    expect((await musicsync(["plan", "-p", h.projectFile, "-o", planFile])).code).toBe(2);
+    await writeRecipe(h, catalogueSongs(h, 12));
+    expect((await musicsync(["sync", "-p", h.projectFile])).code).toBe(0);
+    const stale = await musicsync(["apply", planFile, "-p", h.projectFile]);
+    expect(stale).toMatchObject({
+      code: 1,
+      stdout:
+        "mine: Not applied: recipe mine: the target changed since the plan was made; plan again\n" +
+        "Failed: 1 of 1 recipe (mine).\n",
+      stderr: "",
+    });
+  }, 60_000);
 
   it("sync exits 3 on partial success and 4 while the account is locked", async () => {
     h = await startHarness();
@@ -128,7 +165,11 @@ describe("musicsync plan / apply / sync against the emulator", () => {
     await withLock(env, "default", async () => {
       const locked = await musicsync(["sync", "-p", h!.projectFile]);
       expect(locked.code).toBe(4);
-      expect(locked.stderr).toMatch(/^error: mine: account "default" is locked by .+ \(lock [0-9a-f-]+\)/);
+      // Said once, in the recipe's result line: not repeated on stderr.
+      expect(locked.stdout).toMatch(
+        /^mine: Not applied: account "default" is locked by .+ \(lock [0-9a-f-]+\)/m,
+      );
+      expect(locked.stderr).not.toContain("is locked by");
     });
   }, 40_000);
 
@@ -141,7 +182,7 @@ describe("musicsync plan / apply / sync against the emulator", () => {
     await writeFile(join(h.dir, "headers.json"), JSON.stringify(wrong));
     const r = await musicsync(["sync", "-p", h.projectFile]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^error: mine: .*refused the credentials/);
+    expect(r.stdout).toMatch(/^mine: Not applied: .*refused the credentials/m);
     expect(r.stderr).not.toContain("notTheRightOne0000");
     expect(await h.writes()).toBe(0);
   }, 40_000);
@@ -230,8 +271,11 @@ describe("every command with broken inputs: one line per error, no stack without
     for (const [label, args] of down) {
       const r = await musicsync(args);
       expect(r.code, `${label}: ${r.stderr}`).toBe(1);
-      noStack(r, label);
-      expect(r.stderr, label).toMatch(/connect|connection|refused|ECONNREFUSED/i);
+      // Said once, with its recipe, in the text of the runs (not repeated on stderr), without a stack.
+      const all = `${r.stdout}${r.stderr}`;
+      expect(all, label).not.toMatch(/^\s+at /m);
+      const said = all.match(/^.*(connect|connection|refused|ECONNREFUSED).*$/gim);
+      expect(said, label).toHaveLength(1);
     }
     // --debug adds the stack (in the debug log line of the failed recipe).
     const debug = await musicsync(["plan", ...p, "--debug"]);

@@ -71,8 +71,11 @@ describe("musicsync doctor", () => {
   it("names a missing auth file, exit 1", async () => {
     await project("auth: nothere.json");
     const r = await doctor();
-    expect(line(r.stdout, "nothere.json")).toMatch(
-      /^error +account default: .*does not exist.*musicapi browser/,
+    // A file not made yet is made, not "renewed".
+    const file = join(dir, "nothere.json");
+    expect(line(r.stdout, "nothere.json")).toBe(
+      `error   account default: accounts.default.auth: the file ${file} does not exist or cannot be read; ` +
+        `make one with \`musicapi browser -o ${file}\` (or \`musicapi oauth -o ${file}\`)`,
     );
     expect(r.code).toBe(1);
   });

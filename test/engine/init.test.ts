@@ -32,8 +32,8 @@ describe("musicsync init", () => {
     const target = join(dir, "new", "project");
     const r = await run(["init", target, "--emulator"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("musicsync doctor");
-    expect(r.stdout).toContain("musicsync sync --dry-run");
+    // The next steps type the commands by name, as the README puts them on the PATH (not npx).
+    expect(r.stdout).toMatch(/^Next:\n {2}cd .+\n {2}musicsync doctor\n {2}musicsync sync --dry-run\n$/m);
     const { project, recipes } = await loads(target);
     expect(project.accounts.default!.emulator).toMatchObject({ db: "emulator.db", account: 1 });
     expect(project.accounts.default!.auth).toBeNull();

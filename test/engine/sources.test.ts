@@ -147,7 +147,17 @@ describe.skipIf(!haveFixtures)("readers against captured results", () => {
     });
     await expect(
       readSource({ ...base, id: "s", type: "chart", country: "US", section: "songs" }, client, ctx),
-    ).rejects.toThrow('source "s": the US charts have no songs chart');
+    ).rejects.toThrow(
+      'source "s": the US charts have no songs chart (only signed-in premium accounts get one); ' +
+        "they hold videos, trending, artists",
+    );
+    // A page holding none of the sections (no carousel, no artists) says so too.
+    const bare = fakeClient({ getCharts: () => ({ countries: charts.countries }) }).client;
+    await expect(
+      readSource({ ...base, id: "v", type: "chart", country: "ZZ", section: "videos" }, bare, ctx),
+    ).rejects.toThrow(
+      'source "v": the ZZ charts have no videos chart; they hold none of the sections a chart source reads',
+    );
   });
 
   it("radio: reads the watch playlist as a radio and its `length` as a duration", async () => {

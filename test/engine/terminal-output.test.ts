@@ -97,9 +97,9 @@ describe("sync on a terminal", () => {
     const at = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l));
     const order = [
       at(/^songs: playlist "US Top 30" \(new\) \[mirror\]$/),
-      at(/^songs: Applied: \d+ actions in \d+ write requests; converged\.$/),
+      at(/^songs: Applied: \d+ actions? in \d+ write requests?; converged\.$/),
       at(/^starter: playlist "US Top Videos" \(new\) \[mirror\]$/),
-      at(/^starter: Applied: \d+ actions in \d+ write requests; converged\.$/),
+      at(/^starter: Applied: \d+ actions? in \d+ write requests?; converged\.$/),
     ];
     expect(
       order.every((i) => i >= 0),
