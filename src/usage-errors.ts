@@ -11,15 +11,28 @@ function commandPath(command: Command): string {
   return names.join(" ");
 }
 
+/** A word shown back as typed: short letters and dashes, as command and option names are. */
+const NAME_LIKE = /^(--?)?[a-z][a-z-]{0,30}$/i;
+
 /**
  * The error on one line, without the value of an unknown `--option=value`: it may be a credential
- * typed after a mistyped option name (`--authh=…`), and the name alone says what was wrong.
+ * typed after a mistyped option name (`--authh=…`), and the name alone says what was wrong. An
+ * unknown command or option is shown only when it looks like a name: a credential pasted where a
+ * command goes (a cookie, a token: digits, dots, `=`, `/`, or long) is shown as `…`.
  */
 function oneLine(text: string): string {
   return text
     .trim()
     .replace(/\s*\n\s*/g, " ")
-    .replace(/^(error: unknown option '[^'=]*)=[^']*'/, "$1=…'");
+    .replace(
+      /^(error: unknown (command|option) ')([^']*)'/,
+      (_all, head: string, kind: string, word: string) => {
+        // An option's name is what the person mistyped; a command has no `=` part to set aside.
+        const [name = "", ...value] = kind === "option" ? word.split("=") : [word];
+        const shown = NAME_LIKE.test(name) ? name + (value.length > 0 ? "=…" : "") : "…";
+        return `${head}${shown}'`;
+      },
+    );
 }
 
 /** Sets every command of the tree (call it once all are added) to say its usage errors in one line. */

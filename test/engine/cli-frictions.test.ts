@@ -251,6 +251,16 @@ describe("typos and small wording", () => {
     // The value of a mistyped --option=value is not echoed: it may be a credential.
     const value = await musicsyncInProc(["sync", "--authh=SAPISIDabcdefghijklmnop"]);
     expect(value.stderr).toBe("error: unknown option '--authh=…'; see `musicsync sync --help`\n");
+    // Nor a credential pasted where the command goes: only a word that looks like a name is shown.
+    for (const pasted of [
+      "SAPISID=Zq8HcR2vLm5TnB4x/AkYpWd3",
+      "ya29.a0AfH6SMBx3kQ9wL2nV8cR",
+      "Zq8HcR2vLm5TnB4xAkYpWd3Kq",
+    ]) {
+      const r = await musicsyncInProc([pasted]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe("error: unknown command '…'; see `musicsync --help`\n");
+    }
     const missing = await musicsyncInProc(["apply"]);
     expect(missing.stderr).toBe("error: missing required argument 'plan'; see `musicsync apply --help`\n");
   });
