@@ -12,11 +12,18 @@ export function title(r: Rng, words: number): string {
   return parts.join(" ");
 }
 
+/** A band's plural: "Lights" stays, "City" becomes "Cities", others take an "s". */
+function plural(words: string): string {
+  if (words.endsWith("s")) return words;
+  if (/[^aeiou]y$/.test(words)) return `${words.slice(0, -1)}ies`;
+  return `${words}s`;
+}
+
 /** A band ("The Golden Rivers"), a person, a two-word name, or a person and band. */
 export function artistName(r: Rng): string {
   const k = r.int(0, 3);
-  if (k === 0) return `The ${title(r, 2)}s`;
+  if (k === 0) return `The ${plural(title(r, 2))}`;
   if (k === 1) return `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
   if (k === 2) return title(r, 2);
-  return `${r.pick(FIRST_NAMES)} & The ${title(r, 1)}s`;
+  return `${r.pick(FIRST_NAMES)} & The ${plural(title(r, 1))}`;
 }

@@ -95,3 +95,23 @@ describe("catalogue", () => {
     }
   });
 });
+
+describe("band names", () => {
+  it("are plural as English makes them: no 'Lightss', 'Wolvess' or 'Citys'", async () => {
+    const { artistName } = await import("../../emulator/catalogue/names.js");
+    const { Rng } = await import("../../emulator/random.js");
+    const bands: string[] = [];
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = new Rng(seed);
+      for (let i = 0; i < 100; i++) {
+        const name = artistName(r);
+        if (/(^| & )The /.test(name)) bands.push(name);
+      }
+    }
+    expect(bands.length).toBeGreaterThan(500);
+    expect(bands.filter((b) => /(ss|[^aeiou]ys)$/.test(b))).toEqual([]);
+    expect(bands.some((b) => b.endsWith("Lights") || b.endsWith("Wolves") || b.endsWith("Voices"))).toBe(
+      true,
+    );
+  });
+});
