@@ -16,6 +16,15 @@ export interface CliIo {
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
+/**
+ * Whether a recipe's failure, said in the report on stdout, is said again on stderr: yes unless
+ * both streams are a terminal (where it would show twice). A script that keeps only stderr
+ * (`musicsync sync > /dev/null`, a cron job mailing errors) still gets each failure's reason.
+ */
+export function failuresAlsoOnStderr(io: CliIo): boolean {
+  return !(io.stdout.isTTY === true && io.stderr.isTTY === true);
+}
+
 /** An error the user can act on: printed as one line, with its exit code. */
 export class CliError extends Error {
   constructor(

@@ -13,7 +13,7 @@ import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { loadProjectFor } from "./accounts.js";
 import { outputFileArg } from "./args.js";
 import { interruptible } from "./interrupt.js";
-import { CliError, type CommandRun } from "./io.js";
+import { CliError, type CommandRun, failuresAlsoOnStderr } from "./io.js";
 import { lockWaitArg, saidOn, waitingForLock } from "./lock-wait.js";
 import { sayNextSteps } from "./next-steps.js";
 import { progress } from "./progress.js";
@@ -64,8 +64,8 @@ export async function plan(run: CommandRun, o: PlanOptions): Promise<void> {
       else if (o.markdown) io.stdout.write(renderPlansMarkdown(shown, failed, text));
       else if (o.quiet && shown.length === 0 && failed.length === 0) io.stdout.write("No changes.\n");
       else io.stdout.write(renderPlansText(shown, text, failed));
-      // The text says each failure with its recipe; a document (JSON, Markdown) has stderr say it too.
-      if (g.json || o.markdown)
+      // The text says each failure with its recipe; stderr says it too, but for a terminal's eyes.
+      if (g.json || o.markdown || failuresAlsoOnStderr(io))
         for (const r of runs) if (!r.plan && r.error) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
       setExit(exitOf(runs));
     },

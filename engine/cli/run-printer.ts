@@ -2,7 +2,7 @@
 import type { Plan } from "../plan/types.js";
 import { failedLine, renderPlanText, resultLine } from "../render/text.js";
 import type { RecipeRun } from "../run/runner.js";
-import type { CliIo, GlobalOptions } from "./io.js";
+import { type CliIo, failuresAlsoOnStderr, type GlobalOptions } from "./io.js";
 
 export function runJson(r: RecipeRun) {
   return {
@@ -93,6 +93,7 @@ export class RunPrinter {
       this.runs.length,
     );
     if (last) io.stdout.write(`${last}\n`);
-    // A run's error was said in its result line; repeating it on stderr printed it twice on a terminal.
+    if (failuresAlsoOnStderr(io))
+      for (const r of runs) if (r.error && !r.plan) io.stderr.write(`error: ${r.recipeId}: ${r.error}\n`);
   }
 }

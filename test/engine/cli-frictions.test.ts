@@ -274,6 +274,27 @@ describe("typos and small wording", () => {
     });
   });
 
+  it("a recipe's failure is said once on a terminal, and also on stderr where the streams part", async () => {
+    await withTempDir("musicsync-once-", async (dir) => {
+      expect((await musicsyncInProc(["init", dir, "--emulator"])).code).toBe(0);
+      const recipe = join(dir, "recipes", "starter.yaml");
+      const text = await readFile(recipe, "utf8");
+      await writeFile(
+        recipe,
+        text.replace(/type: chart[^}]*/, "type: playlist, playlistId: PLgoneGone0000 "),
+      );
+      const gone = /playlist PLgoneGone0000 was not found/g;
+      for (const command of ["sync", "plan"]) {
+        const screen = await musicsyncInProc([command, "-p", dir], { terminal: true });
+        expect(screen.code).toBe(1);
+        expect(`${screen.stdout}${screen.stderr}`.match(gone)).toHaveLength(1);
+        const parted = await musicsyncInProc([command, "-p", dir]);
+        expect(parted.stdout.match(gone)).toHaveLength(1);
+        expect(parted.stderr.match(gone)).toHaveLength(1);
+      }
+    });
+  });
+
   it("counts one action and one request in the singular", () => {
     const run = (n: number): RecipeRun => ({
       recipeId: "r",

@@ -28,11 +28,16 @@ function collector(watch: (text: string) => void = () => {}): { stream: Writable
 
 export async function musicsyncInProc(
   args: readonly string[],
-  extra: Partial<Pick<InitIo, "stdin" | "prompt" | "env">> & { watch?: (stdout: string) => void } = {},
+  extra: Partial<Pick<InitIo, "stdin" | "prompt" | "env">> & {
+    watch?: (stdout: string) => void;
+    /** stdout and stderr both a terminal, as on a person's screen. */
+    terminal?: boolean;
+  } = {},
 ): Promise<InProcResult> {
-  const { watch, ...more } = extra;
+  const { watch, terminal, ...more } = extra;
   const out = collector(watch);
   const err = collector();
+  if (terminal) for (const s of [out.stream, err.stream]) Object.assign(s, { isTTY: true });
   const io: InitIo = {
     stdout: out.stream,
     stderr: err.stream,
