@@ -188,6 +188,13 @@ export async function withinLimit<T>(
 }
 
 const bad = (detail: string): Found => ({ invariant: "hostile-file-refused", detail });
+/**
+ * A run's faults can end it before it reaches its file: the target is read first, and a fault
+ * there fails the run with the service's error (seed 196). Nothing was read, searched or written,
+ * so the file was not taken; the error need not name it then.
+ */
+const SERVICE_FAULT =
+  /the service answered HTTP \d+|ECONNRESET|socket hang up|connection (?:was )?(?:reset|closed|refused)/i;
 const slow = (detail: string): Found => ({ invariant: "hostile-file-bounded", detail });
 
 /** What any reader of the attacked file must have done: ended in time, refused it naming it, sent nothing. */
@@ -202,7 +209,7 @@ export function judgeRead(
   const out: Found[] = [];
   if (r.outcome !== "failed" && r.outcome !== "threw")
     out.push(bad(`${what}: the recipe ended ${r.outcome}, not refused`));
-  else if (!namesFile(a, r.error))
+  else if (!namesFile(a, r.error) && !(SERVICE_FAULT.test(r.error) && r.searches === 0 && r.writes === 0))
     out.push(bad(`${what}: the error does not name the file: ${r.error.slice(0, 200)}`));
   if (r.writes > 0) out.push(bad(`${what}: ${r.writes} write requests sent`));
   if (r.searches > 0)

@@ -105,4 +105,10 @@ export const REGRESSIONS: readonly Regression[] = [
       "soak harness: the fleet's recipe builder came from daemon-harness.ts, whose import lifts the once-a-minute schedule rule for the whole process; validate, plan and the daemon then took a 30-second schedule",
     issueItem: "22 (soak)",
   },
+  {
+    seed: 196,
+    found:
+      "soak model: a fault on the target's read ended the run before it reached its attacked file; the judge wanted the error to name the file though nothing was read, searched or written",
+    issueItem: "22 (soak)",
+  },
 ];
