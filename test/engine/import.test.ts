@@ -37,6 +37,17 @@ async function songsCsv(hh: Harness, list: readonly CatalogueSong[], name = "son
   return file;
 }
 
+/** `musicsync -p <project> import <file> --to <title> …`, as a person types it. */
+const importArgs = (hh: Harness, file: string, title: string, ...more: string[]) => [
+  "-p",
+  hh.projectFile,
+  "import",
+  file,
+  "--to",
+  title,
+  ...more,
+];
+
 const recipeFile = (hh: Harness) => join(hh.dir, "recipes", "old-favourites.yaml");
 
 async function rowsOf(hh: Harness, title: string): Promise<string[]> {
@@ -127,26 +138,10 @@ describe("musicsync import", () => {
     const away = await mkdtemp(join(tmpdir(), "import-away-"));
     extra.push(away);
     await writeFile(join(away, "songs.csv"), await readFile(csv, "utf8"));
-    const outside = await run([
-      "-p",
-      h.projectFile,
-      "import",
-      join(away, "songs.csv"),
-      "--to",
-      "Elsewhere",
-      "--yes",
-    ]);
+    const outside = await run(importArgs(h, join(away, "songs.csv"), "Elsewhere", "--yes"));
     expect(outside.code).toBe(1);
     expect(outside.stderr).toMatch(/is outside the folder .*file_sources\.allow.*; nothing written/);
-    const missing = await run([
-      "-p",
-      h.projectFile,
-      "import",
-      join(h.dir, "nope.csv"),
-      "--to",
-      "Nope",
-      "--yes",
-    ]);
+    const missing = await run(importArgs(h, join(h.dir, "nope.csv"), "Nope", "--yes"));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope\.csv does not exist/);
     const badId = await run(["-p", h.projectFile, "import", csv, "--to", "X", "--id", "../escape", "--yes"]);
@@ -162,14 +157,7 @@ describe("musicsync import", () => {
     h = await startHarness();
     const lines = Object.entries(h.headers).map(([k, v]) => `${k}: ${v}`);
     await writeFile(join(h.dir, "headers.txt"), `${lines.join("\n")}\n`);
-    const r = await run([
-      "-p",
-      h.projectFile,
-      "import",
-      join(h.dir, "headers.txt"),
-      "--to",
-      "Old favourites",
-    ]);
+    const r = await run(importArgs(h, join(h.dir, "headers.txt"), "Old favourites"));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/headers\.txt:\d+: holds a credential/);
     expect(r.stderr).toContain("removed again: the import stopped before its plan, nothing was synced.");
