@@ -74,7 +74,8 @@ export function formatLine(line: PlanLine): string {
 
 function describeAction(action: PlanAction): string | null {
   if (action.kind === "create_playlist") {
-    return `+ create playlist "${action.title}" (${action.privacy}, ${action.videoIds.length} items at once)`;
+    const n = action.videoIds.length;
+    return `+ create playlist "${action.title}" (${action.privacy}, ${n} ${n === 1 ? "item" : "items"} at once)`;
   }
   if (action.kind === "edit_playlist") {
     const parts: string[] = [];

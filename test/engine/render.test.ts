@@ -130,6 +130,39 @@ describe("text", () => {
     );
   });
 
+  it("counts the songs a new playlist is created with, in the singular for one", () => {
+    const creating = (wanted: string[]) =>
+      plan(
+        {
+          recipe: {
+            id: "new",
+            hash: "h",
+            account: "default",
+            target: { ...target, playlist: { ...target.playlist, id: null } },
+          },
+          items: list("chart", wanted),
+          skipped: [],
+          sourceTotal: wanted.length,
+          truncatedSources: [],
+        },
+        {
+          exists: false,
+          playlistId: null,
+          title: null,
+          description: null,
+          privacy: null,
+          rows: [],
+          truncated: false,
+        },
+        { playlist: false, rows: new Set<string>(), tombstones: new Set<string>() },
+        policy,
+      );
+    expect(renderPlanText(creating(["a"]))).toContain(
+      '+ create playlist "Road | Trip" (PRIVATE, 1 item at once)',
+    );
+    expect(renderPlanText(creating(["a", "b"]))).toContain("(PRIVATE, 2 items at once)");
+  });
+
   it("shows a rating as * rate", () => {
     const likes: TargetSpec = { type: "likes", rating: "LIKE" };
     const p = plan(
