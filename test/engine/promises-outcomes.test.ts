@@ -36,7 +36,7 @@ async function renderings(project: string) {
   };
 }
 
-/** The promise of item 10 for one failing recipe: listed with its reason everywhere, never "No changes.". */
+/** The promise of docs/ENGINE.md#outcomes-and-exit-codes for one failing recipe: listed with its reason everywhere, never "No changes.". */
 function expectListedAsFailed(r: Awaited<ReturnType<typeof renderings>>, id: string, reason: RegExp) {
   for (const [label, out] of Object.entries(r)) {
     expect(out.stdout, label).not.toMatch(/No changes\./);

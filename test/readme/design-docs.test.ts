@@ -14,7 +14,8 @@ import { codeBlocks, headingAnchors } from "./markdown.js";
 
 const DESIGN = ["docs/ARCHITECTURE.md", "docs/ENGINE.md", "docs/PROTOCOL.md"];
 const CODE_FOLDERS = ["src", "emulator", "engine", "bench", "scripts", "test"];
-const SOURCE_FILE = /\.(ts|mts|js|mjs|yaml|yml|sql|sh)$/;
+// Markdown too: a folder's README (emulator/README.md) is read beside its code.
+const SOURCE_FILE = /\.(ts|mts|js|mjs|yaml|yml|sql|sh|md)$/;
 
 const DESIGN_NAMES = ["engine", "protocol", "architecture"].join("|").toUpperCase();
 
@@ -92,6 +93,20 @@ describe("comments point at the design in docs/", () => {
       citationProblems(f, readFileSync(join(ROOT, f), "utf8"), docAnchors),
     );
     expect(problems).toEqual([]);
+  });
+
+  it("no document of the repository cites an issue number either", () => {
+    const documents = ["README.md", ...["docs", "recipes", "examples"].flatMap(sourceFiles)].filter((f) =>
+      f.endsWith(".md"),
+    );
+    expect(documents).toEqual(expect.arrayContaining(["README.md", "docs/ENGINE.md", "recipes/README.md"]));
+    const issueNumber = CITATIONS[0]?.pattern ?? /$^/;
+    const cited = documents.flatMap((f) =>
+      readFileSync(join(ROOT, f), "utf8")
+        .split("\n")
+        .flatMap((line, i) => [...line.matchAll(issueNumber)].map((m) => `${f}:${i + 1}: ${m[0]}`)),
+    );
+    expect(cited).toEqual([]);
   });
 
   it("names what is wrong in a planted citation, and passes a good one", () => {

@@ -303,7 +303,7 @@ function secretsNow(s: Seed): string[] {
   return s.secrets;
 }
 
-/** The shared checker of item 8 (every spelling it knows), then the soak's own (base64 inside any run). */
+/** The shared credential checker (docs/ENGINE.md#credentials: every spelling it knows), then the soak's own (base64 inside any run). */
 function leaks(s: Seed, run: number, where: string, text: string) {
   const secrets = secretsNow(s);
   const shared = findCredentialPieces(text, secrets);
