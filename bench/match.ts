@@ -12,7 +12,7 @@
  * Prints the misses by kind (the three most common first), the second run's searches, and as its
  * last line `precision P recall R entries N searches S`: P = correct among accepted, R = accepted
  * and correct among the entries the catalogue has, S = search requests the emulator received.
- * Goals (issue 13): P >= 0.98, R >= 0.92, S/N <= 1.2, and 0 searches on the second run.
+ * Goals (docs/ENGINE.md#sources): P >= 0.98, R >= 0.92, S/N <= 1.2, and 0 searches on the second run.
  */
 import { Rng } from "../emulator/random.js";
 import { type Resolution, resolveEntries } from "../engine/match/resolve.js";

@@ -5,7 +5,7 @@
  *
  * Each command runs N times (default 15) as a child process, the cases interleaved round by round
  * so a noisy moment on the machine falls on all of them; the median wall time is printed with its
- * ratio to `node -e 0`, the floor no command can go below. Goal (issue 12): `musicsync --help` and
+ * ratio to `node -e 0`, the floor no command can go below. Goal: `musicsync --help` and
  * `musicsync validate` of the shipped recipes within 2.5x of it.
  *
  * The commands are the bundles in dist/bin/ (scripts/bundle-commands.mjs), what an installed
@@ -15,7 +15,7 @@
  * With `--modules` it also prints what each command loads (bench/loaded-modules.ts): the
  * repository's folders and the packages under node_modules whose files were read.
  *
- * What the commands load since issue 12 (each action imports its module when it runs):
+ * What the commands load (each action imports its module when it runs):
  * - `--help`, `--version`, `init`: commander, engine/cli, engine/daemon (option lists only),
  *   engine/run/scrub + src/transport/redact (the output scrubbing every command goes through).
  * - `validate`: the above + engine/recipe, yaml, ajv's small runtime helper, node-cron.
@@ -48,7 +48,7 @@ const CASES: [string, string[]][] = [
   ["musicsync validate recipes/", [SYNC, "validate", "-p", PROJECT, join(ROOT, "recipes")]],
   ["musicapi --help", [API, "--help"]],
   ["validate, unbundled (tsc only)", [UNBUNDLED, "validate", "-p", PROJECT, join(ROOT, "recipes")]],
-  // What the README's commands cost when typed through npx instead of from the PATH (issue 23):
+  // What the README's commands cost when typed through npx instead of from the PATH:
   // npm starts, reads its configuration and the package's, then starts the command.
   ["npx musicsync --help", ["npx", "musicsync", "--help"]],
 ];

@@ -6,7 +6,7 @@
  * Starts an emulator, syncs the shipped recipes (fitted to the emulator as `musicsync demo` does)
  * `--rounds` times (default 3) so the state holds their runs and journals, serves the page on
  * 127.0.0.1 and fetches the index, a run's page and the account's page `--requests` times each
- * (default 40). Prints each page's median and worst time in ms; the goal (issue 15) is a median
+ * (default 40). Prints each page's median and worst time in ms; the goal (docs/ENGINE.md#the-status-page-and-metrics) is a median
  * under 100 ms.
  */
 import { loadRecipePaths } from "../engine/recipe/load.js";

@@ -1,5 +1,5 @@
 /**
- * bench/workers — many accounts, shared workers (issue 16).
+ * bench/workers — many accounts, shared workers.
  *
  *   npx tsx bench/workers.ts [--accounts 200] [--recipes 3] [--songs 15] [--workers 1,2,4]
  *                            [--concurrency 2] [--no-kill] [--kill-every 3] [--timeout 900]

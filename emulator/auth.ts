@@ -1,5 +1,5 @@
 /**
- * Credentials checked as the service checks them (PROTOCOL §2): a SAPISIDHASH computed from the
+ * Credentials checked as the service checks them (docs/PROTOCOL.md#authentication): a SAPISIDHASH computed from the
  * cookie's SAPISID, the time and an origin; or an OAuth bearer token issued by the emulator's own
  * device flow. Brand accounts are chosen with `context.user.onBehalfOfUser`.
  */

@@ -57,11 +57,11 @@ export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueS
       curatedIds,
       artistChannels,
     });
-    // Premium: a login and the song charts only it sees (issue 11 item 11), drawn last.
+    // Premium: a login and the song charts only it sees (docs/PROTOCOL.md#explore), drawn last.
     seedPremiumLogin(write, options.seed);
     g.summary.accounts += 1;
     addPremiumCharts(write, options.seed, pools.songIds);
-    // Look-alike songs (issue 13): made after everything else, with ids above everything else's.
+    // Look-alike songs (docs/ENGINE.md#sources): made after everything else, with ids above everything else's.
     addLookalikes(g, new Rng(hash32(`lookalikes:${options.seed}`)), artists);
     // Drawn from nothing: it can index every song, the look-alikes too, once they are all written.
     write.fillSearchIndex();

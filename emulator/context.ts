@@ -20,7 +20,7 @@ export interface EmulatorState {
   baseUrl: string;
   /**
    * Edits of a playlist created less than this many milliseconds ago are refused with 409, as the
-   * service does for up to ~20 s (PROTOCOL §1.5); 0 turns it off.
+   * service does for up to ~20 s (docs/PROTOCOL.md#errors); 0 turns it off.
    */
   recentPlaylistConflictMs: number;
   /** Serialized read responses of the current state version; null turns caching off. */

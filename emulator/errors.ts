@@ -1,5 +1,5 @@
 /**
- * Errors in the service's own format (PROTOCOL §1.5, §9): every API error is JSON
+ * Errors in the service's own format (docs/PROTOCOL.md#errors, docs/PROTOCOL.md#the-emulators-side): every API error is JSON
  * `{"error": {"code", "message", "status", "errors"}}` with the same HTTP status, and always has
  * `error.message` (clients put it into their exception text).
  */

@@ -1,6 +1,6 @@
 /**
  * The library's sort and filter strings. A sort choice reaches the service two ways: as `params`
- * of a library browse (what ytmusicapi and our client send: `ggMGKgQIARAA` …, PROTOCOL's order
+ * of a library browse (what ytmusicapi and our client send: `ggMGKgQIARAA` …, the order
  * table), or as the reload continuation of the sort menu, a self-contained token wrapping the
  * browse id and those params (capture yt_get_library_songs_20240701:
  * `4qmFsgIoEhRGRW11c2ljX2xpa2VkX3ZpZGVvcxoQZ2dNR0tnUUlBQkFCb0FZQg%3D%3D` = browse continuation

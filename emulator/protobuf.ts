@@ -1,7 +1,7 @@
 /**
  * The little protobuf the service's opaque strings are made of: `params` and continuation tokens
  * are base64 of protobuf messages (the sort tokens of capture yt_get_library_songs_20240701 decode
- * to a browse id and a sort spec; the search params of the captures to filter flags, PROTOCOL §4.1).
+ * to a browse id and a sort spec; the search params of the captures to filter flags, docs/PROTOCOL.md#search).
  * One reader for all of them, so that every string is read by the same rules as the service's
  * protobuf parser reads it: a value it would parse is read, one it would refuse is `null`, which
  * callers answer as the service does, 400.

@@ -1,6 +1,6 @@
 /**
  * The `params` of a search request, read and written as the service does: URL-encoded base64 of a
- * protobuf message (PROTOCOL §4.1). Clients build it in different ways — the web client adds a
+ * protobuf message (docs/PROTOCOL.md#search). Clients build it in different ways — the web client adds a
  * shelf-order list that changes with the query, youtubei.js sends only the filter flag, ytmusicapi
  * sends fixed strings — so it is decoded field by field, never compared as a string.
  *

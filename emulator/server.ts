@@ -69,7 +69,7 @@ function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buffer> {
 }
 
 /**
- * JSON bodies may be gzipped whatever `content-encoding` says: sniff the magic bytes (§9). The
+ * JSON bodies may be gzipped whatever `content-encoding` says: sniff the magic bytes (docs/PROTOCOL.md#headers). The
  * inflated size is bound while inflating (zlib stops at `maxOutputLength`), so a small body that
  * would inflate to gigabytes costs at most `limit` bytes and gets the same 413 as a large one.
  */
@@ -154,7 +154,7 @@ async function applyFault(res: ServerResponse, fault: Fault): Promise<boolean> {
       return true;
     case "conflict":
       // What the service answers an idempotent write that is already so, and any edit of a
-      // playlist created moments ago (PROTOCOL §1.5): a plain 409.
+      // playlist created moments ago (docs/PROTOCOL.md#errors): a plain 409.
       sendError(res, new ApiError(409, "The operation was aborted.", "conflict"));
       return true;
     case "throttled":
@@ -283,7 +283,7 @@ async function handleApi(
   if (!input.ok) throw input.error;
   const { route, text, body, client, viewer } = input.value;
   if (fault?.kind === "gated") {
-    // A write behind a feature gate: HTTP 200 holding only an engagement panel (PROTOCOL §1.5).
+    // A write behind a feature gate: HTTP 200 holding only an engagement panel (docs/PROTOCOL.md#errors).
     sendJson(res, 200, {
       responseContext: {},
       actions: [{ showEngagementPanelEndpoint: { identifier: { tag: "PAfeature_enablement" } } }],

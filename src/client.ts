@@ -55,7 +55,7 @@ import type {
 } from "./types/uploads.js";
 import type { WatchPlaylist } from "./types/watch.js";
 
-/** A saved OAuth token: the six keys of the token file (PROTOCOL §2.2). */
+/** A saved OAuth token: the six keys of the token file (docs/PROTOCOL.md#oauth). */
 export interface OAuthToken {
   access_token: string;
   refresh_token: string;

@@ -1,5 +1,5 @@
 /**
- * Songs that make matching by search hard, as the real catalogue is (issue 13): versions of popular
+ * Songs that make matching by search hard, as the real catalogue is (docs/ENGINE.md#sources): versions of popular
  * songs, covers, karaoke uploads, titles several artists share, songs with a featured artist, and
  * titles in other scripts. They are made after everything else, from a generator of their own and
  * with ids above every other row's, so that the rest of a seed's catalogue stays what it was. Each

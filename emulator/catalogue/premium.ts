@@ -1,7 +1,7 @@
 /**
- * What only premium accounts see (issue 11 item 11): a seeded premium login and, per chart country,
+ * What only premium accounts see (docs/PROTOCOL.md#explore): a seeded premium login and, per chart country,
  * the song charts the service shows premium accounts alone — separate daily and weekly chart
- * carousels and ranked top songs on the charts page, `top_songs` on explore (PROTOCOL §4.3, the
+ * carousels and ranked top songs on the charts page, `top_songs` on explore (docs/PROTOCOL.md#explore, the
  * client's `CHART_SECTIONS`). Drawn from generators of their own, after the rest of the catalogue,
  * so that everything a seed made before stays exactly as it was.
  */

@@ -34,7 +34,7 @@ export interface ArtistView {
   related: ArtistRow[];
   subscribed: boolean;
   marks: Marks;
-  /** Some artists' pages use the two-column layout (PROTOCOL §8, capture ytm_2026_07_get_artist_two_column). */
+  /** Some artists' pages use the two-column layout (docs/PROTOCOL.md#changes-over-time, capture ytm_2026_07_get_artist_two_column). */
   twoColumn: boolean;
   /** The display language (`hl`) of the carousel titles. */
   language: string;
@@ -294,7 +294,7 @@ function albumGrid(albums: AlbumRow[], marks: Marks, title: string): Json {
 
 /**
  * The artist's full album or singles list (`browse {browseId, params}`): a grid, with a sort menu
- * whose options reload the section list (`browseSectionListReloadEndpoint`, PROTOCOL §4.2).
+ * whose options reload the section list (`browseSectionListReloadEndpoint`, docs/PROTOCOL.md#browsing).
  */
 export function artistAlbumsPage(
   albums: AlbumRow[],

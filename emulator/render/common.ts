@@ -1,5 +1,5 @@
 /**
- * Building blocks of the service's renderer JSON (PROTOCOL §7): text runs, endpoints, thumbnails,
+ * Building blocks of the service's renderer JSON (docs/PROTOCOL.md#renderers): text runs, endpoints, thumbnails,
  * play buttons, menus and like buttons, shaped as in the captures (`responses/*`).
  */
 import { type FeedbackAction, feedbackToken } from "../tokens.js";
@@ -184,7 +184,7 @@ export function queueItems(target: Json, noun: string): Json[] {
 
 /**
  * The library toggle of a song, album or podcast. The state is in `isToggled` (1.12.2 reads it),
- * with the icons kept as the not-saved / saved pair so older readers agree (PROTOCOL §4.0).
+ * with the icons kept as the not-saved / saved pair so older readers agree (docs/PROTOCOL.md#menus-and-ratings).
  */
 /** A feedback endpoint whose token names the action, the kind and the id, with its toast. */
 export function feedbackAction(a: FeedbackAction["a"], kind: string, id: string, toast: string): Json {
@@ -336,7 +336,7 @@ export function fixed(s: string): Json {
   };
 }
 
-/** The trailing element of a shape-C list (PROTOCOL §3.1). */
+/** The trailing element of a shape-C list (docs/PROTOCOL.md#continuations). */
 export function continuationItem(token: string): Json {
   return {
     continuationItemRenderer: {

@@ -1,5 +1,5 @@
 /**
- * The answers of state-changing endpoints (PROTOCOL §4.5, §4.6): added-row results, toasts,
+ * The answers of state-changing endpoints (docs/PROTOCOL.md#library, docs/PROTOCOL.md#playlists): added-row results, toasts,
  * attestation requests, the side guide's new entry, subscribe-button updates. Pure: data in, JSON out.
  */
 import type { Rating, TargetKind } from "../store/library-edits.js";

@@ -194,7 +194,7 @@ export interface ChartsView {
    * Whether artist rows show rank and trend: always when signed in; signed out only on a country's
    * chart, where the 2026 service shows them beside sign-in modals (capture
    * ytm_2026_07_get_charts_us_albums_no_genres, logged_in 0). The global chart keeps the older rule
-   * (PROTOCOL §4.3: absent unauthenticated).
+   * (docs/PROTOCOL.md#explore: absent unauthenticated).
    */
   ranked: boolean;
   /** A premium viewer's extra sections (daily and weekly apart, top songs); null for the others. */
@@ -330,7 +330,7 @@ export interface ExploreView {
   trending: { playlistId: string; songs: SongRow[] };
   videos: SongRow[];
   marks: Marks;
-  /** Top songs, for a premium viewer only (PROTOCOL §4.3 `top_songs`). */
+  /** Top songs, for a premium viewer only (docs/PROTOCOL.md#explore `top_songs`). */
   topSongs: { playlistId: string; rows: RankedSong[] } | null;
 }
 

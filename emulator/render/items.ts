@@ -426,7 +426,7 @@ export function videoCard(
 
 /**
  * A song card (home rows). Listen-again cards of a signed-in user carry the library toggle and the
- * pin toggle (`KEEP`, state in `isToggled`, PROTOCOL §4.0).
+ * pin toggle (`KEEP`, state in `isToggled`, docs/PROTOCOL.md#menus-and-ratings).
  */
 export function songCard(s: SongRow, marks?: Marks, listenAgain = false): Json {
   const we = watch(s.videoId, { videoType: s.videoType, playlistId: `RDAMVM${s.videoId}` });

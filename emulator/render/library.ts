@@ -1,5 +1,5 @@
 /**
- * Library pages (PROTOCOL §4.5, §4.8): `SC_TAB.SL0` holding a `gridRenderer` (playlists, albums,
+ * Library pages (docs/PROTOCOL.md#library, docs/PROTOCOL.md#uploads): `SC_TAB.SL0` holding a `gridRenderer` (playlists, albums,
  * podcasts) or a `musicShelfRenderer` (songs, artists, subscriptions, channels), 25 items a page with
  * shape-A continuations; upload lists sit in the second tab (capture
  * yt_get_library_upload_songs_20240712). History: one shelf per period.
@@ -48,7 +48,7 @@ export function containerOf(kind: ListContainer, items: Json[], token: string | 
  * A library page. Library lists fill the first of three tabs (Library, Downloads, Uploads); upload
  * lists fill the second of two (Library, Uploads) while the first holds only a reload token — the
  * layouts of the captures (yt_get_library_songs_20240701, yt_get_library_upload_songs_20240712),
- * which clients tell apart by the tab count (PROTOCOL §4.5).
+ * which clients tell apart by the tab count (docs/PROTOCOL.md#library).
  */
 export function libraryPage(
   kind: ListContainer,
@@ -90,7 +90,7 @@ export function libraryPage(
 
 /**
  * A list reloaded by a sort choice: the section list's continuation holding the sorted list (where
- * PROTOCOL's sort-menu row and youtubei.js's `Library.applySort` read it).
+ * the sort-menu row of docs/PROTOCOL.md#library and youtubei.js's `Library.applySort` read it).
  */
 export function librarySortedPage(kind: ListContainer, items: Json[], token: string | null): Json {
   return {
@@ -457,7 +457,7 @@ export function uploadArtistRow(artist: string, count: number): Json {
   };
 }
 
-/** Legacy detail header (uploaded albums still use it, PROTOCOL §4.8). */
+/** Legacy detail header (uploaded albums still use it, docs/PROTOCOL.md#uploads). */
 export function uploadAlbumPage(artist: string, album: string, rows: Json[], seconds: number): Json {
   const audio = `MLPR${uploadAlbumId(artist, album).slice(46)}`;
   return {

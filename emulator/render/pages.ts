@@ -1,5 +1,5 @@
 /**
- * The non-JSON pages clients read (PROTOCOL §1.4, §6.1, §4.2): the start page whose first
+ * The non-JSON pages clients read (docs/PROTOCOL.md#visitor-id, docs/PROTOCOL.md#player, docs/PROTOCOL.md#browsing): the start page whose first
  * `ytcfg.set({...})` call sits on one line with VISITOR_DATA and the client version, and which names
  * the player script (`jsUrl`); the player script with its `signatureTimestamp`; and the
  * `/playlist?list=OLAK…` page whose first quoted `MPRE…` token is the album's browse id.

@@ -1,5 +1,5 @@
 /**
- * The `player` response: the five top-level keys clients keep (PROTOCOL §6.1) with a
+ * The `player` response: the five top-level keys clients keep (docs/PROTOCOL.md#player) with a
  * `playbackTracking` whose URLs point at the emulator.
  */
 import type { EmulatorState } from "../context.js";
@@ -127,7 +127,7 @@ function streamingData(base: string, v: Playable, sts: number): Json {
   };
 }
 
-/** `playbackTracking`: the stats addresses, all on the emulator (PROTOCOL §6.2). */
+/** `playbackTracking`: the stats addresses, all on the emulator (docs/PROTOCOL.md#player). */
 function playbackTracking(base: string, videoId: string, seconds: number): Json {
   return {
     videostatsPlaybackUrl: tracking(base, "/api/stats/playback", videoId, seconds),

@@ -262,7 +262,7 @@ function privacyDropdown(privacy: string): Json {
   };
 }
 
-/** The author of a playlist under its title (`header.facepile`, PROTOCOL §4.6). */
+/** The author of a playlist under its title (`header.facepile`, docs/PROTOCOL.md#playlists). */
 function authorFacepile(author: string, authorNav: Json | undefined): Json {
   return {
     avatarStackViewModel: {
@@ -389,7 +389,7 @@ export function playlistContinuation(v: PlaylistView): Json {
   };
 }
 
-/** The owner's "Suggestions" shelf (shape B reload) followed by the "related" token (PROTOCOL §4.6). */
+/** The owner's "Suggestions" shelf (shape B reload) followed by the "related" token (docs/PROTOCOL.md#playlists). */
 export function suggestionsContinuation(playlistId: string, songs: SongRow[], marks: Marks): Json {
   const reload = continuationToken({ k: "pl-suggest", id: playlistId, o: 1 });
   return {

@@ -1,5 +1,5 @@
 /**
- * Ranked chart rows and the premium-only chart sections (issue 11 item 11). Shapes: the rank column
+ * Ranked chart rows and the premium-only chart sections (docs/PROTOCOL.md#explore). Shapes: the rank column
  * of the charts capture's artist rows (ytm_2026_07_get_charts_us_albums_no_genres: text, trend icon,
  * its colour and an accessibility label) on the song rows of explore's ranked carousel
  * (ytm_2025_11_get_explore: two-line stack, a play overlay inside the chart's playlist, the title
@@ -83,7 +83,7 @@ export function chartCard(p: PlaylistRow): Json {
 /**
  * The premium sections in page order: top songs, then the daily and the weekly chart carousels
  * where a plain account has one "Video charts" carousel. Clients tell them apart by content (song
- * rows; playlist cards counted against the plain page's), never by title (PROTOCOL §4.3).
+ * rows; playlist cards counted against the plain page's), never by title (docs/PROTOCOL.md#explore).
  */
 export function premiumChartSections(p: PremiumCharts, marks: Marks): Json[] {
   const sections: Json[] = [];

@@ -4,7 +4,7 @@
  * (`FEmusic_non_music_audio`) and popular episodes (`FEmusic_top_non_music_audio_episodes`); the
  * links themselves are in capture ytm_2025_11_get_explore.
  *
- * No capture of these five pages exists in the fixtures. They follow PROTOCOL §7 (`SC_TAB.SL` browse
+ * No capture of these five pages exists in the fixtures. They follow docs/PROTOCOL.md#renderers (`SC_TAB.SL` browse
  * pages with a `musicHeaderRenderer` title) and the closest captures: carousels with "More" links as
  * on the explore page (ytm_2025_11_get_explore), full lists as a titled grid as on the moods page
  * (yt_get_mood_categories_20240723), and episodes as `musicMultiRowListItemRenderer` rows in a

@@ -1,6 +1,6 @@
 /**
  * Search result rows (`musicResponsiveListItemRenderer`), one builder per kind of result, for the
- * shelves of both the unfiltered and the filtered search page (PROTOCOL §4.1, captures yt_search_*).
+ * shelves of both the unfiltered and the filtered search page (docs/PROTOCOL.md#search, captures yt_search_*).
  */
 import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow } from "../store/rows.js";
 import { artistMixIds } from "./artist.js";

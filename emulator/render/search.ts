@@ -1,5 +1,5 @@
 /**
- * `search` responses (PROTOCOL §4.1): `tabbedSearchResultsRenderer` with one tab per scope; the
+ * `search` responses (docs/PROTOCOL.md#search): `tabbedSearchResultsRenderer` with one tab per scope; the
  * unfiltered page holds a top-result card and one shelf per category, a filtered page one shelf with
  * shape-A continuations (captures yt_search_*).
  */

@@ -48,7 +48,7 @@ export function lyricsPage(lines: string, source: string): Json {
 }
 
 /**
- * Timed lyrics, served only to the ANDROID_MUSIC client (PROTOCOL §4.2): an element renderer whose
+ * Timed lyrics, served only to the ANDROID_MUSIC client (docs/PROTOCOL.md#browsing): an element renderer whose
  * model holds one cue per line, times in milliseconds as strings.
  */
 export function timedLyricsPage(lines: string[], source: string, durationSeconds: number): Json {

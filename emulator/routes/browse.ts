@@ -1,6 +1,6 @@
 /**
- * `browse`: one dispatcher by browseId prefix (PROTOCOL §4.0), and continuations by token (query
- * `ctoken`/`continuation` or body `continuation`, §3.1).
+ * `browse`: one dispatcher by browseId prefix (docs/PROTOCOL.md#ids), and continuations by token (query
+ * `ctoken`/`continuation` or body `continuation`, docs/PROTOCOL.md#continuations).
  */
 import type { ApiContext } from "../context.js";
 import { invalidArgument, notFound } from "../errors.js";

@@ -186,7 +186,7 @@ function exploreHub(ctx: ApiContext): unknown {
     },
     videos: store.catalogue.randomSongs(99, 12, "MUSIC_VIDEO_TYPE_OMV"),
     marks: marks(ctx),
-    // Explore's top songs are the global chart's (PROTOCOL §4.3 `top_songs`), premium only.
+    // Explore's top songs are the global chart's (docs/PROTOCOL.md#explore `top_songs`), premium only.
     topSongs: isPremium(ctx) ? topSongs(ctx, "ZZ") : null,
   });
 }

@@ -1,4 +1,4 @@
-/** The table of InnerTube endpoints the emulator serves (PROTOCOL §1.1). */
+/** The table of InnerTube endpoints the emulator serves (docs/PROTOCOL.md#endpoints). */
 import type { ApiRoute } from "../context.js";
 import { browseRoute } from "./browse.js";
 import { player } from "./player.js";

@@ -1,5 +1,5 @@
 /**
- * `player` (PROTOCOL §6.1) and the playback-tracking address it hands out (§6.2): the GET on that
+ * `player` (docs/PROTOCOL.md#player) and the playback-tracking address it hands out (docs/PROTOCOL.md#player): the GET on that
  * address records a history entry for the signed-in account and answers 204.
  */
 import type { IncomingHttpHeaders } from "node:http";

@@ -191,7 +191,7 @@ function uploadsSearch(
     .uploads(account.id)
     .filter((u) => `${u.title} ${u.artistName}`.toLowerCase().includes(q));
   const page = hits.slice(offset, offset + FILTERED_PAGE);
-  // Upload rows are the library's upload rows (their menu deletes the upload), PROTOCOL §4.8.
+  // Upload rows are the library's upload rows (their menu deletes the upload), docs/PROTOCOL.md#uploads.
   const rows = page.map((u) => uploadRow(u, m.likeStatus(u.videoId)));
   const next = offset + FILTERED_PAGE;
   return {

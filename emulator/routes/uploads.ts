@@ -1,5 +1,5 @@
 /**
- * The upload host (PROTOCOL §5.1), served by the emulator itself: step one opens a session and
+ * The upload host (docs/PROTOCOL.md#uploads), served by the emulator itself: step one opens a session and
  * answers its URL in `X-Goog-Upload-URL`; step two streams the bytes with `upload, finalize` and
  * creates the uploaded track. Only browser-cookie auth may upload. The same file (name and size)
  * uploaded twice is refused with 409, as the service does.

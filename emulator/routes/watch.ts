@@ -1,4 +1,4 @@
-/** `next` (PROTOCOL §4.4): a playlist's queue, a song's radio, or a shuffled playlist. */
+/** `next` (docs/PROTOCOL.md#watch): a playlist's queue, a song's radio, or a shuffled playlist. */
 import type { ApiContext } from "../context.js";
 import { ApiError, invalidArgument, notFound } from "../errors.js";
 import { hash32, Rng, stableSetVideoId } from "../random.js";
@@ -112,7 +112,7 @@ export function next(ctx: ApiContext): unknown {
     return watchPage(view(ctx, id, videoId, shuffle, 0));
   } catch (e) {
     // A playlist the caller may not see (private, deleted) yields a watch page without a queue,
-    // which clients report as "no content" (PROTOCOL §4.4), not an HTTP error.
+    // which clients report as "no content" (docs/PROTOCOL.md#watch), not an HTTP error.
     if (e instanceof ApiError && e.httpStatus === 404) return emptyWatchPage();
     throw e;
   }

@@ -1,5 +1,5 @@
 /**
- * Every state-changing endpoint (PROTOCOL §4.5, §4.6, §5.2): each handler reads the wire request,
+ * Every state-changing endpoint (docs/PROTOCOL.md#library, docs/PROTOCOL.md#playlists, docs/PROTOCOL.md#uploads): each handler reads the wire request,
  * calls a domain operation of the store (store/playlist-edits.ts, store/library-edits.ts) and
  * renders the answer (render/edits.ts). The server runs each inside one SQLite transaction (the
  * route table marks them as writes): a refused or failed request changes nothing.
@@ -153,7 +153,7 @@ function applyAction(
     case "ACTION_ADD_VIDEO": {
       if (a.addedVideoId === null || a.addedVideoId === undefined) return;
       if (typeof a.addedVideoId !== "string") throw invalidArgument("Invalid video id.");
-      // DEDUPE_OPTION_SKIP is what ALLOWS a duplicate (PROTOCOL §4.6); without it a duplicate fails the request.
+      // DEDUPE_OPTION_SKIP is what ALLOWS a duplicate (docs/PROTOCOL.md#playlists); without it a duplicate fails the request.
       return added([batch.addVideo(a.addedVideoId, a.dedupeOption === "DEDUPE_OPTION_SKIP")]);
     }
     case "ACTION_ADD_PLAYLIST": {

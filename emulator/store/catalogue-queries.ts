@@ -90,7 +90,7 @@ function songQueries(db: Db) {
       .orderBy(desc(songs.views), songs.id)
       .limit(p("limit"))
       .prepare(),
-    // Look-alike songs (issue 13) came later and sit above the first songs' ids: leaving them out
+    // Look-alike songs (docs/ENGINE.md#sources) came later and sit above the first songs' ids: leaving them out
     // keeps the random picks (home's "Listen again") what they were.
     lastSongId: db
       .select({ n: max(songs.id) })

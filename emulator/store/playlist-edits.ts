@@ -1,7 +1,7 @@
 /**
  * Domain operations on playlists: create and delete, who may edit one, collaboration invites, and
  * one request's edits (playlist-edit-batch.ts, its rows in playlist-items.ts). None opens a
- * transaction: the route that calls them runs inside one (PROTOCOL §4.6: a refused edit changes nothing).
+ * transaction: the route that calls them runs inside one (docs/PROTOCOL.md#playlists: a refused edit changes nothing).
  */
 import { and, eq } from "drizzle-orm";
 import { ApiError, invalidArgument, notFound, permissionDenied } from "../errors.js";
@@ -159,7 +159,7 @@ export class PlaylistEdits {
     if (!playlist) throw notFound();
     const expected = this.inviteToken(playlistId);
     if (!expected || token !== expected) throw permissionDenied("The invitation is not valid.");
-    // Joining twice (or the owner joining) is refused as unauthorized (PROTOCOL §4.6).
+    // Joining twice (or the owner joining) is refused as unauthorized (docs/PROTOCOL.md#playlists).
     if (
       playlist.ownerAccountId === accountId ||
       this.library.inLibrary(accountId, "collaboration", playlistId)

@@ -1,5 +1,5 @@
 /**
- * Accounts kept in the state database (issue 16, `musicsync accounts`): the settings in the clear,
+ * Accounts kept in the state database (`musicsync accounts`, docs/ENGINE.md#credentials): the settings in the clear,
  * the credentials sealed (seal.ts), so that a worker on any machine with the key can serve any
  * account. `withStoredAccounts` hands them to the rest of the engine as if the project file named
  * them, the credentials inline, so the environment (engine/run/env.ts) makes clients from them as

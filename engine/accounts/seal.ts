@@ -1,5 +1,5 @@
 /**
- * Credentials sealed for the state database (issue 16): AES-256-GCM under a key that only the
+ * Credentials sealed for the state database: AES-256-GCM under a key that only the
  * environment holds (MUSICSYNC_ACCOUNTS_KEY), so that a copy of the database, a backup or a shared
  * PostgreSQL server never holds a credential in the clear, and any machine given the key can serve
  * any account.

@@ -5,7 +5,7 @@
  * rows it added) is recorded as each write is confirmed, so a run killed at any point leaves a
  * journal a re-run can reconcile against the target it reads again.
  *
- * Failures follow ENGINE.md "Limits of the service": an add refused for one bad id is split until
+ * Failures follow the service's limits (docs/ENGINE.md#limits-of-the-service): an add refused for one bad id is split until
  * the id stands alone, and the id is quarantined when that one-id add is refused twice; a refusal
  * (also HTTP 200 with a failed status) or a lost answer is verified by reading the target back;
  * 429/5xx are paced and retried by the Pacer. What each kind of action sends, how it is verified and

@@ -83,7 +83,7 @@ export type WriteKind =
   | "delete_playlist";
 
 /**
- * Rating and subscription answers carry no status (PROTOCOL: an `actions` array); their yes is the
+ * Rating and subscription answers carry no status (docs/PROTOCOL.md#writes: an `actions` array); their yes is the
  * service's confirmation toast ("Saved to your Liked songs", "Subscribed to …"). A feature-gate
  * panel, a failed status or an empty body is no confirmation.
  */

@@ -28,7 +28,7 @@ export const DEFAULT_PACING: PacingOptions = Object.freeze({
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /**
- * The service sometimes throttles with HTTP 400 instead of 429 (ENGINE.md, limits of the service):
+ * The service sometimes throttles with HTTP 400 instead of 429 (docs/ENGINE.md#pacing):
  * told apart from a bad request by its status word or its message. Such a 400 did nothing, like a 429.
  */
 const THROTTLE_WORDS = new Set(["RESOURCE_EXHAUSTED", "RATE_LIMIT_EXCEEDED"]);

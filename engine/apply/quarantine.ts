@@ -1,4 +1,4 @@
-/** Ids the service refuses to add, left out of plans for a while (ENGINE.md "Limits of the service"). */
+/** Ids the service refuses to add, left out of plans for a while (docs/ENGINE.md#limits-of-the-service). */
 import { describeAnswer } from "./errors.js";
 import type { ApplySession } from "./session.js";
 

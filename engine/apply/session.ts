@@ -45,7 +45,7 @@ export interface SessionMark {
 }
 
 /**
- * A freshly created playlist refuses edits with 409 for up to ~20 s (PROTOCOL §1.5): such a write is
+ * A freshly created playlist refuses edits with 409 for up to ~20 s (docs/PROTOCOL.md#errors): such a write is
  * waited for and sent again, first after FRESH_RETRY_MS, doubling, for at most FRESH_PLAYLIST_MS in
  * all — never taken as a refusal of its ids (which would quarantine good songs).
  */

@@ -1,5 +1,5 @@
 /**
- * `musicsync accounts add | list | remove | key` (issue 16), and the stored accounts merged into
+ * `musicsync accounts add | list | remove | key`, and the stored accounts merged into
  * the project for the commands that run recipes. No line printed here holds a credential: the
  * content read is known to the scrubber before anything can fail, and only names, settings and key
  * ids are shown.

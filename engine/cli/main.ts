@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `musicsync` command: validate, plan, apply, sync, unlock, demo, init, doctor (and daemon,
- * status, history, drift, resume from engine/daemon/commands.ts). Exit codes as ENGINE.md gives
+ * status, history, drift, resume from engine/daemon/commands.ts). Exit codes as docs/ENGINE.md#commands gives
  * them: 0 no changes / converged, 1 error (before any write), 2 changes pending (plan), 3 partial,
  * 4 locked or credentials expired, 5 held for approval, 130 stopped by Ctrl-C (143 by SIGTERM).
  * Errors are one line each; `--debug` adds the stack.
@@ -153,7 +153,7 @@ function exitOfError(e: unknown): number {
 
 /** Runs the command line; returns the exit code (never throws). */
 export async function main(argv: readonly string[], given: CliIo): Promise<number> {
-  // Whatever the command prints, no credential of the engine's clients gets out (issue 10 item 8).
+  // Whatever the command prints, no credential of the engine's clients gets out (docs/ENGINE.md#credentials).
   const io: CliIo = {
     ...given,
     stdout: scrubbingStream(given.stdout),

@@ -2,7 +2,7 @@
  * The progress bar of a command's writes, on a terminal only. It owns the terminal's last line
  * while it shows: anything the command writes (a plan, a result line, a log line, a Ctrl-C notice)
  * goes through `io`, whose streams take the bar off the screen first, so nothing lands on the bar's
- * line and the bar's teardown never erases what was written (issue 23: the line saying what a
+ * line and the bar's teardown never erases what was written (once, the line saying what a
  * sync applied was erased, and the prompt landed inside the output). The next write action shows
  * the bar again, where the output has got to.
  */

@@ -2,7 +2,7 @@
  * The one way the engine reads a file a person named (a recipe, the project file, matches.yaml, a
  * `file` source, a saved plan, a credentials file): only a regular file, and never more than its
  * bound. `stat` says 0 bytes for /dev/zero or a named pipe, so a size checked before reading let a
- * plan grow to 6.6 GB and a pipe hang for ever (issue 22). Here the kind is asked of the opened
+ * plan grow to 6.6 GB and a pipe hang for ever. Here the kind is asked of the opened
  * descriptor (a link swapped between a check and the open cannot win), the open cannot wait on a
  * pipe (O_NONBLOCK), and the bound holds while reading: at most one byte past it is ever read.
  */

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics for `/metrics` (issue 15). Importing this module is cheap: prom-client and the
+ * Prometheus metrics for `/metrics` (docs/ENGINE.md#the-status-page-and-metrics). Importing this module is cheap: prom-client and the
  * registry load on the first `enableMetrics()` or `metricsText()`, so a process that never serves
  * metrics never loads them.
  */

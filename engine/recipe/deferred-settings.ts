@@ -3,7 +3,7 @@
  * service, a notification target, the state's URL. A `${VAR}` in one of them that is not set where
  * the file is read is no error of the file (a recipe repository's CI checks recipes without the
  * webhook's secret): `validate` warns of it, and the command that needs the setting refuses,
- * naming the variable and where it is written, never a value (issue 23).
+ * naming the variable and where it is written, never a value.
  */
 import type { RecipeIssue } from "./errors.js";
 import type { Project, UnresolvedSetting } from "./types.js";

@@ -2,7 +2,7 @@
  * Where a `file` source may read. Its path is relative to the recipe file, and what it names must
  * really be (after every link) inside the project folder or a folder the project file allows
  * (`file_sources.allow`): every line of the file is sent to the service as a search, so a recipe
- * that could name `../../etc/passwd`, or a link to it, would send that file out (issue 22). The
+ * that could name `../../etc/passwd`, or a link to it, would send that file out. The
  * loader checks here so `validate` says it with file:line:col; the read checks again
  * (engine/files/read-regular.ts), since a link can change after loading.
  */

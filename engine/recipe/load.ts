@@ -262,7 +262,7 @@ async function collect(path: string, out: string[]): Promise<void> {
 /**
  * YAML files a recipe folder holds that are not recipes: the project file, and the song matches
  * `musicsync match --write-overrides` drafts beside the recipes (read as a recipe, it failed every
- * command with 64 errors: issue 22).
+ * command with 64 errors).
  */
 const NOT_RECIPES = new Set(["musicsync.yaml", "musicsync.yml", OVERRIDES_FILE]);
 

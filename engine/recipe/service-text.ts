@@ -1,6 +1,6 @@
 /**
  * Playlist titles and descriptions as the service keeps them. The service trims a title it is given
- * (PROTOCOL §6: `create_playlist` / `edit_playlist`; the emulator's `checkTitle` does the same) and
+ * (docs/PROTOCOL.md#writes: `create_playlist` / `edit_playlist`; the emulator's `checkTitle` does the same) and
  * keeps runs of spaces inside it (captured titles hold "Fuji   Tijd"). So the engine stores a title
  * trimmed and compares titles only in that form: an untrimmed "Road trip " would otherwise differ
  * from what the service reads back on every plan (an edit forever), and the search for the

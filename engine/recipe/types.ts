@@ -9,7 +9,7 @@ export const API_VERSION = "musicsync/v1";
 /** The service refuses to grow a playlist past this many items. */
 export const PLAYLIST_CAP = 5000;
 
-// Search filters are the client's (PROTOCOL §4.1): one list, so a recipe accepts exactly what search does.
+// Search filters are the client's (docs/PROTOCOL.md#search): one list, so a recipe accepts exactly what search does.
 // From the types module itself: the client's index would load the whole client (and undici) into `validate`.
 export { SEARCH_FILTERS, type SearchFilter } from "../../src/types/search.js";
 

@@ -32,7 +32,7 @@ export function renderPlansJson(
     plans: [...plans],
     failed: [...failed],
   };
-  // Defence in depth (issue 10 item 8): a plan holds texts the service sent; none may be a credential.
+  // Defence in depth (docs/ENGINE.md#credentials): a plan holds texts the service sent; none may be a credential.
   return JSON.stringify(engineScrubber.value(doc), null, indent) + "\n";
 }
 
@@ -61,7 +61,7 @@ export function parsePlansJson(text: string): PlanDocument {
     );
   }
   if (!Array.isArray(doc.plans)) throw new PlanFormatError("plans must be a list");
-  // The whole document, against the plan format's schema (issue 10 item 13): apply sends what it
+  // The whole document, against the plan format's schema (docs/ENGINE.md#bad-input): apply sends what it
   // says, so a damaged or hand-edited field is refused here, before anything is read or sent.
   const problem = planDocumentProblem(raw);
   if (problem) throw new PlanFormatError(problem);

@@ -1,5 +1,5 @@
 /**
- * An account's `auth` or `token` setting, as the client option it stands for (issue 10 item 8).
+ * An account's `auth` or `token` setting, as the client option it stands for (docs/ENGINE.md#credentials).
  * The value may be a path (relative to the project file) or, typically through `${VAR}`, the
  * credentials themselves: browser headers as JSON or as copied text, or an OAuth token as JSON.
  * The client's own detection decides which; a path is checked here so that the error names the
@@ -39,7 +39,7 @@ const MOST_CREDENTIAL_BYTES = 1 << 20;
 
 /**
  * A credentials file the client may read whole: a named pipe would hang it and /dev/zero would
- * never end (issue 22). The client opens it later, so this is a check of what the path names,
+ * never end. The client opens it later, so this is a check of what the path names,
  * not of what is opened; engine/files/read-regular.ts reads the files the engine reads itself.
  */
 function checkedFile(s: AuthSetting, full: string): string {

@@ -43,7 +43,7 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
   };
   const project = options.project;
   if (!options.state && !options.stateFile) requireResolved(project, ["state"], "the state is opened");
-  // Whatever the engine stores goes through the scrubber first (issue 10 item 8).
+  // Whatever the engine stores goes through the scrubber first (docs/ENGINE.md#credentials).
   const state = scrubbingState(options.state ?? openState(at(options.stateFile ?? project.state)));
   const clients = new Map<string, EngineClient>();
   const emulators: EmbeddedEmulator[] = [];

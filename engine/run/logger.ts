@@ -41,7 +41,7 @@ export const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [
 
 /**
  * The field paths above catch named fields; this catches a credential (or a piece of one, in any
- * spelling) in any field or message, whatever path it took (issue 10 item 8). Every engine logger
+ * spelling) in any field or message, whatever path it took (docs/ENGINE.md#credentials). Every engine logger
  * (the daemon's too) writes through it.
  */
 export const SCRUB_HOOKS = { streamWrite: (line: string) => scrubLogLine(line) };

@@ -1,5 +1,5 @@
 /**
- * The engine's own net under the client's scrubbing (issue 10 item 8). The client already hands out
+ * The engine's own net under the client's scrubbing (docs/ENGINE.md#credentials). The client already hands out
  * no credential; this makes sure the engine's outputs (logs, the state database, plan files,
  * stdout and stderr) hold none either, whatever path a piece of one took. It knows every client
  * the engine made (each scrubs its own credentials, in every spelling, and keeps up with OAuth

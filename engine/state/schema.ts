@@ -214,7 +214,7 @@ export const matchCache = sqliteTable("match_cache", {
 });
 
 /**
- * What a run was about to change, written before its first write (issue 14, undo): the plan it
+ * What a run was about to change, written before its first write (docs/ENGINE.md#undo): the plan it
  * applied and the target as read just before, rows in order with their setVideoIds, metadata, and
  * the prior state of every rating, library status and subscription the plan touches. With the
  * journal (what the run confirmed) it makes undo exact even when the journal is partial.
@@ -233,7 +233,7 @@ export const runBefore = sqliteTable("run_before", {
 });
 
 /**
- * Plans held back for a person's approval (issue 14, policy.require_approval): the daemon records
+ * Plans held back for a person's approval (policy.require_approval, docs/ENGINE.md#approvals): the daemon records
  * the plan instead of applying it; `musicsync approve <run-id>` applies exactly that plan.
  */
 export const approvals = sqliteTable(
@@ -257,7 +257,7 @@ export const approvals = sqliteTable(
 );
 
 /**
- * Accounts kept in the state (issue 16, `musicsync accounts add`), so that a worker on any machine
+ * Accounts kept in the state (`musicsync accounts add`), so that a worker on any machine
  * can serve any account: the settings in the clear, the credentials only sealed (engine/accounts/,
  * AES-256-GCM under a key from the environment). A project file's account of the same name wins.
  */

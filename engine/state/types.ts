@@ -188,7 +188,7 @@ export interface OwnershipStore {
   ): Promise<void>;
 
   tombstones(account: string, target: string): Promise<Set<string>>;
-  /** Tombstones recorded at `since` or later (quarantined ids expire: ENGINE.md limits). */
+  /** Tombstones recorded at `since` or later (quarantined ids expire: docs/ENGINE.md#ownership). */
   tombstonesSince(account: string, target: string, since: number): Promise<Set<string>>;
   addTombstones(
     account: string,

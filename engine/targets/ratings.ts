@@ -3,7 +3,7 @@
  * and a DISLIKE recipe does not dislike a song the person liked, unless the recipe says
  * `policy: { override_ratings: true }`. Such items are skipped with the reason in the plan.
  *
- * How the engine knows (issue 10 item 11). The service has no list of disliked songs, and the
+ * How the engine knows (docs/ENGINE.md#ratings). The service has no list of disliked songs, and the
  * watch queue's toggle cannot tell DISLIKE from INDIFFERENT (see `WatchTrack.likeStatus`). The one
  * read that gives all three ratings is a song row's like button (`likeButtonRenderer.likeStatus`),
  * which album pages carry for every track. So, for the songs a LIKE recipe would rate (and only

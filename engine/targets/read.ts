@@ -35,7 +35,7 @@ const PRIVACY = new Set(["PUBLIC", "PRIVATE", "UNLISTED"]);
 
 /**
  * Lists the library shows first but nobody saved: Liked Music, Episodes for Later and New Episodes
- * (PROTOCOL §4.5). They are not the person's items, so a library target never rates them away.
+ * (docs/PROTOCOL.md#library). They are not the person's items, so a library target never rates them away.
  */
 const AUTO_PLAYLISTS = new Set(["LM", "SE", "RDPN"]);
 
@@ -153,7 +153,7 @@ function listing(cards: readonly PlaylistCardResult[]): string {
 
 /**
  * No remembered id: look through the whole library for a playlist carrying the recipe's marker,
- * under its title or, renamed by hand, under any other (ENGINE.md principle 5: a lost database
+ * under its title or, renamed by hand, under any other (docs/ENGINE.md#ownership: a lost database
  * never makes a second playlist). That costs one read per playlist the person owns, but only on
  * this path, the one that would create a playlist: the state has no record of it and no playlist
  * of that title carries the marker. Library lists carry no count, so a list cut short (a lost

@@ -23,7 +23,7 @@ const CONNECTION_HEADERS = new Set([
 ]);
 
 /**
- * Headers a pasted set must not carry into our requests (PROTOCOL §2.1 drops `sec-*`, `host`,
+ * Headers a pasted set must not carry into our requests (docs/PROTOCOL.md#browser-headers drops `sec-*`, `host`,
  * `content-length` and `accept-encoding`; the other connection headers go for the reason above).
  * `accept-encoding` matters: a browser offers `br, zstd`, and the transport decodes only what it asks for.
  */
@@ -31,7 +31,7 @@ export function isDropped(name: string): boolean {
   return name.startsWith("sec") || name === "accept-encoding" || CONNECTION_HEADERS.has(name);
 }
 
-/** Headers a setup-made file always has, replacing what the browser sent (PROTOCOL §1.2, §2.1). */
+/** Headers a setup-made file always has, replacing what the browser sent (docs/PROTOCOL.md#headers, docs/PROTOCOL.md#browser-headers). */
 const SETUP_DEFAULTS: Readonly<Record<string, string>> = Object.freeze({
   "user-agent": USER_AGENT,
   accept: "*/*",

@@ -23,7 +23,7 @@ export interface ResolveAuthOptions {
 const HEADER_LINE = /^\s*[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[ \t]/;
 
 /**
- * Turns the `auth` option into a provider (PROTOCOL §2.3), reading a file when given a path. All
+ * Turns the `auth` option into a provider (docs/PROTOCOL.md#which-credentials), reading a file when given a path. All
  * checks happen here, so unusable credentials fail at construction, before any request. Messages
  * name the file or the missing part, never a header value or a token.
  */

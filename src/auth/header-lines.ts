@@ -1,5 +1,5 @@
 /**
- * Reading request headers as a browser's developer tools copy them (PROTOCOL §2.1). Two layouts:
+ * Reading request headers as a browser's developer tools copy them (docs/PROTOCOL.md#browser-headers). Two layouts:
  *
  * - Firefox ("Copy Request Headers"): a request line, then `Name: value` lines.
  * - Chrome DevTools (selecting the Request Headers list): each name on its own line (sometimes with a

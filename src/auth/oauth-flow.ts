@@ -136,7 +136,7 @@ function openInBrowser(url: string, output: NodeJS.WritableStream): void {
 }
 
 /**
- * The OAuth device flow (PROTOCOL §2.2, RFC 8628): asks for a device code, prints the link and the
+ * The OAuth device flow (docs/PROTOCOL.md#oauth, RFC 8628): asks for a device code, prints the link and the
  * code for the user to approve, polls the token endpoint every `interval` seconds until approval,
  * and returns the token in the file layout (six keys), saving it when `filepath` is given.
  */
@@ -210,7 +210,7 @@ export async function setupOAuth(options: SetupOAuthOptions): Promise<OAuthToken
   }
 }
 
-/** The token endpoint's answer in the file layout (PROTOCOL §2.2). */
+/** The token endpoint's answer in the file layout (docs/PROTOCOL.md#oauth). */
 function issuedToken(reply: FormReply): Required<OAuthToken> {
   const body = reply.body;
   if (body === null) throw new ParseError("(body)", "the token answer is not JSON", { operation: OPERATION });

@@ -4,7 +4,7 @@ import { USER_AGENT } from "../transport/constants.js";
 import { decodeBody, toTransportError } from "../transport/http.js";
 import { Redactor } from "../transport/redact.js";
 
-/** Google's OAuth endpoints for limited-input devices (PROTOCOL §2.2). */
+/** Google's OAuth endpoints for limited-input devices (docs/PROTOCOL.md#oauth). */
 export const DEVICE_CODE_URL = "https://www.youtube.com/o/oauth2/device/code";
 export const TOKEN_URL = "https://oauth2.googleapis.com/token";
 export const OAUTH_SCOPE = "https://www.googleapis.com/auth/youtube";

@@ -16,7 +16,7 @@ import { parseCookieHeader } from "./sapisid.js";
 import { type StoredToken, writeToken } from "./token-file.js";
 import type { AuthProvider } from "./types.js";
 
-/** Refresh when the access token has less than this left (PROTOCOL §2.2). */
+/** Refresh when the access token has less than this left (docs/PROTOCOL.md#oauth). */
 export const REFRESH_MARGIN_SECONDS = 60;
 
 const OPERATION = "oauth_refresh";
@@ -85,7 +85,7 @@ function refreshFailure(reply: FormReply, redactor: Redactor): MusicApiError {
 }
 
 /**
- * OAuth with the user's own client (PROTOCOL §2.2): `authorization: Bearer …` on every request, the
+ * OAuth with the user's own client (docs/PROTOCOL.md#oauth): `authorization: Bearer …` on every request, the
  * access token refreshed shortly before it expires. Parallel requests share one refresh.
  */
 class OAuthSession implements AuthProvider {
@@ -202,7 +202,7 @@ export function oauthProvider(stored: StoredToken, options: OAuthProviderOptions
 }
 
 /**
- * The full-header variant (PROTOCOL §2.2): a header set whose `authorization` is already a bearer
+ * The full-header variant (docs/PROTOCOL.md#oauth): a header set whose `authorization` is already a bearer
  * token. Sent as given (names lower-cased, values percent-encoded when not ASCII) and never
  * refreshed: whoever supplied it owns its lifetime.
  */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /**
- * The per-request authorization of browser-header auth (PROTOCOL §2.1): the SHA-1 of
+ * The per-request authorization of browser-header auth (docs/PROTOCOL.md#browser-headers): the SHA-1 of
  * `"<ts> <SAPISID> <origin>"` in lower-case hex, sent as `SAPISIDHASH <ts>_<hex>`. Pure: the caller
  * supplies the time, so the value can be checked against one computed elsewhere.
  */

@@ -23,7 +23,7 @@ export function looksLikeToken(value: Record<string, unknown>): boolean {
 }
 
 /**
- * Checks a token object (PROTOCOL §2.2). `access_token` and `refresh_token` are required; a missing
+ * Checks a token object (docs/PROTOCOL.md#oauth). `access_token` and `refresh_token` are required; a missing
  * `expires_at`/`expires_in` counts as 0, which makes the first use refresh; `token_type` defaults to
  * `Bearer`. Unknown keys (e.g. `refresh_token_expires_in`) are accepted and preserved.
  */

@@ -12,7 +12,7 @@ export interface SendOptions {
   endpoint: string;
   /** Operation fields; the transport adds `context`. */
   body: JsonObject;
-  /** Extra query string appended as is, e.g. `&ctoken=…&continuation=…` (PROTOCOL §3.1 shape A). */
+  /** Extra query string appended as is, e.g. `&ctoken=…&continuation=…` (docs/PROTOCOL.md#continuations shape A). */
   additionalParams?: string;
   /** Writes are never retried automatically (a retry could apply them twice). */
   write?: boolean;
@@ -55,7 +55,7 @@ export interface OperationContext {
   readonly language: string;
   /** Origin of the music service (or the emulator / replay server standing in for it). */
   readonly origin: string;
-  /** Origin of the upload host (PROTOCOL §5). */
+  /** Origin of the upload host (docs/PROTOCOL.md#uploads). */
   readonly uploadOrigin: string;
   readonly logger: Logger;
   /** Parse notes that go to the logger. */

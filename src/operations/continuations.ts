@@ -2,7 +2,7 @@ import { get, isObject, type JsonObject, list, type Path, str } from "../parsers
 import type { OperationContext } from "./context.js";
 
 /**
- * Following the service's continuations (PROTOCOL §3). Two families exist and a page may use
+ * Following the service's continuations (docs/PROTOCOL.md#continuations). Two families exist and a page may use
  * either: the classic token on a container (shape A/A'/B), re-sent as query parameters with the
  * first request's body; and the 2025 trailing `continuationItemRenderer` (shape C/C'), sent as the
  * body `{continuation}`.

@@ -4,7 +4,7 @@ import { LOCATIONS } from "../transport/constants.js";
 import type { Charts, Explore, MoodCategories, MoodPlaylists } from "../types/explore.js";
 import { browsePage, type OperationContext } from "./context.js";
 
-/** Explore operations (PROTOCOL §4.3): one browse request each, no continuation. */
+/** Explore operations (docs/PROTOCOL.md#explore): one browse request each, no continuation. */
 
 export async function getMoodCategories(ctx: OperationContext): Promise<MoodCategories> {
   const operation = "get_mood_categories";

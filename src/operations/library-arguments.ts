@@ -43,7 +43,7 @@ export function checkIdList(operation: string, argument: string, value: unknown)
 
 /**
  * A list limit: a whole number of at least 1, or `null` for everything the service has (only where
- * `allowAll`). Whole pages are kept, so a result may hold more than `limit` items (PROTOCOL §3.2).
+ * `allowAll`). Whole pages are kept, so a result may hold more than `limit` items (docs/PROTOCOL.md#reading-to-a-limit).
  */
 export function checkLimit(
   operation: string,
@@ -67,7 +67,7 @@ export function checkLimit(
 export const RATINGS = ["LIKE", "DISLIKE", "INDIFFERENT"] as const;
 export type Rating = (typeof RATINGS)[number];
 
-/** The `like/*` endpoint of a rating (PROTOCOL §4.5). */
+/** The `like/*` endpoint of a rating (docs/PROTOCOL.md#library). */
 export function ratingEndpoint(operation: string, rating: unknown): string {
   switch (rating) {
     case "LIKE":
@@ -83,7 +83,7 @@ export function ratingEndpoint(operation: string, rating: unknown): string {
   }
 }
 
-/** Sort orders of the library and upload lists, with the `params` the service expects (§4.5). */
+/** Sort orders of the library and upload lists, with the `params` the service expects (docs/PROTOCOL.md#library). */
 export const LIBRARY_ORDERS = {
   a_to_z: "ggMGKgQIARAA",
   z_to_a: "ggMGKgQIARAB",
@@ -151,7 +151,7 @@ export function checkPlaylistText(
   return value;
 }
 
-/** A playlist id for the edit endpoints, which take it without the `VL` browse prefix (§4.0). */
+/** A playlist id for the edit endpoints, which take it without the `VL` browse prefix (docs/PROTOCOL.md#ids). */
 export function editablePlaylistId(operation: string, value: unknown): string {
   const id = checkId(operation, "playlistId", value);
   return id.startsWith("VL") ? id.slice(2) : id;

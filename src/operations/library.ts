@@ -90,7 +90,7 @@ async function feedback(
 }
 
 /**
- * `subscribe_artists`: the service subscribes to one channel per call (PROTOCOL §8, 2025), so more
+ * `subscribe_artists`: the service subscribes to one channel per call (docs/PROTOCOL.md#changes-over-time, 2025), so more
  * than one id is refused rather than silently subscribing to the first only.
  */
 export async function subscribeArtists(ctx: OperationContext, channelIds: string[]) {
@@ -131,7 +131,7 @@ const PLAYBACK_URL = ["playbackTracking", "videostatsPlaybackUrl", "baseUrl"] as
 const CPN_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
 
 /**
- * A client playback nonce (PROTOCOL §6.2): 16 characters, each the alphabet entry at a random
+ * A client playback nonce (docs/PROTOCOL.md#player): 16 characters, each the alphabet entry at a random
  * integer in 0..256 (both ends) masked to 6 bits, as the web player draws it.
  */
 export function clientPlaybackNonce(
@@ -235,7 +235,7 @@ interface Page<T> {
 }
 
 /**
- * The validated loop (PROTOCOL §3.2): the service sometimes answers a library page with fewer rows
+ * The validated loop (docs/PROTOCOL.md#reading-to-a-limit): the service sometimes answers a library page with fewer rows
  * than it has; a page shorter than `min(perPage, still wanted)` is asked for again up to 3 more
  * times and the largest answer kept.
  */

@@ -45,7 +45,7 @@ export function responseObject(operation: string, response: unknown): ServiceRes
   return response;
 }
 
-/** Posts a write (no retries, PROTOCOL §1) and returns the service's answer as an object. */
+/** Posts a write (no retries, docs/PROTOCOL.md#requests) and returns the service's answer as an object. */
 export async function sendWrite(
   ctx: OperationContext,
   operation: string,
@@ -82,7 +82,7 @@ function failure(body: ServiceResponse): WriteFailure {
 // ── create ──────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * `create_playlist` (PROTOCOL §4.6): the new playlist's id, or the whole response when the service
+ * `create_playlist` (docs/PROTOCOL.md#playlists): the new playlist's id, or the whole response when the service
  * did not create one. A response that only opens a "feature enablement" panel is a GATED error.
  */
 export async function createPlaylist(
@@ -166,7 +166,7 @@ function moveAction(operation: string, argument: string, move: unknown): JsonObj
   });
 }
 
-/** The `actions` of an `edit_playlist` call, in the order the web client sends them (§4.6). */
+/** The `actions` of an `edit_playlist` call, in the order the web client sends them (docs/PROTOCOL.md#writes). */
 export function editActions(operation: string, opts: EditPlaylistOptions): JsonObject[] {
   const actions: JsonObject[] = [];
   if (opts.title !== undefined) {
@@ -382,7 +382,7 @@ const SUGGESTIONS_SHELF: Path = ["contents", 0, "musicShelfRenderer"];
 const RELATED_CAROUSEL: Path = [...SECTION_CONTINUATION, "contents", 0, "musicCarouselShelfRenderer"];
 
 /**
- * `get_playlist` (PROTOCOL §4.6): header, tracks (continuations followed until `limit`, whole pages;
+ * `get_playlist` (docs/PROTOCOL.md#playlists): header, tracks (continuations followed until `limit`, whole pages;
  * `null` = all), and on request the suggestions of an owned playlist and the related playlists.
  */
 export async function getPlaylist(

@@ -12,7 +12,7 @@ import { browsePage, type OperationContext, parseFor } from "./context.js";
 import { classicToken, followClassic } from "./continuations.js";
 import { requireId } from "./library-arguments.js";
 
-/** Podcast operations (PROTOCOL §4.7). */
+/** Podcast operations (docs/PROTOCOL.md#podcasts). */
 
 /** `prefix` + `id`, unless the id already carries it (a browse id passed where a bare id is expected). */
 function withPrefix(prefix: string, id: string): string {

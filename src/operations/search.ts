@@ -16,7 +16,7 @@ import { classicToken, ctokenParams } from "./continuations.js";
 
 const OPERATION = "search";
 
-/** Two-letter filter codes inside the filtered `params` (PROTOCOL §4.1 composition rule). */
+/** Two-letter filter codes inside the filtered `params` (docs/PROTOCOL.md#search composition rule). */
 const FILTER_CODES: Record<SearchFilter, string> = {
   songs: "II",
   videos: "IQ",
@@ -31,7 +31,7 @@ const FILTER_CODES: Record<SearchFilter, string> = {
 };
 
 /**
- * The `params` of a search request (PROTOCOL §4.1 table), or null for a plain search. The strings
+ * The `params` of a search request (docs/PROTOCOL.md#search table), or null for a plain search. The strings
  * are sent exactly so, literal `%3D` included.
  */
 export function searchParams(
@@ -108,7 +108,7 @@ function checkSearch(query: unknown, options: SearchOptions): CheckedSearch {
 
 /**
  * `search`: one request, then — with a filter or the uploads scope — the continuations of each
- * result shelf until `limit` results in all (top result and earlier shelves included, PROTOCOL §3.2).
+ * result shelf until `limit` results in all (top result and earlier shelves included, docs/PROTOCOL.md#reading-to-a-limit).
  */
 export async function search(
   ctx: OperationContext,

@@ -8,11 +8,11 @@ import { type OperationContext, parseFor } from "./context.js";
 import { requireId } from "./library-arguments.js";
 
 /**
- * Song operations: the player response (`get_song`, PROTOCOL §6.1), lyrics (§4.2) and the taste
+ * Song operations: the player response (`get_song`, docs/PROTOCOL.md#player), lyrics (docs/PROTOCOL.md#browsing) and the taste
  * profile. Each builds its request, sends it, and hands the raw answer to a pure parser.
  */
 
-/** Timed lyrics are only given to the mobile app's client (PROTOCOL §1.3, §8). */
+/** Timed lyrics are only given to the mobile app's client (docs/PROTOCOL.md#the-request-context, docs/PROTOCOL.md#changes-over-time). */
 export const ANDROID_MUSIC_CLIENT = Object.freeze({ clientName: "ANDROID_MUSIC", clientVersion: "7.21.50" });
 
 const DAY_MS = 86_400_000;

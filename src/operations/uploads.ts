@@ -19,7 +19,7 @@ import { libraryList, listArguments } from "./library.js";
 import { checkId, checkLimit, checkOptions } from "./library-arguments.js";
 import { SUCCEEDED, sendWrite } from "./playlists.js";
 
-/** What the upload host takes (PROTOCOL §5.1). */
+/** What the upload host takes (docs/PROTOCOL.md#uploads). */
 export const UPLOAD_EXTENSIONS = ["mp3", "m4a", "wma", "flac", "ogg"] as const;
 /** Files must be smaller than 300 MiB. */
 export const MAX_UPLOAD_BYTES = 314_572_800;
@@ -61,7 +61,7 @@ export async function planUpload(filepath: unknown): Promise<UploadPlan> {
 }
 
 /**
- * `upload_song`: the two-step resumable upload (PROTOCOL §5.1) to the upload host — a start request
+ * `upload_song`: the two-step resumable upload (docs/PROTOCOL.md#uploads) to the upload host — a start request
  * that returns the session URL, then the file's bytes streamed from disk (never held in memory).
  * `STATUS_SUCCEEDED` on HTTP 200; otherwise the status and body the host answered (409 when the same
  * file is already uploaded). Needs browser-header auth: the upload host does not take OAuth tokens.

@@ -5,7 +5,7 @@ import type { WatchPlaylist } from "../types/watch.js";
 import { type OperationContext, parseFor } from "./context.js";
 import { classicToken, followClassic } from "./continuations.js";
 
-/** `get_watch_playlist` (PROTOCOL §4.4): the `next` endpoint and its queue continuations. */
+/** `get_watch_playlist` (docs/PROTOCOL.md#watch): the `next` endpoint and its queue continuations. */
 
 export interface GetWatchPlaylistOptions {
   /** The song or video played; alone, its radio (`RDAMVM…`) is the queue. */
@@ -109,7 +109,7 @@ export async function getWatchPlaylist(
     );
   }
   const { tracks } = page;
-  // Playlists continue with "next" tokens, radios with "radio" ones (PROTOCOL §3.3); a playlist
+  // Playlists continue with "next" tokens, radios with "radio" ones (docs/PROTOCOL.md#continuations); a playlist
   // played as a radio carries the radio kind, so the kind present on the page wins.
   const expected = isFinitePlaylist(body.playlistId as string | undefined) ? "next" : "radio";
   const other = expected === "next" ? "radio" : "next";

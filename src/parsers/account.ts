@@ -1,7 +1,7 @@
 import type { AccountInfo } from "../types/library.js";
 import { mustObj, type Path, str } from "./nav.js";
 
-/** The signed-in account's header in the account menu (PROTOCOL §4.5 get_account_info). */
+/** The signed-in account's header in the account menu (docs/PROTOCOL.md#library get_account_info). */
 const HEADER: Path = [
   "actions",
   0,

@@ -20,7 +20,7 @@ import { parsePlaylistItems } from "./song-row.js";
 import { descriptionRuns, joinRuns, parseArtistRuns, parseSongRuns } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
-/** Album pages, 2024+ two-column layout (PROTOCOL §4.2 get_album). */
+/** Album pages, 2024+ two-column layout (docs/PROTOCOL.md#browsing get_album). */
 
 const HEADER: Path = [...TC_SECTION0, "musicResponsiveHeaderRenderer"];
 const TRACKS: Path = [...TC_SEC_SECTIONS, 0, "musicShelfRenderer", "contents"];
@@ -33,7 +33,7 @@ const LIKE_SERVICE: Path = ["toggleButtonRenderer", "defaultServiceEndpoint"];
 /**
  * Whether the header marks the album explicit: the legacy `subtitleBadges[0]` label, or the 2024
  * header's singular `subtitleBadge` list with the `MUSIC_EXPLICIT_BADGE` icon (which the reference
- * does not read yet, PROTOCOL §8).
+ * does not read yet, docs/PROTOCOL.md#changes-over-time).
  */
 function headerExplicit(header: unknown, explicitBadge: boolean): boolean {
   if (explicitBadge) return true;
@@ -45,7 +45,7 @@ function headerExplicit(header: unknown, explicitBadge: boolean): boolean {
 
 /**
  * Album pages before April 2024: `header.musicDetailHeaderRenderer` and the tracks in the single
- * column's first shelf (PROTOCOL §8 "Album page"). Artists come from the subtitle runs there.
+ * column's first shelf (docs/PROTOCOL.md#changes-over-time "Album page"). Artists come from the subtitle runs there.
  */
 function parseLegacyAlbum(response: unknown, legacy: unknown, notes: ParseNotes): Album {
   const header = parseDetailHeader(legacy);

@@ -46,7 +46,7 @@ import { descriptionRuns, joinRuns, parseSongRuns, runsOf } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
- * Artist and user pages (PROTOCOL §4.2 get_artist, get_user, get_artist_albums). Both layouts are
+ * Artist and user pages (docs/PROTOCOL.md#browsing get_artist, get_user, get_artist_albums). Both layouts are
  * read: the single-column page and the two-column one some artists moved to in 2026.
  */
 
@@ -69,7 +69,7 @@ export function browseSections(response: unknown): readonly unknown[] {
   return mustList(response, SC_SECTIONS);
 }
 
-/** How the cards of each category are read (PROTOCOL §4.2); the titles are in `locales.ts`. */
+/** How the cards of each category are read (docs/PROTOCOL.md#browsing); the titles are in `locales.ts`. */
 const CATEGORIES: ReadonlyArray<{
   key: ArtistCategory;
   renderer: string;

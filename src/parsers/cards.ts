@@ -32,7 +32,7 @@ import { thumbnailsAt } from "./thumbnails.js";
 
 /**
  * Cards (`musicTwoRowItemRenderer`, MTRIR) of carousels and grids, reused by home, artist, album,
- * user, mood and explore pages (PROTOCOL §4.2 "Card parsers").
+ * user, mood and explore pages (docs/PROTOCOL.md#browsing "Card parsers").
  */
 
 export const MTRIR = "musicTwoRowItemRenderer";

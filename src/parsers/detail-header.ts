@@ -16,7 +16,7 @@ import { digitsOf, parseSongRuns } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
- * The legacy detail header, `header.musicDetailHeaderRenderer` (PROTOCOL §8 "Album page"): album
+ * The legacy detail header, `header.musicDetailHeaderRenderer` (docs/PROTOCOL.md#changes-over-time "Album page"): album
  * pages before April 2024, and the upload album pages, which still use it.
  */
 

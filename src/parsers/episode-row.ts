@@ -15,7 +15,7 @@ import {
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
- * The podcast-episode row, `musicMultiRowListItemRenderer` (MMRIR, PROTOCOL §4.7): podcast pages,
+ * The podcast-episode row, `musicMultiRowListItemRenderer` (MMRIR, docs/PROTOCOL.md#podcasts): podcast pages,
  * channel pages, artist and channel carousels, the "New episodes" playlist, explore's popular
  * episodes, home. One parse serves them all.
  */

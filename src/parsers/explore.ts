@@ -45,7 +45,7 @@ import { firstWord, idName } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
- * The explore group's pages (PROTOCOL §4.3): "Moods & genres", a mood's playlists, the charts and
+ * The explore group's pages (docs/PROTOCOL.md#explore): "Moods & genres", a mood's playlists, the charts and
  * the explore page. All are single-column browse pages whose sections are carousels or grids.
  */
 
@@ -150,7 +150,7 @@ function parseChartSong(row: JsonObject): ChartSong {
 const EPISODE_TYPE = "MUSIC_VIDEO_TYPE_PODCAST_EPISODE";
 const ITEM_VIDEO_ID: Path = ["playlistItemData", "videoId"];
 
-/** An episode in a track list (PROTOCOL §4.7 "Flat episode row"). */
+/** An episode in a track list (docs/PROTOCOL.md#podcasts "Flat episode row"). */
 function parseFlatEpisode(row: JsonObject): FlatEpisode {
   const title = flexRuns(row, 0)?.[0];
   return {
@@ -283,7 +283,7 @@ function chartContent(carousel: unknown): ChartContent | null {
 }
 
 /**
- * `get_charts` (PROTOCOL §4.3): the country menu, then carousels classified by content. Carousels
+ * `get_charts` (docs/PROTOCOL.md#explore): the country menu, then carousels classified by content. Carousels
  * of other kinds (album charts some regions add) are not part of the result.
  */
 export function parseCharts(response: unknown, country: string, notes: ParseNotes): Charts {
@@ -351,7 +351,7 @@ export function parseCharts(response: unknown, country: string, notes: ParseNote
 // ── explore ───────────────────────────────────────────────────────────────────────────────────
 
 /**
- * `get_explore`: each carousel is recognised by where its title links (PROTOCOL §4.3); carousels
+ * `get_explore`: each carousel is recognised by where its title links (docs/PROTOCOL.md#explore); carousels
  * without a title link (the shortcut buttons at the top) are not part of the result.
  */
 export function parseExplore(response: unknown, notes: ParseNotes): Explore {

@@ -5,7 +5,7 @@ import type { ParseNotes } from "./notes.js";
 import { SC_SECTIONS, TITLE_TEXT } from "./paths.js";
 import { parsePlaylistItems } from "./song-row.js";
 
-/** `get_history` (PROTOCOL §4.5): one shelf per period, all in one response (no continuations). */
+/** `get_history` (docs/PROTOCOL.md#library): one shelf per period, all in one response (no continuations). */
 
 const NOTIFIER_TEXT: Path = ["musicNotifierShelfRenderer", ...TITLE_TEXT];
 const SHELF_CONTENTS: Path = ["musicShelfRenderer", "contents"];

@@ -16,7 +16,7 @@ import { CAROUSEL_HEADER, CAROUSEL_TITLE_TEXT, DESCRIPTION_TEXT, NAV_WATCH_PLAYL
 import { MRLIR, parseSongFlat } from "./song-row.js";
 
 /**
- * Rows of "mixed content" pages — home and a song's related tab (PROTOCOL §4.2 get_home): carousels
+ * Rows of "mixed content" pages — home and a song's related tab (docs/PROTOCOL.md#browsing get_home): carousels
  * of cards, and description shelves.
  */
 

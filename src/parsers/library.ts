@@ -20,7 +20,7 @@ import { firstWord, parseSongRuns } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
- * The library lists (PROTOCOL §4.5) and the upload lists that share their page layout (§4.8).
+ * The library lists (docs/PROTOCOL.md#library) and the upload lists that share their page layout (docs/PROTOCOL.md#uploads).
  */
 
 export type LibraryContainer = "gridRenderer" | "musicShelfRenderer";

@@ -3,7 +3,7 @@ import type { LyricLine, PlainLyrics, TimedLyrics } from "../types/song.js";
 import { formatPath, get, mustStr, type Path, str } from "./nav.js";
 import { DESCRIPTION_TEXT, SL0 } from "./paths.js";
 
-/** The lyrics page (PROTOCOL §4.2 get_lyrics): one description shelf in a section list. */
+/** The lyrics page (docs/PROTOCOL.md#browsing get_lyrics): one description shelf in a section list. */
 const SHELF: Path = ["contents", ...SL0, "musicDescriptionShelfRenderer"];
 const TEXT: Path = DESCRIPTION_TEXT;
 /**

@@ -3,7 +3,7 @@ import { bool, get, isObject, list, type Path, str } from "./nav.js";
 import { LIKE_STATUS, MENU_ITEMS, NAV_BROWSE_ID, NAV_PLAYLIST_ID, NAV_WATCH_PLAYLIST_ID } from "./paths.js";
 
 /**
- * Fields read from an item's context menu (`menu.menuRenderer.items`), PROTOCOL §4.0
+ * Fields read from an item's context menu (`menu.menuRenderer.items`), docs/PROTOCOL.md#menus-and-ratings
  * "Menu-derived song fields".
  */
 

@@ -1,7 +1,7 @@
 import type { Path } from "./nav.js";
 
 /**
- * The path prefixes every parser walks, named as in PROTOCOL.md "Common path prefixes", and the
+ * The path prefixes every parser walks, named as in docs/PROTOCOL.md#path-prefixes, and the
  * few longer paths several parsers share. Each longer path is composed from the prefixes here, at
  * module level, so that a parser allocates nothing per call and a renamed key is fixed in one place.
  */

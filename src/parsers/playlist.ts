@@ -21,7 +21,7 @@ import { digitsOf, joinRuns, parseSongRuns } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
- * `get_playlist` pages (PROTOCOL §4.6): the 2024+ two-column layout, its header (owned or not,
+ * `get_playlist` pages (docs/PROTOCOL.md#playlists): the 2024+ two-column layout, its header (owned or not,
  * collaborative or not), the track shelf with either continuation family, and the header-less
  * audio playlists (`OLAK5uy_…`).
  */

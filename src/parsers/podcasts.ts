@@ -44,7 +44,7 @@ import { joinRuns, parseSongRuns, runText } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
- * Podcast pages (PROTOCOL §4.7): channel, channel episodes, show, episode, and episode playlists.
+ * Podcast pages (docs/PROTOCOL.md#podcasts): channel, channel episodes, show, episode, and episode playlists.
  * Shows and episodes use the 2024 two-column layout: header in the first tab's first section,
  * episodes or description in the secondary contents.
  */
@@ -64,7 +64,7 @@ const CHANNEL_HEADER: Path = ["header", "musicVisualHeaderRenderer"];
 export function parseChannel(response: unknown, notes: ParseNotes, language = "en"): Channel {
   const header = mustObj(response, CHANNEL_HEADER);
   const title = mustStr(header, TITLE_TEXT, formatPath(CHANNEL_HEADER));
-  // Single- or two-column, as artist pages (PROTOCOL §8 "Artist page layout").
+  // Single- or two-column, as artist pages (docs/PROTOCOL.md#changes-over-time "Artist page layout").
   const sections = browseSections(response);
   return {
     title,
@@ -226,7 +226,7 @@ function playlistHeader(response: unknown): {
   return { header: mustObj(response, HEADER), editable: null, legacy: false };
 }
 
-/** `get_episodes_playlist`: the playlist header (PROTOCOL §4.6 rules) and its episode rows. */
+/** `get_episodes_playlist`: the playlist header (docs/PROTOCOL.md#playlists rules) and its episode rows. */
 export function parseEpisodesPlaylist(response: unknown, notes: ParseNotes): EpisodesPlaylist {
   const { header, editable, legacy } = playlistHeader(response);
   const owned = editable !== null;

@@ -31,7 +31,7 @@ import { firstWord, idName, parseArtistRuns, parseSongRuns, runText } from "./te
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
- * Search responses (PROTOCOL §4.1): the tabbed results root, shelves, the top-result card, and the
+ * Search responses (docs/PROTOCOL.md#search): the tabbed results root, shelves, the top-result card, and the
  * shelf continuation pages of filtered searches.
  */
 
@@ -49,8 +49,7 @@ const LIVE_BADGE: Path = ["badges", 0, "liveBadgeRenderer"];
 const CONTINUATION_ITEMS: Path = ["contents"];
 
 /**
- * The result type a top-result card's type word names in the page's display language (PROTOCOL §4.0
- * "Display strings"); anything unknown (`Single`, `EP`) is an album.
+ * The result type a top-result card's type word names in the page's display language (docs/PROTOCOL.md#display-words); anything unknown (`Single`, `EP`) is an album.
  */
 export function resultTypeOfWord(word: string | null, language = "en"): string | null {
   if (word === null || word === "") return null;

@@ -21,7 +21,7 @@ import { thumbnailsAt } from "./thumbnails.js";
 /**
  * Rows (`musicResponsiveListItemRenderer`, MRLIR) of track lists: the generic playlist-item parse used
  * by playlists, albums, library songs, history and artist songs, and the "flat song" of home quick
- * picks (PROTOCOL §4.2 "Generic playlist-item (MRLIR) parse").
+ * picks (docs/PROTOCOL.md#browsing "Generic playlist-item (MRLIR) parse").
  */
 
 export const MRLIR = "musicResponsiveListItemRenderer";

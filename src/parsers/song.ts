@@ -10,7 +10,7 @@ import type {
 import { isObject, type JsonObject } from "./nav.js";
 
 /**
- * `get_song` (PROTOCOL §6.1): the player response cut down to the five keys the interface keeps.
+ * `get_song` (docs/PROTOCOL.md#player): the player response cut down to the five keys the interface keeps.
  * The values are passed through as the service sent them (no copy): callers want the raw stream
  * and tracking data, and copying 50 KB of formats would only cost time.
  */

@@ -3,7 +3,7 @@ import { formatPath, isObject, mustList, mustStr, type Path, rendererName } from
 import type { ParseNotes } from "./notes.js";
 import { TITLE_TEXT } from "./paths.js";
 
-/** The taste builder page (PROTOCOL §4.2 get_tasteprofile): lists of artist items. */
+/** The taste builder page (docs/PROTOCOL.md#browsing get_tasteprofile): lists of artist items. */
 const LISTS: Path = ["contents", "tastebuilderRenderer", "contents"];
 const ITEMS: Path = ["tastebuilderItemListRenderer", "contents"];
 const NAME: Path = TITLE_TEXT;

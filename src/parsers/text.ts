@@ -4,7 +4,7 @@ import { NAV_BROWSE_ID } from "./paths.js";
 
 /**
  * Text runs (`{runs: [{text, navigationEndpoint?}]}`): the subtitle and flex-column metadata of
- * rows and cards (PROTOCOL §4.0 "Text-run classification").
+ * rows and cards (docs/PROTOCOL.md#text-runs).
  */
 
 /** The separator run's text: space, U+2022 BULLET, space. */
@@ -106,7 +106,7 @@ export interface ClassifiedRun {
   text?: string;
 }
 
-/** Classifies one content run (PROTOCOL §4.0). */
+/** Classifies one content run (docs/PROTOCOL.md#text-runs). */
 export function classifyRun(run: unknown): ClassifiedRun {
   const text = runText(run);
   if (isObject(run) && run["navigationEndpoint"] !== undefined) {

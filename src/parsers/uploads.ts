@@ -7,7 +7,7 @@ import { fixedText, flexRuns, flexText, MRLIR } from "./song-row.js";
 import { parseArtistRuns, parseDuration, runRef } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
-/** Uploaded tracks and albums (PROTOCOL §4.8). */
+/** Uploaded tracks and albums (docs/PROTOCOL.md#uploads). */
 
 const ENTITY_ID: Path = [
   "menuNavigationItemRenderer",

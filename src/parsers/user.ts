@@ -4,7 +4,7 @@ import { get, list, type Path } from "./nav.js";
 import { noteSkipped, type ParseNotes, REPORT_ALL } from "./notes.js";
 import { SC_SECTION0 } from "./paths.js";
 
-/** The full lists behind a user page's carousels (PROTOCOL §4.2 get_user_playlists / get_user_videos). */
+/** The full lists behind a user page's carousels (docs/PROTOCOL.md#browsing get_user_playlists / get_user_videos). */
 
 const GRID_ITEMS: Path = [...SC_SECTION0, "gridRenderer", "items"];
 

@@ -18,7 +18,7 @@ import { parseSongRuns } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
 /**
- * The `next` response (PROTOCOL §4.4): tabs (queue, lyrics, related, maybe comments) and the queue,
+ * The `next` response (docs/PROTOCOL.md#watch): tabs (queue, lyrics, related, maybe comments) and the queue,
  * `playlistPanelRenderer`, whose items are tracks, song/video pairs, or other renderers to skip.
  */
 
@@ -150,7 +150,7 @@ export function parseWatchTrack(data: JsonObject, at: string): WatchTrack {
   return Object.assign(track, parseSongRuns(list(data, BYLINE)));
 }
 
-/** The like toggle of the queue item's menu says what pressing it would do (inverted, PROTOCOL §4.0). */
+/** The like toggle of the queue item's menu says what pressing it would do (inverted, docs/PROTOCOL.md#menus-and-ratings). */
 function likeStatus(data: JsonObject): WatchTrack["likeStatus"] {
   for (const entry of list(data, MENU_ITEMS)) {
     const service = get(entry, LIKE_SERVICE);

@@ -1,5 +1,5 @@
 /**
- * Wire constants of the music web client (PROTOCOL §1). The emulator may import this module too:
+ * Wire constants of the music web client (docs/PROTOCOL.md#requests). The emulator may import this module too:
  * these are facts about the protocol, not parsing.
  */
 

@@ -191,7 +191,7 @@ class Transport implements OperationContext {
     return value instanceof Error ? this.redactor.error(value) : this.redactor.value(value);
   }
 
-  /** The request body: the operation's fields plus the client context (PROTOCOL §1.3). */
+  /** The request body: the operation's fields plus the client context (docs/PROTOCOL.md#the-request-context). */
   private body(options: SendOptions): JsonObject {
     const client: JsonObject = {
       clientName: options.client?.clientName ?? CLIENT_NAME,
@@ -204,7 +204,7 @@ class Transport implements OperationContext {
     return { ...options.body, context: { client, user } };
   }
 
-  /** The header set of one request (PROTOCOL §1.2), with credentials when the client has them. */
+  /** The header set of one request (docs/PROTOCOL.md#headers), with credentials when the client has them. */
   private async headers(operation: string): Promise<Record<string, string>> {
     const headers: Record<string, string> = {
       "user-agent": USER_AGENT,

@@ -3,7 +3,7 @@ import { isObject, list, str } from "../parsers/nav.js";
 
 /**
  * Answers that are HTTP 200 but refuse the request: a failed `status`, or a feature-gate panel in
- * place of the page (PROTOCOL §1.5). Recognised here, before any parser runs, so that a refused
+ * place of the page (docs/PROTOCOL.md#errors). Recognised here, before any parser runs, so that a refused
  * read is reported as what it is and not as a ParseError about a missing `contents`.
  */
 

@@ -43,7 +43,7 @@ export interface ListenAgainFeedbackTokens {
   unpin: string | null;
 }
 
-/** `musicVideoType` values (PROTOCOL §7.9); kept open because the service adds new ones. */
+/** `musicVideoType` values (docs/PROTOCOL.md#video-types); kept open because the service adds new ones. */
 export type VideoType =
   | "MUSIC_VIDEO_TYPE_ATV"
   | "MUSIC_VIDEO_TYPE_OMV"

@@ -1,5 +1,5 @@
 /**
- * Results of the explore operations (PROTOCOL §4.3): moods and genres, charts, the explore page.
+ * Results of the explore operations (docs/PROTOCOL.md#explore): moods and genres, charts, the explore page.
  */
 
 import type { AlbumCard, FlatSong, PlaylistCard, VideoCard } from "./browsing.js";

@@ -6,7 +6,7 @@ export type { LibraryOrder, Rating };
 
 /**
  * A track row of a playlist, the library songs, the history: the generic playlist-item parse
- * (PROTOCOL §4.2), shared with album pages. Optional keys appear only when the row carries them.
+ * (docs/PROTOCOL.md#browsing), shared with album pages. Optional keys appear only when the row carries them.
  */
 export type PlaylistTrack = PlaylistItem;
 

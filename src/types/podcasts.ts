@@ -1,5 +1,5 @@
 /**
- * Results of the podcast operations (PROTOCOL §4.7): channels, shows, episodes and the "New
+ * Results of the podcast operations (docs/PROTOCOL.md#podcasts): channels, shows, episodes and the "New
  * episodes" auto playlist.
  */
 

@@ -7,7 +7,7 @@ import type {
   Thumbnail,
 } from "./common.js";
 
-/** Search filters (PROTOCOL §4.1). */
+/** Search filters (docs/PROTOCOL.md#search). */
 export const SEARCH_FILTERS = [
   "songs",
   "videos",

@@ -1,6 +1,6 @@
 /**
- * Results of the song operations: `get_song` (the player response, PROTOCOL §6.1), `get_lyrics`
- * (§4.2) and the taste profile.
+ * Results of the song operations: `get_song` (the player response, docs/PROTOCOL.md#player), `get_lyrics`
+ * (docs/PROTOCOL.md#browsing) and the taste profile.
  */
 
 import type { Thumbnail } from "./common.js";
@@ -74,7 +74,7 @@ export interface Microformat extends Open {
 }
 
 /**
- * `get_song`: the five top-level keys of the player response the interface keeps (PROTOCOL §6.1),
+ * `get_song`: the five top-level keys of the player response the interface keeps (docs/PROTOCOL.md#player),
  * each as the service sent it, or `null` when the response lacked it (an unplayable video has no
  * `streamingData`).
  */

@@ -1,7 +1,7 @@
 import type { AlbumRef, ArtistRef, LikeStatus, Thumbnail } from "./common.js";
 import type { LibraryListOptions } from "./library.js";
 
-/** An uploaded track row (PROTOCOL §4.8 "Upload row"). */
+/** An uploaded track row (docs/PROTOCOL.md#uploads "Upload row"). */
 export interface UploadSong {
   /** `t_po_…`: what `deleteUploadEntity` takes. */
   entityId: string | null;

@@ -1,4 +1,4 @@
-/** Results of `get_watch_playlist` (PROTOCOL §4.4): the play queue of a song, playlist or radio. */
+/** Results of `get_watch_playlist` (docs/PROTOCOL.md#watch): the play queue of a song, playlist or radio. */
 
 import type {
   AlbumRef,

@@ -1,6 +1,6 @@
 /**
- * The service's display words that parsers compare, per display language (`hl`, PROTOCOL §4.0
- * "Display strings the parsers depend on"): the carousel titles that name the categories of artist,
+ * The service's display words that parsers compare, per display language (`hl`,
+ * docs/PROTOCOL.md#display-words): the carousel titles that name the categories of artist,
  * user and channel pages, and the type word of search results (the top-result card's and the rows').
  *
  * A wire constant, neither the client's nor the emulator's: the client's parsers read these words
@@ -13,8 +13,8 @@
  * - English: the words as the captures display them, case included (`Singles & EPs` of
  *   ytm_2026_05_get_artist1, `Song` of yt_search_basic_with_vodcasts_type_specified_20240612, …).
  *   Two words no capture shows in their place, `Audiobooks and shows` and `Station`, are
- *   PROTOCOL §4.0's; the test lists them.
- * - Every other language: no capture is in it. The words are PROTOCOL §4.0's source, ytmusicapi's
+ *   from the protocol notes; the test lists them.
+ * - Every other language: no capture is in it. The words are those of ytmusicapi's
  *   locale files (2024-03 catalogue); where a file leaves a word untranslated, the service shows the
  *   English one, which stands here too. The emulator capitalises their first letter.
  * Case does not matter to the parsers (they fold it).

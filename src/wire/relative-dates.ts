@@ -9,7 +9,7 @@
  * Where the words come from (test/wire/display-words.test.ts checks the shown ones):
  * - English `1 day ago` and `{n} days ago` are the captures' (yt_get_podcast_20240830,
  *   yt_get_new_episodes_20240830), and `Today` and `Yesterday` the history capture's shelf titles
- *   (yt_get_history_20240713, PROTOCOL §4.5).
+ *   (yt_get_history_20240713, docs/PROTOCOL.md#library).
  * - The other English units and every other language: no capture shows them. They follow CLDR's
  *   relative-time patterns (what `Intl.RelativeTimeFormat` writes), except where a form below
  *   says otherwise.

@@ -1,5 +1,5 @@
 /**
- * The status page in a real browser (issue 15, "Tested for real"): the compiled `musicsync daemon
+ * The status page in a real browser (tested for real): the compiled `musicsync daemon
  * --http` over the demo's recipes on the emulator, driven through Debian's Chromium the way a
  * person would — follow a link, read the confirmation, press its button — and then the emulator is
  * asked what changed. Saves the page and a phone-sized view in a temporary folder
@@ -183,7 +183,7 @@ describe.skipIf(skip !== null)("the status page in Chromium, over the demo's rec
     expect(await textOf(section(SUSPENDED))).not.toContain("suspended");
   });
 
-  it("refuses a rebound name and another site's form, as Chromium sends them (issue 22)", async () => {
+  it("refuses a rebound name and another site's form, as Chromium sends them", async () => {
     const port = new URL(url).port;
     const rebound = await page.goto(`http://${REBOUND_NAME}:${port}/actions/plan/${FRESH}`);
     expect(rebound?.status()).toBe(421);

@@ -1,5 +1,5 @@
 /**
- * Issue 23: on a Node older than package.json allows, both commands refuse in one line that names
+ * On a Node older than package.json allows, both commands refuse in one line that names
  * both versions, instead of failing far from the cause (better-sqlite3 13 ends Node 22.12 with a
  * segmentation fault). The older Node is played by redefining process.versions.node before the
  * command loads, so the test runs on whatever Node runs the suite.

@@ -176,7 +176,7 @@ describe("setup", () => {
 
 describe("SAPISIDHASH", () => {
   it("matches SHA-1 of the documented input string, computed independently", () => {
-    // PROTOCOL §2.1's example input: "<ts> <SAPISID> <origin>".
+    // docs/PROTOCOL.md#browser-headers's example input: "<ts> <SAPISID> <origin>".
     const input = "1700000000 AbCdEf/GhIjK https://music.youtube.com";
     const expected = createHash("sha1").update(input).digest("hex");
     expect(sapisidHash("AbCdEf/GhIjK", "https://music.youtube.com", 1_700_000_000)).toBe(

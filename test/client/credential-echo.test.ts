@@ -1,5 +1,5 @@
 /**
- * A service that echoes the credentials back (issue 10 item 8): whatever it sends, in whatever
+ * A service that echoes the credentials back (docs/ENGINE.md#credentials): whatever it sends, in whatever
  * spelling, the client hands out no credential and no 12-character piece of one — not in a result,
  * an error's message, stack or properties, a header, or a log line.
  */
@@ -69,7 +69,7 @@ function callsFor(way: EchoWay, client: MusicClient): Promise<unknown>[] {
 }
 
 describe("a service that echoes the credentials back", () => {
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it.each(ECHO_WAYS.filter((w) => w !== "oauth-error"))(
     "hands out no piece of a credential when it echoes them as %s",
     async (way) => {
@@ -86,7 +86,7 @@ describe("a service that echoes the credentials back", () => {
     },
   );
 
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("keeps a refused write's whole response, with each credential replaced by [redacted]", async () => {
     const server = await echoing("status-failed");
     const client = new MusicClient({ auth: HEADERS, baseUrl: server.url, retry: false });
@@ -99,7 +99,7 @@ describe("a service that echoes the credentials back", () => {
     expect(answer.actions).toBeInstanceOf(Array);
   });
 
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("keeps error.status and error.message out of ServiceError when they hold a credential", async () => {
     const server = await echoing("all-in-one");
     const client = new MusicClient({ auth: HEADERS, baseUrl: server.url, retry: false });
@@ -108,7 +108,7 @@ describe("a service that echoes the credentials back", () => {
     expect((error as Error).message).toContain("[redacted]");
   });
 
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("scrubs the headers and text of a plain page the service answers", async () => {
     const server = await echoing("headers");
     const ctx = createContext({ auth: HEADERS, baseUrl: server.url });
@@ -124,7 +124,7 @@ describe("a service that echoes the credentials back", () => {
     expect(found, describePieces(found)).toEqual([]);
   });
 
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("keeps the client secret and tokens out of a refused OAuth refresh", async () => {
     const server = await echoing("oauth-error");
     const token = {
@@ -169,7 +169,7 @@ describe("the scrubber", () => {
     html: (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/'/g, "&#39;"),
   };
 
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("removes every piece of 12 or more characters, in every spelling, wherever it starts", () => {
     const redactor = new Redactor(() => [COOKIE, SAPISID]);
     let checked = 0;
@@ -191,7 +191,7 @@ describe("the scrubber", () => {
     expect(checked).toBeGreaterThan(100);
   });
 
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("leaves JSON text parseable: a piece is cut at whole escapes, never inside one", () => {
     const secret = 'Qw"er\\ty/ui=op&as<df>gh\'jk"lz\\xc';
     const redactor = new Redactor(() => [secret]);
@@ -210,8 +210,8 @@ describe("the scrubber", () => {
     }
   });
 
-  // issue 10 item 8
-  // issue 10 item 8; found by soak seeds 90 and 203: the body is scrubbed as text before parsing,
+  // docs/ENGINE.md#credentials
+  // docs/ENGINE.md#credentials; found by soak seeds 90 and 203: the body is scrubbed as text before parsing,
   // where a spelling the parsed string holds as escapes stands escaped once more.
   it("scrubs a credential that a string of the raw JSON body holds as escape text", () => {
     const secrets = credentialSecrets({ cookie: COOKIE });
@@ -243,7 +243,7 @@ describe("the scrubber", () => {
 });
 
 describe("an auth string that is neither a file nor credentials", () => {
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("is refused without repeating it (a one-line cookie is not a file name)", () => {
     const error = (() => {
       try {

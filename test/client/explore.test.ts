@@ -71,7 +71,7 @@ describe("getCharts", () => {
     expect(chartPlaylistNames("DE", 2)).toEqual(["daily", "weekly"]);
   });
 
-  // issue 11 item 11: ranked song rows come to premium accounts only, so a page that has them is a
+  // docs/PROTOCOL.md#explore: ranked song rows come to premium accounts only, so a page that has them is a
   // premium page even where its playlist carousels are no more than a plain page's (the US page lost
   // its genre carousel: premium US has daily and weekly, nothing else).
   it("names the playlist carousels of a page with song rows as a premium page's", () => {

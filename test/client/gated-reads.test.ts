@@ -62,7 +62,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe("a read answered with only a feature-gate panel", () => {
-  // issue 10 item 4 (reads): a gate panel to a read was a ParseError about a missing `contents`
+  // docs/PROTOCOL.md#errors (a refused read): a gate panel to a read was a ParseError about a missing `contents`
   it.each(READS)("$operation raises ServiceError GATED naming the operation, sent once", async (read) => {
     const { client, innertube } = await serveWithRetries([GATED, GATED, GATED]);
     const error = await failure(read.call(client));
@@ -79,7 +79,7 @@ describe("a read answered with only a feature-gate panel", () => {
 });
 
 describe("a read answered with a failed status", () => {
-  // issue 10 item 4 (reads): STATUS_FAILED to a read was a ParseError about a missing `contents`
+  // docs/PROTOCOL.md#errors (a refused read): STATUS_FAILED to a read was a ParseError about a missing `contents`
   it.each(READS)("$operation raises StatusFailedError naming the operation, sent once", async (read) => {
     const { client, innertube } = await serveWithRetries([FAILED, FAILED, FAILED]);
     const error = await failure(read.call(client));
@@ -138,7 +138,7 @@ describeWithFixtures("real captures", () => {
     expect(playlist.id).toBe("PLxyTaDz8f5PBc-8kE36gvB-eflhODG2dw");
   });
 
-  // issue 10 item 4 (reads): a gated continuation page is refused as well, not half-parsed
+  // docs/PROTOCOL.md#errors (a refused read): a gated continuation page is refused as well, not half-parsed
   it("a gate panel in place of a continuation page fails the whole read with GATED", async () => {
     const { client, innertube } = await serveWithRetries([loadResponse("yt_get_playlist_20250604"), GATED]);
     const error = await failure(client.getPlaylist("PL0jp-uZ7a4g9FQWW5R_u0pz4yzV4RiOXu", { limit: 1000 }));
@@ -164,7 +164,7 @@ describe("against the emulator's faults", () => {
     await r.body.dump();
   }
 
-  // issue 10 item 4 (reads): the soak suite's reproduction, with the real fault
+  // docs/PROTOCOL.md#errors (a refused read): the soak suite's reproduction, with the real fault
   it("get_liked_songs under a gated and a failed-status browse fault gives the typed errors", async () => {
     emu = await startEmulator({ catalogueSize: 50, seed: 3 });
     const headers = await request(`${emu.url}/_emulator/accounts/1/headers`);

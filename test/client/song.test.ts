@@ -87,7 +87,7 @@ describe("getSong", () => {
   });
 });
 
-/** A mobile-client answer in the shape the service gives timed lyrics (PROTOCOL §4.2). */
+/** A mobile-client answer in the shape the service gives timed lyrics (docs/PROTOCOL.md#browsing). */
 function timedAnswer(lines: unknown[]): unknown {
   return {
     contents: {

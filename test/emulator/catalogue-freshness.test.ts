@@ -1,5 +1,5 @@
 /**
- * Issue 12: the demo shows every recipe doing something. Chart playlists hold different videos,
+ * The demo shows every recipe doing something. Chart playlists hold different videos,
  * and episode dates follow the emulator's clock (stored as days back from its today), so a recipe
  * asking for the last days' episodes finds some on whatever day it runs.
  */

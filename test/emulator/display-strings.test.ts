@@ -66,7 +66,7 @@ function captureTitlesOf(pagePrefix: RegExp): Set<string> {
   return out;
 }
 
-// issue 11 item 9
+// docs/PROTOCOL.md#display-words
 describe.skipIf(!capturesPresent)("an English page carries the captures' words", () => {
   it("an artist page's carousel titles are the artist captures' titles, case included", async () => {
     const expected = captureTitlesOf(/^(yt_get_artist|yt_browse_artist$|ytm_\d+_\d+_get_artist)/);

@@ -1,5 +1,5 @@
 /**
- * The catalogue holds what makes matching songs by search hard on the real service (issue 13):
+ * The catalogue holds what makes matching songs by search hard on the real service (docs/ENGINE.md#sources):
  * versions, covers and karaoke takes that a search for the original lists too, sometimes above it;
  * titles in other scripts found by their Latin spelling; songs with two artists. Read through the
  * real MusicClient; the songs to look for are picked from the emulator's database.

@@ -1,5 +1,5 @@
 /**
- * Home and its continuations (issue 11 item 3): every shelf once, in the shapes a client reads,
+ * Home and its continuations (docs/PROTOCOL.md#browsing): every shelf once, in the shapes a client reads,
  * signed in and signed out — a continuation that brought back "Quick picks" and "Listen again"
  * showed a user the same shelf twice.
  */

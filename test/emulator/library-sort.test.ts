@@ -99,14 +99,14 @@ function expectOrder(titles: string[], title: string, saved: string[]): void {
 }
 
 describe.skipIf(!present)("the library's sort menu and filter chips on the wire", () => {
-  // issue 11 item 6
+  // docs/PROTOCOL.md#library
   it("hands out the sort menu's reload tokens byte for byte as the capture has them", async () => {
     const mine = await api(emu, "browse", { browseId: "FEmusic_liked_videos" }, auth);
     expect(mine.status).toBe(200);
     expect(sortTokens(mine.json)).toEqual(sortTokens(capture("yt_get_library_songs_20240701")));
   });
 
-  // issue 11 item 6
+  // docs/PROTOCOL.md#library
   it("serves filter chips as the captures do: a command executor whose first command is the browse", async () => {
     const cases: [string, string][] = [
       ["yt_get_library_playlists", "FEmusic_liked_playlists"],
@@ -153,7 +153,7 @@ describe.skipIf(!present)("the library's sort menu and filter chips on the wire"
     }
   });
 
-  // issue 11 item 6
+  // docs/PROTOCOL.md#library
   it("accepts the capture's sort tokens as continuations, in the body and in the query", async () => {
     const page = await api(emu, "browse", { browseId: "FEmusic_liked_videos" }, auth);
     const shelf = at(page.json, ...SECTION_LIST, "contents", 0, "musicShelfRenderer", "contents") as Json[];
@@ -180,8 +180,8 @@ describe.skipIf(!present)("the library's sort menu and filter chips on the wire"
     }
   });
 
-  // issue 11 item 6
-  it("accepts sort params as clients send them: plain (PROTOCOL), with the menu's flag, and sub-filter params", async () => {
+  // docs/PROTOCOL.md#library
+  it("accepts sort params as clients send them: plain, with the menu's flag, and sub-filter params", async () => {
     const wrapped = Buffer.from(
       decodeURIComponent(sortTokens(capture("yt_get_library_songs_20240701"))["A to Z"]!),
       "base64",
@@ -240,7 +240,7 @@ function titlesOf(lib: Library): string[] {
 }
 
 describe.skipIf(!present)("the library through youtubei.js's Music library API", () => {
-  // issue 11 item 6
+  // docs/PROTOCOL.md#library
   it("applies every filter chip and every sort order, with no parser report the captures do not share", async () => {
     const reports: string[] = [];
     Parser.setParserErrorHandler((e) => reports.push(`${e.error_type}:${e.classname}`));
@@ -273,7 +273,7 @@ describe.skipIf(!present)("the library through youtubei.js's Music library API",
     expect(unexcused).toEqual([]);
   });
 
-  // issue 11 item 6
+  // docs/PROTOCOL.md#library
   it("reaches the sub-filters (Subscriptions, Channels) from their parent chips", async () => {
     const yt = await innertube();
     const landing = await yt.music.getLibrary();
@@ -288,7 +288,7 @@ describe.skipIf(!present)("the library through youtubei.js's Music library API",
 });
 
 describe("the library through our client's order option", () => {
-  // issue 11 item 6 (a guard: the params our client and ytmusicapi send keep working)
+  // docs/PROTOCOL.md#library (a guard: the params our client and ytmusicapi send keep working)
   it("returns songs, albums and artists in each order", async () => {
     const music = new MusicClient({ baseUrl: emu.url, auth, retry: false });
     const lists = {

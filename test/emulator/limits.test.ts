@@ -76,7 +76,7 @@ async function stillServes(): Promise<void> {
 }
 
 describe("bodies that inflate beyond the limit", () => {
-  // issue 11 item 10
+  // docs/PROTOCOL.md#the-emulators-side
   it("answers 413 to a gzip body that inflates past the limit, however small it is", async () => {
     // 64 MiB of zeros in 66 KB: the old emulator inflated it whole and answered a JSON error.
     const r = await post("/youtubei/v1/browse", gzipBomb(64));
@@ -85,7 +85,7 @@ describe("bodies that inflate beyond the limit", () => {
     await stillServes();
   });
 
-  // issue 11 item 10
+  // docs/PROTOCOL.md#the-emulators-side
   it("survives a 3 MB gzip body that inflates to 3 GB and answers 413", async () => {
     const r = await post("/youtubei/v1/browse", gzipBomb(3 * 1024));
     expect(r.status).toBe(413);
@@ -95,7 +95,7 @@ describe("bodies that inflate beyond the limit", () => {
     await stillServes();
   }, 60_000);
 
-  // issue 11 item 10
+  // docs/PROTOCOL.md#the-emulators-side
   it("still takes a gzipped request of an ordinary size", async () => {
     const r = await api(emu, "browse", { browseId: "FEmusic_explore" }, {}, { gzip: true });
     expect(r.status).toBe(200);
@@ -103,7 +103,7 @@ describe("bodies that inflate beyond the limit", () => {
 });
 
 describe("oversized bodies and URLs", () => {
-  // issue 11 item 10
+  // docs/PROTOCOL.md#the-emulators-side
   it("answers 50 MB bodies to the control, OAuth, token, API and upload endpoints with the service's 413", async () => {
     for (const [path, type] of [
       ["/_emulator/faults", "application/json"],
@@ -120,7 +120,7 @@ describe("oversized bodies and URLs", () => {
     await stillServes();
   }, 60_000);
 
-  // issue 11 item 10
+  // docs/PROTOCOL.md#the-emulators-side
   it("answers a 60 KB URL with 431 in the service's error format, and serves a 20 KB one", async () => {
     const long = await request(`${emu.url}/youtubei/v1/browse?alt=json&x=${"a".repeat(60_000)}`, {
       method: "POST",

@@ -1,5 +1,5 @@
 /**
- * Many accounts on one emulator (issue 16): a control request makes a batch of logins, each with a
+ * Many accounts on one emulator: a control request makes a batch of logins, each with a
  * library of its own and ready-to-use headers; the request log says whose each request was, and
  * a per-account tally counts writes of one account that were in flight at the same time.
  */

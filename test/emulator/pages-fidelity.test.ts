@@ -1,5 +1,5 @@
 /**
- * Pages as the service serves them to any client (issue 11 items 3, 4, 5, 7, 8): the home and explore
+ * Pages as the service serves them to any client (docs/PROTOCOL.md#pages): the home and explore
  * tabs, the pages the explore page links, the artist songs shelf of each layout, the player script's
  * signatureTimestamp, and album track rows. Expected shapes come from the real captures in
  * ../shared/fixtures; youtubei.js (its Music page classes and its player-script extraction) stands in
@@ -61,7 +61,7 @@ function tabFields(page: unknown): Json {
 }
 
 describe.skipIf(!present)("home and explore tabs", () => {
-  // issue 11 item 3
+  // docs/PROTOCOL.md#browsing
   it("home and explore mark their tab selected and name it as the captures do; youtubei.js finds both", async () => {
     const pages = [
       { id: "FEmusic_home", capture: "yt_set_taste_profile_20240723" },
@@ -78,7 +78,7 @@ describe.skipIf(!present)("home and explore tabs", () => {
     expect(explore.sections.length).toBeGreaterThan(0);
   });
 
-  // issue 11 item 3
+  // docs/PROTOCOL.md#browsing
   it("home continues in shape A from where the capture puts the token, and youtubei.js reads every page", async () => {
     const first = await browse({ browseId: "FEmusic_home" });
     const tokenPath = [...SECTION_LIST, "continuations", 0, "nextContinuationData", "continuation"];
@@ -93,7 +93,7 @@ describe.skipIf(!present)("home and explore tabs", () => {
     }
     expect(pages).toBeGreaterThan(0);
     expect(feed.has_continuation).toBe(false);
-    // Our client and the reference implementation read the rows at `continuationContents` (§3.3).
+    // Our client and the reference implementation read the rows at `continuationContents` (docs/PROTOCOL.md#continuations).
     const token = String(at(first, ...tokenPath));
     const next = (await api(emu, "browse", { continuation: token })).json;
     expect(at(next, "continuationContents", "sectionListContinuation", "contents", 0)).toBeDefined();
@@ -118,7 +118,7 @@ describe.skipIf(!present)("the pages the explore page links", () => {
       .map((l) => l.browseId)
       .filter((id) => id.startsWith("FEmusic_") && id !== "FEmusic_explore");
 
-  // issue 11 item 4
+  // docs/PROTOCOL.md#explore
   it("each FEmusic link of the captured explore page is on the emulator's and opens a titled section list", async () => {
     const ours = new Set(browseLinks(await browse({ browseId: "FEmusic_explore" })).map((l) => l.browseId));
     const ids = [...new Set(exploreIds())];
@@ -135,7 +135,7 @@ describe.skipIf(!present)("the pages the explore page links", () => {
     }
   });
 
-  // issue 11 item 4
+  // docs/PROTOCOL.md#explore
   it("the emulator has no route that answers a link it serves itself with 404", async () => {
     const artist = q<{ c: string }>("SELECT channel_id AS c FROM artists WHERE kind = 'artist' LIMIT 1").c;
     const album = q<{ b: string }>("SELECT browse_id AS b FROM albums LIMIT 1").b;
@@ -205,7 +205,7 @@ function songsShelf(page: unknown): Json {
 }
 
 describe.skipIf(!present)("the artist songs shelf", () => {
-  // issue 11 item 5
+  // docs/PROTOCOL.md#browsing
   it("is titled as each layout's capture titles it, and the clients still find the songs", async () => {
     const pick = (twoColumn: boolean) =>
       q<{ c: string; n: number }>(
@@ -240,7 +240,7 @@ describe.skipIf(!present)("the artist songs shelf", () => {
 });
 
 describe("the player script", () => {
-  // issue 11 item 7
+  // docs/PROTOCOL.md#player
   it("holds signatureTimestamp inside a function a variable holds, where youtubei.js's extraction and our client find it", async () => {
     // A clock of its own, so the timestamp differs from the one a client would compute from today.
     const day = 86_400_000;
@@ -312,7 +312,7 @@ describe.skipIf(!present)("album track rows", () => {
       "contents",
     ) as Json[];
 
-  // issue 11 item 8
+  // docs/PROTOCOL.md#browsing
   it("carry the artist column in a shape the album captures have, never an empty runs list", async () => {
     const captured = new Set<string>();
     for (const name of [
@@ -350,7 +350,7 @@ describe.skipIf(!present)("album track rows", () => {
     }
   });
 
-  // issue 11 item 8
+  // docs/PROTOCOL.md#browsing
   it("let a reader take the first run of every column that has runs, on every page an album flow opens", async () => {
     // The reference implementation reads `text.runs[0]` of any column whose text has `runs`; the
     // captures never give it an empty list.

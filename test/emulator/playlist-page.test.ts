@@ -1,5 +1,5 @@
 /**
- * A playlist page as the store now builds it (issue 11, the emulator's inside): its totals come
+ * A playlist page as the store now builds it (the emulator's inside): its totals come
  * from the rows themselves when the first page holds them all, from a count otherwise; the viewer's
  * marks on its rows are read in one go before rendering. Both are checked against the database.
  */

@@ -1,7 +1,7 @@
 /**
- * issue 11 item 11 — a premium account. The seeded premium login (and any account a control
+ * docs/PROTOCOL.md#explore — a premium account. The seeded premium login (and any account a control
  * endpoint makes premium) sees what the service shows premium accounts only: daily and weekly chart
- * carousels apart, ranked top songs on the charts page and `top_songs` on explore (PROTOCOL §4.3).
+ * carousels apart, ranked top songs on the charts page and `top_songs` on explore (docs/PROTOCOL.md#explore).
  * Read through the real MusicClient; the ranked rows' shapes are checked against the captures
  * (rank column: ytm_2026_07_get_charts_us_albums_no_genres; ranked carousel and row:
  * ytm_2025_11_get_explore).

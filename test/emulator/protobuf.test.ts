@@ -129,7 +129,7 @@ describe("search params and library strings share the reader", () => {
   });
 
   it("library params: a sort with an unknown fixed field or group reads as that sort", () => {
-    // ggMGKgQIARAA = {48: {5: {1: 1, 2: 0}}}, A to Z (PROTOCOL's order table).
+    // ggMGKgQIARAA = {48: {5: {1: 1, 2: 0}}}, A to Z (the library's order table).
     const plain = Buffer.from("ggMGKgQIARAA", "base64");
     expect(readLibraryParams(b64(plain))).toBe("a_to_z");
     expect(readLibraryParams(b64(Buffer.concat([plain, bytes(0x0d, 1, 2, 3, 4)])))).toBe("a_to_z");

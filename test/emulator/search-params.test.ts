@@ -133,7 +133,7 @@ async function youtubei(): Promise<Innertube["music"]> {
   return yt.music;
 }
 
-// issue 11 item 1
+// docs/PROTOCOL.md#search
 describe.skipIf(!present)("search params are read as the protobuf they are", () => {
   it("the captures' own chip relation: a filtered page's selected chip names its shelf", () => {
     // The check the next tests make of the emulator holds in every filtered capture.
@@ -222,7 +222,7 @@ describe.skipIf(!present)("search params are read as the protobuf they are", () 
   });
 });
 
-// issue 11 item 2
+// docs/PROTOCOL.md#search
 describe.skipIf(!present)("chips, Show-all links and tabs carry their filter and scope", () => {
   it("render the links in the captures' shapes", async () => {
     const unfiltered = linksOf((await api(emu, "search", { query: QUERY }, auth)).json);

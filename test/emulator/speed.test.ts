@@ -1,5 +1,5 @@
 /**
- * Issue 11, Speed: what makes the uncached paths fast must not change what they answer. A batch of
+ * Speed: what makes the uncached paths fast must not change what they answer. A batch of
  * moves reads the playlist once (not once per move) and leaves the order the moves describe; a gzip
  * body spliced from cached rows inflates to exactly the plain body; the songs search, now read from
  * an index in order of views, still lists the most viewed matches first. The speed itself is
@@ -82,7 +82,7 @@ function random(seed: number): () => number {
   };
 }
 
-describe("moves (issue 11, Speed)", () => {
+describe("moves", () => {
   it("apply a batch of 100 moves to a 1,000-row playlist reading its rows once, in the order they describe", async () => {
     const playlistId = await createPlaylist(songIds(1000));
     const order = await setVideoIds(playlistId);
@@ -177,7 +177,7 @@ async function body(path: string, json: Json, gzip: boolean): Promise<{ encoding
   return { encoding: r.headers["content-encoding"], bytes: Buffer.from(await r.body.arrayBuffer()) };
 }
 
-describe("gzip bodies spliced from cached rows (issue 11, Speed)", () => {
+describe("gzip bodies spliced from cached rows", () => {
   it("are one gzip member that inflates to the parts in order, with the CRC zlib computes", () => {
     const parts = [
       Buffer.from('{"a":['),
@@ -207,7 +207,7 @@ describe("gzip bodies spliced from cached rows (issue 11, Speed)", () => {
   });
 });
 
-describe("the response cache and spliced gzip bodies (issue 11, Speed)", () => {
+describe("the response cache and spliced gzip bodies", () => {
   it("splices a page's gzip from rows compressed against their neighbours: as small as one deflate of the whole", async () => {
     const cached = await startEmulator({ catalogueSize: 300, seed: 5 });
     try {
@@ -253,7 +253,7 @@ describe("the response cache and spliced gzip bodies (issue 11, Speed)", () => {
   });
 });
 
-describe("songs search (issue 11, Speed)", () => {
+describe("songs search", () => {
   it("lists the most viewed matching songs first, and videos apart", async () => {
     for (const types of [["MUSIC_VIDEO_TYPE_ATV"], ["MUSIC_VIDEO_TYPE_OMV", "MUSIC_VIDEO_TYPE_UGC"]]) {
       // Words no title is (one-word titles are nouns): no title bonus, views alone order them

@@ -1,5 +1,5 @@
 /**
- * Other clients in our own tests (issue 11): youtubei.js's Music client, driven through a user's
+ * Other clients in our own tests (docs/PROTOCOL.md#the-emulators-side): youtubei.js's Music client, driven through a user's
  * session against the emulator. Its documented `fetch` option sends every request to the emulator;
  * the start uses only what the music web client's own start serves (`GET /`: visitor data and the
  * player script's id), so nothing is faked — youtubei.js builds its session locally instead of asking

@@ -1,5 +1,5 @@
 /**
- * Accounts in the state database (issue 16): credentials sealed with AES-256-GCM under
+ * Accounts in the state database: credentials sealed with AES-256-GCM under
  * MUSICSYNC_ACCOUNTS_KEY, `musicsync accounts add | list | remove | key`, and recipes whose account
  * exists only in the database synced against the emulator. No output, error or database byte holds
  * a piece of a credential or of the key.
@@ -356,7 +356,7 @@ describe("accounts stored in SQLite", () => {
     }
   });
 
-  it("a missing or bad key, where accounts are stored, names the key that sealed them instead of a new one (issue 23)", async () => {
+  it("a missing or bad key, where accounts are stored, names the key that sealed them instead of a new one", async () => {
     const state = openState(":memory:");
     try {
       await addAccount(state, "liam", { auth: JSON.stringify(headers) }, 1, keyEnv);
@@ -421,7 +421,7 @@ async function musicsync(args: readonly string[], env: Record<string, string>, s
   });
 }
 
-describe("musicsync accounts add beside accounts sealed with another key (issue 23)", () => {
+describe("musicsync accounts add beside accounts sealed with another key", () => {
   it("without a key names the key that sealed the others; with another key stores, and warns that one key must open them all", async () => {
     await withTempDir("musicsync-keys-", async (dir) => {
       const project = join(dir, "musicsync.yaml");
@@ -579,7 +579,7 @@ describe("musicsync accounts, then a sync of a recipe whose account is only in t
   }, 240_000);
 });
 
-describe("a stored account's base_url and public headers are no secret (issue 22)", () => {
+describe("a stored account's base_url and public headers are no secret", () => {
   const mirror = "http://music-mirror.invalid:8080";
   const headers = {
     cookie:

@@ -80,7 +80,7 @@ describe("apply", () => {
     const conditions = await env.state.conditions("mine");
     expect(conditions.map((c) => [c.type, c.status])).toEqual([
       ["AuthValid", "True"],
-      // issue 10 item 12: a one-shot sync says whether the recipe is degraded too.
+      // docs/ENGINE.md#status-history-and-drift: a one-shot sync says whether the recipe is degraded too.
       ["Degraded", "False"],
       ["Ready", "True"],
       ["SourceComplete", "True"],

@@ -91,7 +91,7 @@ describe("hostile recipes", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  // issue 10 item 9
+  // docs/ENGINE.md#bad-input
   it.each(corpus.map((c) => [c.name, c] as const))(
     "%s: validate exits 1 with file:line:col lines, no stack trace",
     async (_name, c) => {
@@ -109,7 +109,7 @@ describe("hostile recipes", () => {
     60_000,
   );
 
-  // issue 10 item 9
+  // docs/ENGINE.md#bad-input
   it("the daemon starts with the valid recipes and reports every hostile file", async () => {
     const h = await startHarness();
     try {
@@ -144,7 +144,7 @@ describe("schedules: validate and the daemon ask the same parser", () => {
       "",
     ].join("\n");
 
-  // issue 10 item 9
+  // docs/ENGINE.md#bad-input
   it.each(["61 7 * * *", "0 25 * * *", "*/0 * * * *", "59-1 * * * *", "a b c d e", "0 7 31 2 *"])(
     "refuses %s at validate, pointing at schedule.cron",
     (cron) => {
@@ -156,7 +156,7 @@ describe("schedules: validate and the daemon ask the same parser", () => {
     },
   );
 
-  // issue 10 item 9
+  // docs/ENGINE.md#bad-input
   it("refuses a schedule more often than once a minute, and says so", () => {
     for (const cron of ["* * * * * *", "*/30 * * * * *", "0,30 * * * * *", "0-1 7 * * * *"]) {
       const r = loadRecipeText("t.yaml", recipe(cron));
@@ -168,7 +168,7 @@ describe("schedules: validate and the daemon ask the same parser", () => {
     expect(loadRecipeText("t.yaml", recipe("30 * * * * *")).issues).toEqual([]);
   });
 
-  // issue 10 item 9
+  // docs/ENGINE.md#bad-input
   it("checks the time zone as the daemon's node-cron will use it", () => {
     expect(loadRecipeText("t.yaml", recipe("0 7 * * *", "UTC+2")).issues.map(formatIssue)).toEqual([
       't.yaml:4:42 schedule.timezone: unknown time zone "UTC+2"',
@@ -181,7 +181,7 @@ describe("schedules: validate and the daemon ask the same parser", () => {
     expect(loadRecipeText("t.yaml", recipe("0 7 * * *", "Europe/Atlantis")).issues).toHaveLength(1);
   });
 
-  // issue 10 item 9
+  // docs/ENGINE.md#bad-input
   it("every schedule validate accepts, node-cron runs; every one it refuses, the daemon refuses too", () => {
     const crons = [
       "0 7 * * *",
@@ -209,7 +209,7 @@ describe("schedules: validate and the daemon ask the same parser", () => {
     }
   });
 
-  // issue 10 item 9
+  // docs/ENGINE.md#bad-input
   it("a file over 1 MiB is refused by its size before it is read, naming the file", async () => {
     const dir = await mkdtemp(join(tmpdir(), "musicsync-big-"));
     try {

@@ -1,5 +1,5 @@
 /**
- * Issue 12's command-line items, against the compiled `musicsync` (test/engine/cli-process.ts
+ * The commands a newcomer meets first, against the compiled `musicsync` (test/engine/cli-process.ts
  * builds dist/ when the sources are newer): --version, what --help loads, validate --json,
  * plan --quiet, titles in history and drift, -p <folder>, history -r <unknown>, readable logs on a
  * terminal, and sync printing each plan before its writes.
@@ -199,7 +199,7 @@ describe("against the emulator", () => {
   }, 60_000);
 });
 
-describe("a state whose folder does not exist (issue 22)", () => {
+describe("a state whose folder does not exist", () => {
   it("the commands that read past runs refuse it, make nothing, and name it; sync creates it", async () => {
     h = await startHarness();
     await mkdir(join(h.dir, "recipes"), { recursive: true });

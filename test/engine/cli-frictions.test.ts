@@ -1,5 +1,5 @@
 /**
- * Issue 23's command-line frictions, against the compiled `musicsync` and an emulator: skipped
+ * Command-line frictions a newcomer hit, against the compiled `musicsync` and an emulator: skipped
  * items said once per reason, `sync --quiet` and `-v`, `sync --lock-wait`, the next step after
  * refused credentials, settings whose `${VAR}` is not set where a command runs, and typos.
  */

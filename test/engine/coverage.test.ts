@@ -1,5 +1,5 @@
 /**
- * Every source type, pipeline step, target and mode of ENGINE.md applied end to end against the
+ * Every source type, pipeline step, target and mode of docs/ENGINE.md applied end to end against the
  * emulator: plan and dry-run write nothing, the sync sends exactly its planned requests, and a plan
  * made right after has nothing to do. One emulator for the file; the recipes run in order and some
  * read what an earlier one wrote (a podcast saved to the library feeds `new_episodes`).
@@ -377,7 +377,7 @@ mode: append
   });
 
   it("static → likes (LIKE) and → dislikes (DISLIKE), each converging", async () => {
-    // Songs the person never rated: a recipe keeps the person's own ratings (issue 10 item 11).
+    // Songs the person never rated: a recipe keeps the person's own ratings (docs/ENGINE.md#ratings).
     const rated = new Set(
       (
         h.emulator.state.store.sqlite

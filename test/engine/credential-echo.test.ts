@@ -1,5 +1,5 @@
 /**
- * The engine against a service that echoes the credentials back (issue 10 item 8), and an account
+ * The engine against a service that echoes the credentials back (docs/ENGINE.md#credentials), and an account
  * whose `auth` holds the credentials themselves. Nothing the engine writes — stdout of
  * `sync --json` and `plan --json`, debug logs, the saved plan, the state database's bytes — holds a
  * credential or a 12-character piece of one, in any spelling.
@@ -75,7 +75,7 @@ function expectNoPieces(label: string, text: string | Buffer, secrets: readonly 
 }
 
 describe("musicsync against a service that echoes the credentials back", () => {
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("prints, logs, saves and stores no piece of a credential: sync --json, plan -o, debug logs, state", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 4);
@@ -116,7 +116,7 @@ describe("musicsync against a service that echoes the credentials back", () => {
 });
 
 describe("an account's auth setting holding the credentials themselves", () => {
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("takes headers JSON or header text inline, and a path relative to the project file", async () => {
     h = await startHarness();
     const asText = Object.entries(h.headers)
@@ -139,7 +139,7 @@ describe("an account's auth setting holding the credentials themselves", () => {
     }
   }, 30_000);
 
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("names the setting and never its value when it is neither a file nor credentials", async () => {
     h = await startHarness();
     const cookieLine = h.headers.cookie!;
@@ -183,7 +183,7 @@ describe("an account's auth setting holding the credentials themselves", () => {
     }
   }, 30_000);
 
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("sync --json reports such a setting by name, without the cookie, in text and in JSON", async () => {
     h = await startHarness();
     await mkdir(join(h.dir, "recipes"), { recursive: true });
@@ -206,7 +206,7 @@ describe("an account's auth setting holding the credentials themselves", () => {
 });
 
 describe("the engine's log lines", () => {
-  // issue 10 item 8
+  // docs/ENGINE.md#credentials
   it("stay JSON, with a credential scrubbed out of every field and the message", () => {
     const scrubber = new CredentialScrubber();
     const secret = "IVbjUZyG2Xp-hjA7/n646dbsU9ysD5hSb6";

@@ -23,7 +23,7 @@ import { WRITE_ENDPOINTS } from "./sync-harness.js";
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 // The daemons of these tests run on schedules of seconds, which musicsync refuses to anyone else
-// (issue 10 item 9); this lifts it for this process and the `musicsync` processes it starts.
+// (docs/ENGINE.md#bad-input); this lifts it for this process and the `musicsync` processes it starts.
 process.env[SECOND_SCHEDULES_ENV] = "1";
 
 export { type RecipeSpec, recipeYaml } from "./recipe-yaml.js";

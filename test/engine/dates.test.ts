@@ -1,5 +1,5 @@
 /**
- * Dates in every language the client supports (issue 10 item 14): the service writes an episode's
+ * Dates in every language the client supports (docs/ENGINE.md#pipeline): the service writes an episode's
  * date in the account's display language, and `since` / `sort: date` must read every one of them.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -24,12 +24,12 @@ const UNIT_MS = {
 };
 
 describe("parseServiceDate in every language", () => {
-  // issue 10 item 14
+  // docs/ENGINE.md#pipeline
   it("has a table for every language of the client", () => {
     for (const language of LANGUAGES) expect(RELATIVE_DATES[language], language).toBeDefined();
   });
 
-  // issue 10 item 14: written by hand from the service, not from the table, so a wrong table fails.
+  // docs/ENGINE.md#pipeline: written by hand from the service, not from the table, so a wrong table fails.
   it.each([
     ["en", "3 days ago", 3 * DAY],
     ["en", "2d ago", 2 * DAY],
@@ -64,7 +64,7 @@ describe("parseServiceDate in every language", () => {
     expect(parseServiceDate(text, now)).toBe(now.getTime() - ago);
   });
 
-  // issue 10 item 14
+  // docs/ENGINE.md#pipeline
   it.each(LANGUAGES)("%s: every unit and plural form of the table reads back", (language) => {
     for (const unit of DATE_UNITS) {
       for (const n of [1, 2, 3, 4, 5, 11, 21, 22, 25, 100, 101]) {
@@ -77,14 +77,14 @@ describe("parseServiceDate in every language", () => {
     expect(parseServiceDate(words.yesterday, now)).toBe(now.getTime() - DAY);
   });
 
-  // issue 10 item 14
+  // docs/ENGINE.md#pipeline
   it.each(LANGUAGES)("%s: an older date as the language writes it reads back", (language) => {
     const at = Date.UTC(2024, 7, 30);
     const text = episodeDate(at, { language, now: now.getTime() });
     expect(parseServiceDate(text, now), text).toBe(at);
   });
 
-  // issue 10 item 14
+  // docs/ENGINE.md#pipeline
   it("reads absolute dates in the forms of other languages, and nothing from a sentence", () => {
     const at = Date.UTC(2024, 7, 30);
     for (const text of [
@@ -110,10 +110,10 @@ describe("since against the emulator in another language", () => {
     h = null;
   });
 
-  // issue 10 item 14
+  // docs/ENGINE.md#pipeline
   it("an account with language: de reads the emulator's German dates; since keeps the recent episodes", async () => {
     // The real clock, on both sides: the emulator's episode days are counted back from its today
-    // (issue 12), so its newest episodes are recent on whatever day this runs.
+    //, so its newest episodes are recent on whatever day this runs.
     h = await startHarness({ language: "de" });
     const podcast = h.emulator.state.store.charts.podcasts(1)[0]!.playlistId;
     // The service (here the emulator) writes German dates for `hl=de`.

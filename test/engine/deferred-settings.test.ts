@@ -1,7 +1,7 @@
 /**
  * `${VAR}` in settings a command reads when it uses them (accounts, notify, state): unset where
  * the file is loaded, they are no error of the file; the command that needs one refuses, naming
- * the variable and where it is written (issue 23).
+ * the variable and where it is written.
  */
 import { describe, expect, it } from "vitest";
 import { requireResolved, unresolvedWarnings } from "../../engine/recipe/deferred-settings.js";

@@ -1,5 +1,5 @@
 /**
- * `expand: artists | albums` (issue 12): "follow the artists of this playlist" and "save these
+ * `expand: artists | albums`: "follow the artists of this playlist" and "save these
  * albums" against the emulator, the step's skip reasons, and the validate warning for a recipe
  * whose items cannot go into its target.
  */

@@ -1,5 +1,5 @@
 /**
- * ENGINE.md "Limits of the service" with the emulator's own faults: a playlist too fresh to edit
+ * docs/ENGINE.md#limits-of-the-service with the emulator's own faults: a playlist too fresh to edit
  * (409 for its first seconds), lists cut short (`truncate`), a refusal as HTTP 200 with a failed
  * status, and 409 on an intent that is already so.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22, break 3: a `file` source reads only inside the project folder (after every link), or
+ * docs/ENGINE.md#bad-input: a `file` source reads only inside the project folder (after every link), or
  * in a folder the project file allows (`file_sources.allow`). `validate` says so at file:line:col;
  * the read checks again, so a link swapped after loading cannot send another file out as searches.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13 end to end: a playlist file mirrored into a playlist on the emulator, whose catalogue
+ * The `file` source end to end: a playlist file mirrored into a playlist on the emulator, whose catalogue
  * holds versions, covers and karaoke takes of the songs (the answers come from the emulator's own
  * database, never from the matcher). Also: the cache, matches.yaml, the guards, `match`, `export`.
  */
@@ -108,7 +108,7 @@ describe("file source", () => {
     expect(farNote).toMatch(/best: .* score \d\.\d\d: .*duration differs by 9\d s/);
     const added = plan.lines.filter((l) => l.op === "add").map((l) => l.videoId);
     expect(added).toEqual(songs.slice(1).map((s) => s.videoId));
-    // The two entries left out are skipped items: the summary says so (issue 23: it said 0 skipped).
+    // The two entries left out are skipped items: the summary says so (it once said 0 skipped).
     expect(plan.summary).toMatchObject({ add: songs.length - 1, skip: 2 });
     expect(renderPlanText(plan)).toMatch(/; 2 skipped, 0 unchanged;/);
     // What a person reads: the text and Markdown plans, and the saved plan `apply` takes back.

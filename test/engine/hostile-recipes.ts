@@ -2,7 +2,7 @@
  * Recipe files an attacker (or an accident) could hand to `validate` or the daemon, generated so
  * the big ones need not live in the repository. Each must give a `file:line:col` issue (or one
  * naming the file), never a stack trace or a hang. Used by broken-recipes.test.ts and by the soak
- * suite (issue 10 item 9).
+ * suite (docs/ENGINE.md#bad-input).
  */
 
 export interface HostileRecipe {

@@ -1,5 +1,5 @@
 /**
- * Issue 23: `musicsync import songs.csv --to "Old favourites"` in one line, end to end against the
+ * `musicsync import songs.csv --to "Old favourites"` in one line, end to end against the
  * emulator: the recipe written (and valid), matches.yaml drafted, the plan shown, applied on
  * confirmation (a terminal asks, --yes for scripts, neither stops after the plan), and refusals
  * that write nothing.

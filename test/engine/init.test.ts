@@ -144,7 +144,7 @@ describe("musicsync init", () => {
   });
 });
 
-describe("musicsync init with a URL (issue 23)", () => {
+describe("musicsync init with a URL", () => {
   it("refuses a URL where the folder goes, pointing at --base-url, and makes nothing", async () => {
     const r = await musicsync(["init", "http://127.0.0.1:8080"], {}, dir);
     expect(r.code).toBe(1);
@@ -177,7 +177,7 @@ describe("musicsync init with a URL (issue 23)", () => {
   });
 });
 
-describe("musicsync init never repeats a password given in a URL (issue 23)", () => {
+describe("musicsync init never repeats a password given in a URL", () => {
   it("in the folder's place or in --base-url: refused, the password not shown, nothing written", async () => {
     const secret = "hunter2-very-secret";
     for (const args of [

@@ -1,5 +1,5 @@
 /**
- * Issue 23: a tie in matching (two recordings equally good, so none is taken) is shown with every
+ * A tie in matching (two recordings equally good, so none is taken) is shown with every
  * recording that tied, drafted in matches.yaml as a choice to uncomment, and chosen by a person at
  * a terminal with `match --interactive`. Against the emulator, whose catalogue is given a second
  * recording of a song (same title and artist, another length): an entry that gives no length

@@ -1,5 +1,5 @@
 /**
- * The modes' table of ENGINE.md against the emulator, with the person editing the playlist by hand
+ * The modes' table of docs/ENGINE.md#modes against the emulator, with the person editing the playlist by hand
  * between runs: what each mode does with rows the person added and with rows the engine added that
  * the person then removed (tombstones, `on_drift: adopt | revert`).
  */

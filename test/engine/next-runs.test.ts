@@ -1,5 +1,5 @@
 /**
- * What runs next across recipes (issue 23): `status` opens with every scheduled recipe's next run,
+ * What runs next across recipes: `status` opens with every scheduled recipe's next run,
  * soonest first, and says who will run it — a daemon or worker that planned it, or nothing seen so
  * far; the status page without a daemon says the same instead of implying that it runs anything.
  */

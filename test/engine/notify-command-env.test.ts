@@ -1,5 +1,5 @@
 /**
- * A `command` notifier's environment (issue 22): the command is spawned for real and dumps what it
+ * A `command` notifier's environment: the command is spawned for real and dumps what it
  * sees. The daemon's own secrets — the state URL with its password, the page's access token, the
  * accounts key, a variable a webhook's header names — are in this process's environment, where a
  * notifier finds them by default; the command sees none of them, only the allow-listed variables

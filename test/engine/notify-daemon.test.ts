@@ -1,5 +1,5 @@
 /**
- * The daemon's notifications (issue 15): a converged run announces what it applied; when the
+ * The daemon's notifications (docs/ENGINE.md#the-status-page-and-metrics): a converged run announces what it applied; when the
  * emulator stops accepting the credentials, the webhook gets credentials_expired for the account
  * and recipe_suspended for each of its recipes, once; a token about to expire is announced once.
  */

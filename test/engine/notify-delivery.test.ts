@@ -1,5 +1,5 @@
 /**
- * Notifications delivered for real (issue 15), by `musicsync sync` run in this process against the
+ * Notifications delivered for real (docs/ENGINE.md#the-status-page-and-metrics), by `musicsync sync` run in this process against the
  * emulator: a webhook, an ntfy-like topic and a command get what they asked for; a receiver that is
  * down and one slower than the timeout cost the sync its short drain at most, change nothing of its
  * result, and are logged and counted.

@@ -1,5 +1,5 @@
 /**
- * No credential in a notification (issue 15): against a service that echoes the credentials back
+ * No credential in a notification (docs/ENGINE.md#the-status-page-and-metrics): against a service that echoes the credentials back
  * (test/support/echo-server.ts), with the account's credentials inline in an environment variable,
  * nothing a webhook, an ntfy topic or a command receives — bodies, headers, stdin, environment —
  * holds a piece of the cookie, the SAPISID or the authorization.

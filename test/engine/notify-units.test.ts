@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 15), the parts without I/O: the `notify:` setting as loaded, which target
+ * Notifications (docs/ENGINE.md#the-status-page-and-metrics), the parts without I/O: the `notify:` setting as loaded, which target
  * gets which event, the retry schedule, what each kind of target is sent, the queue's retries and
  * give-ups with a sender that fails on purpose, the expiry rule, and the events of a finished run.
  */

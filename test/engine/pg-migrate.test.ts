@@ -1,5 +1,5 @@
 /**
- * Issue 16: the PostgreSQL state's migrations. A fresh database gets every table of the schema;
+ * The PostgreSQL state's migrations (docs/ARCHITECTURE.md#the-state). A fresh database gets every table of the schema;
  * processes starting together against one new database migrate it once, without failing; an
  * up-to-date database is only read; a failing migration is reported naming the database and the
  * migration, never the password, and leaves nothing half applied.

@@ -1,5 +1,5 @@
 /**
- * Issue 22, breaks 5 and 6: the state's PostgreSQL going away under a run.
+ * The state's PostgreSQL going away under a run.
  *
  * The account lock lives on a session of its own, and whatever ends that session
  * (pg_terminate_backend, a server restart, a hung connection) frees the account at once. The run

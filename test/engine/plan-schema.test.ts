@@ -1,7 +1,7 @@
 /**
  * The saved plan's JSON Schema (engine/render/plan-schema.ts): real plans of every target type and
  * mode pass it, and `apply` refuses a damaged plan file with the JSON path of the bad field before
- * it sends anything (issue 10 item 13).
+ * it sends anything (docs/ENGINE.md#bad-input).
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -117,7 +117,7 @@ function realPlan(target: TargetSpec, mode: Mode, extra: Partial<PlanPolicy> = {
 }
 
 describe("the plan document schema", () => {
-  // issue 10 item 13
+  // docs/ENGINE.md#bad-input
   it("accepts real plans of every target type and mode, with guards, skips and creates", () => {
     const plans: Plan[] = [];
     for (const target of TARGETS) for (const mode of MODES) plans.push(realPlan(target, mode));
@@ -198,7 +198,7 @@ describe("the plan document schema", () => {
     ["an extra top-level field", (d) => (d.execute = "rm -rf /"), "execute is not a field of a plan"],
   ];
 
-  // issue 10 item 13
+  // docs/ENGINE.md#bad-input
   it.each(cases)("refuses %s, naming the JSON path", (_label, damage, message) => {
     const doc = base();
     damage(doc);
@@ -228,7 +228,7 @@ describe("musicsync apply of a damaged plan file", () => {
     h = null;
   });
 
-  // issue 10 item 13
+  // docs/ENGINE.md#bad-input
   it("refuses with the path of the bad field and sends nothing; the real plan passes the schema", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 6);

@@ -518,7 +518,7 @@ describe("plan: batching and creation", () => {
   });
 });
 
-describe("plan: each item counted once (issue 23)", () => {
+describe("plan: each item counted once", () => {
   const likes: TargetSpec = { type: "likes", rating: "LIKE" };
 
   it("a song the pipeline drops as already liked is its liked row: unchanged once, not also skipped", () => {

@@ -1,5 +1,5 @@
 /**
- * `state: postgres://…` (issue 16): every command of `musicsync` against a fresh PostgreSQL
+ * `state: postgres://…`: every command of `musicsync` against a fresh PostgreSQL
  * database and the emulator, each checked by its output, its exit code and what it left in
  * PostgreSQL — and no SQLite state file made beside the project. Commands run in this process
  * (`musicsync` of the daemon harness) except where a signal is part of the test (serve, daemon,

@@ -1,5 +1,5 @@
 /**
- * issue 11 item 11 — the chart recipes against a premium account. The shipped chart recipes run
+ * docs/PROTOCOL.md#explore — the chart recipes against a premium account. The shipped chart recipes run
  * against the emulator's premium login as shipped and as the songs chart a premium person would
  * ask for (`section: songs`), which only a premium account's charts page carries: each mirrors its
  * chart into a playlist holding the chart's songs in rank order, and converges. Without premium the

@@ -1,7 +1,7 @@
 /**
- * Issue 10, the applier's promises: a write is done only on a positive confirmation (item 4a), a
- * create whose rows could not be read back is owned from the journal (4b), and the conditions and
- * counts a run leaves are true (12).
+ * The applier's promises (docs/ENGINE.md#apply-and-the-journal): a write is done only on a positive
+ * confirmation, a create whose rows could not be read back is owned from the journal, and the
+ * conditions and counts a run leaves are true.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { QUARANTINE_TARGET } from "../../engine/apply/apply.js";
@@ -37,8 +37,8 @@ const GATED = {
   actions: [{ showEngagementPanelEndpoint: { identifier: { tag: "PAfeature_enablement" } } }],
 };
 
-describe("a write is done only on a positive confirmation (issue 10 item 4a)", () => {
-  // issue 10 item 4a
+describe("a write is done only on a positive confirmation", () => {
+  // docs/ENGINE.md#apply-and-the-journal
   it("no write kind takes an answer without its confirmation as done", () => {
     const kinds = [
       "create_playlist",
@@ -86,7 +86,7 @@ describe("a write is done only on a positive confirmation (issue 10 item 4a)", (
     ).toBe(false);
   });
 
-  // issue 10 item 4a
+  // docs/ENGINE.md#apply-and-the-journal
   it("a gated remove is not converged: the rows and their ownership stay, and the next plan removes them", async () => {
     h = await startHarness();
     const env = h.env();
@@ -108,7 +108,7 @@ describe("a write is done only on a positive confirmation (issue 10 item 4a)", (
     expect((await playlistRows(h, pid)).map((r) => r.videoId)).toEqual(songs.slice(0, 3));
   });
 
-  // issue 10 item 4a
+  // docs/ENGINE.md#apply-and-the-journal
   it("a gated add quarantines nothing and is added by the next run", async () => {
     h = await startHarness();
     const env = h.env();
@@ -127,7 +127,7 @@ describe("a write is done only on a positive confirmation (issue 10 item 4a)", (
     expect((await syncRecipe(loaded, env)).outcome).toBe("converged");
   });
 
-  // issue 10 item 4a
+  // docs/ENGINE.md#apply-and-the-journal
   it("a gated rating and a gated subscription are not taken as done", async () => {
     h = await startHarness();
     const liked = new Set((await h.person.getLikedSongs({ limit: null })).tracks.map((t) => t.videoId));
@@ -183,8 +183,8 @@ function failReadAfterCreate(c: EngineClient): EngineClient {
   });
 }
 
-describe("a create whose rows could not be read back (issue 10 item 4b)", () => {
-  // issue 10 item 4b
+describe("a create whose rows could not be read back", () => {
+  // docs/ENGINE.md#apply-and-the-journal
   it("is journaled unknown, and the next run owns the rows the journal says it created", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 6);
@@ -202,8 +202,8 @@ describe("a create whose rows could not be read back (issue 10 item 4b)", () => 
   });
 });
 
-describe("status that is true (issue 10 item 12)", () => {
-  // issue 10 item 12
+describe("status that is true", () => {
+  // docs/ENGINE.md#status-history-and-drift
   it("a one-shot sync sets Degraded; a partial one says what did not go through", async () => {
     h = await startHarness();
     const env = h.env();
@@ -222,7 +222,7 @@ describe("status that is true (issue 10 item 12)", () => {
     expect(await degraded()).toMatchObject({ status: "True", reason: "PartialApply" });
   });
 
-  // issue 10 item 12
+  // docs/ENGINE.md#status-history-and-drift
   it("a one-shot sync refused with 401 is recorded, with AuthValid False and Degraded True", async () => {
     h = await startHarness();
     const refusing = (c: EngineClient): EngineClient =>
@@ -248,7 +248,7 @@ describe("status that is true (issue 10 item 12)", () => {
     expect(conditions.get("Degraded")).toMatchObject({ status: "True", reason: "AuthExpired" });
   });
 
-  // issue 10 item 12
+  // docs/ENGINE.md#status-history-and-drift
   it("an interrupted run counts its never-sent actions as not sent, not failed", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 6);
@@ -283,8 +283,8 @@ async function ratingOf(harness: Harness, videoId: string): Promise<string | und
 const dislikeYaml = (ids: readonly string[]) =>
   `apiVersion: musicsync/v1\nkind: Recipe\nid: dislikes\nsources:\n  - { id: s, type: static, videoIds: [${ids.join(", ")}] }\ntarget: { type: likes, rating: DISLIKE }\nmode: sync\n`;
 
-describe("a rating is verified by reading the song's rating back (issue 10 item 4a)", () => {
-  // issue 10 item 4a
+describe("a rating is verified by reading the song's rating back", () => {
+  // docs/ENGINE.md#apply-and-the-journal
   it("a gated DISLIKE is not confirmed (the liked list cannot say so), and the next run dislikes it", async () => {
     h = await startHarness();
     const liked = new Set((await h.person.getLikedSongs({ limit: null })).tracks.map((t) => t.videoId));
@@ -302,7 +302,7 @@ describe("a rating is verified by reading the song's rating back (issue 10 item 
     expect(await ratingOf(h, song!)).toBe("DISLIKE");
   });
 
-  // issue 10 item 4a
+  // docs/ENGINE.md#apply-and-the-journal
   it("a gated INDIFFERENT that undoes a DISLIKE is not confirmed, and the next run undoes it", async () => {
     h = await startHarness();
     const liked = new Set((await h.person.getLikedSongs({ limit: null })).tracks.map((t) => t.videoId));
@@ -326,10 +326,10 @@ describe("a rating is verified by reading the song's rating back (issue 10 item 
   });
 });
 
-describe("a one-id add is quarantined only when refused twice (issue 10 item 4a)", () => {
+describe("a one-id add is quarantined only when refused twice", () => {
   const oneByOne = (ids: readonly string[]) => `${yaml(ids)}policy: { batch_size: 1 }\n`;
 
-  // issue 10 item 4a
+  // docs/ENGINE.md#apply-and-the-journal
   it("one transient failed status does not quarantine an available song: it is sent again and added", async () => {
     h = await startHarness();
     const env = h.env();
@@ -347,7 +347,7 @@ describe("a one-id add is quarantined only when refused twice (issue 10 item 4a)
     expect((await playlistRows(h, pid)).map((r) => r.videoId)).toEqual(songs);
   });
 
-  // issue 10 item 4a
+  // docs/ENGINE.md#apply-and-the-journal
   it("a refusal repeated on the re-send quarantines the id", async () => {
     h = await startHarness();
     const env = h.env();
@@ -364,8 +364,8 @@ describe("a one-id add is quarantined only when refused twice (issue 10 item 4a)
   });
 });
 
-describe("a refused write is verified only by a complete read (issue 10 item 4a)", () => {
-  // issue 10 item 4a
+describe("a refused write is verified only by a complete read", () => {
+  // docs/ENGINE.md#apply-and-the-journal
   it("a refused remove read back through a list cut short is not confirmed: the rows stay owned and the next run removes them", async () => {
     h = await startHarness();
     const harness = h;

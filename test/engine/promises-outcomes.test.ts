@@ -1,5 +1,5 @@
 /**
- * Issue 10 items 10 and 11, through the real `musicsync` command line (its `main`, output
+ * docs/ENGINE.md#outcomes-and-exit-codes and docs/ENGINE.md#ratings, through the real `musicsync` command line (its `main`, output
  * captured): a failure is never shown as "No changes." in any rendering and its exit code says so,
  * a 404 names the source and the id; a likes recipe keeps the ratings the person set by hand.
  */
@@ -36,7 +36,7 @@ async function renderings(project: string) {
   };
 }
 
-/** The promise of item 10 for one failing recipe: listed with its reason everywhere, never "No changes.". */
+/** The promise of docs/ENGINE.md#outcomes-and-exit-codes for one failing recipe: listed with its reason everywhere, never "No changes.". */
 function expectListedAsFailed(r: Awaited<ReturnType<typeof renderings>>, id: string, reason: RegExp) {
   for (const [label, out] of Object.entries(r)) {
     expect(out.stdout, label).not.toMatch(/No changes\./);
@@ -59,8 +59,8 @@ function expectListedAsFailed(r: Awaited<ReturnType<typeof renderings>>, id: str
   expect(r.dry.stdout).toMatch(/^Failed: 1 of 1 recipe/m);
 }
 
-describe("failures are never shown as No changes (issue 10 item 10)", () => {
-  // issue 10 item 10
+describe("failures are never shown as No changes", () => {
+  // docs/ENGINE.md#outcomes-and-exit-codes
   it("a missing auth file: every rendering lists the recipe with the reason, exit 1", async () => {
     h = await startHarness();
     await writeRecipes(h.dir, [{ id: "mine", ids: catalogueSongs(h, 3) }]);
@@ -81,7 +81,7 @@ describe("failures are never shown as No changes (issue 10 item 10)", () => {
     expect(await h.writes()).toBe(0);
   }, 60_000);
 
-  // issue 10 item 10
+  // docs/ENGINE.md#outcomes-and-exit-codes
   it("a 401: every rendering lists the recipe as refused credentials, exit 4, no credential shown", async () => {
     h = await startHarness();
     await writeRecipes(h.dir, [{ id: "mine", ids: catalogueSongs(h, 3) }]);
@@ -104,7 +104,7 @@ describe("failures are never shown as No changes (issue 10 item 10)", () => {
     expect(sync.stdout).toMatch(/^Failed: 1 of 1 recipe \(mine\)\.$/m);
   }, 60_000);
 
-  // issue 10 item 10
+  // docs/ENGINE.md#outcomes-and-exit-codes
   it("a refused connection: every rendering lists the recipe with the connection error, exit 1", async () => {
     h = await startHarness();
     await writeRecipes(h.dir, [{ id: "mine", ids: catalogueSongs(h, 3) }]);
@@ -119,7 +119,7 @@ describe("failures are never shown as No changes (issue 10 item 10)", () => {
     expect(JSON.parse(sync.stdout).runs[0].error).toMatch(/ECONNREFUSED|connection failed/);
   }, 60_000);
 
-  // issue 10 item 10
+  // docs/ENGINE.md#outcomes-and-exit-codes
   it("a 404 names the source (id and type) and the id that was not found", async () => {
     h = await startHarness();
     await writeRecipes(h.dir, [
@@ -139,7 +139,7 @@ describe("failures are never shown as No changes (issue 10 item 10)", () => {
     expect(JSON.parse(sync.stdout).runs[0].error).toMatch(reason);
   }, 60_000);
 
-  // issue 10 item 10
+  // docs/ENGINE.md#outcomes-and-exit-codes
   it("two failing recipes and one good one: Markdown lists all three and says they failed, exit 1", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 4);
@@ -172,7 +172,7 @@ describe("failures are never shown as No changes (issue 10 item 10)", () => {
     expect(applied.code, applied.stderr).toBe(0);
   }, 60_000);
 
-  // issue 10 item 10
+  // docs/ENGINE.md#outcomes-and-exit-codes
   it("failure wins over changes: plan exits 1, sync that wrote for others exits 3", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 4);
@@ -208,10 +208,10 @@ function likesRecipe(id: string, rating: "LIKE" | "DISLIKE", ids: readonly strin
   ].join("\n");
 }
 
-describe("a likes recipe keeps the ratings the person set (issue 10 item 11)", () => {
+describe("a likes recipe keeps the ratings the person set", () => {
   const ratingOf = (videoId: string) => h!.emulator.state.store.library.rating(1, videoId);
 
-  // issue 10 item 11
+  // docs/ENGINE.md#ratings
   it("skips a song the person disliked, saying so, and likes the others", async () => {
     h = await startHarness();
     const [disliked, other] = catalogueSongs(h, 2) as [string, string];
@@ -232,7 +232,7 @@ describe("a likes recipe keeps the ratings the person set (issue 10 item 11)", (
     expect(again.stdout).toMatch(/\(you disliked it\)/);
   }, 60_000);
 
-  // issue 10 item 11
+  // docs/ENGINE.md#ratings
   it("overrides the person's dislike only with policy override_ratings: true", async () => {
     h = await startHarness();
     const [disliked] = catalogueSongs(h, 1) as [string];
@@ -243,7 +243,7 @@ describe("a likes recipe keeps the ratings the person set (issue 10 item 11)", (
     expect(ratingOf(disliked)).toBe("LIKE");
   }, 60_000);
 
-  // issue 10 item 11
+  // docs/ENGINE.md#ratings
   it("a DISLIKE recipe skips a song the person liked", async () => {
     h = await startHarness();
     const [liked, other] = catalogueSongs(h, 2) as [string, string];
@@ -257,7 +257,7 @@ describe("a likes recipe keeps the ratings the person set (issue 10 item 11)", (
     expect(ratingOf(other)).toBe("DISLIKE");
   }, 60_000);
 
-  // issue 10 item 11
+  // docs/ENGINE.md#ratings
   it("a LIKE and a DISLIKE recipe of one account write different targets; two LIKE recipes conflict", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 2);

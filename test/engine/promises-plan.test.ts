@@ -1,5 +1,5 @@
 /**
- * Issue 10, items 1–3: no second playlist from a title the service trims or from a library read
+ * No second playlist from a title the service trims or from a library read
  * cut short, and no mirror emptied by a source read cut short that carries no item count.
  */
 import { join } from "node:path";
@@ -45,8 +45,8 @@ target:
 mode: sync
 `;
 
-describe("titles as the service keeps them (issue 10 item 1)", () => {
-  // issue 10 item 1
+describe("titles as the service keeps them", () => {
+  // docs/ENGINE.md#titles
   it("compares titles trimmed, as the service stores them, and keeps inner spaces", () => {
     expect(serviceTitle("  Road  trip \u00a0\n")).toBe("Road  trip");
     expect(sameTitle("Road trip ", "Road trip")).toBe(true);
@@ -54,7 +54,7 @@ describe("titles as the service keeps them (issue 10 item 1)", () => {
     expect(sameTitle(null, "Road trip")).toBe(false);
   });
 
-  // issue 10 item 1
+  // docs/ENGINE.md#titles
   it("refuses empty, white-space-only, NBSP-only and control-character titles at validate with file:line:col", () => {
     expect(titleProblem("Mix")).toBeNull();
     const titles = ['"   "', '"\\u00A0\\u00A0"', '"\\u200B "', '"Mix\\u0000"', '"two\\nlines"'];
@@ -78,7 +78,7 @@ target:
     }
   });
 
-  // issue 10 item 1
+  // docs/ENGINE.md#titles
   it("stores a recipe's title and description trimmed", () => {
     const yaml = staticPlaylist("trimmed", "Road trip ", ["dQw4w9WgXcQ"]).replace(
       '"made by a recipe"',
@@ -90,7 +90,7 @@ target:
     expect(target.playlist.description).toBe("notes");
   });
 
-  // issue 10 item 1
+  // docs/ENGINE.md#titles
   it('sees two recipes titled "Mix" and " Mix " as writing one target', () => {
     const text = `${staticPlaylist("one", "Mix", ["dQw4w9WgXcQ"])}---\n${staticPlaylist("two", " Mix ", ["dQw4w9WgXcQ"])}`;
     const { recipes, issues } = loadRecipeText("two.yaml", text);
@@ -100,7 +100,7 @@ target:
     ]);
   });
 
-  // issue 10 item 1
+  // docs/ENGINE.md#titles
   it("does not edit a title that differs only by surrounding white space", () => {
     const target: TargetSpec = {
       type: "playlist",
@@ -128,7 +128,7 @@ target:
     expect(p.actions).toEqual([]);
   });
 
-  // issue 10 item 1
+  // docs/ENGINE.md#titles
   it("a title with surrounding white space converges, and a lost database finds the playlist again", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 3);
@@ -163,7 +163,7 @@ function libraryClient(
   return client as unknown as SourceClient;
 }
 
-describe("the marker search reads the whole library (issue 10 item 2)", () => {
+describe("the marker search reads the whole library", () => {
   const target: TargetSpec = {
     type: "playlist",
     playlist: { id: null, title: "Weekly", description: null, privacy: null },
@@ -173,7 +173,7 @@ describe("the marker search reads the whole library (issue 10 item 2)", () => {
   const ours = { title: "Weekly", playlistId: "PLweekly" };
   const weekly: PlaylistResult = { title: "Weekly", description: "[musicsync:weekly]", tracks: [] };
 
-  // issue 10 item 2
+  // docs/ENGINE.md#ownership
   it("refuses to conclude 'not there' when two full reads of the library differ", async () => {
     const client = libraryClient([others.slice(0, 13), others], {});
     await expect(readTarget(target, client, { recipeId: "weekly", ownedPlaylistId: null })).rejects.toThrow(
@@ -181,7 +181,7 @@ describe("the marker search reads the whole library (issue 10 item 2)", () => {
     );
   });
 
-  // issue 10 item 2
+  // docs/ENGINE.md#ownership
   it("finds its playlist when only the second read lists it, and reports 'not there' when both agree", async () => {
     const cut = libraryClient([others.slice(0, 13), [...others, ours]], { PLweekly: weekly });
     const found = await readTarget(target, cut, { recipeId: "weekly", ownedPlaylistId: null });
@@ -192,7 +192,7 @@ describe("the marker search reads the whole library (issue 10 item 2)", () => {
     expect(none.foundBy).toBe("none");
   });
 
-  // issue 10 item 2
+  // docs/ENGINE.md#ownership
   it("after a lost database, 40 newer playlists and one truncated library read, makes no second playlist", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 3);
@@ -207,7 +207,7 @@ describe("the marker search reads the whole library (issue 10 item 2)", () => {
     expect(await playlistsTitled(h, "Weekly")).toEqual([first.apply!.playlistId]);
   });
 
-  // issue 10 item 2
+  // docs/ENGINE.md#ownership
   it("with no playlist yet and a truncated library read, fails with the reason and creates nothing", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 3);
@@ -227,7 +227,7 @@ describe("the marker search reads the whole library (issue 10 item 2)", () => {
     expect(await playlistsTitled(h, "Weekly")).toHaveLength(1);
   });
 
-  // issue 10 item 2
+  // docs/ENGINE.md#ownership
   it("opens the playlists titled like the recipe first, then the person's others, never auto playlists, mixes or others' playlists", () => {
     const cards: PlaylistCardResult[] = [
       { title: "Liked Music", playlistId: "LM", owned: false },
@@ -244,7 +244,7 @@ describe("the marker search reads the whole library (issue 10 item 2)", () => {
     ]);
   });
 
-  // issue 10 item 2
+  // docs/ENGINE.md#ownership
   it("opens every playlist but the auto ones when the library rows do not say which are the person's", () => {
     const cards: PlaylistCardResult[] = [
       { title: "Liked Music", playlistId: "LM" },
@@ -254,7 +254,7 @@ describe("the marker search reads the whole library (issue 10 item 2)", () => {
     expect(markerCandidates(cards, "Weekly").map((c) => c.id)).toEqual(["PLrenamed", "PLsaved"]);
   });
 
-  // issue 10 item 2
+  // docs/ENGINE.md#ownership
   it("finds its playlist under another title, reading the others one page each", async () => {
     const opened: string[] = [];
     const cards: PlaylistCardResult[] = [
@@ -271,7 +271,7 @@ describe("the marker search reads the whole library (issue 10 item 2)", () => {
     expect(opened).toEqual(["PLtitled:all", "PLrenamed:1", "PLrenamed:all"]);
   });
 
-  // issue 10 item 2
+  // docs/ENGINE.md#ownership
   it("after the person renamed its playlist and the database was lost, adopts it and titles it back: no second playlist", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 3);
@@ -296,7 +296,7 @@ describe("the marker search reads the whole library (issue 10 item 2)", () => {
   });
 });
 
-describe("a source read cut short without an item count (issue 10 item 3)", () => {
+describe("a source read cut short without an item count", () => {
   const target: TargetSpec = {
     type: "playlist",
     playlist: { id: "PLx", title: null, description: null, privacy: null },
@@ -340,7 +340,7 @@ describe("a source read cut short without an item count (issue 10 item 3)", () =
       p,
     );
 
-  // issue 10 item 3
+  // docs/ENGINE.md#guards
   it("blocks removals when a source returns under half of its last complete read, and says why", () => {
     const p = planFor([...names.slice(0, 10), "new"], [size(11, 60)]);
     expect(p.guards).toEqual([
@@ -366,7 +366,7 @@ describe("a source read cut short without an item count (issue 10 item 3)", () =
     expect(JSON.parse(renderPlansJson([p])).plans[0].guards[0].guard).toBe("source_shrunk");
   });
 
-  // issue 10 item 3
+  // docs/ENGINE.md#guards
   it("lets a small or expected change through: a drop under the floor, a counted read, ratio 0, no baseline", () => {
     // 8 → 4 is under half but only 4 items fewer (the floor is 5).
     expect(shrinkMessage([size(4, 8)], 0.5)).toBeNull();
@@ -379,7 +379,7 @@ describe("a source read cut short without an item count (issue 10 item 3)", () =
     expect(planSources([size(30, 60)], 0.5)).toEqual([{ ...size(30, 60), record: true }]);
   });
 
-  // issue 10 item 3
+  // docs/ENGINE.md#guards
   it("keys a source's size on its options, so an edited source starts afresh", () => {
     const a = sourceKey({ id: "results", type: "search", query: "a", filter: "songs", limit: 60 } as never);
     const b = sourceKey({ id: "results", type: "search", query: "b", filter: "songs", limit: 60 } as never);
@@ -387,7 +387,7 @@ describe("a source read cut short without an item count (issue 10 item 3)", () =
     expect(a).not.toBe(b);
   });
 
-  // issue 10 item 3
+  // docs/ENGINE.md#guards
   it("one truncated search read does not empty a 60-item mirror; plans and dry runs record nothing", async () => {
     h = await startHarness();
     const yaml = `apiVersion: musicsync/v1

@@ -1,8 +1,7 @@
 /**
- * Issue 10, the state's promises: concurrent first opens migrate once (items 6), a missing folder is
- * created and every open or migration error names the file (13), runs whose process is gone are
- * closed as `interrupted` by the next open and `history` says so (5), and `unlock` refuses while
- * the lock's holder is alive (7).
+ * The state's promises: concurrent first opens migrate once, a missing folder is created and every
+ * open or migration error names the file, runs whose process is gone are closed as `interrupted` by
+ * the next open and `history` says so, and `unlock` refuses while the lock's holder is alive.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -94,8 +93,8 @@ for (let r = 0; r < Number(rounds); r++) {
   return Promise.all(runs).then((lines) => lines.flat());
 }
 
-describe("concurrent first open (issue 10 item 6)", () => {
-  // issue 10 item 6
+describe("concurrent first open", () => {
+  // docs/ARCHITECTURE.md#the-state
   it("several processes opening the same new file at once all succeed, round after round", async () => {
     const workers = 4;
     const rounds = 20;
@@ -109,7 +108,7 @@ describe("concurrent first open (issue 10 item 6)", () => {
     expect(new Set(applied.map((a) => a.hash)).size).toBe(applied.length);
   }, 90_000);
 
-  // issue 10 item 6
+  // docs/ARCHITECTURE.md#the-state
   it("keeps drizzle's table of applied migrations: a database migrated before opens unchanged", async () => {
     const file = join(dir, "state.db");
     const first = openSqliteState(file);
@@ -129,8 +128,8 @@ describe("concurrent first open (issue 10 item 6)", () => {
   });
 });
 
-describe("the state folder and errors that name the file (issue 10 item 13)", () => {
-  // issue 10 item 13
+describe("the state folder and errors that name the file", () => {
+  // docs/ENGINE.md#bad-input
   it("creates a missing state folder", async () => {
     const file = join(dir, "not", "yet", "state.db");
     const state = openSqliteState(file);
@@ -138,7 +137,7 @@ describe("the state folder and errors that name the file (issue 10 item 13)", ()
     await state.close();
   });
 
-  // issue 10 item 13
+  // docs/ENGINE.md#bad-input
   it("names the path when the database cannot be opened", () => {
     const blocker = join(dir, "a-file");
     writeFileSync(blocker, "not a folder");
@@ -146,7 +145,7 @@ describe("the state folder and errors that name the file (issue 10 item 13)", ()
     expect(() => openSqliteState(file)).toThrow(file);
   });
 
-  // issue 10 item 13
+  // docs/ENGINE.md#bad-input
   it("names the path when a migration fails", () => {
     const file = join(dir, "odd.db");
     // A table the first migration creates, without drizzle's record of it: the migration fails.
@@ -158,7 +157,7 @@ describe("the state folder and errors that name the file (issue 10 item 13)", ()
     );
   });
 
-  // issue 10 item 13
+  // docs/ENGINE.md#bad-input
   it("the CLI names the path too", async () => {
     const blocker = join(dir, "a-file");
     writeFileSync(blocker, "x");
@@ -180,7 +179,7 @@ describe("the state folder and errors that name the file (issue 10 item 13)", ()
   });
 });
 
-describe("runs left running (issue 10 item 5)", () => {
+describe("runs left running", () => {
   const start = (state: ReturnType<typeof openSqliteState>, holder: string | undefined, at: number) =>
     state.startRun({
       recipeId: "r",
@@ -191,7 +190,7 @@ describe("runs left running (issue 10 item 5)", () => {
       ...(holder ? { holder } : {}),
     });
 
-  // issue 10 item 5
+  // docs/ENGINE.md#reconciling-an-interrupted-run
   it("a run whose process is gone is closed as interrupted by the next open, and history says so", async () => {
     const file = join(dir, "state.db");
     const gone = `${hostname()}:${deadPid()}`;
@@ -232,7 +231,7 @@ describe("runs left running (issue 10 item 5)", () => {
     await second.close();
   });
 
-  // issue 10 item 5
+  // docs/ENGINE.md#reconciling-an-interrupted-run
   it("another machine's run is closed only when old and without a fresh heartbeat of its holder", () => {
     const now = 10_000_000;
     const stale = 300_000;
@@ -257,7 +256,7 @@ describe("runs left running (issue 10 item 5)", () => {
     );
   });
 
-  // issue 10 item 5
+  // docs/ENGINE.md#reconciling-an-interrupted-run
   it("a daemon's running run on this machine is never closed by another process's open", async () => {
     const file = join(dir, "state.db");
     const first = openSqliteState(file);
@@ -270,14 +269,14 @@ describe("runs left running (issue 10 item 5)", () => {
   });
 });
 
-describe("unlock (issue 10 item 7)", () => {
+describe("unlock", () => {
   let h: Harness | null = null;
   afterEach(async () => {
     await h?.stop();
     h = null;
   });
 
-  // issue 10 item 7
+  // docs/ENGINE.md#locks
   it("refuses while the holder is alive and says which process holds it; --force removes it", async () => {
     h = await startHarness();
     await writeRecipes(h.dir, [{ id: "r", ids: catalogueSongs(h, 1) }]);
@@ -298,7 +297,7 @@ describe("unlock (issue 10 item 7)", () => {
     expect(await musicsync(["unlock", "--force", id, "-p", h.projectFile])).toMatchObject({ code: 0 });
   }, 30_000);
 
-  // issue 10 item 7
+  // docs/ENGINE.md#locks
   it("removes a lock whose holder on this machine is gone, without --force", async () => {
     h = await startHarness();
     await writeRecipes(h.dir, [{ id: "r", ids: catalogueSongs(h, 1) }]);
@@ -312,7 +311,7 @@ describe("unlock (issue 10 item 7)", () => {
     });
   }, 30_000);
 
-  // issue 10 item 7
+  // docs/ENGINE.md#locks
   it("another machine's lock: refused while its heartbeat is fresh, allowed once stale", () => {
     const lock = { account: "a", lockId: "L", holder: "far:9", acquiredAt: 0, heartbeatAt: 1_000_000 };
     expect(unlockRefusal(lock, 1_000_000 + 10_000, 300_000, "here")).toMatch(

@@ -1,5 +1,5 @@
 /**
- * Issue 23: a database whose job queue an earlier musicsync made with pg-boss 10 (schema version 24,
+ * A database whose job queue an earlier musicsync made with pg-boss 10 (schema version 24,
  * which pg-boss 12 refuses to upgrade). The first worker or `enqueue` of this version sets the old
  * schema aside, lets pg-boss 12 install its own, and carries over every run the old queue still
  * held — waiting, delayed, retrying, or taken by a worker that is gone — once, whatever the number
@@ -133,7 +133,7 @@ const KEPT = [
   { recipe: null, state: "created" },
 ];
 
-describe("a pg-boss 10 job queue (issue 23)", () => {
+describe("a pg-boss 10 job queue", () => {
   it("is set aside and its runs carried over to pg-boss 12's queue, the rest kept", async () => {
     const url = await oldDatabase();
     const queue = await open(url);

@@ -1,5 +1,5 @@
 /**
- * A recipe's `account:` (issue 23): `validate` reads no state, so a name the project file lacks is a
+ * A recipe's `account:`: `validate` reads no state, so a name the project file lacks is a
  * warning when a stored account may carry it and an error when none may; `sync`, which reads the
  * stored accounts, refuses a name found nowhere before it writes anything.
  */
@@ -40,7 +40,7 @@ async function project(dir: string, account: string, state = "state.db"): Promis
   return join(dir, "musicsync.yaml");
 }
 
-describe("validate: a recipe's account the project file lacks (issue 23)", () => {
+describe("validate: a recipe's account the project file lacks", () => {
   it("a stored account's name: valid, with a warning at the key saying where it is checked", async () => {
     await withTempDir("recipe-accounts-", async (dir) => {
       const file = await project(dir, "alice");
@@ -86,7 +86,7 @@ describe("validate: a recipe's account the project file lacks (issue 23)", () =>
   });
 });
 
-describe("sync: a recipe's account found nowhere (issue 23)", () => {
+describe("sync: a recipe's account found nowhere", () => {
   it("is refused, naming it, before anything is written; a stored account of another name does not stand in", async () => {
     await withTempDir("recipe-accounts-", async (dir) => {
       const file = await project(dir, "alice");

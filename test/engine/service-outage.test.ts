@@ -1,5 +1,5 @@
 /**
- * Issue 22, break 6: `musicsync worker` and `musicsync daemon` on a PostgreSQL state carry on
+ * `musicsync worker` and `musicsync daemon` on a PostgreSQL state carry on
  * through a restart of the server without being restarted themselves — the pools connect again,
  * pg-boss's connection recovers, the workers' scheduler makes its own connection again — and no
  * connection's end becomes an uncaught error. Real processes (the compiled command), a real server

@@ -1,5 +1,5 @@
 /**
- * Ctrl-C during `musicsync sync` (issue 22), with the real command against an emulator whose
+ * Ctrl-C during `musicsync sync`, with the real command against an emulator whose
  * playlist edits are slow: the write in flight finishes and no other is sent, the command says
  * what was finished and what was left, exits 130, and the next sync converges without a duplicate.
  * A second Ctrl-C exits at once, and the next sync reconciles that too.

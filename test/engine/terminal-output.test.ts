@@ -1,5 +1,5 @@
 /**
- * What a person sees when `sync` runs on a terminal (issue 23): under a pseudo-terminal made by
+ * What a person sees when `sync` runs on a terminal: under a pseudo-terminal made by
  * util-linux's `script` (Debian's bsdutils, part of every base system), the bytes the command wrote
  * are rendered by a small terminal model (test/support/terminal-screen.ts) and the final screen must hold
  * each plan and each recipe's result line, no trace of the progress bar, and the cursor — where

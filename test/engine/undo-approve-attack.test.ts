@@ -1,5 +1,5 @@
 /**
- * Attacks on `musicsync undo` and `musicsync approve` (issue 14): racing undos, undos of undos,
+ * Attacks on `musicsync undo` and `musicsync approve` (docs/ENGINE.md#undo): racing undos, undos of undos,
  * a person's edits since the run, failed and unanswered writes, hostile arguments, approvals
  * against a locked account or expired credentials. Each test is one promise: never lose a row,
  * never make a second playlist, say exactly what was done, bad input gets one clear line.

@@ -60,7 +60,7 @@ describe("access", () => {
     const session = setCookie.split(";")[0]!;
     expect((await w.get("/", { headers: { cookie: session } })).status).toBe(200);
     expect((await w.get("/", { headers: { cookie: `${session}x` } })).status).toBe(401);
-    // A page that names what it was asked for names the token as [redacted] (issue 22).
+    // A page that names what it was asked for names the token as [redacted].
     for (const path of [`/accounts/${token}`, `/drift/${token}`, `/actions/resume/${token}`]) {
       const page = await w.get(path, { headers: { cookie: session } });
       expect(page.status, path).toBe(404);

@@ -1,5 +1,5 @@
 /**
- * The status page's guards as pure functions (issue 22): which Host a bind answers to (a wildcard
+ * The status page's guards as pure functions: which Host a bind answers to (a wildcard
  * bind's included, which the server tests do not listen on), where a write comes from, the names
  * --http-hosts takes, the token's start check, and limits whose memory stays bounded.
  */

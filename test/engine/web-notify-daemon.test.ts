@@ -1,5 +1,5 @@
 /**
- * Issue 15, done when: a person starts the compiled daemon with --http, opens the page, sees the
+ * The status page and notifications end to end: a person starts the compiled daemon with --http, opens the page, sees the
  * recipe's state, runs it from the page, and gets a notification when the credentials expire (here
  * the emulator stops accepting the cookie's signatures). The notification carries no credential.
  */

@@ -1,5 +1,5 @@
 /**
- * The status page against DNS rebinding and cross-site posts (issue 22): a web page whose domain
+ * The status page against DNS rebinding and cross-site posts: a web page whose domain
  * is re-pointed at 127.0.0.1 reaches the page with its own name in Host and posts with its own
  * origin. It reads nothing (421 on every path, /healthz too) and writes nothing (403), while the
  * page's own names and a name the person gave work (a wildcard bind's: test/engine/web-guards.test.ts).

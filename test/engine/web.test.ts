@@ -1,5 +1,5 @@
 /**
- * The status page (issue 15) over a state made by real syncs on the emulator: what its pages show,
+ * The status page (docs/ENGINE.md#the-status-page-and-metrics) over a state made by real syncs on the emulator: what its pages show,
  * and its actions — each behind a confirmation and a CSRF token — changing the emulator's playlists
  * through the same runner, lock and journal as the command line.
  */

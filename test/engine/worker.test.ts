@@ -1,5 +1,5 @@
 /**
- * `musicsync worker` and `musicsync enqueue` end to end (issue 16): many emulator accounts, the
+ * `musicsync worker` and `musicsync enqueue` end to end: many emulator accounts, the
  * state and the job queue in a fresh PostgreSQL database per test, the compiled command as child
  * processes with JSON logs. What must hold whatever the timing: every recipe converges once, one
  * playlist per recipe with exactly its rows, never two writers on one account, a killed or stopped
@@ -381,7 +381,7 @@ async function jobsOf(f: Fleet, recipeId: string): Promise<{ state: string; retr
   }
 }
 
-describe("musicsync worker: a run longer than the lease (issue 23)", () => {
+describe("musicsync worker: a run longer than the lease", () => {
   it("keeps its job while it runs: never handed to a second worker, one run, the job taken once", async () => {
     const { f, r, account } = await bigRecipe();
     expect((await enqueue(f, ["big"])).code).toBe(0);
@@ -661,7 +661,7 @@ describe("musicsync worker and enqueue: refusals", () => {
   }, 60_000);
 });
 
-describe("a job for a recipe the worker's project does not have (issue 22)", () => {
+describe("a job for a recipe the worker's project does not have", () => {
   it("is not dropped unseen: the job fails in the queue (retried, then failed) and status says why", async () => {
     const f = await fleet(1);
     await writeRecipes(f.dir, [

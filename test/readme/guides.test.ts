@@ -208,7 +208,7 @@ async function play(
 
 /** Checks of what a guide's lines left behind, beyond their exit codes. */
 const AFTERWARDS: Record<string, (project: string, ran: Map<number, Ran>, steps: Step[]) => Promise<void>> = {
-  // Issue 22: the drafted matches.yaml sits among the recipes, and the commands that load them pass over it.
+  // The drafted matches.yaml sits among the recipes, and the commands that load them pass over it.
   "docs/recipes.md": async (project, ran, steps) => {
     const drafted = await readFile(join(project, "recipes", "matches.yaml"), "utf8");
     expect(drafted).toMatch(/^"[^"]+": [\w-]{11} {2}# /m);

@@ -1,5 +1,5 @@
 /**
- * Plans held for approval in the soak (issue 22): some recipes get `policy.require_approval`
+ * Plans held for approval in the soak: some recipes get `policy.require_approval`
  * (surfaces.ts draws the thresholds), so that a plan that removes more is held. What must hold:
  * - a run that says `pending_approval` sent no write and is recorded so in the state;
  * - no run applies a plan over the thresholds unless approved (`sync --approve`, `approve`, the
@@ -94,7 +94,7 @@ interface RunJson {
 /**
  * The saved-plan path's `apply` arguments, checked first when the plan would hold recipes: `apply`
  * without `--approve` must hold them; the run is then `apply --approve`. When it applied them anyway
- * (the break of issue 22), that process was the run (`done`): nothing is left held to approve.
+ * (a break found by the soak), that process was the run (`done`): nothing is left held to approve.
  */
 export async function heldPlanStep(
   ctx: HeldApplyContext,

@@ -1,5 +1,5 @@
 /**
- * The attacks of issue 10 items 8 and 9 in the soak: which runs of a seed go through the proxy that
+ * The credential and hostile-recipe attacks in the soak (docs/ENGINE.md#credentials, docs/ENGINE.md#bad-input): which runs of a seed go through the proxy that
  * echoes credentials back (test/support/echo-server.ts), and which hostile recipe file
  * (test/engine/hostile-recipes.ts) is dropped beside the seed's recipes before which run. Pure.
  *

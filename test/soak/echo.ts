@@ -1,5 +1,5 @@
 /**
- * The soak's runs through the proxy that echoes credentials back (issue 10 item 8): the account's
+ * The soak's runs through the proxy that echoes credentials back (docs/ENGINE.md#credentials): the account's
  * `base_url` pointed at test/support/echo-server.ts in front of the seed's emulator, for the engine
  * in this process (a project with that base_url) and for the real `musicsync` process (a second
  * project file beside the first: same account file, state database and recipe folder).

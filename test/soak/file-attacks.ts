@@ -1,5 +1,5 @@
 /**
- * A `file` source's file swapped for something hostile before one run (issue 22): a symlink to
+ * A `file` source's file swapped for something hostile before one run: a symlink to
  * /dev/zero, a named pipe nobody writes, a symlink to one, a sparse file over the size limit, a
  * folder, a symlink to itself, or the recipe pointed at a file outside the project folder. What
  * must hold:

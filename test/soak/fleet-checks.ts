@@ -1,5 +1,5 @@
 /**
- * The fleet's promises (issue 22), checked once it drained: never two writers on one account (the
+ * The fleet's promises, checked once it drained: never two writers on one account (the
  * emulator's tally), every worker alive unless the soak killed it and stopping when told, every job
  * completed, the schedulers still scheduling, and each of the fleet's own recipes one playlist with
  * exactly its songs once a fault-free run followed. Pure: each takes what was read and answers the

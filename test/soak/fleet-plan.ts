@@ -1,5 +1,5 @@
 /**
- * What a seed's fleet does (issue 22): after which run a fleet of real `musicsync worker` processes
+ * What a seed's fleet does: after which run a fleet of real `musicsync worker` processes
  * takes the seed's recipes (and a few of its own, of the same account and of a second one) from the
  * queue, and what happens to PostgreSQL and to the workers meanwhile. Pure.
  *

@@ -1,5 +1,5 @@
 /**
- * The fleet's project (issue 22): a folder beside the seed's project whose `musicsync.yaml` names
+ * The fleet's project: a folder beside the seed's project whose `musicsync.yaml` names
  * the seed's account (`default`), a second emulator account made for the fleet (`other`), the
  * seed's recipes and the fleet's own, and the seed's PostgreSQL state; and the emulator readied for
  * the fleet (its write tally cleared, every write slowed so that a run lasts long enough to be cut).

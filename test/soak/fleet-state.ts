@@ -1,5 +1,5 @@
 /**
- * What the fleet's database says (issue 22): the run queue's jobs, read from pg-boss's table, and a
+ * What the fleet's database says: the run queue's jobs, read from pg-boss's table, and a
  * scheduled recipe's next run, cleared and read back through the engine's own state API. Every read
  * opens a connection of its own and closes it, so a database that blinks only fails that read.
  */

@@ -1,5 +1,5 @@
 /**
- * The fleet's pure parts (issue 22): what a seed's fleet is drawn to be, and how its promises are
+ * The fleet's pure parts: what a seed's fleet is drawn to be, and how its promises are
  * judged from what was read. The fleet itself runs in soak.test.ts and `npm run soak`.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * A seed's fleet (issue 22): between two runs of a PostgreSQL seed, 2–3 real `musicsync worker`
+ * A seed's fleet: between two runs of a PostgreSQL seed, 2–3 real `musicsync worker`
  * processes take the seed's recipes and the fleet's own (fleet-plan.ts) from the queue, fed by
  * `musicsync enqueue --all`, while the soak ends their database sessions, makes the database refuse
  * connections, sets an idle-session timeout, restarts the seed's own server (pg-faults.ts) and

@@ -115,7 +115,7 @@ export interface RecipeSpec {
   file?: { path: string; format: FileFormat };
 }
 
-/** Titles a person might type, surrounding whitespace and non-ASCII included (issue 10 item 1). */
+/** Titles a person might type, surrounding whitespace and non-ASCII included (docs/ENGINE.md#titles). */
 function title(r: Random, seed: number, n: number): string {
   const base = pick(r, ["Soak", "Road trip", "Morgen Früh", "夜の歌", "Mix & Match", "Café 'Noir'"]);
   const name = `${base} ${seed}-${n}`;

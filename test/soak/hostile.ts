@@ -1,5 +1,5 @@
 /**
- * One hostile recipe file (issue 10 item 9) dropped into the project's recipe folder beside the
+ * One hostile recipe file (docs/ENGINE.md#bad-input) dropped into the project's recipe folder beside the
  * seed's valid recipes, and what each reader of that folder must make of it:
  * - `validate` names it at `file:line:col` (or at 1:1 for a file-level refusal: too big, not UTF-8),
  *   names no other file, exits 1, prints no stack trace;

@@ -35,7 +35,7 @@ export interface Model {
   ambiguous: Set<string>;
   /** Rows (setVideoIds, or keys) present when the state database was lost: their owner is unknown now. */
   orphans: Set<string>;
-  /** Songs the person rated the other way (a LIKE recipe must leave a dislike alone: issue 10 item 11). */
+  /** Songs the person rated the other way (a LIKE recipe must leave a dislike alone: docs/ENGINE.md#ratings). */
   personRatedOther: Set<string>;
   /** Every key any version of the recipe wanted. */
   everDesired: Set<string>;
@@ -60,7 +60,7 @@ export function newModel(spec: RecipeSpec): Model {
   };
 }
 
-/** Whether rows the engine added and the person removed stay out (ENGINE.md's modes table). */
+/** Whether rows the engine added and the person removed stay out (docs/ENGINE.md#modes). */
 export function keepsTombstones(spec: RecipeSpec): boolean {
   return spec.mode === "append" || (spec.mode === "sync" && spec.policy.on_drift === "adopt");
 }

@@ -1,5 +1,5 @@
 /**
- * Notification targets that are all down (issue 22), on one run of a seed made by `musicsync sync`
+ * Notification targets that are all down, on one run of a seed made by `musicsync sync`
  * as a process: a webhook and an ntfy topic where nothing listens, a webhook that takes the request
  * and never answers, one that answers 500, a command that does not exist, one that exits 1, one
  * that sleeps, and one that writes its environment to a file. The process gets secrets in its own

@@ -1,5 +1,5 @@
 /**
- * One run of a seed made through the status page (issue 22), as `musicsync serve` makes it: the
+ * One run of a seed made through the status page, as `musicsync serve` makes it: the
  * page over the seed's own engine environment on 127.0.0.1, an action ("run now", "plan", "undo"
  * of an earlier run, "resume", "approve" of a held plan) opened with a good Host, then hostile
  * requests, then the action posted as a browser would. What must hold:

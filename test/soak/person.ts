@@ -127,7 +127,7 @@ async function editRatings(c: EditContext, m: Model, kind: EditKind): Promise<st
     m.personKeys.add(id);
     m.mustStay.add(id);
     // The service lists no dislikes, so a DISLIKE mirror cannot see (or take back) one the person set
-    // by hand; it is the person's rating, kept as item 11 of issue 10 wants (seed 178).
+    // by hand; it is the person's rating, kept as docs/ENGINE.md#ratings says (seed 178).
     if (same === "DISLIKE") m.ambiguous.add(id);
     return `rate ${id} ${same}`;
   }

@@ -1,5 +1,5 @@
 /**
- * What the fleet's PostgreSQL goes through (issue 22), done from a connection to the server's
+ * What the fleet's PostgreSQL goes through, done from a connection to the server's
  * `postgres` database, never to the seed's own: its lock sessions ended, every session ended, the
  * database refusing connections a few seconds, an idle-session timeout, and — on a server of the
  * seed's own — the server stopped and started. Each acts on the seed's database alone, so seeds

@@ -1,12 +1,12 @@
 /**
- * Every seed that ever broke a promise, with what broke and the item of issue 10 it belongs to.
+ * Every seed that ever broke a promise, with what broke and the promise it broke.
  * soak.test.ts runs each one; a seed stays here after its fix so the break cannot come back.
  */
 export interface Regression {
   seed: number;
   found: string;
-  /** The item of issue 10 (or another issue) whose code was at fault. */
-  issueItem: string;
+  /** The docs section of the promise whose code (or the soak's own model of it) was at fault. */
+  promise: string;
 }
 
 export const REGRESSIONS: readonly Regression[] = [
@@ -14,101 +14,101 @@ export const REGRESSIONS: readonly Regression[] = [
     seed: 8,
     found:
       "DISLIKE recipe under `gated` faults: rate_song answered HTTP 200 without a status counted as confirmed; run converged, songs not disliked",
-    issueItem: "10.4",
+    promise: "docs/ENGINE.md#apply-and-the-journal",
   },
   {
     seed: 12,
     found:
       "state lost, then the person renamed the owned playlist: the marker search compares titles only, so the next sync created a second playlist with the recipe's marker",
-    issueItem: "10.2",
+    promise: "docs/ENGINE.md#ownership",
   },
   {
     seed: 26,
     found:
       "one `failed-status` answer to a one-id add (batch_size 1) quarantined an available song for 7 days; the mirror then stays short of it",
-    issueItem: "10.4",
+    promise: "docs/ENGINE.md#apply-and-the-journal",
   },
   {
     seed: 72,
     found:
       "through the echo proxy, after a rename: a run reported no_changes while the playlist's title was not the recipe's",
-    issueItem: "10.4",
+    promise: "docs/ENGINE.md#apply-and-the-journal",
   },
   {
     seed: 90,
     found:
       "credentials echoed as \\u00xx escapes inside a JSON string reached the plan: the body is scrubbed as raw text, where such a spelling stands escaped once more",
-    issueItem: "10.8",
+    promise: "docs/ENGINE.md#credentials",
   },
   {
     seed: 99,
     found:
       "a truncated source playlist read (count 10, 5 rows) made a new mirror of 5 and the run said converged",
-    issueItem: "10.4",
+    promise: "docs/ENGINE.md#apply-and-the-journal",
   },
   {
     seed: 178,
     found:
       "soak model: a DISLIKE the person set by hand was expected to be removed by a DISLIKE mirror, which cannot read dislikes (and keeps the person's ratings)",
-    issueItem: "10.11",
+    promise: "docs/ENGINE.md#ratings",
   },
   {
     seed: 203,
     found: "as seed 90: echoed \\u00xx spellings of the cookie in the plan",
-    issueItem: "10.8",
+    promise: "docs/ENGINE.md#credentials",
   },
   {
     seed: 313,
     found:
       "soak model: the person deleted a sync recipe's playlist, which also leaves the library; an append `library: playlists` recipe was blamed for removing it",
-    issueItem: "10.4",
+    promise: "docs/ENGINE.md#apply-and-the-journal",
   },
   {
     seed: 403,
     found:
       "soak model: after a rename by hand, a run whose target read looked truncated (guard target_truncated: nothing written, the title edit included) was judged for its title",
-    issueItem: "10.4",
+    promise: "docs/ENGINE.md#apply-and-the-journal",
   },
   {
     seed: 265,
     found:
       "soak model: under failed-status faults the service refused one id twice in a row, which the engine's documented rule quarantines; the soak called it false",
-    issueItem: "10.4",
+    promise: "docs/ENGINE.md#apply-and-the-journal",
   },
   {
     seed: 387,
     found:
       "a refused remove verified by a target read cut short (truncate): the rows looked gone, the remove was reported confirmed while they were still there",
-    issueItem: "10.4",
+    promise: "docs/ENGINE.md#apply-and-the-journal",
   },
   {
     seed: 390,
     found:
       "soak model: after a lost state database a DISLIKE mirror was expected to take back dislikes it can no longer know of (the service lists none)",
-    issueItem: "10.11",
+    promise: "docs/ENGINE.md#ratings",
   },
   {
     seed: 115,
     found:
       "soak model: a fault-free real-process sync held removals back under max_removals; `sync --json` named no guards, so the soak judged the held rows as left behind (the JSON now lists the plan's guards and notes)",
-    issueItem: "13",
+    promise: "docs/ENGINE.md#guards",
   },
   {
     seed: 55,
     found:
       "soak model: the file attack that points a recipe outside the project made the loader refuse the recipe, which ended the seed instead of being the attack's to judge",
-    issueItem: "22.3",
+    promise: "docs/ENGINE.md#bad-input",
   },
   {
     seed: 60,
     found:
       "soak harness: the fleet's recipe builder came from daemon-harness.ts, whose import lifts the once-a-minute schedule rule for the whole process; validate, plan and the daemon then took a 30-second schedule",
-    issueItem: "22 (soak)",
+    promise: "docs/ENGINE.md#workers",
   },
   {
     seed: 196,
     found:
       "soak model: a fault on the target's read ended the run before it reached its attacked file; the judge wanted the error to name the file though nothing was read, searched or written",
-    issueItem: "22 (soak)",
+    promise: "docs/ENGINE.md#bad-input",
   },
 ];

@@ -6,7 +6,7 @@
  * refuse to `npm run soak`. Seeds 1 and 3 (the latter loses its state) and undo seed 1 run again
  * with the state on PostgreSQL (`npm run soak -- --state postgres` runs more), and seed 2 there
  * with a light fleet of workers whose account lock is cut mid-run (fleet.ts).
- * Issue 22's surfaces (surfaces.ts) come in their light form (no /dev/zero; an attacked file read
+ * The new surfaces (surfaces.ts) come in their light form (no /dev/zero; an attacked file read
  * in this process only), as the fixed seeds draw them, but for seed 4's files, forced on (with an
  * attack on one): together they post actions through the status page, hold plans for approval and
  * apply saved ones (seed 53's is held when `apply` meets it), swap a file source for a folder and
@@ -32,7 +32,7 @@ const seen: string[] = [];
 const describeViolations = (v: { run: number; recipe: string; invariant: string; detail: string }[]) =>
   v.map((x) => `run ${x.run} ${x.recipe}: ${x.invariant}: ${x.detail}`).join("\n");
 
-// issue 10, the suite that finds the next one
+// docs/ENGINE.md#principles: the suite that finds the next break
 describe("soak: random recipes, edits by hand, faults and kills; every promise checked after every run", () => {
   it.each(FIXED)(
     "seed %i keeps every promise",
@@ -62,7 +62,7 @@ describe("soak: random recipes, edits by hand, faults and kills; every promise c
     expect(violations, describeViolations(violations)).toEqual([]);
   }, 150_000);
 
-  it("the fixed seeds came up against every surface of issue 22", () => {
+  it("the fixed seeds came up against every surface", () => {
     // Run alone (a filter that left the seeds out), there is nothing to look at.
     if (seen.length === 0) return;
     for (const surface of [/^page /, /^approval \d+ apply@/, /^files /, /^file \S+@/, /^notify down@/])
@@ -74,8 +74,8 @@ describe("soak: random recipes, edits by hand, faults and kills; every promise c
 });
 
 describe("soak regressions: every seed that ever broke a promise", () => {
-  it.each(REGRESSIONS.map((r) => [r.seed, r.issueItem, r.found] as const))(
-    "seed %i (issue %s): %s",
+  it.each(REGRESSIONS.map((r) => [r.seed, r.promise, r.found] as const))(
+    "seed %i (%s): %s",
     async (seed) => {
       const { violations } = await runSeed(seed, { kill: "auto", command, ...attacks, surfaces: "none" });
       expect(violations, describeViolations(violations)).toEqual([]);
@@ -84,7 +84,7 @@ describe("soak regressions: every seed that ever broke a promise", () => {
   );
 });
 
-// issue 16: the same promises with the engine's state on PostgreSQL, a fresh database per seed.
+// The same promises with the engine's state on PostgreSQL, a fresh database per seed.
 describe("soak on PostgreSQL: each seed's state in a database of its own", () => {
   const server = usePostgres();
   /** The server, noting the databases made on it, to look into the seed's afterwards. */
@@ -119,7 +119,7 @@ describe("soak on PostgreSQL: each seed's state in a database of its own", () =>
     60_000,
   );
 
-  // issue 22: a fleet of real workers on the seed's database; a lock cut while one of them is mid-run.
+  // A fleet of real workers on the seed's database; a lock cut while one of them is mid-run.
   it("seed 2 with a fleet (two workers, an account lock cut mid-run) keeps every promise", async () => {
     const { violations, fleet } = await runSeed(2, {
       kill: false,

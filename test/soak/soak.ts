@@ -5,7 +5,7 @@
  * every run the promises (invariants.ts) are checked by reading the service back without faults.
  * The attacks of attacks.ts join in: in some seeds one or two runs go through a proxy that echoes
  * the credentials back (echo.ts), and a hostile recipe file sits beside the recipes (hostile.ts).
- * Issue 22's surfaces join in too (surfaces.ts, surface-steps.ts): a run made through the status
+ * The surfaces join in too (surfaces.ts, surface-steps.ts): a run made through the status
  * page after hostile requests, recipes holding big removals for approval, file sources swapped for
  * links, pipes and huge files, and notification targets that are all down.
  * The engine's state is SQLite, or — given a server — a fresh PostgreSQL database (state.ts); there,
@@ -99,7 +99,7 @@ export interface SoakOptions {
   hostile?: "all" | "light" | "none";
   /** The server on which the seed's state gets a fresh database (default: SQLite, `state.db` in its folder). */
   postgres?: PostgresServer;
-  /** Issue 22's surfaces (surfaces.ts): `all` (default), `light` (no /dev/zero, no process variants), `none`. */
+  /** The surfaces (surfaces.ts): `all` (default), `light` (no /dev/zero, no process variants), `none`. */
   surfaces?: SurfaceOptions["level"];
   /** Surfaces switched on or off whatever the seed draws (the fixed seeds of `npm test`). */
   force?: SurfaceOptions["force"];
@@ -116,7 +116,7 @@ export interface SeedResult {
   echoRuns: number;
   /** The hostile recipe file dropped beside the recipes, if any. */
   hostile: string | null;
-  /** Issue 22's surfaces the seed had (surfaces.ts `describeSurfaces`). */
+  /** The surfaces the seed had (surfaces.ts `describeSurfaces`). */
   surfaces: string[];
   /** What the seed's fleet of workers was and what was done to it (fleet-plan.ts), if it had one. */
   fleet?: string;
@@ -178,7 +178,7 @@ interface Seed {
   echoSent: number;
   /** Where the engine's state is (state.ts): every read of it goes through openState. */
   state: SeedState;
-  /** Issue 22's surfaces of the seed (none until `arm`). */
+  /** The surfaces of the seed (none until `arm`). */
   surfaces: SeedSurfaces;
 }
 
@@ -303,7 +303,7 @@ function secretsNow(s: Seed): string[] {
   return s.secrets;
 }
 
-/** The shared checker of item 8 (every spelling it knows), then the soak's own (base64 inside any run). */
+/** The shared credential checker (docs/ENGINE.md#credentials: every spelling it knows), then the soak's own (base64 inside any run). */
 function leaks(s: Seed, run: number, where: string, text: string) {
   const secrets = secretsNow(s);
   const shared = findCredentialPieces(text, secrets);
@@ -333,7 +333,7 @@ function routeOf(s: Seed, echo: boolean): Route {
   return { project: s.h.project, projectFile: s.h.projectFile, echo: false };
 }
 
-/** What the issue-22 steps (surface-steps.ts) need of the seed during run `run`. */
+/** What the surface steps (surface-steps.ts) need of the seed during run `run`. */
 function surfaceHost(s: Seed, run: number, light = false): SurfaceHost {
   return {
     h: s.h,

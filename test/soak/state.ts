@@ -1,5 +1,5 @@
 /**
- * Where a seed's engine state lives (issue 16): SQLite, `state.db` in the seed's folder (the
+ * Where a seed's engine state lives: SQLite, `state.db` in the seed's folder (the
  * default), or a fresh database on a PostgreSQL server that the whole run shares. The soak reads the
  * state through openState only, so that one set of invariants judges both; the two things that
  * need the storage itself — losing it, and scanning all of it for credentials — are here, one way

@@ -1,5 +1,5 @@
 /**
- * The seed's issue-22 surfaces (surfaces.ts) woven into its runs: soak.ts calls these at a few
+ * The seed's surfaces (surfaces.ts) woven into its runs: soak.ts calls these at a few
  * points — when it arms the seed, before and after each run, for each recipe it syncs in process,
  * and when a run is made through the page or as a `sync` process with notification targets down.
  * Each surface's own rules are in its module (page.ts, approval.ts, file-attacks.ts,

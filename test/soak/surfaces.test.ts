@@ -1,5 +1,5 @@
 /**
- * The soak's own pieces for issue 22, without a seed: the draw of the surfaces (apart from the main
+ * The soak's own pieces for the surfaces, without a seed: the draw of the surfaces (apart from the main
  * story, each surface on its own runs), the files the soak writes for `file` sources (read back by
  * the engine as exactly the ids it chose: else its desired would be wrong), its reading of
  * `require_approval`, and the bound that lets go of a read stuck on a named pipe.
@@ -18,7 +18,7 @@ import { FILE_FORMATS, surfacesOf } from "./surfaces.js";
 
 const shapes = [{ fileable: true }, { fileable: false }];
 
-describe("the draw of issue 22's surfaces", () => {
+describe("the draw of the surfaces", () => {
   it("is the seed's: the same every time, and forcing one surface changes no other", () => {
     for (let seed = 1; seed <= 200; seed++) {
       const plain = surfacesOf(seed, 5, new Set([2]), 3, shapes, { level: "all" });

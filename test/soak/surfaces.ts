@@ -1,5 +1,5 @@
 /**
- * The attacks of issue 22 in the soak, drawn per seed: an action posted through the status page
+ * The attacks on the surfaces in the soak (the status page, approvals, files, workers, notifications), drawn per seed: an action posted through the status page
  * after hostile requests (page.ts), recipes that hold big removals for approval (approval.ts), file
  * sources the soak writes itself and then swaps for a link, a pipe, a huge file, a folder or a path
  * outside the project (file-attacks.ts), and notification targets that are all down

@@ -1,5 +1,5 @@
 /**
- * The undo soak in `npm test` (issue 14): the oracle on hand-made readings, the harness catching an
+ * The undo soak in `npm test` (docs/ENGINE.md#undo): the oracle on hand-made readings, the harness catching an
  * undo that does nothing, and a fixed set of seeds against engine/undo. `npm run soak -- --undo
  * --seeds N` runs more.
  */
@@ -142,7 +142,7 @@ describe("undo soak: the harness catches an undo that does nothing", () => {
   }, 60_000);
 });
 
-// issue 14: undo takes a run back exactly, the person's later edits kept; undoing the undo redoes
+// docs/ENGINE.md#undo: undo takes a run back exactly, the person's later edits kept; undoing the undo redoes
 describe("undo soak: random recipes, runs and edits by hand; a random run undone, then redone", () => {
   it.each(FIXED)(
     "seed %i",

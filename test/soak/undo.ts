@@ -1,5 +1,5 @@
 /**
- * One seed of the undo soak (issue 14): an emulator of its own, one or two random recipes (a
+ * One seed of the undo soak (docs/ENGINE.md#undo): an emulator of its own, one or two random recipes (a
  * playlist, ratings), 2–4 runs of the real engine with the person editing by hand between them,
  * then one run undone, and the undo undone again. After each undo the target is read back and held
  * against the oracle (undo-oracle.ts): what it was before the run, the person's later edits kept.

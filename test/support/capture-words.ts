@@ -1,6 +1,6 @@
 /**
  * The display words the real captures in ../shared/fixtures show, read from the places where the
- * parsers compare them (PROTOCOL §4.0): carousel titles, the type words of search results, and
+ * parsers compare them (docs/PROTOCOL.md#display-words): carousel titles, the type words of search results, and
  * the dates of episode rows and history shelves. Tests take their expected words from here, so
  * that the wire-constant tables (src/wire/) are checked against the service, never against
  * themselves.
@@ -85,7 +85,7 @@ export function searchTypeWords(): Sightings {
   });
 }
 
-/** Dates of episode rows and headers (`subtitle.runs[0]`, PROTOCOL §4.7). */
+/** Dates of episode rows and headers (`subtitle.runs[0]`, docs/PROTOCOL.md#podcasts). */
 export function episodeDates(): Sightings {
   return collect((_, page) =>
     [
@@ -95,7 +95,7 @@ export function episodeDates(): Sightings {
   );
 }
 
-/** Titles of the history page's shelves, one per period (`Today`, `Yesterday`, PROTOCOL §4.5). */
+/** Titles of the history page's shelves, one per period (`Today`, `Yesterday`, docs/PROTOCOL.md#library). */
 export function historyShelfTitles(): Sightings {
   return collect((name, page) =>
     name.startsWith("yt_get_history")

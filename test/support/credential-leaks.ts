@@ -1,5 +1,5 @@
 /**
- * The leak check of issue 10 item 8, shared by the client, engine and soak suites: does a text (or
+ * The leak check of docs/ENGINE.md#credentials, shared by the client, engine and soak suites: does a text (or
  * the bytes of a file, such as the state database) hold a credential, or any piece of one at least
  * `minLen` characters long, in any encoding a service, a log or a serializer could have put it in?
  *

@@ -12,7 +12,7 @@ export interface Difference {
   reason: string;
 }
 
-/** Why unfiltered playlist rows have an item count here (search; PROTOCOL §4.1 "playlist" rows). */
+/** Why unfiltered playlist rows have an item count here (search; docs/PROTOCOL.md#search "playlist" rows). */
 const ITEM_COUNT_REASON =
   "unfiltered search rows read `Playlist • <author> • 79 songs`; the reference looks for the count two runs " +
   "too early (it forgets the `Playlist •` offset it used for the author) and reports null. We read the count " +
@@ -23,7 +23,7 @@ export const DIFFERENCES: Difference[] = [
     caseId: "yt_get_lyrics_20231219",
     path: "source",
     reason:
-      "the reference reads the source line without `footer` since 1.9.0, a path that never exists (PROTOCOL §8 " +
+      "the reference reads the source line without `footer` since 1.9.0, a path that never exists (docs/PROTOCOL.md#changes-over-time " +
       "'Lyrics source'); the page carries `musicDescriptionShelfRenderer.footer.runs[0].text` (`Source: LyricFind`)",
   },
   {
@@ -71,21 +71,21 @@ export const DIFFERENCES: Difference[] = [
     path: "isExplicit",
     reason:
       "the 2024 album header carries the explicit badge under the singular `subtitleBadge` with icon " +
-      "`MUSIC_EXPLICIT_BADGE`, which the reference does not read (PROTOCOL §4.2 get_album, §8); this album is explicit",
+      "`MUSIC_EXPLICIT_BADGE`, which the reference does not read (docs/PROTOCOL.md#browsing get_album, docs/PROTOCOL.md#changes-over-time); this album is explicit",
   },
   {
     caseId: "ytm_2024_03_get_album",
     path: "isExplicit",
     reason:
       "the 2024 album header carries the explicit badge under the singular `subtitleBadge` with icon " +
-      "`MUSIC_EXPLICIT_BADGE`, which the reference does not read (PROTOCOL §4.2 get_album, §8); this album is explicit",
+      "`MUSIC_EXPLICIT_BADGE`, which the reference does not read (docs/PROTOCOL.md#browsing get_album, docs/PROTOCOL.md#changes-over-time); this album is explicit",
   },
   {
     caseId: "ytm_2026_05_get_artist1",
     path: "radioId",
     reason:
       "2026 artist pages link the Mix button through `startRadioButton…navigationEndpoint.watchPlaylistEndpoint` " +
-      "(`RDEM…`); the reference reads only `watchEndpoint` and reports null (PROTOCOL §4.2 get_artist, §8)",
+      "(`RDEM…`); the reference reads only `watchEndpoint` and reports null (docs/PROTOCOL.md#browsing get_artist, docs/PROTOCOL.md#changes-over-time)",
   },
   {
     caseId: "yt_get_playlist_20250604",
@@ -93,7 +93,7 @@ export const DIFFERENCES: Difference[] = [
     reason:
       "the reference reads the playlist id from the play button at `header.buttons[1]`; this 2025 header has " +
       "the save toggle there and the play button at `buttons[2]`, so it reports null for an id the page states. " +
-      "The play button is taken wherever it sits among the header's buttons (PROTOCOL §4.6)",
+      "The play button is taken wherever it sits among the header's buttons (docs/PROTOCOL.md#playlists)",
   },
   // yt_get_library_podcasts_20250626 (no entry possible: the reference failed, so there is no result to
   // compare): the reference crashes on the "Add podcast" card that opens the grid on every page (its title

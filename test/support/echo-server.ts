@@ -1,5 +1,5 @@
 /**
- * A hostile service for the leak tests of issue 10 item 8: it takes the credentials each request
+ * A hostile service for the leak tests of docs/ENGINE.md#credentials: it takes the credentials each request
  * carries (cookie, every cookie value, authorization) and sends them back, in the many ways a
  * real service, proxy or error page could: in error messages, status words and reasons, headers,
  * percent-encoded, base64, JSON- and HTML-escaped, cut short, inside a failed write's body, inside

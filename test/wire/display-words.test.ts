@@ -39,15 +39,15 @@ const ENGLISH_NOT_IN_CAPTURES: {
   types: Partial<Record<ResultTypeWord, string>>;
 } = {
   categories: {
-    shows: "PROTOCOL.md §4.0, carousel titles: `audiobooks and shows` (key `shows`)",
+    shows: "docs/PROTOCOL.md#display-words, carousel titles: `audiobooks and shows` (key `shows`)",
   },
   types: {
     // yt_get_history_20240713 shows `Station` on history rows, which is not a search result.
-    station: "PROTOCOL.md §4.0, top-result card types: `station`",
+    station: "docs/PROTOCOL.md#display-words, top-result card types: `station`",
   },
 };
 
-/** Languages no capture is in: all their words come from PROTOCOL's source, not from a capture. */
+/** Languages no capture is in: all their words come from ytmusicapi's locale files, not from a capture. */
 const LANGUAGES_NOT_IN_CAPTURES = {
   languages: [
     "ar",
@@ -68,7 +68,7 @@ const LANGUAGES_NOT_IN_CAPTURES = {
     "zh_TW",
   ],
   source:
-    "PROTOCOL.md §1.3 and §4.0: localized rows take other languages from ytmusicapi's locale files (2024-03 catalogue)",
+    "docs/PROTOCOL.md#display-words: localized rows take other languages from ytmusicapi's locale files (2024-03 catalogue)",
 };
 
 const wordsOf = (w: string | readonly string[]): readonly string[] => (typeof w === "string" ? [w] : w);
@@ -82,7 +82,7 @@ function expectShown(word: string, seen: Sightings, place: string): void {
   );
 }
 
-// issue 11 item 9
+// docs/PROTOCOL.md#display-words
 describe.skipIf(!capturesPresent)("the display words are the captures' words", () => {
   const english = DISPLAY_STRINGS.en!;
 
@@ -152,7 +152,7 @@ const DATES_NOT_IN_TABLE: Record<string, string> = {
   "3d ago": "as `2d ago`; engine/pipeline/dates.ts reads the short form too",
 };
 
-// issue 11 item 9: relative dates, shared the same way
+// docs/PROTOCOL.md#display-words: relative dates, shared the same way
 describe.skipIf(!capturesPresent)("the relative dates are the captures' dates", () => {
   it("the English day forms are the ones the episode captures show", () => {
     const dates = episodeDates();

