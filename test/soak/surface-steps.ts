@@ -12,7 +12,7 @@ import type { Harness } from "../engine/sync-harness.js";
 import { WRITE_ENDPOINTS } from "../engine/sync-harness.js";
 import { judgeApproval } from "./approval.js";
 import {
-  HUNG_MS,
+  hungMs,
   judgeRead,
   MAX_RSS,
   type PlacedAttack,
@@ -165,7 +165,7 @@ export class SeedSurfaces {
   ): Promise<Found[]> {
     const before = await serviceCounts(host.h);
     const p = await runKilled(command, ["sync", "-r", a.recipeId, "--json", "-p", projectFile], null, 0, {
-      limitMs: HUNG_MS,
+      limitMs: hungMs(),
       maxRssBytes: MAX_RSS,
     });
     const after = await serviceCounts(host.h);
@@ -229,12 +229,7 @@ export class SeedSurfaces {
     const run = "value" in done && done.value ? done.value : null;
     const a: Attempt = {
       run: run && attacked ? { ...run, outcome: `file attack: ${run.outcome}` as RecipeRun["outcome"] } : run,
-      error:
-        "error" in done
-          ? done.error
-          : done.hung
-            ? new Error(`still running after ${HUNG_MS / 1000} s`)
-            : null,
+      error: "error" in done ? done.error : done.hung ? new Error("still running past the limit") : null,
       hung: done.hung,
       writes: after.writes - before.writes,
       searches: after.searches - before.searches,
