@@ -8,7 +8,7 @@
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { authTextKind } from "../../src/auth/detect.js";
+import { authTextKind } from "../../shared/auth-text.js";
 import { MAX_FILE_BYTES, mib } from "../files/limits.js";
 import { isInside, kindOf } from "../files/read-regular.js";
 import type { RecipeInput } from "./input.js";

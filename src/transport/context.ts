@@ -1,5 +1,19 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, ProxyAgent } from "undici";
+import { Redactor } from "../../shared/redact.js";
+import {
+  API_KEY,
+  API_PATH,
+  CLIENT_NAME,
+  CLIENT_NAME_ID,
+  CONSENT_COOKIE,
+  clientVersion,
+  LANGUAGES,
+  LOCATIONS,
+  SERVICE_ORIGIN,
+  UPLOAD_ORIGIN,
+  USER_AGENT,
+} from "../../shared/wire/constants.js";
 import { resolveAuth } from "../auth/index.js";
 import type { AuthProvider } from "../auth/types.js";
 import type { MusicClientOptions } from "../client.js";
@@ -16,21 +30,7 @@ import { type Logger, silentLogger } from "../logger.js";
 import type { OperationContext, RawRequest, RawResponse, SendOptions } from "../operations/context.js";
 import { isObject, type JsonObject } from "../parsers/nav.js";
 import type { ParseNotes } from "../parsers/notes.js";
-import {
-  API_KEY,
-  API_PATH,
-  CLIENT_NAME,
-  CLIENT_NAME_ID,
-  CONSENT_COOKIE,
-  clientVersion,
-  LANGUAGES,
-  LOCATIONS,
-  SERVICE_ORIGIN,
-  UPLOAD_ORIGIN,
-  USER_AGENT,
-} from "./constants.js";
 import { decodeBody, toTransportError } from "./http.js";
-import { Redactor } from "./redact.js";
 import { readRefusal } from "./refusals.js";
 import {
   DEFAULT_RETRY,

@@ -3,6 +3,7 @@ import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { clientVersion } from "../../shared/wire/constants.js";
 import {
   ArgumentError,
   ErrorCodes,
@@ -14,7 +15,6 @@ import {
   ServiceError,
   TransportError,
 } from "../../src/index.js";
-import { clientVersion } from "../../src/transport/constants.js";
 import { createContext } from "../../src/transport/context.js";
 import { parseRetryAfter, retryDelay } from "../../src/transport/retry.js";
 import { recordingLogger } from "../support/page-server.js";
