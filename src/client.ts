@@ -1,4 +1,5 @@
 import type { Dispatcher } from "undici";
+import type { RetryPolicy } from "../shared/retry.js";
 import type { Logger } from "./logger.js";
 import * as browsingOps from "./operations/browsing.js";
 import type { OperationContext } from "./operations/context.js";
@@ -11,7 +12,6 @@ import * as songOps from "./operations/song.js";
 import * as uploadOps from "./operations/uploads.js";
 import * as watchOps from "./operations/watch.js";
 import { createContext } from "./transport/context.js";
-import type { RetryPolicy } from "./transport/retry.js";
 import type { Album, Artist, ArtistAlbum, HomeRow, PlaylistCard, User, VideoCard } from "./types/browsing.js";
 import type { Charts, Explore, MoodCategories, MoodPlaylists } from "./types/explore.js";
 import type {

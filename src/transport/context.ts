@@ -2,6 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, ProxyAgent } from "undici";
 import { Redactor } from "../../shared/redact.js";
 import {
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  RETRYABLE_NETWORK_CODES,
+  type RetryPolicy,
+  retryDelay,
+} from "../../shared/retry.js";
+import {
   API_KEY,
   API_PATH,
   CLIENT_NAME,
@@ -32,13 +39,6 @@ import { isObject, type JsonObject } from "../parsers/nav.js";
 import type { ParseNotes } from "../parsers/notes.js";
 import { decodeBody, toTransportError } from "./http.js";
 import { readRefusal } from "./refusals.js";
-import {
-  DEFAULT_RETRY,
-  parseRetryAfter,
-  RETRYABLE_NETWORK_CODES,
-  type RetryPolicy,
-  retryDelay,
-} from "./retry.js";
 
 /** Settings checked and fixed at construction. */
 interface Settings {
