@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Dispatcher } from "undici";
 import { authTextKind, looksLikePath } from "../../shared/auth-text.js";
-import type { MusicClientOptions, OAuthCredentials } from "../client.js";
 import { ArgumentError, AuthError, ErrorCodes } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { MusicClientOptions, OAuthCredentials } from "../options.js";
 import { browserProvider } from "./browser.js";
 import { parseHeaderLines } from "./header-lines.js";
 import { fullHeaderProvider, oauthProvider } from "./oauth.js";

@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { setTimeout as delay } from "node:timers/promises";
 import { type Dispatcher, ProxyAgent } from "undici";
 import { Redactor } from "../../shared/redact.js";
-import type { OAuthToken } from "../client.js";
 import { ArgumentError, OAuthFlowError, ParseError } from "../errors.js";
+import type { OAuthToken } from "../options.js";
 import {
   DEVICE_CODE_URL,
   DEVICE_GRANT,

@@ -23,7 +23,6 @@ import {
 } from "../../shared/wire/constants.js";
 import { resolveAuth } from "../auth/index.js";
 import type { AuthProvider } from "../auth/types.js";
-import type { MusicClientOptions } from "../client.js";
 import {
   ArgumentError,
   AuthError,
@@ -35,6 +34,7 @@ import {
 } from "../errors.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { OperationContext, RawRequest, RawResponse, SendOptions } from "../operations/context.js";
+import type { MusicClientOptions } from "../options.js";
 import { isObject, type JsonObject } from "../parsers/nav.js";
 import type { ParseNotes } from "../parsers/notes.js";
 import { decodeBody, toTransportError } from "./http.js";
