@@ -17,7 +17,7 @@
  *
  * What the commands load (each action imports its module when it runs):
  * - `--help`, `--version`, `init`: commander, engine/cli, engine/daemon (option lists only),
- *   engine/run/scrub + src/transport/redact (the output scrubbing every command goes through).
+ *   engine/run/scrub + shared/redact (the output scrubbing every command goes through).
  * - `validate`: the above + engine/recipe, yaml, ajv's small runtime helper, node-cron.
  * - `plan`, `apply`, `sync`, `status`, `history`, `drift`, `resume`, `doctor`: the above + the
  *   engine (plan, apply, sources, targets, state), undici, better-sqlite3, drizzle-orm, pino,

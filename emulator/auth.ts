@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { SERVICE_ORIGIN } from "../src/transport/constants.js";
+import { SERVICE_ORIGIN } from "../shared/wire/constants.js";
 import type { EmulatorState, Viewer } from "./context.js";
 import { ApiError, permissionDenied, unauthenticated } from "./errors.js";
 import type { AccountRow } from "./store/rows.js";

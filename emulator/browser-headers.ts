@@ -4,7 +4,7 @@
  * against the emulator's state, so that the public declarations do not reach that state.
  */
 import { createHash } from "node:crypto";
-import { SERVICE_ORIGIN, USER_AGENT } from "../src/transport/constants.js";
+import { SERVICE_ORIGIN, USER_AGENT } from "../shared/wire/constants.js";
 import type { AccountRow } from "./store/rows.js";
 
 export function sapisidHash(sapisid: string, origin: string, timestampSeconds: number): string {

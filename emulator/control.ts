@@ -4,6 +4,7 @@
  * configuration. One handler per first path segment.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendJson } from "../shared/http.js";
 import { approveUserCode, expireAccessTokens } from "./auth.js";
 import { browserHeaders } from "./browser-headers.js";
 import {
@@ -16,7 +17,6 @@ import type { EmulatorState } from "./context.js";
 import { invalidArgument, notFound } from "./errors.js";
 import { type FaultConfig, isFaultKind, type QueuedFault } from "./faults.js";
 import { clearRequestLog, loggedRequests, writeOverlaps } from "./request-log.js";
-import { sendJson } from "./server.js";
 import type { AccountRow } from "./store/rows.js";
 
 function json(text: Buffer): Record<string, unknown> {

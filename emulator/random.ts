@@ -3,6 +3,9 @@
  * catalogue (mulberry32: fast, 32-bit state, good enough for test data).
  */
 
+/** Fresh random ids for what a request creates (a playlist id, set-video ids, invite tokens). */
+export type IdSource = () => Rng;
+
 export class Rng {
   private state: number;
 

@@ -17,7 +17,19 @@
  */
 import { invalidArgument } from "./errors.js";
 import { base64Bytes, bytesField, type Field, readFields, varintField } from "./protobuf.js";
-import type { SearchFilter } from "./render/search.js";
+
+/** The search filters, as the service names them (docs/PROTOCOL.md#search). */
+export type SearchFilter =
+  | "songs"
+  | "videos"
+  | "albums"
+  | "artists"
+  | "playlists"
+  | "community_playlists"
+  | "featured_playlists"
+  | "profiles"
+  | "podcasts"
+  | "episodes";
 
 export type SearchScope = "catalogue" | "library" | "uploads";
 

@@ -13,6 +13,7 @@ import {
 } from "node:http";
 import type { Duplex } from "node:stream";
 import { gunzipSync } from "node:zlib";
+import { readBody as readLimitedBody, sendBody, sendJson } from "../shared/http.js";
 import { deviceCode, resolveViewer, token } from "./auth.js";
 import { type CachedResponse, encodeResponse } from "./cache.js";
 import type { ApiContext, ApiRoute, EmulatorState, Viewer } from "./context.js";
@@ -44,28 +45,9 @@ export function count(state: EmulatorState, key: string): void {
 const payloadTooLarge = (limit: number) =>
   new ApiError(413, `Request payload size exceeds the limit: ${limit} bytes.`, "badRequest");
 
-/**
- * The body, refused with 413 as soon as it passes `limit`. The rest of an oversized body is read
- * and dropped (not kept), so the 413 reaches a client that is still sending.
- */
+/** The body, refused in the service's format as soon as it passes `limit`. */
 function readBody(req: IncomingMessage, limit = MAX_BODY): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (c: Buffer) => {
-      size += c.length;
-      if (size <= limit) {
-        chunks.push(c);
-        return;
-      }
-      req.off("data", onData);
-      req.resume();
-      reject(payloadTooLarge(limit));
-    };
-    req.on("data", onData);
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
+  return readLimitedBody(req, limit, () => payloadTooLarge(limit));
 }
 
 /**
@@ -83,21 +65,6 @@ export function decodeBody(raw: Buffer, limit = MAX_BODY): string {
     }
   }
   return raw.toString("utf8");
-}
-
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  extra: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=UTF-8",
-    "content-length": Buffer.byteLength(text),
-    ...extra,
-  });
-  res.end(text);
 }
 
 function sendEncoded(res: ServerResponse, r: CachedResponse, acceptsGzip: boolean): void {
@@ -118,8 +85,7 @@ function sendError(res: ServerResponse, e: ApiError, extra: Record<string, strin
 }
 
 function sendText(res: ServerResponse, status: number, type: string, text: string): void {
-  res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  sendBody(res, status, text, { "content-type": type });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,10 @@
+export type { RetryPolicy } from "../shared/retry.js";
+export { LANGUAGES, LOCATIONS } from "../shared/wire/constants.js";
+// What the sync engine reads of pasted browser headers (its accounts check them before any request).
+export { isDropped as isDroppedHeader } from "./auth/browser.js";
+export { parseHeaderLines } from "./auth/header-lines.js";
 export { type SetupOAuthOptions, type SetupOptions, sapisidHash, setup, setupOAuth } from "./auth/index.js";
+export { parseCookieHeader } from "./auth/sapisid.js";
 export type { AuthKind } from "./auth/types.js";
 export { MusicClient, type MusicClientOptions, type OAuthCredentials, type OAuthToken } from "./client.js";
 export * from "./errors.js";
@@ -9,8 +15,6 @@ export type { LibraryOrder, PrivacyStatus, Rating } from "./operations/library-a
 export type { GetPodcastOptions } from "./operations/podcasts.js";
 export type { GetLyricsOptions, GetSongOptions, SetTasteProfileOptions } from "./operations/song.js";
 export type { GetWatchPlaylistOptions } from "./operations/watch.js";
-export { LANGUAGES, LOCATIONS } from "./transport/constants.js";
-export type { RetryPolicy } from "./transport/retry.js";
 // Result and option types of every operation, named as in the interface document.
 export type * from "./types/browsing.js";
 export type * from "./types/common.js";

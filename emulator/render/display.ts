@@ -1,11 +1,15 @@
 /**
  * Display strings that clients' parsers compare, in the page's display language (`hl`): carousel
  * titles of artist and channel pages and the type word of search results. The words come from the
- * wire-constant module src/wire/display-words.ts, whose English words are the captures' own
+ * wire-constant module shared/wire/display-words.ts, whose English words are the captures' own
  * (case included) and whose other languages are written lower-case, as ytmusicapi's locale files
  * keep them: the service starts a title with a capital, so the first letter is capitalised.
  */
-import { type ArtistCategory, displayStringsOf, type ResultTypeWord } from "../../src/wire/display-words.js";
+import {
+  type ArtistCategory,
+  displayStringsOf,
+  type ResultTypeWord,
+} from "../../shared/wire/display-words.js";
 
 function capitalise(word: string, language: string): string {
   const first = word.charAt(0);

@@ -1,5 +1,5 @@
 /** Display strings in the service's English formats: abbreviated counts, `m:ss`, dates. */
-import { bcp47, RELATIVE_DATES, relativeDateText } from "../../src/wire/relative-dates.js";
+import { bcp47, RELATIVE_DATES, relativeDateText } from "../../shared/wire/relative-dates.js";
 
 /** `999`, `1.2K`, `12K`, `1.2M`, `55M`, `1.1B` — one decimal below 10, none above. */
 export function abbreviate(n: number): string {

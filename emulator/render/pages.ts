@@ -4,7 +4,7 @@
  * the player script (`jsUrl`); the player script with its `signatureTimestamp`; and the
  * `/playlist?list=OLAK…` page whose first quoted `MPRE…` token is the album's browse id.
  */
-import { clientVersion } from "../../src/transport/constants.js";
+import { clientVersion } from "../../shared/wire/constants.js";
 import type { EmulatorState } from "../context.js";
 
 export const PLAYER_VERSION = "e12fbea4";

@@ -28,7 +28,7 @@ import {
 } from "./common.js";
 import { abbreviate, shortDate } from "./format.js";
 import { type Marks, pinToggle, songRow } from "./items.js";
-import type { ProfileRow, SearchItem } from "./search.js";
+import type { ProfileRow, SearchItem } from "./search-items.js";
 
 /** The row renderer around a kind's fields, with the two-line layout every result row shares. */
 function listRow(fields: Json): Json {

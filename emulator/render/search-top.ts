@@ -23,7 +23,7 @@ import {
 import { typeWord } from "./display.js";
 import { abbreviate } from "./format.js";
 import { artistRuns, type Marks } from "./items.js";
-import type { SearchItem } from "./search.js";
+import type { SearchItem } from "./search-items.js";
 
 /** The "Top result" card: a song, video, album, artist, playlist or podcast. */
 export function topResultCard(item: SearchItem, marks: Marks, language = "en"): Json {

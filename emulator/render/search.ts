@@ -3,25 +3,13 @@
  * unfiltered page holds a top-result card and one shelf per category, a filtered page one shelf with
  * shape-A continuations (captures yt_search_*).
  */
-import { encodeSearchParams, type SearchScope } from "../search-params.js";
-import type { AlbumRow, ArtistRow, EpisodeRow, PlaylistRow, PodcastRow, SongRow } from "../store/rows.js";
+import { encodeSearchParams, type SearchFilter, type SearchScope } from "../search-params.js";
 import { type Json, nextContinuation, text } from "./common.js";
 
 // The rows and the top-result card live in their own modules; routes take them from here.
 export { searchRow } from "./search-rows.js";
 export { topResultCard } from "./search-top.js";
-
-export type SearchFilter =
-  | "songs"
-  | "videos"
-  | "albums"
-  | "artists"
-  | "playlists"
-  | "community_playlists"
-  | "featured_playlists"
-  | "profiles"
-  | "podcasts"
-  | "episodes";
+export type { SearchFilter };
 
 export const SHELF_TITLES: Record<SearchFilter, string> = {
   songs: "Songs",
@@ -36,18 +24,7 @@ export const SHELF_TITLES: Record<SearchFilter, string> = {
   episodes: "Episodes",
 };
 
-import type { ProfileRow } from "../store/rows.js";
-
-export type { ProfileRow };
-
-export type SearchItem =
-  | { type: "song" | "video"; row: SongRow }
-  | { type: "album"; row: AlbumRow }
-  | { type: "artist"; row: ArtistRow }
-  | { type: "playlist"; row: PlaylistRow; count: number }
-  | { type: "podcast"; row: PodcastRow; pin?: boolean }
-  | { type: "episode"; row: EpisodeRow }
-  | { type: "profile"; row: ProfileRow };
+export type { ProfileRow, SearchItem } from "./search-items.js";
 
 export function shelf(title: string, rows: Json[], token: string | null, more?: Json): Json {
   const body: Json = { title: text(title), contents: rows };

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
-import { packageRoot } from "../../engine/run/package-root.js";
-import { migrateSqlite, openSqliteFile } from "../../engine/state/sqlite-migrate.js";
+import { packageRoot } from "../../shared/package-root.js";
+import { migrateSqlite, openSqliteFile } from "../../shared/sqlite-migrate.js";
 import * as schema from "./schema.js";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };

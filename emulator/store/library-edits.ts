@@ -6,11 +6,11 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { failedStatus, invalidArgument, notFound } from "../errors.js";
+import type { IdSource } from "../random.js";
 import { ids } from "../random.js";
 import type { CatalogueStore } from "./catalogue.js";
 import type { Db } from "./db.js";
 import type { LibraryStore } from "./library.js";
-import type { IdSource } from "./playlist-edits.js";
 import type { PlaylistStore } from "./playlists.js";
 import type { AccountRow, ArtistRow, UploadRow } from "./rows.js";
 import { artists, history, libraryItems, ratings, savedEpisodes, tasteProfile, uploads } from "./schema.js";

@@ -5,13 +5,23 @@
  */
 import { eq } from "drizzle-orm";
 import { failedStatus, invalidArgument } from "../errors.js";
-import { ids } from "../random.js";
+import { type IdSource, ids } from "../random.js";
 import type { CatalogueStore } from "./catalogue.js";
 import type { Db } from "./db.js";
-import type { IdSource, PlaylistEdits } from "./playlist-edits.js";
 import { type ItemQueries, PlaylistItemsEdit } from "./playlist-items.js";
 import type { PlaylistRow } from "./rows.js";
 import { playlists } from "./schema.js";
+
+/**
+ * What a batch asks of the playlist edits that opened it (PlaylistEdits): written here as an
+ * interface so that the two files do not import each other.
+ */
+export interface BatchHost {
+  sourceVideos(source: string, reader?: number | null): string[];
+  inviteToken(playlistId: string): string | null;
+  setInviteToken(playlistId: string, token: string): void;
+  dropInviteToken(playlistId: string): void;
+}
 
 /** A row an add created. */
 export interface AddedRow {
@@ -26,7 +36,7 @@ export class PlaylistEditBatch {
 
   constructor(
     private readonly db: Db,
-    private readonly edits: PlaylistEdits,
+    private readonly edits: BatchHost,
     private readonly catalogue: CatalogueStore,
     items: ItemQueries,
     private readonly playlist: PlaylistRow,

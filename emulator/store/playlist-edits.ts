@@ -5,7 +5,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { ApiError, invalidArgument, notFound, permissionDenied } from "../errors.js";
-import { ids, type Rng } from "../random.js";
+import { type IdSource, ids } from "../random.js";
 import type { CatalogueStore } from "./catalogue.js";
 import type { Db } from "./db.js";
 import type { LibraryStore } from "./library.js";
@@ -23,9 +23,6 @@ export interface PlaylistFields {
   description: string;
   privacy: string;
 }
-
-/** Fresh random ids for what a request creates (a playlist id, set-video ids, invite tokens). */
-export type IdSource = () => Rng;
 
 /** The key in `meta` under which a playlist's collaboration invite token is kept. */
 const inviteKey = (playlistId: string) => `jct:${playlistId}`;

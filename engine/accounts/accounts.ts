@@ -5,11 +5,8 @@
  * them, the credentials inline, so the environment (engine/run/env.ts) makes clients from them as
  * it does from `auth: ${VAR}`.
  */
-import { isDropped } from "../../src/auth/browser.js";
-import { authTextKind } from "../../src/auth/detect.js";
-import { parseHeaderLines } from "../../src/auth/header-lines.js";
-import { parseCookieHeader } from "../../src/auth/sapisid.js";
-import { MusicClient } from "../../src/index.js";
+import { authTextKind } from "../../shared/auth-text.js";
+import { isDroppedHeader, MusicClient, parseCookieHeader, parseHeaderLines } from "../../src/index.js";
 import type { Environment } from "../recipe/env.js";
 import { projectSchema } from "../recipe/schema.js";
 import type { Account, Project } from "../recipe/types.js";
@@ -139,7 +136,7 @@ const PUBLIC_FIELDS: ReadonlySet<string> = new Set([
 
 function isPublicField(name: string): boolean {
   const lower = name.toLowerCase();
-  return PUBLIC_FIELDS.has(lower) || isDropped(lower);
+  return PUBLIC_FIELDS.has(lower) || isDroppedHeader(lower);
 }
 
 /** The string values of the fields that may hold a secret, nested ones too; each cookie's value. */

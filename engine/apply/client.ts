@@ -118,3 +118,20 @@ export function writeConfirmed(kind: WriteKind, answer: unknown): boolean {
       return succeeded(answer);
   }
 }
+
+/**
+ * The client's methods that change something on the service: the metrics count them as writes,
+ * and a stopping daemon lets none of them start.
+ */
+export const WRITE_METHODS: ReadonlySet<keyof WriteClient> = new Set<keyof WriteClient>([
+  "createPlaylist",
+  "deletePlaylist",
+  "editPlaylist",
+  "addPlaylistItems",
+  "removePlaylistItems",
+  "rateSong",
+  "ratePlaylist",
+  "editSongLibraryStatus",
+  "subscribeArtists",
+  "unsubscribeArtists",
+]);

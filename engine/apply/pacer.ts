@@ -3,6 +3,7 @@
  * the service acted); the engine can, for answers that say the request was not taken: 429 and the
  * 5xx statuses the service throttles with, honouring Retry-After and backing off exponentially.
  */
+import { backoffStep, jittered, RETRYABLE_STATUSES } from "../../shared/retry.js";
 import { RateLimitError, ServiceError } from "../../src/index.js";
 
 export interface PacingOptions {
@@ -25,8 +26,6 @@ export const DEFAULT_PACING: PacingOptions = Object.freeze({
   maxDelayMs: 30_000,
 });
 
-const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
-
 /**
  * The service sometimes throttles with HTTP 400 instead of 429 (docs/ENGINE.md#pacing):
  * told apart from a bad request by its status word or its message. Such a 400 did nothing, like a 429.
@@ -44,7 +43,9 @@ export function isThrottle400(error: unknown): boolean {
 export function isRetryable(error: unknown): boolean {
   if (error instanceof RateLimitError) return true;
   if (isThrottle400(error)) return true;
-  return error instanceof ServiceError && error.status !== undefined && RETRY_STATUSES.has(error.status);
+  return (
+    error instanceof ServiceError && error.status !== undefined && RETRYABLE_STATUSES.includes(error.status)
+  );
 }
 
 export interface Clock {
@@ -102,10 +103,8 @@ export class Pacer {
         return result;
       } catch (error) {
         if (!isRetryable(error) || attempt >= o.attempts) throw error;
-        const step = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (attempt - 1));
-        const jittered = Math.round(step * (0.5 + Math.random() / 2));
-        const asked = error instanceof ServiceError ? (error.retryAfterMs ?? 0) : 0;
-        const delayMs = Math.max(jittered, asked);
+        const asked = error instanceof ServiceError ? error.retryAfterMs : undefined;
+        const delayMs = jittered(backoffStep(attempt, o.baseDelayMs, o.maxDelayMs), asked);
         this.penaltyMs = Math.min(o.maxDelayMs, Math.max(this.penaltyMs * 2, o.baseDelayMs));
         this.retries += 1;
         onRetry?.({ attempt, delayMs, error });

@@ -5,7 +5,7 @@
  * ids are shown.
  */
 import { existsSync } from "node:fs";
-import { looksLikePath } from "../../src/auth/detect.js";
+import { looksLikePath } from "../../shared/auth-text.js";
 import {
   type AccountInput,
   type AccountListing,

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { authTextKind, looksLikePath } from "../../src/auth/detect.js";
+import { authTextKind, looksLikePath } from "../../shared/auth-text.js";
 import { looksLikeToken, readToken } from "../../src/auth/token-file.js";
 import { AuthError } from "../../src/index.js";
 import type { EngineClient } from "../apply/client.js";

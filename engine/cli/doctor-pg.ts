@@ -13,7 +13,7 @@ import { PgAccountStore, PgHealthStore, PgLockStore } from "../state/pg.js";
 import { describePool, enginePgMigrationsFolder } from "../state/pg-migrate.js";
 import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
-import { lockChecks, suspensionChecks } from "./doctor-state.js";
+import { lockChecks, suspensionChecks } from "./doctor-locks.js";
 
 const SUBJECT = "state";
 /** A doctor that waits half a minute for a server that does not answer helps nobody. */

@@ -8,14 +8,14 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { DEFAULT_LOCK_STALE_MS, lockHolderAlive } from "../state/holder.js";
 import { parseStateUrl, type StateTarget } from "../state/open.js";
 import * as schema from "../state/schema.js";
 import { SqliteState } from "../state/sqlite/state.js";
 import { engineMigrationsFolder } from "../state/sqlite.js";
-import type { HealthStore, LockStore } from "../state/types.js";
 import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
+
+import { lockChecks, suspensionChecks } from "./doctor-locks.js";
 
 const SUBJECT = "state";
 
@@ -110,45 +110,6 @@ function schemaVersion(file: string, sqlite: Database.Database): Check {
     return warning(SUBJECT, `${file} has an older schema; the next command that writes migrates it`);
   }
   return ok(SUBJECT, `${file} is at the latest schema version (${known.length} migrations)`);
-}
-
-export async function lockChecks(state: Pick<LockStore, "locks">, nowMs: number): Promise<Check[]> {
-  return (await state.locks()).map((lock) =>
-    lockHolderAlive(lock, nowMs, DEFAULT_LOCK_STALE_MS)
-      ? ok(SUBJECT, `account ${lock.account} is locked by ${lock.holder}, which is running`)
-      : warning(
-          SUBJECT,
-          `stale lock ${lock.lockId} on account ${lock.account} (holder ${lock.holder} is gone): ` +
-            `\`musicsync unlock ${lock.lockId}\``,
-        ),
-  );
-}
-
-export async function suspensionChecks(
-  state: Pick<HealthStore, "accountHealth" | "recipeHealth">,
-  recipeIds: readonly string[],
-): Promise<Check[]> {
-  const checks: Check[] = [];
-  for (const a of await state.accountHealth()) {
-    if (a.suspendedAt !== null)
-      checks.push(
-        warning(
-          `account ${a.account}`,
-          `suspended: ${a.suspendedReason ?? "after failures"}; fix the cause, then \`musicsync resume ${a.account}\``,
-        ),
-      );
-  }
-  for (const id of recipeIds) {
-    const h = await state.recipeHealth(id);
-    if (h.suspendedAt !== null)
-      checks.push(
-        warning(
-          `recipe ${id}`,
-          `suspended: ${h.suspendedReason ?? "after failures"}; fix the cause, then \`musicsync resume ${id}\``,
-        ),
-      );
-  }
-  return checks;
 }
 
 /** The stored accounts of a SQLite state, read from the file opened read-only (never migrated). */

@@ -7,8 +7,8 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import type { Command } from "commander";
+import { packageRoot } from "../../shared/package-root.js";
 import { withoutUserinfo } from "../accounts/userinfo.js";
-import { packageRoot } from "../run/package-root.js";
 import { gitignoreText, type InitChoices, projectText, STARTER_ID, starterRecipeText } from "./init-files.js";
 import { CliError, type CliIo } from "./io.js";
 

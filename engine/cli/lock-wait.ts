@@ -4,8 +4,9 @@
  * A wait that ends without the lock is the locked run it would have been, its message saying how
  * long it waited and who holds the lock. Ctrl-C ends the wait at once.
  */
+
+import { parseDuration } from "../../shared/duration.js";
 import type { Clock } from "../apply/pacer.js";
-import { parseDuration } from "../daemon/commands.js";
 import { LockedError, type RecipeRun } from "../run/runner.js";
 import type { LockInfo } from "../state/types.js";
 import { duration } from "../status/format.js";

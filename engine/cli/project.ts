@@ -96,7 +96,7 @@ export function stateMayExist(url: string): boolean {
  * The state of a command that reads what happened (status, history, drift, undo, approve, the
  * status page…): a SQLite file whose folder does not exist is a mistyped `--state` or `state:`, not
  * a history, and is refused; a file not made yet in a folder that exists is a project that has not
- * run (an empty history). Writing commands create both (engine/state/sqlite-migrate.ts).
+ * run (an empty history). Writing commands create both (shared/sqlite-migrate.ts).
  */
 export function existingStateFolder(url: string): string {
   const target = parseStateUrl(url);

@@ -2,13 +2,14 @@
  * `musicsync daemon`: runs recipes on their schedules until a signal. SIGTERM/SIGINT finish the
  * write in flight and exit; a second one exits at once; SIGHUP reloads the recipes.
  */
+
+import { parseDuration } from "../../shared/duration.js";
 import { loadProjectFor } from "../cli/accounts.js";
 import { CliError, type CommandRun } from "../cli/io.js";
 import { recipePaths, required, stateFileOf } from "../cli/project.js";
 import { loadRecipePaths } from "../recipe/load.js";
 import type { EngineLogger } from "../run/logger.js";
 import type { RunningWeb } from "../web/server.js";
-import { parseDuration } from "./commands.js";
 import { Daemon, type DaemonOptions } from "./daemon.js";
 import { createDaemonLogger } from "./log.js";
 

@@ -8,6 +8,7 @@
  */
 import { hostname } from "node:os";
 import { schedule as cronSchedule, type ScheduledTask } from "node-cron";
+import { backoffStep } from "../../shared/retry.js";
 import { AuthError, ErrorCodes } from "../../src/index.js";
 import type { ActionEvent } from "../apply/apply.js";
 import type { EngineClient } from "../apply/client.js";
@@ -367,7 +368,7 @@ export class Daemon {
     if (!failed || attempt > this.options.retries || this.shutdown.requested) return null;
     // Suspended by this failure (its own count, or the account's expired credentials): no retry.
     if ((await this.suspension(loaded)) !== null) return null;
-    const delay = Math.min(this.options.maxRetryDelayMs, this.options.retryDelayMs * 2 ** (attempt - 1));
+    const delay = backoffStep(attempt, this.options.retryDelayMs, this.options.maxRetryDelayMs);
     const at = this.env.clock.now() + delay;
     await this.state
       .setNextRun(

@@ -4,7 +4,7 @@
  * The applier then marks each write it could not send as failed, so the journal holds no write
  * whose fate is unknown and the next run simply plans again.
  */
-import type { EngineClient, WriteClient } from "../apply/client.js";
+import { type EngineClient, WRITE_METHODS, type WriteClient } from "../apply/client.js";
 import { type Clock, systemClock } from "../apply/pacer.js";
 
 /** Thrown instead of sending a write once a stop was requested (never reaches the service). */
@@ -16,20 +16,6 @@ export class InterruptedError extends Error {
     this.name = "InterruptedError";
   }
 }
-
-/** The client's methods that change something on the service (the metrics count them as writes). */
-export const WRITE_METHODS: ReadonlySet<keyof WriteClient> = new Set<keyof WriteClient>([
-  "createPlaylist",
-  "deletePlaylist",
-  "editPlaylist",
-  "addPlaylistItems",
-  "removePlaylistItems",
-  "rateSong",
-  "ratePlaylist",
-  "editSongLibraryStatus",
-  "subscribeArtists",
-  "unsubscribeArtists",
-]);
 
 export class Shutdown {
   private reason: string | null = null;

@@ -12,10 +12,9 @@ import { mib } from "../files/limits.js";
 import { FileReadError, type ReadBounds, readRegularFileIfAny } from "../files/read-regular.js";
 import { isVideoId } from "../files/video-url.js";
 import { candidateText, oneLine, whyChoose } from "./choices.js";
-import { entryLabel, type Resolution } from "./resolve.js";
+import { entryLabel, type Override, type Resolution } from "./resolve.js";
 
-/** A video id, or `skip`: the entry is left out. */
-export type Override = string | "skip";
+export type { Override };
 
 export class OverridesError extends Error {
   constructor(

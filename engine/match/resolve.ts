@@ -8,8 +8,10 @@ import type { SearchResultItem } from "../sources/reader.js";
 import type { CachedMatch } from "../state/types.js";
 import type { MatchCandidate, SongEntry } from "./entry.js";
 import { entryKey, searchQuery } from "./key.js";
-import type { Override } from "./overrides.js";
 import { decide, mainReason, type ScoredCandidate } from "./score.js";
+
+/** A video id chosen by hand for an entry, or `skip`: the entry is left out. */
+export type Override = string | "skip";
 
 /** Where a resolution came from. */
 export type MatchedBy = "file" | "override" | "cache" | "search";

@@ -5,8 +5,8 @@
  */
 import { RateLimitError } from "../../src/index.js";
 import type { EngineClient, WriteClient } from "../apply/client.js";
+import { WRITE_METHODS } from "../apply/client.js";
 import { isThrottle400, type Pacer } from "../apply/pacer.js";
-import { WRITE_METHODS } from "../daemon/shutdown.js";
 import { metrics, type RequestKind } from "./recorder.js";
 
 /** The client's operations that read (its other methods, like `redact`, send nothing). */

@@ -3,5 +3,5 @@ export type { NotifyEvent, NotifyEventKind } from "./events.js";
 export { Notifier, type NotifierOptions } from "./notifier.js";
 export { routeEvent } from "./router.js";
 export { runEvents } from "./run-events.js";
-export { DEFAULT_RETRY, nextTryAt, type RetryPolicy, retryDelay } from "./schedule.js";
+export { DEFAULT_DELIVERY, type DeliveryPolicy, nextTryAt } from "./schedule.js";
 export { syncNotifications } from "./sync.js";

@@ -10,13 +10,13 @@ import type { NotifyEvent } from "./events.js";
 import type { Scrub } from "./format.js";
 import { type DrainResult, NotifyQueue } from "./queue.js";
 import { anyWants, routeEvent } from "./router.js";
-import { DEFAULT_RETRY, type RetryPolicy } from "./schedule.js";
+import { DEFAULT_DELIVERY, type DeliveryPolicy } from "./schedule.js";
 import { createSender, type Sender } from "./senders.js";
 
 export interface NotifierOptions {
   targets: readonly NotifyTarget[];
   logger: EngineLogger;
-  policy?: Partial<RetryPolicy>;
+  policy?: Partial<DeliveryPolicy>;
   /** Default: the engine's credential scrubber. */
   scrub?: Scrub;
   /** Where a command's allow-listed variables come from (engine/notify/format.ts); default: this process's. */
@@ -34,7 +34,7 @@ export class Notifier {
 
   constructor(private readonly options: NotifierOptions) {
     this.targets = options.targets;
-    const policy = { ...DEFAULT_RETRY, ...options.policy };
+    const policy = { ...DEFAULT_DELIVERY, ...options.policy };
     const scrub = options.scrub ?? (<T>(v: T) => engineScrubber.value(v));
     const real = options.send
       ? null

@@ -8,12 +8,12 @@
 import type { NotifyTarget } from "../recipe/types.js";
 import type { EngineLogger } from "../run/logger.js";
 import type { NotifyEvent } from "./events.js";
-import { nextTryAt, type RetryPolicy } from "./schedule.js";
+import { type DeliveryPolicy, nextTryAt } from "./schedule.js";
 import type { Sender } from "./senders.js";
 
 export interface QueueDeps {
   send: Sender;
-  policy: RetryPolicy;
+  policy: DeliveryPolicy;
   logger: EngineLogger;
   /** Each delivery's end: delivered, or given up. */
   count(target: string, ok: boolean): void;

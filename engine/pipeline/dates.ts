@@ -3,17 +3,17 @@
  * "vor 3 Tagen", "il y a 3 jours", "3日前", "Today", "Aug 30, 2024", "30.08.2024", "2024年8月30日".
  * No field of its pages holds a date in a form that does not depend on the language, so these are
  * read in every language the client supports (the words are the shared wire table of
- * src/wire/relative-dates.ts). Turned into instants relative to the planning time, which is
+ * shared/wire/relative-dates.ts). Turned into instants relative to the planning time, which is
  * passed in (no clock here).
  */
-import { LANGUAGES } from "../../src/transport/constants.js";
+import { LANGUAGES } from "../../shared/wire/constants.js";
 import {
   bcp47,
   CATEGORY_NUMBER,
   DATE_UNITS,
   type DateUnit,
   RELATIVE_DATES,
-} from "../../src/wire/relative-dates.js";
+} from "../../shared/wire/relative-dates.js";
 
 const DAY_MS = 86_400_000;
 const UNIT_MS: Record<DateUnit, number> = {

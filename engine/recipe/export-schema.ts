@@ -8,7 +8,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { packageRoot } from "../run/package-root.js";
+import { packageRoot } from "../../shared/package-root.js";
 import { exportedProjectSchema, exportedRecipeSchema } from "./schema.js";
 import { validatorsModuleText } from "./validators-code.js";
 

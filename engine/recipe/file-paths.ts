@@ -8,12 +8,12 @@
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { authTextKind } from "../../src/auth/detect.js";
+import { authTextKind } from "../../shared/auth-text.js";
 import { MAX_FILE_BYTES, mib } from "../files/limits.js";
 import { isInside, kindOf } from "../files/read-regular.js";
 import type { RecipeInput } from "./input.js";
-import type { PathIssue } from "./semantic.js";
 import type { Project, Recipe } from "./types.js";
+import type { PathIssue } from "./yaml-source.js";
 
 /** The real path of `path`: of its deepest part that exists, with the rest as written. */
 export function realPathOf(path: string): string {

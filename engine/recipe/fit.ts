@@ -10,8 +10,8 @@
  */
 import type { ItemKind } from "../sources/item.js";
 import type { RecipeInput, SourceInput, TargetInput } from "./input.js";
-import type { PathIssue } from "./semantic.js";
 import type { ExpandKind } from "./types.js";
+import type { PathIssue } from "./yaml-source.js";
 
 const SEARCH_KINDS: Record<string, ItemKind[]> = {
   songs: ["track"],

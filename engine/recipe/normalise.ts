@@ -1,4 +1,5 @@
 /** Recipe as written → Recipe with every default filled in (then frozen by the loader). */
+import { parseDuration } from "../../shared/duration.js";
 import {
   DEFAULT_POLICY,
   DEFAULT_RADIO_LIMIT,
@@ -165,13 +166,6 @@ function normaliseTarget(t: RecipeInput["target"]): TargetSpec {
   }
 }
 
-/** `90s`, `10m`, `2h` (the schema has checked the form) in seconds. */
-function durationSeconds(text: string): number {
-  const n = Number(text.slice(0, -1));
-  const unit = text.slice(-1);
-  return unit === "h" ? n * 3600 : unit === "m" ? n * 60 : n;
-}
-
 export function normaliseRecipe(input: RecipeInput, defaults: RecipeDefaults = BUILT_IN_DEFAULTS): Recipe {
   return {
     apiVersion: input.apiVersion,
@@ -185,7 +179,7 @@ export function normaliseRecipe(input: RecipeInput, defaults: RecipeDefaults = B
           timezone: input.schedule.timezone ?? defaults.timezone,
           // Only when given, so recipes without jitter keep the hash they had before it existed.
           ...(input.schedule.jitter !== undefined
-            ? { jitter_seconds: durationSeconds(input.schedule.jitter) }
+            ? { jitter_seconds: parseDuration(input.schedule.jitter, "schedule.jitter") / 1000 }
             : {}),
         }
       : null,

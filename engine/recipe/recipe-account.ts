@@ -8,8 +8,8 @@
  */
 import type { RecipeInput } from "./input.js";
 import { projectSchema } from "./schema.js";
-import type { PathIssue } from "./semantic.js";
 import { nearest } from "./suggest.js";
+import type { PathIssue } from "./yaml-source.js";
 
 export interface AccountScope {
   /** The accounts known for sure: the project file's, and the stored ones when they were read. */

@@ -7,13 +7,9 @@ import { type AccountScope, accountFinding } from "./recipe-account.js";
 import { scheduleProblems } from "./schedule.js";
 import { descriptionProblem, serviceTitle, titleProblem } from "./service-text.js";
 import { PLAYLIST_CAP } from "./types.js";
-import type { Path } from "./yaml-source.js";
+import type { Path, PathIssue } from "./yaml-source.js";
 
-export interface PathIssue {
-  path: Path;
-  key?: boolean;
-  message: string;
-}
+export type { PathIssue };
 
 /** Modes each target accepts: `clean` rewrites a list of rows, which only playlists have. */
 const CLEAN_TARGETS = new Set(["playlist", "saved_episodes"]);

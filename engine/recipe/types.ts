@@ -10,8 +10,8 @@ export const API_VERSION = "musicsync/v1";
 export const PLAYLIST_CAP = 5000;
 
 // Search filters are the client's (docs/PROTOCOL.md#search): one list, so a recipe accepts exactly what search does.
-// From the types module itself: the client's index would load the whole client (and undici) into `validate`.
-export { SEARCH_FILTERS, type SearchFilter } from "../../src/types/search.js";
+// From the shared module: the client's index would load the whole client (and undici) into `validate`.
+export { SEARCH_FILTERS, type SearchFilter } from "../../shared/wire/search-filters.js";
 
 export const LIBRARY_KINDS = [
   "songs",

@@ -27,6 +27,13 @@ import {
 
 export type Path = readonly (string | number)[];
 
+/** A problem at a node of the document (`key`: at the key itself, not its value). */
+export interface PathIssue {
+  path: Path;
+  key?: boolean;
+  message: string;
+}
+
 export interface Position {
   line: number;
   col: number;

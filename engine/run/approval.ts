@@ -8,7 +8,7 @@ import { approvalNeeded, withApprovalNote } from "../plan/approval.js";
 import type { Plan } from "../plan/types.js";
 import type { LoadedRecipe, RequireApproval } from "../recipe/types.js";
 import type { Approval, EngineState, RunResult } from "../state/types.js";
-import type { EngineEnv, Planned, RecipeRun } from "./runner.js";
+import type { EngineEnv, Planned, RecipeRun } from "./run-types.js";
 import { engineScrubber } from "./scrub.js";
 
 /** How one run stands to `policy.require_approval`. */

@@ -7,7 +7,7 @@
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { authTextKind, looksLikePath } from "../../src/auth/detect.js";
+import { authTextKind, looksLikePath } from "../../shared/auth-text.js";
 import { ArgumentError, AuthError, ErrorCodes } from "../../src/index.js";
 import { kindOf } from "../files/read-regular.js";
 

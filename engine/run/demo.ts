@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator } from "../../emulator/index.js";
+import { packageRoot } from "../../shared/package-root.js";
 import type { EngineClient } from "../apply/client.js";
 import { loadProjectText, loadRecipePaths, recipeHash } from "../recipe/load.js";
 import type { LoadedRecipe, Recipe, SourceSpec } from "../recipe/types.js";
@@ -9,7 +9,6 @@ import { renderPlanText, resultLine } from "../render/text.js";
 import { chartPlaylist } from "../sources/read.js";
 import { createEnv } from "./env.js";
 import type { EngineLogger } from "./logger.js";
-import { packageRoot } from "./package-root.js";
 import { planRecipe, type RecipeRun, syncRecipe } from "./runner.js";
 
 /** The package's own `recipes/` folder, found from this file (works from `engine/` and `dist/engine/`). */
@@ -96,6 +95,8 @@ export interface DemoResult {
 
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const { out } = options;
+  // The one import of the emulator by the engine, and lazy: only the demo loads it.
+  const { startEmulator } = await import("../../emulator/index.js");
   const emulator = await startEmulator({
     catalogueSize: options.catalogueSize ?? 400,
     seed: options.seed ?? 1,

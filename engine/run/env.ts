@@ -3,7 +3,7 @@
  * per account, the state database, a clock and a logger.
  */
 import { dirname, resolve } from "node:path";
-import { authTextKind, looksLikePath } from "../../src/auth/detect.js";
+import { authTextKind, looksLikePath } from "../../shared/auth-text.js";
 import { MusicClient, type MusicClientOptions } from "../../src/index.js";
 import type { EngineClient } from "../apply/client.js";
 import { type Clock, DEFAULT_PACING, Pacer, type PacingOptions, systemClock } from "../apply/pacer.js";

@@ -9,7 +9,9 @@
  */
 import { currentHolder, DEFAULT_LOCK_STALE_MS, holderGone } from "../state/holder.js";
 import type { LockInfo } from "../state/types.js";
-import type { EngineEnv } from "./runner.js";
+import type { EngineEnv, Lease } from "./run-types.js";
+
+export type { Lease };
 
 export class LockedError extends Error {
   constructor(readonly heldBy: LockInfo) {
@@ -18,14 +20,6 @@ export class LockedError extends Error {
     );
     this.name = "LockedError";
   }
-}
-
-/** The account's lock as a run holds it. */
-export interface Lease {
-  readonly account: string;
-  readonly lockId: string;
-  /** Why the lock was lost during the run (`the lock on account "a" was lost: …`), or null while held. */
-  lost(): string | null;
 }
 
 /** A heartbeat that found the lock's row gone or replaced. */

@@ -5,17 +5,10 @@
  * run that goes on to write.
  */
 import { AuthError, ErrorCodes, ServiceError } from "../../src/index.js";
-import {
-  type ApplyLogger,
-  type ApplyResult,
-  applyPlan,
-  QUARANTINE_MS,
-  QUARANTINE_TARGET,
-} from "../apply/apply.js";
+import { type ApplyResult, applyPlan, QUARANTINE_MS, QUARANTINE_TARGET } from "../apply/apply.js";
 import type { EngineClient } from "../apply/client.js";
 import { neverSent } from "../apply/errors.js";
 import { targetAfterApply } from "../apply/known-target.js";
-import type { Clock, Pacer } from "../apply/pacer.js";
 import { buildDesired, planPolicy } from "../plan/desired.js";
 import { targetFingerprint } from "../plan/fingerprint.js";
 import { plan as makePlan, targetKey } from "../plan/plan.js";
@@ -34,55 +27,13 @@ import { readTarget, type TargetRead } from "../targets/read.js";
 import { recordBefore } from "../undo/before.js";
 import { runThatApplied } from "./applied-plan.js";
 import { type ApprovalOptions, approvalGate, noteApproval } from "./approval.js";
-import { type Lease, withLock } from "./lease.js";
-import { type Reconciliation, reconcile } from "./reconcile.js";
+import { withLock } from "./lease.js";
+import { reconcile } from "./reconcile.js";
+import type { EngineEnv, Outcome, Planned, RecipeRun, TargetSide } from "./run-types.js";
 import { applyParts, dryRunParts, planSplit } from "./split.js";
 
 export { LockedError, withLock } from "./lease.js";
-
-export interface EngineEnv {
-  state: EngineState;
-  clientFor(account: string): EngineClient;
-  /** The account's pacer for writes, or a separate one for its searches (same pace, own window). */
-  pacerFor(account: string, purpose?: "writes" | "searches"): Pacer;
-  clock: Clock;
-  logger: ApplyLogger;
-  onAction?: Parameters<typeof applyPlan>[1]["onAction"];
-  /** Told each recipe's plan before any of its writes (the command line prints it then). */
-  onPlan?: (plan: Plan) => void;
-  /** Consecutive failed runs after which the account is marked suspended (default 5). */
-  suspendAfterFailures?: number;
-  /** A lock whose heartbeat is older than this is taken over (default 5 minutes). */
-  lockStaleMs?: number;
-  /** The account's lock the run holds (set by withLock): asked before every write. */
-  lease?: Lease;
-}
-
-/** Exit-code relevant outcomes of one recipe. */
-export type Outcome =
-  | "no_changes"
-  | "changes"
-  | "converged"
-  | "partial"
-  | "failed"
-  | "refused"
-  | "locked"
-  /** Over `policy.require_approval`: recorded for `musicsync approve`, nothing written. */
-  | "pending_approval"
-  /** The account's lock was lost mid-run: no write was sent after that (engine/run/lease.ts). */
-  | "interrupted";
-
-export interface RecipeRun {
-  recipeId: string;
-  plan: Plan | null;
-  apply: ApplyResult | null;
-  outcome: Outcome;
-  error: string | null;
-  /** The account whose credentials the service refused, stopping this run (its outcome `locked`). */
-  credentialsRefused?: string;
-  /** `overflow: split`: the runs of parts 2, 3, … (this one is part 1's). */
-  parts?: RecipeRun[];
-}
+export type { EngineEnv, Outcome, Planned, RecipeRun, TargetSide } from "./run-types.js";
 
 export class StalePlanError extends Error {
   /** `appliedBy`: the run that already applied this very plan, when the state records one. */
@@ -94,14 +45,6 @@ export class StalePlanError extends Error {
     );
     this.name = "StalePlanError";
   }
-}
-
-export interface Planned {
-  plan: Plan;
-  read: TargetRead;
-  reconciliation: Reconciliation;
-  /** `overflow: split`: the plans of parts 2, 3, … (this one is part 1), applied in order. */
-  parts?: Planned[];
 }
 
 async function readTargetOf(
@@ -174,13 +117,6 @@ export function pacedSearch(env: EngineEnv, account: string): FileSourceDeps["se
 function fileReader(env: EngineEnv, account: string) {
   const search = pacedSearch(env, account);
   return (spec: FileSource) => readFileSource(spec, { search, cache: env.state, now: env.clock.now() });
-}
-
-/** A target as read for planning, with what the state remembers of it. */
-export interface TargetSide {
-  read: TargetRead;
-  reconciliation: Reconciliation;
-  owned: Owned;
 }
 
 /** Reads a target and what the state remembers of it (`recipeId`: the id it is owned under). */

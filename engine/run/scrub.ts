@@ -5,7 +5,7 @@
  * the engine made (each scrubs its own credentials, in every spelling, and keeps up with OAuth
  * refreshes) and the raw values of the auth settings, including values no client could be made from.
  */
-import { Redactor } from "../../src/transport/redact.js";
+import { Redactor } from "../../shared/redact.js";
 import type { EngineState } from "../state/types.js";
 
 /** Anything that scrubs a value the way MusicClient.redact does. */

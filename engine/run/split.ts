@@ -11,7 +11,7 @@ import type { Desired, Plan, PlanPolicy } from "../plan/types.js";
 import type { LoadedRecipe, PlaylistTarget } from "../recipe/types.js";
 import type { Item } from "../sources/item.js";
 import type { EngineState } from "../state/types.js";
-import type { EngineEnv, Outcome, Planned, RecipeRun, TargetSide } from "./runner.js";
+import type { EngineEnv, Outcome, Planned, RecipeRun, TargetSide } from "./run-types.js";
 
 /** More parts than this is a list no one means to keep in playlists: the plan is refused. */
 const MAX_PARTS = 100;

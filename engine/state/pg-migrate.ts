@@ -6,12 +6,12 @@
  * Here the read happens inside a transaction that first takes a transaction-level advisory lock,
  * so the second process waits for the first to commit and then finds everything applied. The table
  * keeps drizzle's layout (schema `drizzle`, table `__drizzle_migrations`), so `drizzle-kit` and this
- * code agree on what is applied. The SQLite counterpart is ./sqlite-migrate.ts.
+ * code agree on what is applied. The SQLite counterpart is shared/sqlite-migrate.ts.
  */
 import { join } from "node:path";
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import type pg from "pg";
-import { packageRoot } from "../run/package-root.js";
+import { packageRoot } from "../../shared/package-root.js";
 
 const SCHEMA = "drizzle";
 const TABLE = "__drizzle_migrations";

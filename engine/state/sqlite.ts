@@ -5,11 +5,11 @@
  */
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import { packageRoot } from "../run/package-root.js";
+import { packageRoot } from "../../shared/package-root.js";
+import { migrateSqlite, openSqliteFile, SqliteFileError } from "../../shared/sqlite-migrate.js";
 import { DEFAULT_LOCK_STALE_MS } from "./holder.js";
 import * as schema from "./schema.js";
 import { SqliteState } from "./sqlite/state.js";
-import { migrateSqlite, openSqliteFile, SqliteFileError } from "./sqlite-migrate.js";
 import type { EngineState } from "./types.js";
 
 /**
@@ -32,7 +32,7 @@ export interface OpenStateOptions {
 
 /**
  * Opens (creating it and its folder if needed) the state database; `:memory:` for tests. Safe for
- * any number of processes opening one new file at once (see sqlite-migrate.ts). Every error names
+ * any number of processes opening one new file at once (see shared/sqlite-migrate.ts). Every error names
  * the file. Runs left `running` by a process that is gone are closed as `interrupted`.
  *
  * Typed as the EngineState it is, not as the class: this module is public (`musicapi/engine`), and

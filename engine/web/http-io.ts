@@ -4,6 +4,7 @@
  * cached or scripted.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBody, sendBody } from "../../shared/http.js";
 import { engineScrubber } from "../run/scrub.js";
 import { errorPage } from "./message-pages.js";
 
@@ -24,14 +25,11 @@ export function send(
   body: string,
   headers: Record<string, string> = {},
 ): void {
-  const text = engineScrubber.text(body);
-  res.writeHead(status, {
+  sendBody(res, status, engineScrubber.text(body), {
     "content-type": "text/html; charset=utf-8",
     ...SECURITY_HEADERS,
     ...headers,
-    "content-length": String(Buffer.byteLength(text)),
   });
-  res.end(res.req.method === "HEAD" ? undefined : text);
 }
 
 export function sendText(
@@ -70,14 +68,8 @@ export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded")
     throw new HttpError(400, "an action is posted as a form (application/x-www-form-urlencoded)");
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new HttpError(413, "the form is too large");
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+  const body = await readBody(req, MAX_BODY, () => new HttpError(413, "the form is too large"));
+  return new URLSearchParams(body.toString("utf8"));
 }
 
 /** The path's segments, decoded; a malformed escape is a 400. */

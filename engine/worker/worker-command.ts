@@ -3,10 +3,11 @@
  * number of worker processes (engine/worker/worker.ts). The state must be on PostgreSQL — the queue
  * lives in the same database; on SQLite, `musicsync daemon` is the single-machine equivalent.
  */
+
+import { parseDuration } from "../../shared/duration.js";
 import { loadProjectFor } from "../cli/accounts.js";
 import { CliError, type CommandRun } from "../cli/io.js";
 import { loadTolerant, recipePaths, stateFileOf } from "../cli/project.js";
-import { parseDuration } from "../daemon/commands.js";
 import { Daemon } from "../daemon/daemon.js";
 import { commandLogger, type DaemonFlags, optionsOf } from "../daemon/daemon-command.js";
 import { loadRecipePaths } from "../recipe/load.js";

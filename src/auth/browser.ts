@@ -1,5 +1,5 @@
+import { SERVICE_ORIGIN, USER_AGENT } from "../../shared/wire/constants.js";
 import { AuthError, ErrorCodes } from "../errors.js";
-import { SERVICE_ORIGIN, USER_AGENT } from "../transport/constants.js";
 import { parseHeaderLines } from "./header-lines.js";
 import { findSapisid, parseCookieHeader, sapisidHash } from "./sapisid.js";
 import { credentialJson, writeSecretFile } from "./secret-file.js";

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Dispatcher } from "undici";
-import type { MusicClientOptions, OAuthCredentials } from "../client.js";
+import { authTextKind, looksLikePath } from "../../shared/auth-text.js";
 import { ArgumentError, AuthError, ErrorCodes } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { MusicClientOptions, OAuthCredentials } from "../options.js";
 import { browserProvider } from "./browser.js";
 import { parseHeaderLines } from "./header-lines.js";
 import { fullHeaderProvider, oauthProvider } from "./oauth.js";
@@ -18,9 +19,6 @@ export interface ResolveAuthOptions {
   /** Milliseconds since the epoch; default `Date.now` (tests move the clock). */
   now?: () => number;
 }
-
-/** A single `Name: value` line is header text too, not a file called that. */
-const HEADER_LINE = /^\s*[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[ \t]/;
 
 /**
  * Turns the `auth` option into a provider (docs/PROTOCOL.md#which-credentials), reading a file when given a path. All
@@ -40,19 +38,6 @@ export function resolveAuth(
     "auth",
     "must be browser header text, a JSON string, a path to a headers or token file, a headers object or a token object",
   );
-}
-
-/**
- * What an `auth` string holds, decided the way the client decides it: inline JSON (a headers or
- * token object), inline header text, or else the path of a file. Callers that take an `auth`
- * setting (the sync engine's project file) use it to know whether a value may be shown: a path
- * may, credentials never.
- */
-export function authTextKind(auth: string): "json" | "headers" | "path" {
-  const text = auth.trim();
-  if (text.startsWith("{")) return "json";
-  if (text.includes("\n") || HEADER_LINE.test(text)) return "headers";
-  return "path";
 }
 
 function fromString(auth: string, options: ResolveAuthOptions): AuthProvider {
@@ -80,18 +65,6 @@ function parseJsonObject(text: string, source: string): Record<string, unknown> 
     throw new AuthError(ErrorCodes.AUTH_INVALID, `${source} is JSON but not an object`);
   }
   return value as Record<string, unknown>;
-}
-
-/** Ends like a file of credentials would be named, and holds nothing a cookie or token holds. */
-const PATH_LIKE = /^[^\r\n=;{}"<>|]{1,4096}\.(json|txt|headers|ya?ml|token|cookies?|conf|cfg|ini|env)$/i;
-
-/**
- * Whether an `auth` string that is not inline credentials is clearly the path of a file, and so
- * may be shown in a message. A single-line cookie (`SID=…; SAPISID=…`) or a bare token also lands
- * here, and must not be repeated: only a value named like a file, or one that exists, is shown.
- */
-export function looksLikePath(auth: string): boolean {
-  return PATH_LIKE.test(auth.trim());
 }
 
 function fromFile(path: string, options: ResolveAuthOptions): AuthProvider {

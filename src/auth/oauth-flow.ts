@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { setTimeout as delay } from "node:timers/promises";
 import { type Dispatcher, ProxyAgent } from "undici";
-import type { OAuthToken } from "../client.js";
+import { Redactor } from "../../shared/redact.js";
 import { ArgumentError, OAuthFlowError, ParseError } from "../errors.js";
-import { Redactor } from "../transport/redact.js";
+import type { OAuthToken } from "../options.js";
 import {
   DEVICE_CODE_URL,
   DEVICE_GRANT,

@@ -1,8 +1,8 @@
 import { type Dispatcher, request } from "undici";
+import { Redactor } from "../../shared/redact.js";
+import { USER_AGENT } from "../../shared/wire/constants.js";
 import { ArgumentError } from "../errors.js";
-import { USER_AGENT } from "../transport/constants.js";
 import { decodeBody, toTransportError } from "../transport/http.js";
-import { Redactor } from "../transport/redact.js";
 
 /** Google's OAuth endpoints for limited-input devices (docs/PROTOCOL.md#oauth). */
 export const DEVICE_CODE_URL = "https://www.youtube.com/o/oauth2/device/code";

@@ -1,5 +1,5 @@
 import type { Dispatcher } from "undici";
-import type { OAuthCredentials } from "../client.js";
+import { Redactor } from "../../shared/redact.js";
 import {
   ArgumentError,
   AuthError,
@@ -9,7 +9,7 @@ import {
   ServiceError,
 } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { Redactor } from "../transport/redact.js";
+import type { OAuthCredentials } from "../options.js";
 import { encodeHeaderValue, isDropped } from "./browser.js";
 import { endpointUrl, type FormReply, oauthError, postForm, TOKEN_URL } from "./oauth-http.js";
 import { parseCookieHeader } from "./sapisid.js";

@@ -1,5 +1,5 @@
-import type { OAuthToken } from "../client.js";
 import { AuthError, ErrorCodes } from "../errors.js";
+import type { OAuthToken } from "../options.js";
 import { credentialJson, writeSecretFile } from "./secret-file.js";
 
 /** A loaded token: the six keys, plus whatever else the file held (kept when it is rewritten). */

@@ -1,6 +1,6 @@
+import { LOCATIONS } from "../../shared/wire/constants.js";
 import { ArgumentError } from "../errors.js";
 import { parseCharts, parseExplore, parseMoodCategories, parseMoodPlaylists } from "../parsers/explore.js";
-import { LOCATIONS } from "../transport/constants.js";
 import type { Charts, Explore, MoodCategories, MoodPlaylists } from "../types/explore.js";
 import { browsePage, type OperationContext } from "./context.js";
 

@@ -1,6 +1,6 @@
 /**
  * What the parsers look up in the service's display strings (the table lives in
- * src/wire/display-words.ts, a wire constant shared with the emulator): displayed text → the category or
+ * shared/wire/display-words.ts, a wire constant shared with the emulator): displayed text → the category or
  * result type it names, per display language. Comparisons are case-insensitive: both sides are
  * lower-cased with `foldCase`.
  */
@@ -11,7 +11,7 @@ import {
   type DisplayStrings,
   RESULT_TYPE_WORDS,
   type ResultTypeWord,
-} from "../wire/display-words.js";
+} from "../../shared/wire/display-words.js";
 
 export { ARTIST_CATEGORIES, type ArtistCategory, RESULT_TYPE_WORDS, type ResultTypeWord };
 

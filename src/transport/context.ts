@@ -1,21 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, ProxyAgent } from "undici";
-import { resolveAuth } from "../auth/index.js";
-import type { AuthProvider } from "../auth/types.js";
-import type { MusicClientOptions } from "../client.js";
+import { Redactor } from "../../shared/redact.js";
 import {
-  ArgumentError,
-  AuthError,
-  ErrorCodes,
-  MusicApiError,
-  ParseError,
-  RateLimitError,
-  ServiceError,
-} from "../errors.js";
-import { type Logger, silentLogger } from "../logger.js";
-import type { OperationContext, RawRequest, RawResponse, SendOptions } from "../operations/context.js";
-import { isObject, type JsonObject } from "../parsers/nav.js";
-import type { ParseNotes } from "../parsers/notes.js";
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  RETRYABLE_NETWORK_CODES,
+  type RetryPolicy,
+  retryDelay,
+} from "../../shared/retry.js";
 import {
   API_KEY,
   API_PATH,
@@ -28,17 +20,25 @@ import {
   SERVICE_ORIGIN,
   UPLOAD_ORIGIN,
   USER_AGENT,
-} from "./constants.js";
-import { decodeBody, toTransportError } from "./http.js";
-import { Redactor } from "./redact.js";
-import { readRefusal } from "./refusals.js";
+} from "../../shared/wire/constants.js";
+import { resolveAuth } from "../auth/index.js";
+import type { AuthProvider } from "../auth/types.js";
 import {
-  DEFAULT_RETRY,
-  parseRetryAfter,
-  RETRYABLE_NETWORK_CODES,
-  type RetryPolicy,
-  retryDelay,
-} from "./retry.js";
+  ArgumentError,
+  AuthError,
+  ErrorCodes,
+  MusicApiError,
+  ParseError,
+  RateLimitError,
+  ServiceError,
+} from "../errors.js";
+import { type Logger, silentLogger } from "../logger.js";
+import type { OperationContext, RawRequest, RawResponse, SendOptions } from "../operations/context.js";
+import type { MusicClientOptions } from "../options.js";
+import { isObject, type JsonObject } from "../parsers/nav.js";
+import type { ParseNotes } from "../parsers/notes.js";
+import { decodeBody, toTransportError } from "./http.js";
+import { readRefusal } from "./refusals.js";
 
 /** Settings checked and fixed at construction. */
 interface Settings {

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import type { Redactor } from "../../shared/redact.js";
 import { ErrorCodes, MusicApiError, TransportError } from "../errors.js";
-import type { Redactor } from "./redact.js";
 
 /** undici's request() does not decompress: the body comes back as the service encoded it. */
 export function decodeBody(bytes: Buffer, encoding: string | undefined): Buffer {

@@ -3,6 +3,7 @@ import type {
   ArtistRef,
   CommunityVoteStatus,
   DescriptionRun,
+  Episode,
   FeedbackTokens,
   IdName,
   LikeStatus,
@@ -10,7 +11,6 @@ import type {
   SongRunInfo,
   Thumbnail,
 } from "./common.js";
-import type { Episode } from "./podcasts.js";
 
 /** A podcast episode row where home, artist and channel pages show one: the same as `Episode`. */
 export type EpisodeRow = Episode;

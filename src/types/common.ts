@@ -74,3 +74,21 @@ export interface SongRunInfo {
   duration_seconds?: number | null;
   year?: string;
 }
+
+/** A podcast episode row (`musicMultiRowListItemRenderer`). */
+export interface Episode {
+  /** Position in the show's list (from the play endpoint); null where the list does not number it. */
+  index: number | null;
+  title: string;
+  /** The start of the episode's description, as the row shows it. */
+  description: string | null;
+  /** Displayed length, e.g. `1 hr`, `25 min`. */
+  duration: string | null;
+  videoId: string | null;
+  /** The episode page (`MPED…`). */
+  browseId: string | null;
+  videoType: VideoType | null;
+  /** Displayed release date, e.g. `1 day ago`, `Mar 5, 2024`. */
+  date: string | null;
+  thumbnails: Thumbnail[] | null;
+}

@@ -4,25 +4,10 @@
  */
 
 import type { ArtistCategories } from "./browsing.js";
-import type { Thumbnail, VideoType } from "./common.js";
+import type { Episode, Thumbnail } from "./common.js";
 
-/** A podcast episode row (`musicMultiRowListItemRenderer`). */
-export interface Episode {
-  /** Position in the show's list (from the play endpoint); null where the list does not number it. */
-  index: number | null;
-  title: string;
-  /** The start of the episode's description, as the row shows it. */
-  description: string | null;
-  /** Displayed length, e.g. `1 hr`, `25 min`. */
-  duration: string | null;
-  videoId: string | null;
-  /** The episode page (`MPED…`). */
-  browseId: string | null;
-  videoType: VideoType | null;
-  /** Displayed release date, e.g. `1 day ago`, `Mar 5, 2024`. */
-  date: string | null;
-  thumbnails: Thumbnail[] | null;
-}
+// Declared with the common types: artist and channel pages (browsing.ts) show episode rows too.
+export type { Episode };
 
 /** A link to a podcast show or its author, from one text run. */
 export interface PodcastRef {

@@ -1,3 +1,4 @@
+import type { SearchFilter, SearchScope } from "../../shared/wire/search-filters.js";
 import type {
   AlbumRef,
   ArtistRef,
@@ -7,23 +8,12 @@ import type {
   Thumbnail,
 } from "./common.js";
 
-/** Search filters (docs/PROTOCOL.md#search). */
-export const SEARCH_FILTERS = [
-  "songs",
-  "videos",
-  "albums",
-  "artists",
-  "playlists",
-  "community_playlists",
-  "featured_playlists",
-  "profiles",
-  "podcasts",
-  "episodes",
-] as const;
-export type SearchFilter = (typeof SEARCH_FILTERS)[number];
-
-export const SEARCH_SCOPES = ["library", "uploads"] as const;
-export type SearchScope = (typeof SEARCH_SCOPES)[number];
+export {
+  SEARCH_FILTERS,
+  SEARCH_SCOPES,
+  type SearchFilter,
+  type SearchScope,
+} from "../../shared/wire/search-filters.js";
 
 export interface SearchOptions {
   /** Restrict results to one kind; default none (all kinds, one shelf each, no continuations). */

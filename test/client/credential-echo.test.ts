@@ -5,9 +5,9 @@
  */
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { Redactor } from "../../shared/redact.js";
 import { AuthError, ErrorCodes, MusicClient } from "../../src/index.js";
 import { createContext } from "../../src/transport/context.js";
-import { Redactor } from "../../src/transport/redact.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
 import {
   ECHO_WAYS,

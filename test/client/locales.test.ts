@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { LANGUAGES } from "../../shared/wire/constants.js";
 import { parseArtist } from "../../src/parsers/artist.js";
 import { ARTIST_CATEGORIES, localeLanguages, localeOf } from "../../src/parsers/locales.js";
 import { collectNotes } from "../../src/parsers/notes.js";
 import { parseSearchResponse, resultTypeOfWord } from "../../src/parsers/search.js";
-import { LANGUAGES } from "../../src/transport/constants.js";
 import type { ArtistCategories } from "../../src/types/browsing.js";
 import { type Served, serve } from "../support/page-server.js";
 import { browseRun, card, carousel, dotted, singleColumn } from "./browsing-support.js";

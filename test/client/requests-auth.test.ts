@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { API_KEY, clientVersion } from "../../shared/wire/constants.js";
 import { AuthError, ErrorCodes, MusicApiError } from "../../src/index.js";
-import { API_KEY, clientVersion } from "../../src/transport/constants.js";
 import { createContext } from "../../src/transport/context.js";
 import { recordingLogger } from "../support/page-server.js";
 import { endpointOf, START_PAGE, startServer, type TestServer } from "../support/replay-server.js";

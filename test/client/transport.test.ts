@@ -3,6 +3,8 @@ import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseRetryAfter, retryDelay } from "../../shared/retry.js";
+import { clientVersion } from "../../shared/wire/constants.js";
 import {
   ArgumentError,
   ErrorCodes,
@@ -14,9 +16,7 @@ import {
   ServiceError,
   TransportError,
 } from "../../src/index.js";
-import { clientVersion } from "../../src/transport/constants.js";
 import { createContext } from "../../src/transport/context.js";
-import { parseRetryAfter, retryDelay } from "../../src/transport/retry.js";
 import { recordingLogger } from "../support/page-server.js";
 import {
   endpointOf,

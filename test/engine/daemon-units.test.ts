@@ -9,12 +9,12 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { EngineClient } from "../../engine/apply/client.js";
 import { AccountQueue } from "../../engine/daemon/account-queue.js";
-import { parseDuration } from "../../engine/daemon/commands.js";
 import { mergeReload } from "../../engine/daemon/recipes.js";
 import { InterruptedError, Shutdown } from "../../engine/daemon/shutdown.js";
 import { loadRecipeTexts } from "../../engine/recipe/load.js";
 import type { Snapshot } from "../../engine/state/types.js";
 import { compareWithSnapshot } from "../../engine/status/drift.js";
+import { parseDuration } from "../../shared/duration.js";
 import { musicsync, ROOT } from "./daemon-harness.js";
 
 const recipe = (id: string, cron: string, title = id) =>

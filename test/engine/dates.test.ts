@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { episodeDate } from "../../emulator/render/format.js";
 import { parseServiceDate } from "../../engine/pipeline/dates.js";
 import { planRecipe } from "../../engine/run/runner.js";
+import { LANGUAGES } from "../../shared/wire/constants.js";
+import { DATE_UNITS, RELATIVE_DATES, relativeDateText } from "../../shared/wire/relative-dates.js";
 import { MusicClient } from "../../src/client.js";
-import { LANGUAGES } from "../../src/transport/constants.js";
-import { DATE_UNITS, RELATIVE_DATES, relativeDateText } from "../../src/wire/relative-dates.js";
 import { type Harness, recipe, startHarness } from "./sync-harness.js";
 
 const DAY = 86_400_000;

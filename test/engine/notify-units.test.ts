@@ -11,7 +11,7 @@ import { commandDelivery, ntfyRequest, webhookRequest } from "../../engine/notif
 import { Notifier } from "../../engine/notify/notifier.js";
 import { routeEvent } from "../../engine/notify/router.js";
 import { runEvents } from "../../engine/notify/run-events.js";
-import { nextTryAt, type RetryPolicy, retryDelay } from "../../engine/notify/schedule.js";
+import { type DeliveryPolicy, nextTryAt } from "../../engine/notify/schedule.js";
 import type { Plan } from "../../engine/plan/types.js";
 import { formatIssue } from "../../engine/recipe/errors.js";
 import { loadProjectText } from "../../engine/recipe/load.js";
@@ -19,6 +19,7 @@ import type { NotifyTarget, Project } from "../../engine/recipe/types.js";
 import { createLogger } from "../../engine/run/logger.js";
 import type { RecipeRun } from "../../engine/run/runner.js";
 import { CredentialScrubber } from "../../engine/run/scrub.js";
+import { backoffStep } from "../../shared/retry.js";
 
 const head = `apiVersion: musicsync/v1
 kind: Project
@@ -149,16 +150,17 @@ describe("routing and the retry schedule", () => {
     expect(names("applied")).toEqual(["command-3"]);
   });
 
-  const policy: RetryPolicy = {
+  const policy: DeliveryPolicy = {
     attempts: 4,
     baseDelayMs: 1000,
     maxDelayMs: 3000,
-    deadlineMs: 10_000,
+    totalMs: 10_000,
     timeoutMs: 500,
   };
 
   it("doubles the wait after each failure up to its cap", () => {
-    expect([1, 2, 3, 4, 5].map((n) => retryDelay(n, policy))).toEqual([1000, 2000, 3000, 3000, 3000]);
+    expect([1, 2, 3].map((n) => nextTryAt(n, 0, 0, { ...policy, attempts: 9 }))).toEqual([1000, 2000, 3000]);
+    expect([1, 2, 3, 4, 5].map((n) => backoffStep(n, 1000, 3000))).toEqual([1000, 2000, 3000, 3000, 3000]);
   });
 
   it("gives up after the last attempt, and when the next try would start past the deadline", () => {
@@ -231,7 +233,7 @@ describe("the queue", () => {
     headers: {},
     events: ["run_failed"],
   };
-  const quick = { attempts: 3, baseDelayMs: 5, maxDelayMs: 10, deadlineMs: 60_000, timeoutMs: 100 };
+  const quick = { attempts: 3, baseDelayMs: 5, maxDelayMs: 10, totalMs: 60_000, timeoutMs: 100 };
 
   it("tries again after a failure and counts one delivery", async () => {
     const counted: [string, boolean][] = [];

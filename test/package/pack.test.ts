@@ -51,7 +51,7 @@ describe("the packed tarball", () => {
 
   it("holds the built code, recipes, migrations, README, the guides and LICENSE, and nothing else", () => {
     const allowed =
-      /^(dist\/(src|engine|emulator|bin)\/|recipes\/|migrations\/|docs\/[\w-]+\.(md|png)$)|^(package\.json|README\.md|LICENSE)$/;
+      /^(dist\/(shared|src|engine|emulator|bin)\/|recipes\/|migrations\/|docs\/[\w-]+\.(md|png)$)|^(package\.json|README\.md|LICENSE)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
     // The README links to the guides: shipped with it, so its links lead somewhere in the package too.
     for (const p of ["package.json", "README.md", "LICENSE", "recipes/recipe.schema.json", "docs/recipes.md"])

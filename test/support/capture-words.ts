@@ -2,7 +2,7 @@
  * The display words the real captures in ../shared/fixtures show, read from the places where the
  * parsers compare them (docs/PROTOCOL.md#display-words): carousel titles, the type words of search results, and
  * the dates of episode rows and history shelves. Tests take their expected words from here, so
- * that the wire-constant tables (src/wire/) are checked against the service, never against
+ * that the wire-constant tables (shared/wire/) are checked against the service, never against
  * themselves.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";

@@ -3,7 +3,7 @@
  * the bytes of a file, such as the state database) hold a credential, or any piece of one at least
  * `minLen` characters long, in any encoding a service, a log or a serializer could have put it in?
  *
- * Written apart from the client's scrubber (src/transport/secret-forms.ts) on purpose: it spells
+ * Written apart from the client's scrubber (shared/secret-forms.ts) on purpose: it spells
  * the secrets out by its own means, so a spelling the scrubber forgets is found here.
  */
 

@@ -1,26 +1,26 @@
 /**
- * The service's display words (src/wire/display-words.ts) and recent dates
- * (src/wire/relative-dates.ts), checked against the real captures in ../shared/fixtures. The client
+ * The service's display words (shared/wire/display-words.ts) and recent dates
+ * (shared/wire/relative-dates.ts), checked against the real captures in ../shared/fixtures. The client
  * reads these tables and the emulator writes them, so only the captures can tell a wrong word:
  * every word is either found where the captures show it (case included) or listed below, with its
  * source, as one no capture shows — and the lists are checked too, so a new capture that shows a
  * listed word makes this test ask for it to be checked.
  */
 import { describe, expect, it } from "vitest";
-import { LANGUAGES } from "../../src/transport/constants.js";
+import { LANGUAGES } from "../../shared/wire/constants.js";
 import {
   ARTIST_CATEGORIES,
   type ArtistCategory,
   DISPLAY_STRINGS,
   RESULT_TYPE_WORDS,
   type ResultTypeWord,
-} from "../../src/wire/display-words.js";
+} from "../../shared/wire/display-words.js";
 import {
   DATE_UNITS,
   type DateUnit,
   RELATIVE_DATES,
   relativeDateText,
-} from "../../src/wire/relative-dates.js";
+} from "../../shared/wire/relative-dates.js";
 import {
   capturesPresent,
   carouselTitles,

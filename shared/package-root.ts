@@ -1,6 +1,6 @@
 /**
  * Files the package ships (recipes/, migrations/), found from the running module: the nearest folder
- * above it that holds package.json, so it works from `engine/` under tsx and from `dist/engine/`.
+ * above it that holds package.json, so it works from `shared/` under tsx, from `dist/shared/` and from the bundled commands in `dist/bin/`.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -11,7 +11,7 @@ export function packageRoot(from: string = import.meta.url): string {
   for (;;) {
     if (existsSync(join(dir, "package.json"))) return dir;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error("no package.json above the engine");
+    if (parent === dir) throw new Error("no package.json above the shared module");
     dir = parent;
   }
 }

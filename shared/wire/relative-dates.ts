@@ -45,7 +45,7 @@ const arabic = (one: string, two: string, few: string, many: string, other: stri
   other,
 });
 
-/** Every language of `LANGUAGES` (src/transport/constants.ts). */
+/** Every language of `LANGUAGES` (shared/wire/constants.ts). */
 export const RELATIVE_DATES: Readonly<Record<string, RelativeDateWords>> = {
   en: {
     ago: {

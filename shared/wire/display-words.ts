@@ -78,7 +78,7 @@ const ENGLISH: DisplayStrings = {
   },
 };
 
-/** Every language of `LANGUAGES` (src/transport/constants.ts). */
+/** Every language of `LANGUAGES` (shared/wire/constants.ts). */
 export const DISPLAY_STRINGS: Readonly<Record<string, DisplayStrings>> = {
   en: ENGLISH,
   ar: {
