@@ -16,7 +16,7 @@
 import { spawnSync } from "node:child_process";
 import { constants } from "node:fs";
 import { mkdir, mkdtemp, open, rm, symlink, writeFile } from "node:fs/promises";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { main } from "../../engine/cli/main.js";
 import type { Harness } from "../engine/sync-harness.js";
@@ -24,22 +24,15 @@ import { captureLog } from "./capture.js";
 import type { RecipeSpec } from "./generate.js";
 import type { Found } from "./invariants.js";
 import { runKilled } from "./kill.js";
+import { stretched } from "./load.js";
 import { sourceFilePath } from "./source-files.js";
 import type { FileAttackKind } from "./surfaces.js";
 
-/** How long any reader of an attacked file may take, on a machine with nothing else to do, before it counts as hung. */
+/** How long any reader of an attacked file may take, on an idle machine, before it counts as hung. */
 const HUNG_BASE_MS = 20_000;
 
-/**
- * The hang limit now: 20 s stretched by how oversubscribed the machine is (the one-minute load
- * average over its cores). A process starved of CPU by other work is slow, not hung, and a reader
- * blocked on a pipe stays blocked however long it is given, so the stretch hides no hang; without
- * it, a soak beside a busy build took slow start-ups for hangs (PostgreSQL seeds 104, 108, 116 at a
- * load of 17 on 2 cores, each passing alone).
- */
-export function hungMs(): number {
-  return Math.round(HUNG_BASE_MS * Math.max(1, loadavg()[0]! / availableParallelism()));
-}
+/** The hang limit now: 20 s, stretched on a loaded machine (./load.ts). */
+export const hungMs = (): number => stretched(HUNG_BASE_MS);
 /** A `musicsync` process reading a file past this much resident memory is stopped (and reported). */
 export const MAX_RSS = 512 * 1024 * 1024;
 /** Bigger than the 20 MiB a playlist file may be; sparse, so it costs no disk. */

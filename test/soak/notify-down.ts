@@ -23,9 +23,10 @@ import { dirname, join } from "node:path";
 import type { Found } from "./invariants.js";
 import type { ProcessRun } from "./kill.js";
 import { findLeaks } from "./leaks.js";
+import { stretched } from "./load.js";
 
-/** README: "sync at most 3 s" for its deliveries; a generous margin on top, for a loaded machine. */
-export const DRAIN_BOUND_MS = 3_000 + 5_000;
+/** README: "sync at most 3 s" for its deliveries; a margin on top, stretched on a loaded machine. */
+const DRAIN_BOUND_MS = 3_000 + 5_000;
 
 export interface NotifyDown {
   /** The project file with the `notify:` targets (the route's own, plus them). */
@@ -155,7 +156,7 @@ export async function checkNotifyDown(
   const out: Found[] = [];
   if (p.hung)
     out.push({ invariant: "notify-down-bounded", detail: "sync with every notify target down hung" });
-  else if (!p.killed && p.stdoutAtMs !== null && p.ms - p.stdoutAtMs > DRAIN_BOUND_MS)
+  else if (!p.killed && p.stdoutAtMs !== null && p.ms - p.stdoutAtMs > stretched(DRAIN_BOUND_MS))
     out.push({
       invariant: "notify-down-bounded",
       detail: `sync exited ${((p.ms - p.stdoutAtMs) / 1000).toFixed(1)} s after its report (it waits at most 3 s for deliveries)`,
