@@ -35,6 +35,9 @@ export function validatorsModuleText(): string {
     'import { createRequire } from "node:module";',
     "const require = createRequire(import.meta.url);",
     code.replace(/^"use strict";/, ""),
+    // The schemas as plain data, for the engine's public entry (schema-data.ts): TypeBox, which
+    // builds them, takes longer to load than the rest of the recipe loader.
+    `export const schemas = ${JSON.stringify({ recipe: recipeSchema, project: projectSchema })};`,
     "",
   ].join("\n");
 }

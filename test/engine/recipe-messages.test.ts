@@ -7,12 +7,14 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { modulesOf } from "../../bench/loaded-modules.js";
 import type { RecipeIssue } from "../../engine/recipe/errors.js";
 import { loadProjectText, loadRecipeText } from "../../engine/recipe/load.js";
+import { projectSchema, recipeSchema } from "../../engine/recipe/schema.js";
+import * as publicSchemas from "../../engine/recipe/schema-data.js";
 import { ensureBuilt, MAIN } from "./cli-process.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -150,5 +152,17 @@ describe("the schema's builder", () => {
     expect(validate).toContain("ajv");
     expect(validate).not.toContain("typebox");
     expect(modulesOf([MAIN, "accounts", "list", "-p", project])).not.toContain("typebox");
+  }, 180_000);
+
+  it("nor by a program that imports the engine, which gets the same schemas as plain data", async () => {
+    expect(publicSchemas.recipeSchema).toEqual(JSON.parse(JSON.stringify(recipeSchema)));
+    expect(publicSchemas.projectSchema).toEqual(JSON.parse(JSON.stringify(projectSchema)));
+    const file = JSON.parse(readFileSync(join(ROOT, "recipes/recipe.schema.json"), "utf8"));
+    expect(publicSchemas.exportedRecipeSchema()).toEqual(file);
+    await ensureBuilt();
+    const entry = pathToFileURL(join(ROOT, "dist/engine/index.js")).href;
+    const loaded = modulesOf(["--input-type=module", "-e", `await import(${JSON.stringify(entry)})`]);
+    expect(loaded).toContain("engine/recipe");
+    expect(loaded).not.toContain("typebox");
   }, 180_000);
 });
