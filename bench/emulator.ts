@@ -33,21 +33,23 @@ import {
   recipe,
   startHarness,
 } from "../test/engine/sync-harness.js";
+import { commandLine } from "./args.js";
 import type { LoadJob, LoadResult } from "./emulator-load.js";
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
-
-const size = flag("size", 100_000);
-const seconds = flag("seconds", 3);
-const maxRequests = flag("max", 20_000);
-const concurrency = flag("concurrency", 8);
-const runs = flag("runs", 3);
-const churnSize = flag("churn-size", 5000);
-const churn = !process.argv.includes("--no-churn");
+const args = commandLine({
+  script: "bench/emulator",
+  numbers: {
+    size: { default: 100_000 },
+    seconds: { default: 3 },
+    max: { default: 20_000 },
+    concurrency: { default: 8 },
+    runs: { default: 3 },
+    "churn-size": { default: 5000 },
+  },
+  switches: ["no-churn"],
+});
+const { size, seconds, max: maxRequests, concurrency, runs, "churn-size": churnSize } = args.numbers;
+const churn = !args.switches["no-churn"];
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

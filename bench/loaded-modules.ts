@@ -16,10 +16,12 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** A file's place as a person names it: `pino` for node_modules/pino/…, `engine/run` for engine/run/x.js. */
 export function owner(path: string): string | null {
+  // A package by its path, wherever node_modules really is: a checkout whose node_modules links to
+  // another's loads its packages from there.
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (nm) return nm[1]!;
   const rel = relative(ROOT, path);
   if (rel.startsWith("..")) return null;
-  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(rel);
-  if (nm) return nm[1]!;
   const parts = rel.replace(/^dist\//, "").split("/");
   return parts.length > 2 ? parts.slice(0, 2).join("/") : parts[0]!;
 }

@@ -19,17 +19,14 @@ import { type Resolution, resolveEntries } from "../engine/match/resolve.js";
 import { openSqliteState } from "../engine/state/sqlite.js";
 import { MusicClient } from "../src/index.js";
 import { startHarness } from "../test/engine/sync-harness.js";
+import { commandLine } from "./args.js";
 import { type BenchEntry, benchEntries } from "./match-entries.js";
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(v) ? v : fallback;
-}
-
-const size = flag("size", 2000);
-const count = flag("entries", 400);
-const seed = flag("seed", 7);
+const args = commandLine({
+  script: "bench/match",
+  numbers: { size: { default: 2000 }, entries: { default: 400 }, seed: { default: 7, zero: true } },
+});
+const { size, entries: count, seed } = args.numbers;
 
 /** What went wrong with one entry, if anything. */
 function miss(b: BenchEntry, r: Resolution): string | null {

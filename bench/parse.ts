@@ -13,10 +13,11 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MusicClient } from "../src/index.js";
+import { commandLine } from "./args.js";
 import { BufferDispatcher } from "./buffer-dispatcher.js";
 
 const FIXTURES = fileURLToPath(new URL("../../shared/fixtures/", import.meta.url));
-const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 20;
+const { rounds } = commandLine({ script: "bench/parse", numbers: { rounds: { default: 20 } } }).numbers;
 
 interface Case {
   id: string;

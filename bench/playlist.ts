@@ -15,6 +15,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { MusicClient } from "../src/index.js";
+import { commandLine } from "./args.js";
 
 const FIXTURES = fileURLToPath(new URL("../../shared/fixtures/responses/", import.meta.url));
 const FIRST = "yt_get_playlist_20250604";
@@ -141,8 +142,13 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const tracks = Number(process.argv[2] ?? 5000);
-  const perPage = Number(process.argv[3] ?? 100);
+  const { tracks = 5000, perPage = 100 } = commandLine({
+    script: "bench/playlist",
+    positionals: [
+      { name: "tracks", flag: { default: 5000 } },
+      { name: "perPage", flag: { default: 100 } },
+    ],
+  }).positionals;
   const pages = buildPlaylistPages(tracks, perPage);
   const server = await startPlaylistServer(pages);
   const client = new MusicClient({ baseUrl: server.url, retry: false });

@@ -29,6 +29,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { commandLine } from "./args.js";
 import { modulesOf } from "./loaded-modules.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -37,9 +38,13 @@ const API = join(ROOT, "dist/bin/musicapi.js");
 const UNBUNDLED = join(ROOT, "dist/engine/cli/main.js");
 const PROJECT = join(ROOT, "examples/musicsync.yaml");
 
-const flag = (name: string) => process.argv.indexOf(name);
-const runs = Number(process.argv[flag("--runs") + 1]) || 15;
-const showModules = flag("--modules") >= 0;
+const args = commandLine({
+  script: "bench/startup",
+  numbers: { runs: { default: 15 } },
+  switches: ["modules"],
+});
+const { runs } = args.numbers;
+const showModules = args.switches.modules;
 
 const CASES: [string, string[]][] = [
   ["node -e 0", ["-e", "0"]],

@@ -14,15 +14,12 @@ import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../engine/run/
 import { syncRecipe } from "../engine/run/runner.js";
 import { startWeb } from "../engine/web/server.js";
 import { startHarness } from "../test/engine/sync-harness.js";
+import { commandLine } from "./args.js";
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
-
-const rounds = flag("rounds", 3);
-const requests = flag("requests", 40);
+const { rounds, requests } = commandLine({
+  script: "bench/web",
+  numbers: { rounds: { default: 3 }, requests: { default: 40 } },
+}).numbers;
 
 const h = await startHarness({ catalogueSize: 400 });
 const env = h.env();

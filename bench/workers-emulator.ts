@@ -3,8 +3,12 @@
  * workers'): starts, then sends its URL, its pid and the ids of its catalogue's songs to the parent.
  */
 import { startEmulator } from "../emulator/index.js";
+import { commandLine } from "./args.js";
 
-const size = Number(process.argv[2] ?? 2000);
+const { size = 2000 } = commandLine({
+  script: "bench/workers-emulator",
+  positionals: [{ name: "size", flag: { default: 2000 } }],
+}).positionals;
 const emulator = await startEmulator({ catalogueSize: size, seed: 7 });
 const songs = (
   emulator.state.store.sqlite

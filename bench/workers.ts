@@ -26,6 +26,7 @@ import { rm } from "node:fs/promises";
 import pg from "pg";
 import { ensureBuilt, MAIN, ROOT } from "../test/engine/cli-process.js";
 import { externalPostgres, type PostgresServer, startPostgres } from "../test/support/postgres-server.js";
+import { commandLine } from "./args.js";
 import { cpuSeconds, machineBusy, postgresCpu } from "./workers-cpu.js";
 import {
   convergedRecipes,
@@ -36,20 +37,36 @@ import {
   verify,
 } from "./workers-setup.js";
 
-const argv = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
-const ACCOUNTS = flag("accounts", 200);
-const RECIPES = flag("recipes", 3);
-const SONGS = flag("songs", 15);
-const CONCURRENCY = flag("concurrency", 2);
-const KILL_EVERY_S = flag("kill-every", 3);
-const TIMEOUT_S = flag("timeout", 900);
-const PACING_MS = flag("pacing-ms", 0);
-const workersAt = argv.indexOf("--workers");
-const WORKERS = (workersAt >= 0 ? (argv[workersAt + 1] ?? "1,2,4") : "1,2,4").split(",").map(Number);
+const args = commandLine({
+  script: "bench/workers",
+  numbers: {
+    accounts: { default: 200 },
+    recipes: { default: 3 },
+    songs: { default: 15 },
+    concurrency: { default: 2 },
+    "kill-every": { default: 3 },
+    timeout: { default: 900 },
+    "pacing-ms": { default: 0, zero: true },
+  },
+  switches: ["no-kill"],
+  texts: { workers: "1,2,4" },
+});
+const {
+  accounts: ACCOUNTS,
+  recipes: RECIPES,
+  songs: SONGS,
+  concurrency: CONCURRENCY,
+  "kill-every": KILL_EVERY_S,
+  timeout: TIMEOUT_S,
+  "pacing-ms": PACING_MS,
+} = args.numbers;
+const WORKERS = args.texts.workers.split(",").map(Number);
+if (!WORKERS.every((n) => Number.isInteger(n) && n > 0)) {
+  console.error(
+    `bench/workers: --workers must be counts separated by commas (e.g. 1,2,4), not "${args.texts.workers}"`,
+  );
+  process.exit(2);
+}
 
 interface Emulator {
   url: string;
@@ -205,7 +222,7 @@ async function main(): Promise<void> {
       console.log(line(o, outcomes[0]));
       bad ||= !o.finished || Object.values(o.verdict).some((n) => n > 0);
     }
-    if (!argv.includes("--no-kill")) {
+    if (!args.switches["no-kill"]) {
       const o = await scenario(pgServer, emu, 3, true, 999);
       console.log(line(o, undefined));
       bad ||= !o.finished || Object.values(o.verdict).some((n) => n > 0) || (o.jobs.failed ?? 0) > 0;

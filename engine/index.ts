@@ -53,7 +53,7 @@ export {
   type RecipeLoadResult,
   recipeHash,
 } from "./recipe/load.js";
-export { exportedRecipeSchema, projectSchema, recipeSchema } from "./recipe/schema.js";
+export { exportedRecipeSchema, projectSchema, recipeSchema } from "./recipe/schema-data.js";
 export * from "./recipe/types.js";
 export {
   PLAN_FORMAT,

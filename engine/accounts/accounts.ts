@@ -8,8 +8,8 @@
 import { authTextKind } from "../../shared/auth-text.js";
 import { isDroppedHeader, MusicClient, parseCookieHeader, parseHeaderLines } from "../../src/index.js";
 import type { Environment } from "../recipe/env.js";
-import { projectSchema } from "../recipe/schema.js";
 import type { Account, Project } from "../recipe/types.js";
+import { ACCOUNT_PATTERNS, NAME_RULE } from "../recipe/vocabulary.js";
 import { engineScrubber } from "../run/scrub.js";
 import type { AccountStore, StoredAccount } from "../state/types.js";
 import {
@@ -69,8 +69,6 @@ export class AccountInputError extends Error {
 }
 
 // The project file's own rules (engine/recipe/schema.ts), so a stored account is one the file could name.
-const NAME_RULE = projectSchema.properties.accounts.propertyNames;
-const SETTING_RULES = projectSchema.properties.accounts.additionalProperties.properties;
 const NAME_PATTERN = new RegExp(NAME_RULE.pattern);
 
 /** Refuses a name the project file would refuse, before anything is read or written. */
@@ -86,9 +84,9 @@ export function checkAccountName(name: string): void {
 /** The settings in the clear, checked as the project file's schema checks them. */
 function settingsOf(a: AccountInput, credential: "auth" | "token"): Record<string, unknown> {
   const patterns = {
-    brand_account: SETTING_RULES.brand_account.pattern,
-    location: SETTING_RULES.location.pattern,
-    base_url: SETTING_RULES.base_url.pattern,
+    brand_account: ACCOUNT_PATTERNS.brand_account,
+    location: ACCOUNT_PATTERNS.location,
+    base_url: ACCOUNT_PATTERNS.base_url,
   } as const;
   // Stored in the clear and shown by `accounts list`: a password in the URL would be neither sealed nor hidden.
   if (a.base_url != null && withoutUserinfo(a.base_url) !== a.base_url)

@@ -10,8 +10,6 @@ import type { NotifyTargetInput, ProjectInput, RecipeInput, SourceInput, StepInp
 import { serviceDescription, serviceTitle } from "./service-text.js";
 import {
   type Account,
-  type ArtistSection,
-  type ChartSection,
   DEFAULT_NOTIFY_EVENTS,
   type EmulatorAccount,
   type Mode,
@@ -43,7 +41,7 @@ function normaliseSource(s: SourceInput): SourceSpec {
   const base = { id: s.id, limit: s.limit ?? null };
   switch (s.type) {
     case "playlist":
-      return { ...base, type: "playlist", playlistId: s.playlistId!.replace(/^VL/, "") };
+      return { ...base, type: "playlist", playlistId: s.playlistId.replace(/^VL/, "") };
     case "album":
       return {
         ...base,
@@ -55,20 +53,20 @@ function normaliseSource(s: SourceInput): SourceSpec {
       return {
         ...base,
         type: "artist",
-        channelId: s.channelId!,
-        section: (s.section as ArtistSection | undefined) ?? "songs",
+        channelId: s.channelId,
+        section: s.section ?? "songs",
       };
     case "search":
-      return { ...base, type: "search", query: s.query!, filter: s.filter ?? "songs" };
+      return { ...base, type: "search", query: s.query, filter: s.filter ?? "songs" };
     case "chart":
       return {
         ...base,
         type: "chart",
         country: s.country ?? "ZZ",
-        section: (s.section as ChartSection) ?? "songs",
+        section: s.section ?? "songs",
       };
     case "mood":
-      return { ...base, type: "mood", category: s.category!, playlist: s.playlist ?? "first" };
+      return { ...base, type: "mood", category: s.category, playlist: s.playlist ?? "first" };
     case "radio":
       return {
         ...base,
@@ -79,17 +77,17 @@ function normaliseSource(s: SourceInput): SourceSpec {
         from: s.from ?? null,
       };
     case "library":
-      return { ...base, type: "library", kind: s.kind! };
+      return { ...base, type: "library", kind: s.kind };
     case "podcast":
-      return { ...base, type: "podcast", playlistId: s.playlistId!.replace(/^MPSP/, "") };
+      return { ...base, type: "podcast", playlistId: s.playlistId.replace(/^MPSP/, "") };
     case "static":
-      return { ...base, type: "static", videoIds: [...(s.videoIds ?? [])] };
+      return { ...base, type: "static", videoIds: [...s.videoIds] };
     case "file":
       // The loader makes `path` and `overrides` absolute against the recipe file's folder.
       return {
         ...base,
         type: "file",
-        path: s.path!,
+        path: s.path,
         format: s.format ?? null,
         columns: s.columns ? { ...s.columns } : null,
         strict: s.strict ?? false,
@@ -158,7 +156,7 @@ function normaliseTarget(t: RecipeInput["target"]): TargetSpec {
     case "likes":
       return { type: "likes", rating: t.rating ?? "LIKE" };
     case "library":
-      return { type: "library", kind: t.kind! };
+      return { type: "library", kind: t.kind };
     case "subscriptions":
       return { type: "subscriptions" };
     case "saved_episodes":

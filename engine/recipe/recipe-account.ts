@@ -7,8 +7,8 @@
  * is far likelier than a stored account one letter away from it). Pure.
  */
 import type { RecipeInput } from "./input.js";
-import { projectSchema } from "./schema.js";
 import { nearest } from "./suggest.js";
+import { NAME_RULE } from "./vocabulary.js";
 import type { PathIssue } from "./yaml-source.js";
 
 export interface AccountScope {
@@ -24,7 +24,6 @@ export interface AccountScope {
 }
 
 // A stored account's name obeys the project file's rule for account names (engine/accounts).
-const NAME_RULE = projectSchema.properties.accounts.propertyNames;
 const STORABLE = new RegExp(NAME_RULE.pattern);
 
 function storable(name: string): boolean {

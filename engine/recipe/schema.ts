@@ -1,12 +1,26 @@
 /**
- * The JSON Schema of recipe files and of `musicsync.yaml`: the single source, from which
- * `recipes/recipe.schema.json` is written (`npx tsx engine/recipe/export-schema.ts`) so editors can
- * complete and check recipes. A test keeps the file in step with this object.
+ * The shape of recipe files and of `musicsync.yaml`, said once. From it come the JSON Schema ajv
+ * checks (validators-code.ts makes the validators, export-schema.ts writes
+ * `recipes/recipe.schema.json` for editors; a test keeps both in step) and, through `Static`, the
+ * TypeScript types of a file as written (input.ts).
+ *
+ * Written with TypeBox rather than types generated from a JSON Schema: one definition in TypeScript
+ * gives both, with no generated file of types to keep in step and nothing to run after a change.
+ * Its builders make plain JSON Schema; where this schema must say something TypeBox's builders
+ * would say otherwise (`const` without a `type`, `enum` rather than a union of literals, a `type`
+ * discriminator, named keys), the helpers below write that JSON Schema and give its type, so ajv
+ * sees, and reports errors against, the same schema as before.
+ *
+ * TypeBox is loaded only where the schema is made into files (export-schema.ts): the commands check
+ * with the validators made from it and take the rules they share from vocabulary.ts, so no start
+ * pays for loading it.
  *
  * Sources and targets are `oneOf` branches chosen by their `type` (ajv's `discriminator`), so a
  * mistake inside one branch is reported once, against that branch only.
  */
+import { type Static, type TSchema, Type } from "typebox";
 import {
+  ACCOUNT_PATTERNS,
   ARTIST_SECTIONS,
   CHART_SECTIONS,
   COMBINE_OPS,
@@ -16,485 +30,500 @@ import {
   LIBRARY_KINDS,
   LIBRARY_TARGET_KINDS,
   MODES,
+  NAME_RULE,
   NOTIFY_EVENTS,
   PRIVACY,
+  PROJECT_SCHEMA_ID,
+  RECIPE_SCHEMA_ID,
   SEARCH_FILTERS,
   SHUFFLE_PERIODS,
   SORT_KEYS,
-} from "./types.js";
+} from "./vocabulary.js";
 
-const sourceName = { type: "string", pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]*$", maxLength: 64 } as const;
-const nonEmpty = { type: "string", minLength: 1 } as const;
-const limit = { type: "integer", minimum: 1, description: "Read at most this many items." } as const;
-const videoIdPattern = { type: "string", pattern: "^[A-Za-z0-9_-]{11}$" } as const;
+type Options = Record<string, unknown>;
 
-function source(type: string, properties: Record<string, unknown>, required: string[] = []) {
-  return {
-    type: "object",
-    properties: { id: sourceName, type: { const: type }, limit, ...properties },
-    required: ["id", "type", ...required],
-    additionalProperties: false,
-  };
+/** Exactly `value`; `{ const }` alone, so a wrong value is one error, not a type error as well. */
+function constant<const T extends string>(value: T) {
+  return Type.Unsafe<T>({ const: value });
 }
 
-const policyProperties = {
-  max_removals: { type: "integer", minimum: 0, description: "Removals above this number are all blocked." },
-  min_source_items: {
-    type: "integer",
-    minimum: 0,
-    description: "A source total below this looks truncated and blocks removals.",
-  },
-  min_source_ratio: {
-    type: "number",
-    minimum: 0,
-    maximum: 1,
-    description:
-      "A source without an item count that returns less than this share of its last complete read (and at least 5 items fewer) looks cut short and blocks removals; 0 turns the check off.",
-  },
-  allow_empty: { type: "boolean", description: "Whether an empty desired list may empty the target." },
-  order: { enum: ["source", "keep"] },
-  on_drift: { enum: ["adopt", "revert"] },
-  overflow: { enum: ["truncate", "error", "split", "rotate"] },
-  batch_size: { type: "integer", minimum: 1, maximum: 1000 },
-  override_ratings: {
-    type: "boolean",
-    description:
-      "Likes targets: also rate songs the person rated the other way by hand (default false: they are skipped).",
-  },
-  require_approval: {
+/** One of a list of words (`{ enum }`). */
+function word<const T extends readonly string[]>(words: T, options: Options = {}) {
+  return Type.Unsafe<T[number]>({ enum: [...words], ...options });
+}
+
+/** Branches told apart by their `type`: ajv checks only the branch `type` names. */
+function byType<const B extends TSchema[]>(required: string[], branches: [...B], options: Options = {}) {
+  return Type.Unsafe<Static<ReturnType<typeof Type.Union<B>>>>({
     type: "object",
-    description:
-      "Hold a plan for `musicsync approve` when its removals pass either threshold (the daemon does not apply it; `sync` needs --approve). A recipe's value replaces the project's; {} holds nothing.",
-    properties: {
-      removals: { type: "integer", minimum: 0, description: "Most removals applied without approval." },
-      removals_percent: {
-        type: "number",
+    ...options,
+    required,
+    discriminator: { propertyName: "type" },
+    oneOf: branches,
+  });
+}
+
+/** A mapping of names (matching `names`) to values of one shape. */
+function named<V extends TSchema>(names: TSchema, value: V, options: Options = {}) {
+  return Type.Unsafe<Record<string, Static<V>>>({
+    type: "object",
+    ...options,
+    propertyNames: names,
+    additionalProperties: value,
+  });
+}
+
+const closed = { additionalProperties: false } as const;
+
+const sourceName = () => Type.String({ ...NAME_RULE });
+const nonEmpty = (options: Options = {}) => Type.String({ minLength: 1, ...options });
+const videoIdPattern = () => Type.String({ pattern: "^[A-Za-z0-9_-]{11}$" });
+const stringList = () => Type.Array(nonEmpty());
+
+function source<const T extends string, P extends Record<string, TSchema>>(type: T, properties: P) {
+  return Type.Object(
+    {
+      id: sourceName(),
+      type: constant(type),
+      limit: Type.Optional(Type.Integer({ minimum: 1, description: "Read at most this many items." })),
+      ...properties,
+    },
+    closed,
+  );
+}
+
+const requireApproval = Type.Object(
+  {
+    removals: Type.Optional(
+      Type.Integer({ minimum: 0, description: "Most removals applied without approval." }),
+    ),
+    removals_percent: Type.Optional(
+      Type.Number({
         minimum: 0,
         maximum: 100,
         description: "Most removals, as a percentage of the target's rows, applied without approval.",
-      },
-    },
-    additionalProperties: false,
+      }),
+    ),
   },
-} as const;
-
-const policy = { type: "object", properties: policyProperties, additionalProperties: false } as const;
-
-const stringList = { type: "array", items: nonEmpty } as const;
-
-const pipelineStep = {
-  type: "object",
-  description: "One step, written as an object with exactly one key.",
-  minProperties: 1,
-  maxProperties: 1,
-  additionalProperties: false,
-  properties: {
-    combine: {
-      type: "object",
-      properties: {
-        op: { enum: [...COMBINE_OPS] },
-        sources: { type: "array", items: sourceName, minItems: 1 },
-      },
-      required: ["op", "sources"],
-      additionalProperties: false,
-    },
-    filter: {
-      type: "object",
-      minProperties: 1,
-      properties: {
-        available: { type: "boolean" },
-        explicit: { type: "boolean" },
-        videoType: { type: "array", items: nonEmpty, minItems: 1 },
-        duration: {
-          type: "object",
-          properties: { min: { type: "integer", minimum: 0 }, max: { type: "integer", minimum: 0 } },
-          minProperties: 1,
-          additionalProperties: false,
-        },
-        artists: {
-          type: "object",
-          properties: { include: stringList, exclude: stringList },
-          minProperties: 1,
-          additionalProperties: false,
-        },
-        title: {
-          type: "object",
-          properties: { include: nonEmpty, exclude: nonEmpty },
-          minProperties: 1,
-          additionalProperties: false,
-        },
-      },
-      additionalProperties: false,
-    },
-    since: {
-      type: "object",
-      properties: { days: { type: "integer", minimum: 1 } },
-      required: ["days"],
-      additionalProperties: false,
-    },
-    dedupe: {
-      type: "object",
-      properties: { by: { enum: [...DEDUPE_KEYS] } },
-      additionalProperties: false,
-    },
-    exclude: {
-      type: "object",
-      minProperties: 1,
-      properties: {
-        sources: { type: "array", items: sourceName, minItems: 1 },
-        liked: { type: "boolean" },
-        tombstones: { type: "boolean" },
-      },
-      additionalProperties: false,
-    },
-    sort: {
-      type: "object",
-      properties: { by: { enum: [...SORT_KEYS] }, order: { enum: ["asc", "desc"] } },
-      required: ["by"],
-      additionalProperties: false,
-    },
-    shuffle: {
-      type: "object",
-      properties: { period: { enum: [...SHUFFLE_PERIODS] }, seed: { type: "string" } },
-      additionalProperties: false,
-    },
-    limit: { type: "integer", minimum: 1 },
-    expand: {
-      enum: [...EXPAND_KINDS],
-      description:
-        "Turn each item into the artists credited on it or the album it is on (first appearance kept), for subscriptions and library albums targets.",
-    },
+  {
+    description:
+      "Hold a plan for `musicsync approve` when its removals pass either threshold (the daemon does not apply it; `sync` needs --approve). A recipe's value replaces the project's; {} holds nothing.",
+    ...closed,
   },
-} as const;
+);
 
-const playlistTitle = { type: "string", minLength: 1, maxLength: 150, pattern: "^[^<>]*$" } as const;
+const policy = Type.Object(
+  {
+    max_removals: Type.Optional(
+      Type.Integer({ minimum: 0, description: "Removals above this number are all blocked." }),
+    ),
+    min_source_items: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: "A source total below this looks truncated and blocks removals.",
+      }),
+    ),
+    min_source_ratio: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description:
+          "A source without an item count that returns less than this share of its last complete read (and at least 5 items fewer) looks cut short and blocks removals; 0 turns the check off.",
+      }),
+    ),
+    allow_empty: Type.Optional(
+      Type.Boolean({ description: "Whether an empty desired list may empty the target." }),
+    ),
+    order: Type.Optional(word(["source", "keep"])),
+    on_drift: Type.Optional(word(["adopt", "revert"])),
+    overflow: Type.Optional(word(["truncate", "error", "split", "rotate"])),
+    batch_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    override_ratings: Type.Optional(
+      Type.Boolean({
+        description:
+          "Likes targets: also rate songs the person rated the other way by hand (default false: they are skipped).",
+      }),
+    ),
+    require_approval: Type.Optional(requireApproval),
+  },
+  closed,
+);
+
+const filterStep = Type.Object(
+  {
+    available: Type.Optional(Type.Boolean()),
+    explicit: Type.Optional(Type.Boolean()),
+    videoType: Type.Optional(Type.Array(nonEmpty(), { minItems: 1 })),
+    duration: Type.Optional(
+      Type.Object(
+        {
+          min: Type.Optional(Type.Integer({ minimum: 0 })),
+          max: Type.Optional(Type.Integer({ minimum: 0 })),
+        },
+        { minProperties: 1, ...closed },
+      ),
+    ),
+    artists: Type.Optional(
+      Type.Object(
+        { include: Type.Optional(stringList()), exclude: Type.Optional(stringList()) },
+        { minProperties: 1, ...closed },
+      ),
+    ),
+    title: Type.Optional(
+      Type.Object(
+        { include: Type.Optional(nonEmpty()), exclude: Type.Optional(nonEmpty()) },
+        { minProperties: 1, ...closed },
+      ),
+    ),
+  },
+  { minProperties: 1, ...closed },
+);
+
+const pipelineStep = Type.Object(
+  {
+    combine: Type.Optional(
+      Type.Object({ op: word(COMBINE_OPS), sources: Type.Array(sourceName(), { minItems: 1 }) }, closed),
+    ),
+    filter: Type.Optional(filterStep),
+    since: Type.Optional(Type.Object({ days: Type.Integer({ minimum: 1 }) }, closed)),
+    dedupe: Type.Optional(Type.Object({ by: Type.Optional(word(DEDUPE_KEYS)) }, closed)),
+    exclude: Type.Optional(
+      Type.Object(
+        {
+          sources: Type.Optional(Type.Array(sourceName(), { minItems: 1 })),
+          liked: Type.Optional(Type.Boolean()),
+          tombstones: Type.Optional(Type.Boolean()),
+        },
+        { minProperties: 1, ...closed },
+      ),
+    ),
+    sort: Type.Optional(
+      Type.Object({ by: word(SORT_KEYS), order: Type.Optional(word(["asc", "desc"])) }, closed),
+    ),
+    shuffle: Type.Optional(
+      Type.Object(
+        { period: Type.Optional(word(SHUFFLE_PERIODS)), seed: Type.Optional(Type.String()) },
+        closed,
+      ),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    expand: Type.Optional(
+      word(EXPAND_KINDS, {
+        description:
+          "Turn each item into the artists credited on it or the album it is on (first appearance kept), for subscriptions and library albums targets.",
+      }),
+    ),
+  },
+  {
+    description: "One step, written as an object with exactly one key.",
+    minProperties: 1,
+    maxProperties: 1,
+    ...closed,
+  },
+);
+
+const playlistTitle = () => Type.String({ minLength: 1, maxLength: 150, pattern: "^[^<>]*$" });
 // The service takes 5,000 characters; 100 are kept for the ownership marker the engine appends.
-const playlistDescription = {
-  type: "string",
-  maxLength: 4900,
-  pattern: "^[^<>]*$",
-  description: "At most 4,900 characters: the engine appends its ownership marker.",
-} as const;
+const playlistDescription = () =>
+  Type.String({
+    maxLength: 4900,
+    pattern: "^[^<>]*$",
+    description: "At most 4,900 characters: the engine appends its ownership marker.",
+  });
 
-const target = {
-  type: "object",
-  required: ["type"],
-  discriminator: { propertyName: "type" },
-  oneOf: [
-    {
-      type: "object",
-      properties: {
-        type: { const: "playlist" },
-        playlist: {
-          type: "object",
-          properties: {
-            id: nonEmpty,
-            title: playlistTitle,
-            description: playlistDescription,
-            privacy: { enum: [...PRIVACY] },
+const target = byType(
+  ["type"],
+  [
+    Type.Object(
+      {
+        type: constant("playlist"),
+        playlist: Type.Object(
+          {
+            id: Type.Optional(nonEmpty()),
+            title: Type.Optional(playlistTitle()),
+            description: Type.Optional(playlistDescription()),
+            privacy: Type.Optional(word(PRIVACY)),
           },
-          minProperties: 1,
-          additionalProperties: false,
-        },
-        allow_delete: { type: "boolean" },
+          { minProperties: 1, ...closed },
+        ),
+        allow_delete: Type.Optional(Type.Boolean()),
       },
-      required: ["type", "playlist"],
-      additionalProperties: false,
-    },
-    {
-      type: "object",
-      properties: { type: { const: "likes" }, rating: { enum: ["LIKE", "DISLIKE"] } },
-      required: ["type"],
-      additionalProperties: false,
-    },
-    {
-      type: "object",
-      properties: { type: { const: "library" }, kind: { enum: [...LIBRARY_TARGET_KINDS] } },
-      required: ["type", "kind"],
-      additionalProperties: false,
-    },
-    {
-      type: "object",
-      properties: { type: { const: "subscriptions" } },
-      required: ["type"],
-      additionalProperties: false,
-    },
-    {
-      type: "object",
-      properties: { type: { const: "saved_episodes" } },
-      required: ["type"],
-      additionalProperties: false,
-    },
+      closed,
+    ),
+    Type.Object({ type: constant("likes"), rating: Type.Optional(word(["LIKE", "DISLIKE"])) }, closed),
+    Type.Object({ type: constant("library"), kind: word(LIBRARY_TARGET_KINDS) }, closed),
+    Type.Object({ type: constant("subscriptions") }, closed),
+    Type.Object({ type: constant("saved_episodes") }, closed),
   ],
-} as const;
+);
 
-const sourceSchema = {
-  type: "object",
-  required: ["id", "type"],
-  discriminator: { propertyName: "type" },
-  oneOf: [
-    source("playlist", { playlistId: nonEmpty }, ["playlistId"]),
-    source("album", { browseId: { type: "string", pattern: "^MPRE" }, audioPlaylistId: nonEmpty }),
-    source("artist", { channelId: nonEmpty, section: { enum: [...ARTIST_SECTIONS] } }, ["channelId"]),
-    source("search", { query: nonEmpty, filter: { enum: [...SEARCH_FILTERS] } }, ["query"]),
-    source("chart", {
-      country: { type: "string", pattern: "^[A-Z]{2}$" },
-      section: { enum: [...CHART_SECTIONS] },
+const csvColumns = Type.Object(
+  {
+    title: nonEmpty(),
+    artists: Type.Optional(nonEmpty()),
+    album: Type.Optional(nonEmpty()),
+    duration: Type.Optional(nonEmpty()),
+    duration_unit: Type.Optional(word(["ms", "s"])),
+    isrc: Type.Optional(nonEmpty()),
+    explicit: Type.Optional(nonEmpty()),
+    video_id: Type.Optional(nonEmpty()),
+  },
+  { description: "A generic CSV's columns by header name.", ...closed },
+);
+
+const sourceSchema = byType(
+  ["id", "type"],
+  [
+    source("playlist", { playlistId: nonEmpty() }),
+    source("album", {
+      browseId: Type.Optional(Type.String({ pattern: "^MPRE" })),
+      audioPlaylistId: Type.Optional(nonEmpty()),
     }),
-    source("mood", { category: nonEmpty, playlist: nonEmpty }, ["category"]),
-    source("radio", { videoId: videoIdPattern, playlistId: nonEmpty, from: sourceName }),
+    source("artist", { channelId: nonEmpty(), section: Type.Optional(word(ARTIST_SECTIONS)) }),
+    source("search", { query: nonEmpty(), filter: Type.Optional(word(SEARCH_FILTERS)) }),
+    source("chart", {
+      country: Type.Optional(Type.String({ pattern: "^[A-Z]{2}$" })),
+      section: Type.Optional(word(CHART_SECTIONS)),
+    }),
+    source("mood", { category: nonEmpty(), playlist: Type.Optional(nonEmpty()) }),
+    source("radio", {
+      videoId: Type.Optional(videoIdPattern()),
+      playlistId: Type.Optional(nonEmpty()),
+      from: Type.Optional(sourceName()),
+    }),
     source("liked", {}),
-    source("library", { kind: { enum: [...LIBRARY_KINDS] } }, ["kind"]),
+    source("library", { kind: word(LIBRARY_KINDS) }),
     source("history", {}),
-    source("podcast", { playlistId: nonEmpty }, ["playlistId"]),
+    source("podcast", { playlistId: nonEmpty() }),
     source("new_episodes", {}),
     source("saved_episodes", {}),
-    source("static", { videoIds: { type: "array", items: videoIdPattern, minItems: 1 } }, ["videoIds"]),
+    source("static", { videoIds: Type.Array(videoIdPattern(), { minItems: 1 }) }),
     source("self", {}),
-    source(
-      "file",
-      {
-        path: { ...nonEmpty, description: "The file, relative to the recipe file's folder." },
-        format: {
-          enum: [...FILE_FORMATS],
-          description: "Default: from the file's extension, then its content.",
-        },
-        columns: {
-          type: "object",
-          description: "A generic CSV's columns by header name.",
-          properties: {
-            title: nonEmpty,
-            artists: nonEmpty,
-            album: nonEmpty,
-            duration: nonEmpty,
-            duration_unit: { enum: ["ms", "s"] },
-            isrc: nonEmpty,
-            explicit: nonEmpty,
-            video_id: nonEmpty,
-          },
-          required: ["title"],
-          additionalProperties: false,
-        },
-        strict: { type: "boolean", description: "A row that cannot be read refuses the whole file." },
-      },
-      ["path"],
-    ),
+    source("file", {
+      path: nonEmpty({ description: "The file, relative to the recipe file's folder." }),
+      format: Type.Optional(
+        word(FILE_FORMATS, { description: "Default: from the file's extension, then its content." }),
+      ),
+      columns: Type.Optional(csvColumns),
+      strict: Type.Optional(
+        Type.Boolean({ description: "A row that cannot be read refuses the whole file." }),
+      ),
+    }),
   ],
-} as const;
+);
+
+const schedule = Type.Object(
+  {
+    cron: Type.String({ pattern: "^\\S+( +\\S+){4,5}$" }),
+    timezone: Type.Optional(nonEmpty()),
+    jitter: Type.Optional(
+      Type.String({
+        pattern: "^[0-9]+(s|m|h)$",
+        description: "Start each run up to this long after its time (e.g. `90s`, `10m`), spreading load.",
+      }),
+    ),
+  },
+  closed,
+);
 
 /** The schema of one recipe document. */
-export const recipeSchema = {
-  $id: "https://musicapi.dev/schemas/recipe.schema.json",
-  title: "musicsync recipe",
-  type: "object",
-  properties: {
-    apiVersion: { const: "musicsync/v1" },
-    kind: { const: "Recipe" },
-    id: {
-      type: "string",
+export const recipeSchema = Type.Object(
+  {
+    apiVersion: constant("musicsync/v1"),
+    kind: constant("Recipe"),
+    id: Type.String({
       pattern: "^[a-z0-9][a-z0-9-]*$",
       maxLength: 64,
       description: "Stable id; the engine's state is keyed on it.",
-    },
-    description: { type: "string" },
-    account: { ...nonEmpty, description: "An account of musicsync.yaml (default: `default`)." },
-    schedule: {
-      type: "object",
-      properties: {
-        cron: { type: "string", pattern: "^\\S+( +\\S+){4,5}$" },
-        timezone: nonEmpty,
-        jitter: {
-          type: "string",
-          pattern: "^[0-9]+(s|m|h)$",
-          description: "Start each run up to this long after its time (e.g. `90s`, `10m`), spreading load.",
-        },
-      },
-      required: ["cron"],
-      additionalProperties: false,
-    },
-    sources: { type: "array", items: sourceSchema, minItems: 1 },
-    pipeline: { type: "array", items: pipelineStep },
+    }),
+    description: Type.Optional(Type.String()),
+    account: Type.Optional(nonEmpty({ description: "An account of musicsync.yaml (default: `default`)." })),
+    schedule: Type.Optional(schedule),
+    sources: Type.Array(sourceSchema, { minItems: 1 }),
+    pipeline: Type.Optional(Type.Array(pipelineStep)),
     target,
-    mode: { enum: [...MODES] },
-    policy,
+    mode: Type.Optional(word(MODES)),
+    policy: Type.Optional(policy),
   },
-  required: ["apiVersion", "kind", "id", "sources", "target"],
-  additionalProperties: false,
-} as const;
+  { $id: RECIPE_SCHEMA_ID, title: "musicsync recipe", ...closed },
+);
 
-const httpUrl = { type: "string", pattern: "^https?://\\S+$" } as const;
+const httpUrl = (options: Options = {}) => Type.String({ pattern: "^https?://\\S+$", ...options });
 
-const notifyCommon = {
-  name: { ...sourceName, description: "Names the target in logs and metrics (default: type-position)." },
-  events: {
-    type: "array",
-    items: { enum: [...NOTIFY_EVENTS] },
-    minItems: 1,
-    uniqueItems: true,
-    description: "The events sent to this target (default: all but `applied`).",
-  },
-} as const;
+/** The keys every notify target has, besides its type. */
+const notifyCommon = () => ({
+  name: Type.Optional(
+    Type.String({
+      ...NAME_RULE,
+      description: "Names the target in logs and metrics (default: type-position).",
+    }),
+  ),
+  events: Type.Optional(
+    Type.Array(word(NOTIFY_EVENTS), {
+      minItems: 1,
+      uniqueItems: true,
+      description: "The events sent to this target (default: all but `applied`).",
+    }),
+  ),
+});
 
-const httpHeaders = {
-  type: "object",
-  description: "Sent with each notification (e.g. an Authorization for the receiver); never logged.",
-  propertyNames: { type: "string", pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" },
-  additionalProperties: { type: "string" },
-} as const;
+const httpHeaders = () =>
+  named(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }), Type.String(), {
+    description: "Sent with each notification (e.g. an Authorization for the receiver); never logged.",
+  });
 
-const notifyTarget = {
-  type: "object",
-  required: ["type"],
-  discriminator: { propertyName: "type" },
-  oneOf: [
-    {
-      type: "object",
-      description: "A JSON POST of the event.",
-      properties: { type: { const: "webhook" }, ...notifyCommon, url: httpUrl, headers: httpHeaders },
-      required: ["type", "url"],
-      additionalProperties: false,
-    },
-    {
-      type: "object",
-      description: "An ntfy topic: the message as text, with Title, Priority and Tags headers.",
-      properties: {
-        type: { const: "ntfy" },
-        ...notifyCommon,
-        url: { ...httpUrl, description: "The topic's URL, e.g. https://ntfy.sh/my-musicsync." },
-        headers: httpHeaders,
-        priority: { type: "integer", minimum: 1, maximum: 5, description: "Default: by event." },
-        tags: { type: "array", items: nonEmpty },
+const notifyTarget = byType(
+  ["type"],
+  [
+    Type.Object(
+      {
+        type: constant("webhook"),
+        ...notifyCommon(),
+        url: httpUrl(),
+        headers: Type.Optional(httpHeaders()),
       },
-      required: ["type", "url"],
-      additionalProperties: false,
-    },
-    {
-      type: "object",
-      description: "A program run without a shell, the event as JSON on stdin and in MUSICSYNC_* variables.",
-      properties: {
-        type: { const: "command" },
-        ...notifyCommon,
-        command: {
-          type: "array",
-          items: nonEmpty,
+      { description: "A JSON POST of the event.", ...closed },
+    ),
+    Type.Object(
+      {
+        type: constant("ntfy"),
+        ...notifyCommon(),
+        url: httpUrl({ description: "The topic's URL, e.g. https://ntfy.sh/my-musicsync." }),
+        headers: Type.Optional(httpHeaders()),
+        priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: "Default: by event." })),
+        tags: Type.Optional(Type.Array(nonEmpty())),
+      },
+      {
+        description: "An ntfy topic: the message as text, with Title, Priority and Tags headers.",
+        ...closed,
+      },
+    ),
+    Type.Object(
+      {
+        type: constant("command"),
+        ...notifyCommon(),
+        command: Type.Array(nonEmpty(), {
           minItems: 1,
           description: "The program and its arguments.",
-        },
+        }),
       },
-      required: ["type", "command"],
-      additionalProperties: false,
-    },
+      {
+        description:
+          "A program run without a shell, the event as JSON on stdin and in MUSICSYNC_* variables.",
+        ...closed,
+      },
+    ),
   ],
-} as const;
+);
+
+const emulatorAccount = Type.Object(
+  {
+    db: Type.Optional(
+      nonEmpty({ description: "Its database, relative to the project file (default emulator.db)." }),
+    ),
+    seed: Type.Optional(Type.Integer({ minimum: 0 })),
+    catalogue: Type.Optional(Type.Integer({ minimum: 1, description: "Songs in the generated catalogue." })),
+    account: Type.Optional(Type.Integer({ minimum: 1, description: "The seeded account to sign in as." })),
+  },
+  {
+    description:
+      "The embedded emulator instead of real credentials: started for each command, signed in as one of its accounts.",
+    ...closed,
+  },
+);
+
+const account = Type.Object(
+  {
+    auth: Type.Optional(
+      nonEmpty({
+        description:
+          "Browser-headers file or OAuth token file, or the headers or token themselves (JSON or header text).",
+      }),
+    ),
+    token: Type.Optional(nonEmpty({ description: "OAuth token file, or the token JSON itself." })),
+    oauth_client: Type.Optional(Type.Object({ id: nonEmpty(), secret: nonEmpty() }, closed)),
+    brand_account: Type.Optional(Type.String({ pattern: ACCOUNT_PATTERNS.brand_account })),
+    language: Type.Optional(nonEmpty()),
+    location: Type.Optional(Type.String({ pattern: ACCOUNT_PATTERNS.location })),
+    base_url: Type.Optional(Type.String({ pattern: ACCOUNT_PATTERNS.base_url })),
+    emulator: Type.Optional(emulatorAccount),
+  },
+  closed,
+);
+
+const pacing = Type.Object(
+  {
+    min_interval_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    max_writes_per_minute: Type.Optional(Type.Integer({ minimum: 1 })),
+    suspend_after_failures: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  closed,
+);
 
 /** The schema of `musicsync.yaml`. */
-export const projectSchema = {
-  $id: "https://musicapi.dev/schemas/project.schema.json",
-  title: "musicsync project",
-  type: "object",
-  properties: {
-    apiVersion: { const: "musicsync/v1" },
-    kind: { const: "Project" },
-    accounts: {
-      type: "object",
-      description:
-        "The accounts recipes run as; may be left out when they are stored in the state (`musicsync accounts add`).",
-      propertyNames: sourceName,
-      additionalProperties: {
-        type: "object",
-        properties: {
-          auth: {
-            ...nonEmpty,
-            description:
-              "Browser-headers file or OAuth token file, or the headers or token themselves (JSON or header text).",
-          },
-          token: { ...nonEmpty, description: "OAuth token file, or the token JSON itself." },
-          oauth_client: {
-            type: "object",
-            properties: { id: nonEmpty, secret: nonEmpty },
-            required: ["id", "secret"],
-            additionalProperties: false,
-          },
-          brand_account: { type: "string", pattern: "^[0-9]{21}$" },
-          language: nonEmpty,
-          location: { type: "string", pattern: "^[A-Z]{2}$" },
-          base_url: { type: "string", pattern: "^https?://" },
-          emulator: {
-            type: "object",
-            description:
-              "The embedded emulator instead of real credentials: started for each command, signed in as one of its accounts.",
-            properties: {
-              db: {
-                ...nonEmpty,
-                description: "Its database, relative to the project file (default emulator.db).",
-              },
-              seed: { type: "integer", minimum: 0 },
-              catalogue: { type: "integer", minimum: 1, description: "Songs in the generated catalogue." },
-              account: { type: "integer", minimum: 1, description: "The seeded account to sign in as." },
-            },
-            additionalProperties: false,
-          },
+export const projectSchema = Type.Object(
+  {
+    apiVersion: constant("musicsync/v1"),
+    kind: constant("Project"),
+    accounts: Type.Optional(
+      named(sourceName(), account, {
+        description:
+          "The accounts recipes run as; may be left out when they are stored in the state (`musicsync accounts add`).",
+      }),
+    ),
+    defaults: Type.Optional(
+      Type.Object(
+        {
+          account: Type.Optional(nonEmpty()),
+          mode: Type.Optional(word(MODES)),
+          timezone: Type.Optional(nonEmpty()),
+          policy: Type.Optional(policy),
         },
-        additionalProperties: false,
-      },
-    },
-    defaults: {
-      type: "object",
-      properties: {
-        account: nonEmpty,
-        mode: { enum: [...MODES] },
-        timezone: nonEmpty,
-        policy,
-      },
-      additionalProperties: false,
-    },
-    pacing: {
-      type: "object",
-      properties: {
-        min_interval_ms: { type: "integer", minimum: 0 },
-        max_writes_per_minute: { type: "integer", minimum: 1 },
-        suspend_after_failures: { type: "integer", minimum: 1 },
-      },
-      additionalProperties: false,
-    },
-    recipes: { type: "array", items: nonEmpty },
-    state: nonEmpty,
-    undo: {
-      type: "object",
-      description: "`musicsync undo` and the undoable marks of `history`.",
-      properties: {
-        max_age_days: {
-          type: "integer",
-          minimum: 0,
-          description:
-            "Runs older than this many days are not undone (default 90; `undo --max-age-days` overrides it).",
+        closed,
+      ),
+    ),
+    pacing: Type.Optional(pacing),
+    recipes: Type.Optional(Type.Array(nonEmpty())),
+    state: Type.Optional(nonEmpty()),
+    undo: Type.Optional(
+      Type.Object(
+        {
+          max_age_days: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              description:
+                "Runs older than this many days are not undone (default 90; `undo --max-age-days` overrides it).",
+            }),
+          ),
         },
-      },
-      additionalProperties: false,
-    },
-    file_sources: {
-      type: "object",
-      description: "What `file` sources may read.",
-      properties: {
-        allow: {
-          type: "array",
-          items: nonEmpty,
-          description:
-            "Folders outside the project folder that file sources may read (absolute, or relative to the project file); the project folder is always allowed.",
+        { description: "`musicsync undo` and the undoable marks of `history`.", ...closed },
+      ),
+    ),
+    file_sources: Type.Optional(
+      Type.Object(
+        {
+          allow: Type.Optional(
+            Type.Array(nonEmpty(), {
+              description:
+                "Folders outside the project folder that file sources may read (absolute, or relative to the project file); the project folder is always allowed.",
+            }),
+          ),
         },
-      },
-      additionalProperties: false,
-    },
-    notify: {
-      type: "array",
-      items: notifyTarget,
-      description:
-        "Where the daemon and `sync` send notifications of failures, suspensions, expiring credentials…",
-    },
+        { description: "What `file` sources may read.", ...closed },
+      ),
+    ),
+    notify: Type.Optional(
+      Type.Array(notifyTarget, {
+        description:
+          "Where the daemon and `sync` send notifications of failures, suspensions, expiring credentials…",
+      }),
+    ),
   },
-  required: ["apiVersion", "kind"],
-  additionalProperties: false,
-} as const;
+  { $id: PROJECT_SCHEMA_ID, title: "musicsync project", ...closed },
+);
+
+/** The parts of the shape the loaded forms (types.ts) take as they are written. */
+export const parts = { policy, requireApproval, csvColumns, emulatorAccount, pacing };
 
 /** What `recipes/project.schema.json` holds: a project file (`musicsync.yaml`). */
 export function exportedProjectSchema(): Record<string, unknown> {

@@ -23,7 +23,7 @@ function validRegex(pattern: string): string | null {
   }
 }
 
-function exactlyOne(source: SourceInput, keys: readonly (keyof SourceInput)[]): number {
+function exactlyOne<S extends SourceInput>(source: S, keys: readonly (keyof S)[]): number {
   return keys.filter((k) => source[k] !== undefined).length;
 }
 
@@ -207,7 +207,7 @@ function cleanModeIssues(recipe: RecipeInput): PathIssue[] {
 
 function playlistTargetIssues(recipe: RecipeInput): PathIssue[] {
   const issues: PathIssue[] = [];
-  const p = recipe.target.playlist ?? {};
+  const p = (recipe.target.type === "playlist" ? recipe.target.playlist : undefined) ?? {};
   if (p.id === undefined && p.title === undefined) {
     issues.push({
       path: ["target", "playlist"],

@@ -2,52 +2,42 @@
  * Recipes and the project file, after loading: every default filled in, every object frozen.
  * Keys the engine defines are snake_case (`max_removals`); ids the service defines keep its
  * camelCase (`videoId`, `browseId`, `channelId`, `playlistId`).
+ *
+ * The file's own shape is said once, in schema.ts; this is what the loader makes of it, a shape of
+ * its own (an absent setting is null or its default, paths are resolved, a file source knows its
+ * folders). Where a part keeps its written shape with the defaults filled in (policy, pacing, CSV
+ * columns, an emulator account) its type is derived from the schema; the words come from
+ * vocabulary.ts, as the schema's do; normalise.ts turns one into the other, and the compiler checks
+ * that it covers every source and target type the schema has.
  */
-import type { SearchFilter } from "../../src/index.js";
+
+import type { Static } from "typebox";
+import type { parts } from "./schema.js";
+import type {
+  ArtistSection,
+  ChartSection,
+  CombineOp,
+  DedupeKey,
+  ExpandKind,
+  FileFormat,
+  LibraryKind,
+  LibraryTargetKind,
+  Mode,
+  NotifyEventKind,
+  Privacy,
+  SearchFilter,
+  ShufflePeriod,
+  SortKey,
+} from "./vocabulary.js";
+import { NOTIFY_EVENTS } from "./vocabulary.js";
 
 export const API_VERSION = "musicsync/v1";
 /** The service refuses to grow a playlist past this many items. */
 export const PLAYLIST_CAP = 5000;
 
-// Search filters are the client's (docs/PROTOCOL.md#search): one list, so a recipe accepts exactly what search does.
-// From the shared module: the client's index would load the whole client (and undici) into `validate`.
-export { SEARCH_FILTERS, type SearchFilter } from "../../shared/wire/search-filters.js";
-
-export const LIBRARY_KINDS = [
-  "songs",
-  "albums",
-  "artists",
-  "playlists",
-  "podcasts",
-  "subscriptions",
-] as const;
-export type LibraryKind = (typeof LIBRARY_KINDS)[number];
-
-export const CHART_SECTIONS = ["songs", "videos", "artists", "trending"] as const;
-export type ChartSection = (typeof CHART_SECTIONS)[number];
-
-export const ARTIST_SECTIONS = ["songs", "albums", "singles", "videos"] as const;
-export type ArtistSection = (typeof ARTIST_SECTIONS)[number];
-
-export const SOURCE_TYPES = [
-  "playlist",
-  "album",
-  "artist",
-  "search",
-  "chart",
-  "mood",
-  "radio",
-  "liked",
-  "library",
-  "history",
-  "podcast",
-  "new_episodes",
-  "saved_episodes",
-  "static",
-  "self",
-  "file",
-] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
+// The words (lists and their unions) live in vocabulary.ts, which the schema reads; said here too
+// so the engine has one module to import a recipe's types from.
+export * from "./vocabulary.js";
 
 interface SourceBase {
   /** The name pipeline steps use to refer to this source. */
@@ -123,22 +113,11 @@ export interface SelfSource extends SourceBase {
   type: "self";
 }
 
-/** The formats a `file` source reads (and `musicsync export` writes). */
-export const FILE_FORMATS = ["csv", "m3u", "xspf", "json", "text"] as const;
-export type FileFormat = (typeof FILE_FORMATS)[number];
-
-/** A generic CSV's columns, by header name: which one holds what. */
-export interface CsvColumns {
-  title: string;
-  artists?: string;
-  album?: string;
-  duration?: string;
-  /** Default: milliseconds when the header says ms, else seconds ("3:45" is read as m:ss). */
-  duration_unit?: "ms" | "s";
-  isrc?: string;
-  explicit?: string;
-  video_id?: string;
-}
+/**
+ * A generic CSV's columns, by header name: which one holds what, as written. `duration_unit`
+ * absent: milliseconds when the header says ms, else seconds ("3:45" is read as m:ss).
+ */
+export type CsvColumns = Static<typeof parts.csvColumns>;
 
 /** Songs listed in a file (an export of another service, a local playlist), matched by search. */
 export interface FileSource extends SourceBase {
@@ -177,9 +156,6 @@ export type SourceSpec =
   | SelfSource
   | FileSource;
 
-export const COMBINE_OPS = ["concat", "interleave", "union", "intersect", "difference"] as const;
-export type CombineOp = (typeof COMBINE_OPS)[number];
-
 export interface CombineStep {
   combine: { op: CombineOp; sources: readonly string[] };
 }
@@ -197,30 +173,21 @@ export interface SinceStep {
   /** Keep items dated within this many days before the planning time. */
   since: { days: number };
 }
-export const DEDUPE_KEYS = ["videoId", "title_artist"] as const;
-export type DedupeKey = (typeof DEDUPE_KEYS)[number];
 export interface DedupeStep {
   dedupe: { by: DedupeKey };
 }
 export interface ExcludeStep {
   exclude: { sources: readonly string[]; liked: boolean; tombstones: boolean };
 }
-export const SORT_KEYS = ["title", "artist", "album", "duration", "date", "rank"] as const;
-export type SortKey = (typeof SORT_KEYS)[number];
 export interface SortStep {
   sort: { by: SortKey; order: "asc" | "desc" };
 }
-export const SHUFFLE_PERIODS = ["run", "day", "week", "month"] as const;
-export type ShufflePeriod = (typeof SHUFFLE_PERIODS)[number];
 export interface ShuffleStep {
   shuffle: { period: ShufflePeriod; seed: string };
 }
 export interface LimitStep {
   limit: number;
 }
-/** What `expand` turns each item into: the artists credited on it, or the album it is on. */
-export const EXPAND_KINDS = ["artists", "albums"] as const;
-export type ExpandKind = (typeof EXPAND_KINDS)[number];
 export interface ExpandStep {
   expand: ExpandKind;
 }
@@ -235,9 +202,6 @@ export type PipelineStep =
   | ShuffleStep
   | LimitStep
   | ExpandStep;
-
-export const PRIVACY = ["PUBLIC", "PRIVATE", "UNLISTED"] as const;
-export type Privacy = (typeof PRIVACY)[number];
 
 export interface PlaylistTarget {
   type: "playlist";
@@ -255,8 +219,6 @@ export interface LikesTarget {
   type: "likes";
   rating: "LIKE" | "DISLIKE";
 }
-export const LIBRARY_TARGET_KINDS = ["songs", "albums", "playlists", "podcasts"] as const;
-export type LibraryTargetKind = (typeof LIBRARY_TARGET_KINDS)[number];
 export interface LibraryTarget {
   type: "library";
   kind: LibraryTargetKind;
@@ -275,48 +237,16 @@ export type TargetSpec =
   | SavedEpisodesTarget;
 export type TargetType = TargetSpec["type"];
 
-export const MODES = ["mirror", "sync", "append", "clean"] as const;
-export type Mode = (typeof MODES)[number];
-
-export interface Policy {
-  /** Removals above this number are all blocked (adds still go ahead). */
-  max_removals: number;
-  /** A source total below this looks truncated: removals are blocked. */
-  min_source_items: number;
-  /**
-   * A source read with no item count that returns less than this share of the source's last
-   * complete read looks cut short: removals are blocked (0 turns the check off).
-   */
-  min_source_ratio: number;
-  /** Whether an empty desired list may empty the target. */
-  allow_empty: boolean;
-  /** `source` enforces the desired order with the fewest moves; `keep` never moves rows. */
-  order: "source" | "keep";
-  /** What `sync` does with a row it added that the person removed. */
-  on_drift: "adopt" | "revert";
-  /**
-   * What happens when the target would pass 5,000 items: drop the last adds, plan nothing, continue
-   * into further playlists ("Title (2)", …), or remove the oldest rows to make room.
-   */
-  overflow: "truncate" | "error" | "split" | "rotate";
-  /** Most adds, removes or moves sent in one edit request. */
-  batch_size: number;
-  /** Likes targets: rate songs the person rated the other way by hand (false: skip them). */
-  override_ratings: boolean;
-  /**
-   * Plans with more removals than this are held until a person approves them (`musicsync approve`).
-   * Absent (the default) holds nothing; a recipe's own replaces the project's as a whole.
-   */
-  require_approval?: RequireApproval;
-}
+/**
+ * A policy with its defaults filled in (engine/recipe/defaults.ts): each key as the schema describes
+ * it (schema.ts), all present but `require_approval`, whose absence holds nothing. A recipe's
+ * `require_approval` replaces the project's as a whole.
+ */
+export type Policy = Required<Omit<PolicyInput, "require_approval">> & Pick<PolicyInput, "require_approval">;
+type PolicyInput = Static<typeof parts.policy>;
 
 /** Thresholds over which a plan waits for a person; either one reached holds it. */
-export interface RequireApproval {
-  /** Most removals applied without approval. */
-  removals?: number;
-  /** Most removals, as a percentage of the target's rows as read, applied without approval. */
-  removals_percent?: number;
-}
+export type RequireApproval = Static<typeof parts.requireApproval>;
 
 export interface Schedule {
   cron: string;
@@ -364,25 +294,14 @@ export interface Account {
   emulator: EmulatorAccount | null;
 }
 
-/** An `emulator:` account: the emulator started in-process for each command. */
-export interface EmulatorAccount {
-  /** Its database file, relative to the project file: the emulator's state between runs. */
-  db: string;
-  seed: number;
-  /** Songs in the generated catalogue. */
-  catalogue: number;
-  /** The seeded account signed in as. */
-  account: number;
-}
+/**
+ * An `emulator:` account, the emulator started in-process for each command, with its defaults
+ * filled in; `db` is relative to the project file.
+ */
+export type EmulatorAccount = Required<Static<typeof parts.emulatorAccount>>;
 
-export interface Pacing {
-  /** Least time between two writes of one account. */
-  min_interval_ms: number;
-  /** Most writes per minute per account. */
-  max_writes_per_minute: number;
-  /** After this many consecutive failed runs the account is suspended. */
-  suspend_after_failures: number;
-}
+/** How writes are paced and failures counted, per account, with the defaults filled in. */
+export type Pacing = Required<Static<typeof parts.pacing>>;
 
 export interface Project {
   apiVersion: typeof API_VERSION;
@@ -417,18 +336,6 @@ export interface UnresolvedSetting {
   line: number;
   col: number;
 }
-
-/** What a notification can be about; a target names the ones it wants. */
-export const NOTIFY_EVENTS = [
-  "run_failed",
-  "recipe_suspended",
-  "credentials_expiring",
-  "credentials_expired",
-  "approval_pending",
-  "drift_found",
-  "applied",
-] as const;
-export type NotifyEventKind = (typeof NOTIFY_EVENTS)[number];
 
 /** A target that leaves out `events` gets these: every event but the summary of applied changes. */
 export const DEFAULT_NOTIFY_EVENTS: readonly NotifyEventKind[] = NOTIFY_EVENTS.filter((e) => e !== "applied");

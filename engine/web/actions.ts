@@ -13,7 +13,7 @@ import type { EngineLogger } from "../run/logger.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { applyUndo, prepareUndo, UndoRefusedError } from "../undo/index.js";
 import type { WebHost } from "./host.js";
-import { esc, seg } from "./html.js";
+import { type Html, html, seg } from "./html.js";
 
 export const ACTION_KINDS = ["run", "plan", "resume", "approve", "undo"] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
@@ -28,8 +28,8 @@ export interface ActionAnswer {
   title: string;
   lines: string[];
   pre?: string;
-  /** HTML links shown under the answer. */
-  links?: string;
+  /** Links shown under the answer. */
+  links?: Html;
 }
 
 /** A request the action cannot take (unknown recipe, run id not a number…): its 4xx answer. */
@@ -96,7 +96,7 @@ export function describeAction(
   }
 }
 
-function answerOf(title: string, runs: readonly RecipeRun[], runLink: string): ActionAnswer {
+function answerOf(title: string, runs: readonly RecipeRun[], runLink: Html | undefined): ActionAnswer {
   const lines = runs.map((r) => {
     const summary = r.plan ? ` — ${summaryLine(r.plan)}` : "";
     return `${r.recipeId}: ${r.outcome.replace("_", " ")}${summary}${r.error ? ` (${r.error})` : ""}`;
@@ -108,9 +108,9 @@ function answerOf(title: string, runs: readonly RecipeRun[], runLink: string): A
 }
 
 /** A link to the newest run of the recipe (the one the action just made). */
-async function newestRun(host: WebHost, recipeId: string): Promise<string> {
+async function newestRun(host: WebHost, recipeId: string): Promise<Html | undefined> {
   const [run] = await host.env.state.runs(recipeId, 1);
-  return run ? `<a href="/runs/${seg(run.id)}">Run #${esc(run.id)}</a> · ` : "";
+  return run ? html`<a href="/runs/${seg(run.id)}">Run #${run.id}</a> · ` : undefined;
 }
 
 const logger = (host: WebHost) => host.env.logger as EngineLogger;
@@ -126,7 +126,7 @@ async function runNow(host: WebHost, id: string): Promise<ActionAnswer> {
       lines: [
         `${id}: queued; the daemon runs it as soon as its account is free, with its retries and notifications.`,
       ],
-      links: `<a href="/">Its outcome shows on the recipes page</a> · `,
+      links: html`<a href="/">Its outcome shows on the recipes page</a> · `,
     };
   }
   const runs = await runAll([{ id, run: () => syncRecipe(loaded, host.env) }], logger(host));

@@ -1,10 +1,27 @@
 /**
- * The pages' building blocks: escaping, and the one layout every page shares (landmarks, a viewport
- * for phones, colours with enough contrast, no script). Pure: data in, text out.
+ * The pages' building blocks: the html`` template, and the one layout every page shares (landmarks,
+ * a viewport for phones, colours with enough contrast, no script). Pure: data in, text out.
+ *
+ * Every value put into html`` is escaped unless it is itself markup made by html`` (or raw()), so
+ * a title from a recipe or the service cannot come out as markup by an oversight: a forgotten
+ * html`` on a nested template shows its tags as text, it never leaves a value raw, and markup is
+ * never escaped twice.
  */
 
+/** Markup: text that is already HTML and goes into a page as it is. */
+export class Html {
+  constructor(readonly text: string) {}
+  /**
+   * Markup put into a plain `template` would be escaped again by the html`` around it: refused
+   * loudly (every view is rendered by the tests) rather than shown as entities.
+   */
+  toString(): string {
+    throw new Error("markup in a plain template literal: write html`` around it");
+  }
+}
+
 /** A value made safe for HTML text and for a quoted attribute. */
-export function esc(value: unknown): string {
+function escapeText(value: unknown): string {
   return String(value ?? "")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -13,9 +30,36 @@ export function esc(value: unknown): string {
     .replace(/'/g, "&#39;");
 }
 
-/** A path segment, for links built from ids. */
-export function seg(value: string | number): string {
-  return encodeURIComponent(String(value));
+/** One interpolated value as markup: Html as it is, a list item by item, anything else escaped. */
+function markup(value: unknown): string {
+  if (value instanceof Html) return value.text;
+  if (Array.isArray(value)) return value.map(markup).join("");
+  return escapeText(value);
+}
+
+/** Markup from a template: each `${value}` escaped unless it is Html. */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0] ?? "";
+  for (let i = 0; i < values.length; i++) out += markup(values[i]) + (strings[i + 1] ?? "");
+  return new Html(out);
+}
+
+/** Pieces of markup with `separator` (escaped unless Html) between them. */
+export function join(parts: readonly Html[], separator: Html | string): Html {
+  return new Html(parts.map((p) => p.text).join(markup(separator)));
+}
+
+/** Text that is markup by construction (a constant of this module's), marked so. */
+export function raw(text: string): Html {
+  return new Html(text);
+}
+
+/**
+ * A path segment, for links built from ids. encodeURIComponent leaves no character that means
+ * anything inside a double-quoted attribute or text, so it is markup as it is.
+ */
+export function seg(value: string | number): Html {
+  return new Html(encodeURIComponent(String(value)));
 }
 
 // Text #1b1b1b on #fff and links #0645ad are well above WCAG AA's 4.5:1; the layout is one column
@@ -41,32 +85,32 @@ ul.actions{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:0.3rem 1.2r
 
 export interface Layout {
   title: string;
-  /** The page's main content, already HTML. */
-  body: string;
+  /** The page's main content. */
+  body: Html;
 }
 
 export function layout(page: Layout): string {
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(page.title)} · musicsync</title>
-<style>${STYLE}</style>
+<title>${page.title} · musicsync</title>
+<style>${raw(STYLE)}</style>
 </head>
 <body>
 <header role="banner"><nav aria-label="Site"><a href="/">musicsync</a></nav></header>
 <main id="main">
-<h1>${esc(page.title)}</h1>
+<h1>${page.title}</h1>
 ${page.body}
 </main>
 <footer role="contentinfo"><p>musicsync status page</p></footer>
 </body>
 </html>
-`;
+`.text;
 }
 
 /** A link to a confirmation page for one action (a GET that changes nothing). */
-export function actionLink(kind: string, target: string | number, label: string): string {
-  return `<a href="/actions/${seg(kind)}/${seg(target)}">${esc(label)}</a>`;
+export function actionLink(kind: string, target: string | number, label: string): Html {
+  return html`<a href="/actions/${seg(kind)}/${seg(target)}">${label}</a>`;
 }

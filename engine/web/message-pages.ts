@@ -1,5 +1,5 @@
 /** Pages that answer an action or a bad request: a confirmation form, a result, an error. */
-import { esc, layout, seg } from "./html.js";
+import { type Html, html, join, layout, seg } from "./html.js";
 
 export function confirmPage(o: {
   kind: string;
@@ -10,10 +10,10 @@ export function confirmPage(o: {
 }): string {
   return layout({
     title: "Confirm",
-    body: `<p>${esc(o.what)}</p>
+    body: html`<p>${o.what}</p>
 <form method="post" action="/actions/${seg(o.kind)}/${seg(o.target)}">
-<input type="hidden" name="csrf" value="${esc(o.csrf)}">
-<button type="submit">${esc(o.button)}</button>
+<input type="hidden" name="csrf" value="${o.csrf}">
+<button type="submit">${o.button}</button>
 </form> <a href="/">Cancel</a>`,
   });
 }
@@ -22,19 +22,22 @@ export function resultPage(o: {
   title: string;
   lines: readonly string[];
   pre?: string;
-  links?: string;
+  links?: Html;
 }): string {
-  const body = o.lines.map((l) => `<p>${esc(l)}</p>`).join("\n");
+  const body = join(
+    o.lines.map((l) => html`<p>${l}</p>`),
+    "\n",
+  );
   return layout({
     title: o.title,
-    body: `<div role="status">${body}</div>${o.pre !== undefined ? `<pre>${esc(o.pre)}</pre>` : ""}<p>${o.links ?? ""}<a href="/">Back to the recipes</a></p>`,
+    body: html`<div role="status">${body}</div>${o.pre !== undefined ? html`<pre>${o.pre}</pre>` : ""}<p>${o.links ?? ""}<a href="/">Back to the recipes</a></p>`,
   });
 }
 
 export function errorPage(status: number, message: string): string {
   return layout({
     title: `${status} ${TITLES[status] ?? "Error"}`,
-    body: `<p role="alert">${esc(message)}</p><p><a href="/">Back to the recipes</a></p>`,
+    body: html`<p role="alert">${message}</p><p><a href="/">Back to the recipes</a></p>`,
   });
 }
 

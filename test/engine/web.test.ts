@@ -4,7 +4,7 @@
  * through the same runner, lock and journal as the command line.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { esc } from "../../engine/web/html.js";
+import { html } from "../../engine/web/html.js";
 import { musicsync, writeRecipes } from "./daemon-harness.js";
 import { catalogueSongs, type Harness, playlistRows, playlistsTitled, startHarness } from "./sync-harness.js";
 import { startWebOn, type WebUnderTest } from "./web-harness.js";
@@ -78,7 +78,7 @@ describe("the status page's pages", () => {
       await harness.person.getPlaylist((await playlistsTitled(harness, "Evening Copy"))[0]!, { limit: null })
     ).tracks;
     expect(tracks.length).toBe(3);
-    for (const t of tracks) expect(run.text).toContain(esc(t.title));
+    for (const t of tracks) expect(run.text).toContain(html`${t.title}`.text);
     const account = await web.get("/accounts/default");
     expect(account.status).toBe(200);
     expect(account.text).toContain("browser headers");
