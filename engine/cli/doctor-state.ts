@@ -6,13 +6,10 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { DEFAULT_LOCK_STALE_MS, lockHolderAlive } from "../state/holder.js";
 import { parseStateUrl, type StateTarget } from "../state/open.js";
-import * as schema from "../state/schema.js";
-import { SqliteState } from "../state/sqlite/state.js";
-import { engineMigrationsFolder } from "../state/sqlite.js";
+import { engineMigrationsFolder, sqliteStateOn } from "../state/sqlite.js";
 import type { HealthStore, LockStore } from "../state/types.js";
 import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
@@ -86,7 +83,7 @@ export async function stateChecks(
     checks.push(schemaCheck);
     // A newer schema may have moved the tables: nothing more is read from it.
     if (schemaCheck.level === "error") return checks;
-    const state = new SqliteState(drizzle(sqlite, { schema }), sqlite);
+    const state = sqliteStateOn(sqlite);
     checks.push(...(await lockChecks(state, nowMs)), ...(await suspensionChecks(state, recipeIds)));
   } catch (e) {
     checks.push(error(SUBJECT, `cannot read ${file}: ${(e as Error).message}`));
@@ -154,7 +151,7 @@ export async function suspensionChecks(
 /** The stored accounts of a SQLite state, read from the file opened read-only (never migrated). */
 export function sqliteStoredAccounts(file: string): StoredAccountsReader {
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  const state = new SqliteState(drizzle(sqlite, { schema }), sqlite);
+  const state = sqliteStateOn(sqlite);
   return {
     storedAccounts: () => state.storedAccounts(),
     close: async () => {
