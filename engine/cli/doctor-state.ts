@@ -9,7 +9,9 @@ import Database from "better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { DEFAULT_LOCK_STALE_MS, lockHolderAlive } from "../state/holder.js";
 import { parseStateUrl, type StateTarget } from "../state/open.js";
-import { engineMigrationsFolder, sqliteStateOn } from "../state/sqlite.js";
+import { engineMigrationsFolder } from "../state/sqlite.js";
+import { SqliteDialect } from "../state/sqlite/dialect.js";
+import { State } from "../state/state.js";
 import type { HealthStore, LockStore } from "../state/types.js";
 import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
@@ -83,7 +85,7 @@ export async function stateChecks(
     checks.push(schemaCheck);
     // A newer schema may have moved the tables: nothing more is read from it.
     if (schemaCheck.level === "error") return checks;
-    const state = sqliteStateOn(sqlite);
+    const state = new State(new SqliteDialect(sqlite));
     checks.push(...(await lockChecks(state, nowMs)), ...(await suspensionChecks(state, recipeIds)));
   } catch (e) {
     checks.push(error(SUBJECT, `cannot read ${file}: ${(e as Error).message}`));
@@ -151,7 +153,7 @@ export async function suspensionChecks(
 /** The stored accounts of a SQLite state, read from the file opened read-only (never migrated). */
 export function sqliteStoredAccounts(file: string): StoredAccountsReader {
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  const state = sqliteStateOn(sqlite);
+  const state = new State(new SqliteDialect(sqlite));
   return {
     storedAccounts: () => state.storedAccounts(),
     close: async () => {

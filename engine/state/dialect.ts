@@ -13,6 +13,7 @@
  */
 import type { SQL, SQLWrapper } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import type { PgTable } from "drizzle-orm/pg-core";
 import type { Tables } from "./tables.js";
 
 /**
@@ -44,6 +45,33 @@ export interface Dialect {
 /** What a store's methods see as `this`: the state they belong to. */
 export interface Stored {
   readonly d: Dialect;
+}
+
+/** The row of `table` that `where` selects (the first, if several), or null. */
+export async function oneRow<T extends PgTable>(
+  q: Db,
+  table: T,
+  where: SQL | undefined,
+): Promise<T["$inferSelect"] | null> {
+  const [row] = (await q
+    .select()
+    .from(table as PgTable)
+    .where(where)) as T["$inferSelect"][];
+  return row ?? null;
+}
+
+/** The rows of `table` (those `where` selects), in the byte order of `column`: the same on both. */
+export function inByteOrder<T extends PgTable>(
+  s: Stored,
+  table: T,
+  column: SQLWrapper,
+  where?: SQL,
+): Promise<T["$inferSelect"][]> {
+  const query = s.d.db
+    .select()
+    .from(table as PgTable)
+    .where(where);
+  return query.orderBy(s.d.bytewise(column)) as unknown as Promise<T["$inferSelect"][]>;
 }
 
 /** How many rows an UPDATE or DELETE changed, as node-postgres (`rowCount`) or better-sqlite3 (`changes`) says. */

@@ -5,7 +5,6 @@
  * up on the current schema.
  */
 import { join } from "node:path";
-import type Database from "better-sqlite3";
 import { packageRoot } from "../run/package-root.js";
 import type { Stored } from "./dialect.js";
 import { DEFAULT_LOCK_STALE_MS } from "./holder.js";
@@ -66,9 +65,4 @@ export function openSqliteState(file: string, options: OpenStateOptions = {}): E
     }
   };
   return new State(new SqliteDialect(sqlite), { opening });
-}
-
-/** The state over a connection opened elsewhere (doctor's, read-only): not migrated, nothing closed. */
-export function sqliteStateOn(sqlite: Database.Database): EngineState {
-  return new State(new SqliteDialect(sqlite));
 }

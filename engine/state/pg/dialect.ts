@@ -15,11 +15,11 @@ import type { Db, Dialect } from "../dialect.js";
 import type { Tables } from "../tables.js";
 import { openingError, queryError } from "./errors.js";
 import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "./reconnect.js";
-import * as schema from "./schema.js";
+import { engineTables } from "./schema.js";
 
 export class PgDialect implements Dialect {
   readonly db: Db;
-  readonly t = schema as unknown as Tables;
+  readonly t: Tables = engineTables;
   private opened: Promise<void> = Promise.resolve();
   /** The calls under way, which close() lets finish. */
   private readonly inFlight = new Set<Promise<unknown>>();

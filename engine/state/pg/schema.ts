@@ -4,17 +4,9 @@
  */
 import { pgColumns, tables } from "../tables.js";
 
-const t = tables(pgColumns);
+/** All of them, for the stores (drizzle-kit reads only the tables exported one by one below). */
+export const engineTables = tables(pgColumns);
 
-export const { runs, journal, runBefore, approvals, ownedPlaylists, ownedRows, tombstones, targetSnapshots } =
-  t;
-export const {
-  locks,
-  recipeGenerations,
-  conditions,
-  accountHealth,
-  recipeHealth,
-  sourceReads,
-  matchCache,
-  accounts,
-} = t;
+export const { runs, journal, runBefore, approvals, ownedPlaylists, ownedRows } = engineTables;
+export const { tombstones, targetSnapshots, locks, recipeGenerations, conditions } = engineTables;
+export const { accountHealth, recipeHealth, sourceReads, matchCache, accounts } = engineTables;

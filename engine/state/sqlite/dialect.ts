@@ -15,12 +15,12 @@ import type Database from "better-sqlite3";
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Db, Dialect } from "../dialect.js";
-import * as schema from "../schema.js";
+import { engineTables } from "../schema.js";
 import type { Tables } from "../tables.js";
 
 export class SqliteDialect implements Dialect {
   readonly db: Db;
-  readonly t = schema as unknown as Tables;
+  readonly t: Tables = engineTables;
   /** The last call queued; each next one starts when it has settled. */
   private tail: Promise<unknown> = Promise.resolve();
   private opened: Promise<void> = Promise.resolve();

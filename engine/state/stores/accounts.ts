@@ -1,6 +1,6 @@
 /** Accounts kept in the state (credentials arrive sealed; see engine/accounts/). */
-import { asc, eq } from "drizzle-orm";
-import { changed, type Stored } from "../dialect.js";
+import { eq } from "drizzle-orm";
+import { changed, inByteOrder, oneRow, type Stored } from "../dialect.js";
 import { json, storedAccountOf } from "../rows.js";
 import type { AccountStore } from "../types.js";
 
@@ -15,18 +15,12 @@ export const accountStore: AccountStore & ThisType<Stored> = {
   },
 
   async storedAccount(name) {
-    const { db, t } = this.d;
-    const [row] = await db.select().from(t.accounts).where(eq(t.accounts.name, name));
-    return row ? storedAccountOf(row) : null;
+    const row = await oneRow(this.d.db, this.d.t.accounts, eq(this.d.t.accounts.name, name));
+    return row && storedAccountOf(row);
   },
 
   async storedAccounts() {
-    const { db, t } = this.d;
-    const rows = await db
-      .select()
-      .from(t.accounts)
-      .orderBy(asc(this.d.bytewise(t.accounts.name)));
-    return rows.map(storedAccountOf);
+    return (await inByteOrder(this, this.d.t.accounts, this.d.t.accounts.name)).map(storedAccountOf);
   },
 
   async removeAccount(name) {

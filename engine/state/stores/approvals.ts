@@ -1,6 +1,6 @@
 /** Plans held for approval. */
 import { and, desc, eq } from "drizzle-orm";
-import { changed, type Stored } from "../dialect.js";
+import { changed, oneRow, type Stored } from "../dialect.js";
 import { approvalOf } from "../rows.js";
 import type { ApprovalStore } from "../types.js";
 
@@ -33,9 +33,8 @@ export const approvalStore: ApprovalStore & ThisType<Stored> = {
   },
 
   async approval(runId) {
-    const { db, t } = this.d;
-    const [r] = await db.select().from(t.approvals).where(eq(t.approvals.runId, runId));
-    return r ? approvalOf(r) : null;
+    const row = await oneRow(this.d.db, this.d.t.approvals, eq(this.d.t.approvals.runId, runId));
+    return row && approvalOf(row);
   },
 
   async supersedeApprovals(recipeId, at) {

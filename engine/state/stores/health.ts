@@ -1,9 +1,9 @@
 /** Account and recipe health, conditions, generations, the next run and source reads. */
-import { asc, desc, eq, sql } from "drizzle-orm";
-import { type Db, lastOfEach, type Stored } from "../dialect.js";
+import { desc, eq, sql } from "drizzle-orm";
+import { type Db, inByteOrder, lastOfEach, oneRow, type Stored } from "../dialect.js";
 import { freshAccount, freshRecipe } from "../rows.js";
 import type { Tables } from "../tables.js";
-import type { AccountHealth, Condition, ConditionType, HealthStore, RecipeHealth } from "../types.js";
+import type { AccountHealth, Condition, HealthStore, RecipeHealth } from "../types.js";
 
 export const healthStore: HealthStore & ThisType<Stored> = {
   async recordGeneration(recipeId, hash, at) {
@@ -49,19 +49,9 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   },
 
   async conditions(recipeId) {
-    const { db, t } = this.d;
-    const rows = await db
-      .select()
-      .from(t.conditions)
-      .where(eq(t.conditions.recipeId, recipeId))
-      .orderBy(asc(this.d.bytewise(t.conditions.type)));
-    return rows.map((r) => ({
-      type: r.type as ConditionType,
-      status: r.status as Condition["status"],
-      reason: r.reason,
-      message: r.message,
-      changedAt: r.changedAt,
-    }));
+    const c = this.d.t.conditions;
+    const rows = await inByteOrder(this, c, c.type, eq(c.recipeId, recipeId));
+    return rows.map(({ recipeId: _r, ...condition }) => condition as Condition);
   },
 
   async health(account) {
@@ -99,11 +89,7 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   },
 
   async accountHealth() {
-    const { db, t } = this.d;
-    return db
-      .select()
-      .from(t.accountHealth)
-      .orderBy(asc(this.d.bytewise(t.accountHealth.account)));
+    return inByteOrder(this, this.d.t.accountHealth, this.d.t.accountHealth.account);
   },
 
   async recipeHealth(recipeId) {
@@ -151,13 +137,9 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   },
 
   async sourceReads(recipeId) {
-    const { db, t } = this.d;
-    const rows = await db
-      .select()
-      .from(t.sourceReads)
-      .where(eq(t.sourceReads.recipeId, recipeId))
-      .orderBy(asc(this.d.bytewise(t.sourceReads.sourceId)));
-    return new Map(rows.map((r) => [r.sourceId, r.items]));
+    const r = this.d.t.sourceReads;
+    const rows = await inByteOrder(this, r, r.sourceId, eq(r.recipeId, recipeId));
+    return new Map(rows.map((row) => [row.sourceId, row.items]));
   },
 
   async recordSourceReads(recipeId, reads, at) {
@@ -204,8 +186,7 @@ function updateRecipeHealth(
 }
 
 async function readHealth(q: Db, t: Tables, account: string): Promise<AccountHealth> {
-  const [r] = await q.select().from(t.accountHealth).where(eq(t.accountHealth.account, account));
-  return r ?? freshAccount(account);
+  return (await oneRow(q, t.accountHealth, eq(t.accountHealth.account, account))) ?? freshAccount(account);
 }
 
 async function saveHealth(q: Db, t: Tables, h: AccountHealth): Promise<AccountHealth> {
@@ -214,7 +195,7 @@ async function saveHealth(q: Db, t: Tables, h: AccountHealth): Promise<AccountHe
 }
 
 async function readRecipeHealth(q: Db, t: Tables, recipeId: string): Promise<RecipeHealth> {
-  const [r] = await q.select().from(t.recipeHealth).where(eq(t.recipeHealth.recipeId, recipeId));
+  const r = await oneRow(q, t.recipeHealth, eq(t.recipeHealth.recipeId, recipeId));
   if (!r) return freshRecipe(recipeId);
   const { updatedAt: _u, ...rest } = r;
   return { ...rest, nextRunReason: r.nextRunReason as RecipeHealth["nextRunReason"] };

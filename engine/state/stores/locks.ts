@@ -3,8 +3,8 @@
  * by a session (../pg/leases.ts), which takes these rows' methods as its own.
  */
 import { randomUUID } from "node:crypto";
-import { asc, eq } from "drizzle-orm";
-import { changed, type Stored } from "../dialect.js";
+import { eq } from "drizzle-orm";
+import { changed, inByteOrder, oneRow, type Stored } from "../dialect.js";
 import type { LockInfo, LockStore } from "../types.js";
 
 export type RowLocks = Required<Omit<LockStore, "lockLost">>;
@@ -16,7 +16,7 @@ export const lockStore: RowLocks & ThisType<Stored> = {
     // lock. The primary key alone would only turn the loser's insert into an error.
     return this.d.guarded("locks", account, async (tx) => {
       const l = this.d.t.locks;
-      const [current] = await tx.select().from(l).where(eq(l.account, account));
+      const current = await oneRow(tx, l, eq(l.account, account));
       if (current && at - current.heartbeatAt <= staleAfterMs)
         return { acquired: false as const, heldBy: current };
       const lock: LockInfo = { account, lockId: randomUUID(), holder, acquiredAt: at, heartbeatAt: at };
@@ -37,17 +37,11 @@ export const lockStore: RowLocks & ThisType<Stored> = {
   },
 
   async lock(account) {
-    const { db, t } = this.d;
-    const [row] = await db.select().from(t.locks).where(eq(t.locks.account, account));
-    return row ?? null;
+    return oneRow(this.d.db, this.d.t.locks, eq(this.d.t.locks.account, account));
   },
 
   async locks() {
-    const { db, t } = this.d;
-    return db
-      .select()
-      .from(t.locks)
-      .orderBy(asc(this.d.bytewise(t.locks.account)));
+    return inByteOrder(this, this.d.t.locks, this.d.t.locks.account);
   },
 
   async forceUnlock(lockId) {

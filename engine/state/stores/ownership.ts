@@ -4,7 +4,7 @@
  * order across calls matters (owned rows) is guarded.
  */
 import { and, asc, desc, eq, gte, inArray, or, type SQL } from "drizzle-orm";
-import { type Stored, slices } from "../dialect.js";
+import { inByteOrder, oneRow, type Stored, slices } from "../dialect.js";
 import { json, snapshotOf } from "../rows.js";
 import type { OwnershipStore } from "../types.js";
 
@@ -15,12 +15,8 @@ const PAIRS = 100;
 
 export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   async ownedPlaylist(account, recipeId) {
-    const { db, t } = this.d;
-    const [p] = await db
-      .select()
-      .from(t.ownedPlaylists)
-      .where(and(eq(t.ownedPlaylists.account, account), eq(t.ownedPlaylists.recipeId, recipeId)));
-    return p ?? null;
+    const p = this.d.t.ownedPlaylists;
+    return oneRow(this.d.db, p, and(eq(p.account, account), eq(p.recipeId, recipeId)));
   },
 
   async recordOwnedPlaylist(p) {
@@ -124,12 +120,9 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   },
 
   async snapshot(account, target) {
-    const { db, t } = this.d;
-    const [r] = await db
-      .select()
-      .from(t.targetSnapshots)
-      .where(and(eq(t.targetSnapshots.account, account), eq(t.targetSnapshots.target, target)));
-    return r ? snapshotOf(r) : null;
+    const s = this.d.t.targetSnapshots;
+    const row = await oneRow(this.d.db, s, and(eq(s.account, account), eq(s.target, target)));
+    return row && snapshotOf(row);
   },
 
   /** INSERT … ON CONFLICT DO UPDATE: two saves of one target at once leave one row, the later one. */
@@ -158,11 +151,6 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
 
 /** The keys in item key order (bytewise, as SQLite's primary-key index gives them), which a Set keeps. */
 async function tombstoneKeys(s: Stored, where: SQL | undefined): Promise<Set<string>> {
-  const { db, t } = s.d;
-  const rows = await db
-    .select({ key: t.tombstones.itemKey })
-    .from(t.tombstones)
-    .where(where)
-    .orderBy(s.d.bytewise(t.tombstones.itemKey));
-  return new Set(rows.map((r) => r.key));
+  const b = s.d.t.tombstones;
+  return new Set((await inByteOrder(s, b, b.itemKey, where)).map((r) => r.itemKey));
 }

@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { actionCounts, journalFate } from "../counts.js";
 import type { Stored } from "../dialect.js";
-import { changed, slices } from "../dialect.js";
+import { changed, oneRow, slices } from "../dialect.js";
 import { abandonedRunReason, type RunningRun } from "../holder.js";
 import { journalEntryOf, json, parse, runBeforeOf, runRecordOf } from "../rows.js";
 import type { RunRecord, RunStore } from "../types.js";
@@ -54,9 +54,8 @@ export const runStore: RunStore & ThisType<Stored> = {
   },
 
   async run(runId) {
-    const { db, t } = this.d;
-    const [r] = await db.select().from(t.runs).where(eq(t.runs.id, runId));
-    return r ? runRecordOf(r) : null;
+    const row = await oneRow(this.d.db, this.d.t.runs, eq(this.d.t.runs.id, runId));
+    return row && runRecordOf(row);
   },
 
   async markInterrupted(runId, at, reason) {
@@ -133,9 +132,8 @@ export const runStore: RunStore & ThisType<Stored> = {
   },
 
   async runBefore(runId) {
-    const { db, t } = this.d;
-    const [r] = await db.select().from(t.runBefore).where(eq(t.runBefore.runId, runId));
-    return r ? runBeforeOf(r) : null;
+    const row = await oneRow(this.d.db, this.d.t.runBefore, eq(this.d.t.runBefore.runId, runId));
+    return row && runBeforeOf(row);
   },
 };
 
