@@ -6,10 +6,8 @@
  */
 
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import * as schema from "../state/pg/schema.js";
-import { PgAccountStore, PgHealthStore, PgLockStore } from "../state/pg.js";
+import { pgStateOn } from "../state/pg.js";
 import { describePool, enginePgMigrationsFolder } from "../state/pg-migrate.js";
 import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
@@ -77,9 +75,8 @@ export async function pgStateChecks(
     const { check, current } = schemaCheck(database, await appliedMarker(pool));
     // Tables of another version (or none yet) are not read.
     if (!current) return [check];
-    const db = drizzle({ client: pool, schema });
-    const locks = await lockChecks(new PgLockStore(db), nowMs);
-    return [check, ...locks, ...(await suspensionChecks(new PgHealthStore(db), recipeIds))];
+    const state = pgStateOn(pool);
+    return [check, ...(await lockChecks(state, nowMs)), ...(await suspensionChecks(state, recipeIds))];
   } catch (e) {
     return [error(SUBJECT, `cannot read ${database}: ${hide((e as Error).message)}`)];
   } finally {
@@ -90,6 +87,6 @@ export async function pgStateChecks(
 /** The stored accounts of a PostgreSQL state, read without migrating it (for doctor's account checks). */
 export function pgStoredAccounts(url: string): StoredAccountsReader {
   const pool = poolOf(url);
-  const store = new PgAccountStore(drizzle({ client: pool, schema }));
-  return { storedAccounts: () => store.storedAccounts(), close: () => pool.end().catch(() => undefined) };
+  const state = pgStateOn(pool);
+  return { storedAccounts: () => state.storedAccounts(), close: () => pool.end().catch(() => undefined) };
 }

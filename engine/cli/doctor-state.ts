@@ -6,12 +6,11 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { parseStateUrl, type StateTarget } from "../state/open.js";
-import * as schema from "../state/schema.js";
-import { SqliteState } from "../state/sqlite/state.js";
+import { SqliteDialect } from "../state/sqlite/dialect.js";
 import { engineMigrationsFolder } from "../state/sqlite.js";
+import { State } from "../state/state.js";
 import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
 
@@ -86,7 +85,7 @@ export async function stateChecks(
     checks.push(schemaCheck);
     // A newer schema may have moved the tables: nothing more is read from it.
     if (schemaCheck.level === "error") return checks;
-    const state = new SqliteState(drizzle(sqlite, { schema }), sqlite);
+    const state = new State(new SqliteDialect(sqlite));
     checks.push(...(await lockChecks(state, nowMs)), ...(await suspensionChecks(state, recipeIds)));
   } catch (e) {
     checks.push(error(SUBJECT, `cannot read ${file}: ${(e as Error).message}`));
@@ -115,7 +114,7 @@ function schemaVersion(file: string, sqlite: Database.Database): Check {
 /** The stored accounts of a SQLite state, read from the file opened read-only (never migrated). */
 export function sqliteStoredAccounts(file: string): StoredAccountsReader {
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  const state = new SqliteState(drizzle(sqlite, { schema }), sqlite);
+  const state = new State(new SqliteDialect(sqlite));
   return {
     storedAccounts: () => state.storedAccounts(),
     close: async () => {

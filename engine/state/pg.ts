@@ -1,27 +1,51 @@
 /**
- * EngineState on PostgreSQL through drizzle (node-postgres), one store per file in `./pg/`.
+ * EngineState on PostgreSQL through drizzle (node-postgres): the stores (./state.ts) over the
+ * PostgreSQL dialect (./pg/dialect.ts), each lock also held by a session (./pg/leases.ts).
  * Migrations from `migrations/engine-pg/` are applied when the state opens, by any number of
  * processes at once (./pg-migrate.ts).
  */
-import type pg from "pg";
+import pg from "pg";
+import type { Stored } from "./dialect.js";
+import { DEFAULT_LOCK_STALE_MS } from "./holder.js";
+import { PgDialect } from "./pg/dialect.js";
+import { type LeaseChecks, PgLeaseLockStore } from "./pg/leases.js";
 import { StatePool } from "./pg/pool.js";
-import { PgState, type PgStateOptions } from "./pg/state.js";
+import type { Reconnect } from "./pg/reconnect.js";
 import { enginePgMigrationsFolder, migratePostgres } from "./pg-migrate.js";
 import type { OpenStateOptions } from "./sqlite.js";
+import { State } from "./state.js";
+import { closeAbandonedRuns } from "./stores/runs.js";
 
-export { PgAccountStore } from "./pg/accounts.js";
-export { PgApprovalStore } from "./pg/approvals.js";
-export type { PgDb } from "./pg/common.js";
 export { isConnectionError, PgStateError } from "./pg/errors.js";
-export { PgHealthStore } from "./pg/health.js";
-export { PgLockStore } from "./pg/locks.js";
-export { PgMatchStore } from "./pg/matches.js";
-export { PgOwnershipStore } from "./pg/ownership.js";
-export { PgRunStore } from "./pg/runs.js";
-export { PgState, type PgStateOptions } from "./pg/state.js";
 
 /** How long a query waits for a connection (a server that does not answer) before failing. */
 const CONNECT_TIMEOUT_MS = 30_000;
+/** Idle time after which TCP keepalive starts probing a lock's connection. */
+const KEEPALIVE_MS = 5_000;
+
+export interface PgStateOptions extends OpenStateOptions {
+  /** Brings the database to the current schema; concurrent openers must be safe (./pg-migrate.ts). */
+  migrate: (pool: pg.Pool) => Promise<void>;
+  /** How long a call keeps trying while the server cannot be reached (default 30 s). */
+  reconnect?: Reconnect;
+  /** How often a held lock's session is checked (default every 3 s, 10 s to answer). */
+  leaseChecks?: LeaseChecks;
+}
+
+/**
+ * The state on a pool, synchronously: the migration, then the closing of the runs a process that
+ * is gone left `running` (as SQLite does on open), happen behind the state's `ready`.
+ */
+export function pgState(pool: pg.Pool, options: PgStateOptions): State {
+  const opening = (state: Stored) =>
+    closeAbandonedRuns(state, options.now ?? Date.now(), options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS).then(
+      () => undefined,
+    );
+  // Each held lock keeps a connection of its own, outside the pool.
+  const leases = (rows: PgLeaseLockStore["rows"]) =>
+    new PgLeaseLockStore(rows, () => sessionOf(pool), options.leaseChecks);
+  return new State(new PgDialect(pool, options.migrate, options.reconnect), { opening, leases });
+}
 
 /**
  * Opens the state on the PostgreSQL server of `url` (`postgres://user:password@host:port/db`),
@@ -33,7 +57,7 @@ const CONNECT_TIMEOUT_MS = 30_000;
 export function openPgState(
   url: string,
   options: OpenStateOptions & Partial<Pick<PgStateOptions, "migrate" | "reconnect" | "leaseChecks">> = {},
-): PgState {
+): State {
   const pool = new StatePool({
     connectionString: url,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -43,5 +67,26 @@ export function openPgState(
   });
   const migrate =
     options.migrate ?? ((p: pg.Pool) => migratePostgres(p, enginePgMigrationsFolder(), "state database"));
-  return new PgState(pool, { ...options, migrate });
+  return pgState(pool, { ...options, migrate });
+}
+
+/** The state over a pool opened elsewhere (doctor's): not migrated, nothing closed, no retry, no session. */
+export function pgStateOn(pool: pg.Pool): State {
+  return new State(new PgDialect(pool, async () => undefined, { forMs: 0, firstDelayMs: 0, maxDelayMs: 0 }));
+}
+
+/**
+ * A connection with the pool's settings but outside it; a lost one only ends its lease. TCP
+ * keepalive makes a silent network cut end it (and so the lease) instead of leaving it waiting.
+ */
+async function sessionOf(pool: pg.Pool): Promise<pg.Client> {
+  const client = new pg.Client({
+    ...pool.options,
+    application_name: "musicsync lock",
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_MS,
+  });
+  client.on("error", () => undefined);
+  await client.connect();
+  return client;
 }

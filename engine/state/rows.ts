@@ -1,11 +1,8 @@
 /**
- * From a table row to the record the stores return (and the record of what has no row yet), shared
- * by SQLite and PostgreSQL: both read the same columns with the same types (times as numbers, JSON
- * as text), so one mapper serves both.
- * The row types are the SQLite schema's; a PostgreSQL row has the same shape.
+ * From a table row to the record the stores return (and the record of what has no row yet): SQLite
+ * and PostgreSQL read the same columns with the same types (times as numbers, JSON as text).
  */
-import type * as schema from "./schema.js";
-import { parse } from "./sqlite/common.js";
+import type { Tables } from "./tables.js";
 import type {
   AccountHealth,
   Approval,
@@ -22,9 +19,13 @@ import type {
   StoredAccount,
 } from "./types.js";
 
-type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
+type Row<K extends keyof Tables> = Tables[K]["$inferSelect"];
 
-export function runRecordOf(r: Row<typeof schema.runs>): RunRecord {
+// JSON is kept as text, so that what is read back is byte for byte what was written.
+export const json = (value: unknown): string => JSON.stringify(value ?? null);
+export const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+export function runRecordOf(r: Row<"runs">): RunRecord {
   return {
     ...r,
     kind: r.kind as RunKind,
@@ -33,7 +34,7 @@ export function runRecordOf(r: Row<typeof schema.runs>): RunRecord {
   };
 }
 
-export function journalEntryOf(r: Row<typeof schema.journal>): JournalEntry {
+export function journalEntryOf(r: Row<"journal">): JournalEntry {
   return {
     runId: r.runId,
     seq: r.seq,
@@ -47,11 +48,11 @@ export function journalEntryOf(r: Row<typeof schema.journal>): JournalEntry {
   };
 }
 
-export function runBeforeOf(r: Row<typeof schema.runBefore>): RunBeforeRecord {
+export function runBeforeOf(r: Row<"runBefore">): RunBeforeRecord {
   return { ...r, plan: JSON.parse(r.plan), before: JSON.parse(r.before) };
 }
 
-export function snapshotOf(r: Row<typeof schema.targetSnapshots>): Snapshot {
+export function snapshotOf(r: Row<"targetSnapshots">): Snapshot {
   const { meta, ...rest } = r;
   return {
     ...rest,
@@ -61,7 +62,7 @@ export function snapshotOf(r: Row<typeof schema.targetSnapshots>): Snapshot {
   };
 }
 
-export function cachedMatchOf(r: Row<typeof schema.matchCache>): CachedMatch {
+export function cachedMatchOf(r: Row<"matchCache">): CachedMatch {
   return {
     key: r.entryKey,
     videoId: r.videoId,
@@ -71,7 +72,7 @@ export function cachedMatchOf(r: Row<typeof schema.matchCache>): CachedMatch {
   };
 }
 
-export function approvalOf(r: Row<typeof schema.approvals>): Approval {
+export function approvalOf(r: Row<"approvals">): Approval {
   return { ...r, plan: JSON.parse(r.plan), status: r.status as ApprovalStatus };
 }
 
@@ -79,7 +80,7 @@ export function approvalOf(r: Row<typeof schema.approvals>): Approval {
  * Settings that are not a JSON object (a row edited by hand) read as none: the copy sealed with
  * the credentials then no longer matches, which `accounts list` says and every run refuses.
  */
-export function storedAccountOf(r: Row<typeof schema.accounts>): StoredAccount {
+export function storedAccountOf(r: Row<"accounts">): StoredAccount {
   let settings: unknown = null;
   try {
     settings = JSON.parse(r.settings);

@@ -1,15 +1,17 @@
 /**
- * EngineState on SQLite through drizzle (better-sqlite3), one store per file in `./sqlite/`.
+ * EngineState on SQLite through drizzle (better-sqlite3): the stores (./state.ts) over the SQLite
+ * dialect (./sqlite/dialect.ts).
  * Migrations from `migrations/engine/` are applied on open, so a new file and an old one both come
  * up on the current schema.
  */
 import { join } from "node:path";
-import { drizzle } from "drizzle-orm/better-sqlite3";
 import { packageRoot } from "../../shared/package-root.js";
 import { migrateSqlite, openSqliteFile, SqliteFileError } from "../../shared/sqlite-migrate.js";
+import type { Stored } from "./dialect.js";
 import { DEFAULT_LOCK_STALE_MS } from "./holder.js";
-import * as schema from "./schema.js";
-import { SqliteState } from "./sqlite/state.js";
+import { SqliteDialect } from "./sqlite/dialect.js";
+import { State } from "./state.js";
+import { closeAbandonedRuns } from "./stores/runs.js";
 import type { EngineState } from "./types.js";
 
 /**
@@ -46,11 +48,21 @@ export function openSqliteState(file: string, options: OpenStateOptions = {}): E
     // The journal is what makes a killed run safe: each write must reach the disk before the next request.
     sqlite.pragma("synchronous = FULL");
     migrateSqlite(sqlite, engineMigrationsFolder(), file, what);
-    const state = new SqliteState(drizzle(sqlite, { schema }), sqlite);
-    state.closeAbandonedRuns(options.now ?? Date.now(), options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS);
-    return state;
   } catch (e) {
     sqlite.close();
     throw e instanceof SqliteFileError ? e : new SqliteFileError(file, `cannot open the ${what}`, e);
   }
+  // Closing abandoned runs is the first call in the queue; should it fail, every call says why.
+  const opening = async (state: Stored) => {
+    try {
+      await closeAbandonedRuns(
+        state,
+        options.now ?? Date.now(),
+        options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
+      );
+    } catch (e) {
+      throw new SqliteFileError(file, `cannot open the ${what}`, e);
+    }
+  };
+  return new State(new SqliteDialect(sqlite), { opening });
 }

@@ -1,8 +1,7 @@
 /**
- * The engine's state as focused stores (runs, ownership, locks, health, matches, approvals), joined
- * in `EngineState`: SQLite (better-sqlite3) now; a PostgreSQL implementation with drizzle's
- * PostgreSQL dialect and the same tables can replace it without touching callers.
- * Every method is async for that reason, even though SQLite answers synchronously.
+ * The engine's state as focused stores (runs, ownership, locks, health, matches, approvals,
+ * accounts), joined in `EngineState`, on SQLite or PostgreSQL alike (./state.ts): every method is
+ * async, even though SQLite answers synchronously.
  */
 
 export type RunKind = "plan" | "apply" | "sync" | "undo";

@@ -1,9 +1,7 @@
-import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openState } from "../../engine/state/open.js";
-import { PgLockStore } from "../../engine/state/pg/locks.js";
-import * as pgSchema from "../../engine/state/pg/schema.js";
+import { pgStateOn } from "../../engine/state/pg.js";
 import type { EngineState, LockAttempt, LockInfo } from "../../engine/state/types.js";
 import { usePostgres } from "../support/postgres-server.js";
 import { type LockHolder, spawnLockHolder } from "./pg-lock-holder.js";
@@ -79,8 +77,8 @@ describe("the account lock on PostgreSQL (session advisory lock)", () => {
 
     const now = Date.now();
     expect(now - lock.heartbeatAt).toBeLessThan(STALE);
-    // The row is still there and fresh: the plain row lock would call the account busy.
-    const rows = new PgLockStore(drizzle(admin, { schema: pgSchema }));
+    // The row is still there and fresh: the plain row lock (a state without leases) would call the account busy.
+    const rows = pgStateOn(admin);
     const byRow = await rows.acquireLock(ACCOUNT, "row only", now, STALE);
     expect(byRow.acquired).toBe(false);
     expect(await rows.lock(ACCOUNT)).toEqual(lock);

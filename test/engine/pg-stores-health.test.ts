@@ -16,15 +16,8 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PgAccountStore } from "../../engine/state/pg/accounts.js";
-import { PgApprovalStore } from "../../engine/state/pg/approvals.js";
-import type { PgDb } from "../../engine/state/pg/common.js";
-import { PgHealthStore } from "../../engine/state/pg/health.js";
-import { PgLockStore } from "../../engine/state/pg/locks.js";
-import { PgMatchStore } from "../../engine/state/pg/matches.js";
 import * as pgSchema from "../../engine/state/pg/schema.js";
-import { PgState } from "../../engine/state/pg/state.js";
-import { openPgState } from "../../engine/state/pg.js";
+import { openPgState, pgState, pgStateOn } from "../../engine/state/pg.js";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import type { EngineState, LockAttempt } from "../../engine/state/types.js";
 import { postgresBinaries, usePostgres, withoutPostgres } from "../support/postgres-server.js";
@@ -41,21 +34,14 @@ const STALE = 60_000;
 /** Names that a locale orders differently from bytes: SQLite (BINARY) gives Zed, apple, b, Äb. */
 const NAMES = ["b", "Äb", "apple", "Zed"];
 
-/** One process's view of the database: a pool of its own, and the stores over it. */
+/** One process's view of the database: a pool of its own, and the state's stores over it (not opened). */
 function side(url: string, max = 2) {
   const pool = new pg.Pool({ connectionString: url, max });
   // Dropping the database at the end ends any connection still closing: not a failure here.
   pool.on("error", () => undefined);
-  const db: PgDb = drizzle(pool, { schema: pgSchema });
-  return {
-    pool,
-    db,
-    locks: new PgLockStore(db),
-    health: new PgHealthStore(db),
-    matches: new PgMatchStore(db),
-    approvals: new PgApprovalStore(db),
-    accounts: new PgAccountStore(db),
-  };
+  const state = pgStateOn(pool);
+  const db = drizzle(pool, { schema: pgSchema });
+  return { pool, db, locks: state, health: state, matches: state, approvals: state, accounts: state };
 }
 type Side = ReturnType<typeof side>;
 
@@ -253,14 +239,14 @@ describe.skipIf(absent)("PostgreSQL lock, health, match, approval and account st
     });
   });
 
-  describe("PgState", () => {
+  describe("the PostgreSQL state", () => {
     it("makes every method wait for the migration its constructor started", async () => {
       const fresh = await database("ready");
       let release!: () => void;
       const gate = new Promise<void>((r) => {
         release = r;
       });
-      const state = new PgState(new pg.Pool({ connectionString: fresh }), {
+      const state = pgState(new pg.Pool({ connectionString: fresh }), {
         migrate: async (pool) => {
           await gate;
           await migrate(drizzle(pool), { migrationsFolder: MIGRATIONS });
@@ -288,7 +274,7 @@ describe.skipIf(absent)("PostgreSQL lock, health, match, approval and account st
         "insert into runs (recipe_id, account, kind, recipe_hash, started_at, result, holder) values ('r', 'acc', 'sync', 'h', $1, 'running', $2)",
         [T, `${hostname()}:${gonePid}`],
       );
-      const state = new PgState(pool, { migrate: async () => undefined, now: T + 1 });
+      const state = pgState(pool, { migrate: async () => undefined, now: T + 1 });
       try {
         expect((await state.runs("r"))[0]?.result).toBe("interrupted");
       } finally {
@@ -298,7 +284,7 @@ describe.skipIf(absent)("PostgreSQL lock, health, match, approval and account st
 
     it("reports a failed opening from each call, naming the database, and still closes", async () => {
       const fresh = await database("broken");
-      const state = new PgState(new pg.Pool({ connectionString: fresh }), {
+      const state = pgState(new pg.Pool({ connectionString: fresh }), {
         migrate: async () => {
           throw new Error("migration refused");
         },

@@ -10,11 +10,11 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { PgDb } from "../../engine/state/pg/common.js";
-import { PgOwnershipStore } from "../../engine/state/pg/ownership.js";
-import { PgRunStore } from "../../engine/state/pg/runs.js";
+import type { Stored } from "../../engine/state/dialect.js";
 import * as pgSchema from "../../engine/state/pg/schema.js";
+import { pgStateOn } from "../../engine/state/pg.js";
 import { openSqliteState } from "../../engine/state/sqlite.js";
+import { closeAbandonedRuns } from "../../engine/state/stores/runs.js";
 import type { EngineState, OwnedRow } from "../../engine/state/types.js";
 import { postgresBinaries, usePostgres, withoutPostgres } from "../support/postgres-server.js";
 
@@ -28,9 +28,10 @@ const T = 1_795_675_669_873;
 /** One process's view of the database: its own pool, so two of them are two connections' worth. */
 interface Side {
   pool: pg.Pool;
-  db: PgDb;
-  runs: PgRunStore;
-  owned: PgOwnershipStore;
+  db: ReturnType<typeof drizzle<typeof pgSchema>>;
+  /** The state's stores over the pool (not opened: the test migrates). */
+  runs: ReturnType<typeof pgStateOn>;
+  owned: ReturnType<typeof pgStateOn>;
 }
 
 function side(url: string): Side {
@@ -39,7 +40,8 @@ function side(url: string): Side {
   // errors of queries still reach the awaiting test.
   pool.on("error", () => {});
   const db = drizzle(pool, { schema: pgSchema });
-  return { pool, db, runs: new PgRunStore(db), owned: new PgOwnershipStore(db) };
+  const state = pgStateOn(pool);
+  return { pool, db, runs: state, owned: state };
 }
 
 describe.skipIf(absent)("PostgreSQL run and ownership stores", () => {
@@ -190,18 +192,16 @@ describe.skipIf(absent)("PostgreSQL run and ownership stores", () => {
     await lite.journalMark(gone[0]!, 1, "confirmed", T + 9, { ok: true });
 
     const [one, two] = await Promise.all([
-      a.runs.closeAbandonedRuns(now, stale),
-      b.runs.closeAbandonedRuns(now, stale),
+      closeAbandonedRuns(a.runs, now, stale),
+      closeAbandonedRuns(b.runs, now, stale),
     ]);
     expect([...one, ...two].sort((x, y) => x - y)).toEqual(gone);
-    const sqliteClosed = (
-      lite as unknown as { closeAbandonedRuns(n: number, s: number): number[] }
-    ).closeAbandonedRuns(now, stale);
+    const sqliteClosed = await closeAbandonedRuns(lite as unknown as Stored, now, stale);
     expect(sqliteClosed).toEqual(gone);
     expect(await a.runs.run(gone[0]!)).toEqual(await lite.run(gone[0]!));
     expect(await a.runs.run(gone[0]!)).toMatchObject({ result: "interrupted", finishedAt: T + 9 });
     expect((await a.runs.run(live))?.result).toBe("running");
-    expect(await a.runs.closeAbandonedRuns(now, stale)).toEqual([]);
+    expect(await closeAbandonedRuns(a.runs, now, stale)).toEqual([]);
   });
 
   it("keeps each call's owned rows together and in order when two processes add to one target at once", async () => {

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openPgState } from "../../engine/state/pg.js";
 import type { CachedMatch, EngineState } from "../../engine/state/types.js";
 import { usePostgres } from "../support/postgres-server.js";
@@ -55,6 +55,7 @@ function contract(impl: StateImplementation): void {
   describe("match cache", () => matchStore(get));
   describe("approvals", () => approvalStore(get));
   describe("accounts", () => accountStore(get));
+  describe("calls at once, in one process", () => callsAtOnce(get));
 }
 
 function runStore(get: Get): void {
@@ -735,5 +736,85 @@ function accountStore(get: Get): void {
       updatedAt: 20,
     });
     expect(await s.storedAccounts()).toHaveLength(1);
+  });
+}
+
+/**
+ * What the stores, written once, rely on from the dialect: a read-then-write is not undone by a call
+ * made meanwhile (SQLite's transactions await inside, between the read and the write), a failed
+ * transaction takes nothing of another call with it, and each method is the state's own (a spy on
+ * one sees the engine's calls).
+ */
+function callsAtOnce(get: Get): void {
+  it("keeps a failure and a planned next run made at once, both", async () => {
+    const s = get();
+    await Promise.all([
+      s.setNextRun("r", "acc", { at: 500, reason: "retry", by: "box:1" }, 100),
+      s.recordRecipeFailure("r", "acc", 100, "refused", { suspendAfter: 1 }),
+      s.recordFailure("acc", 100, "token expired", { suspendAfter: 5, authExpired: true }),
+      s.recordSuccess("acc"),
+    ]);
+    expect(await s.recipeHealth("r")).toMatchObject({ consecutiveFailures: 1, nextRunAt: 500 });
+    expect((await s.recipeHealth("r")).suspendedAt).toBe(100);
+    // Whichever came first, a success does not lift the suspension a failure made.
+    expect(await s.health("acc")).toMatchObject({ suspendedAt: 100, suspendedReason: "token expired" });
+  });
+
+  it("counts every failure of twenty made at once", async () => {
+    const s = get();
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0
+        ? s.recordRecipeFailure("r", "acc", i, "refused", { suspendAfter: 100 })
+        : s.recordFailure("acc", i, "refused", { suspendAfter: 100 }),
+    );
+    await Promise.all(calls);
+    expect((await s.recipeHealth("r")).consecutiveFailures).toBe(10);
+    expect((await s.health("acc")).consecutiveFailures).toBe(10);
+  });
+
+  it("rolls back a failed transaction without taking another call's writes with it", async () => {
+    const s = get();
+    const id = await startRun(s, "r", 1);
+    // 1,200 entries (several statements), the last a seq given twice: refused by the unique index.
+    const entries = Array.from({ length: 1200 }, (_, i) => ({
+      seq: i + 1,
+      kind: "add",
+      target: "t",
+      payload: i as unknown,
+    }));
+    entries.push({ seq: 7, kind: "add", target: "t", payload: "again" });
+    const [journalled, other, owned] = await Promise.allSettled([
+      s.journalPlanned(id, entries, 2),
+      startRun(s, "q", 3),
+      s.addOwnedRows("acc", "t", [{ itemKey: "k", setVideoId: "s", addedAt: 4 }]),
+    ]);
+    expect(journalled.status).toBe("rejected");
+    expect(await s.journal(id)).toEqual([]);
+    expect(other.status).toBe("fulfilled");
+    expect((await s.runs("q")).map((r) => r.startedAt)).toEqual([3]);
+    expect(owned.status).toBe("fulfilled");
+    expect((await s.ownedRows("acc", "t")).map((r) => r.itemKey)).toEqual(["k"]);
+  });
+
+  it("answers every call made before close, and closes once they are done", async () => {
+    const s = get();
+    const id = startRun(s, "r", 1);
+    const failure = s.recordRecipeFailure("r", "acc", 2, "refused", { suspendAfter: 3 });
+    const closed = s.close();
+    await expect(id).resolves.toBeGreaterThan(0);
+    await expect(failure).resolves.toMatchObject({ consecutiveFailures: 1 });
+    await closed;
+  });
+
+  it("has each method on the state itself, where a spy sees the calls", async () => {
+    const s = get();
+    expect(typeof Object.getPrototypeOf(s).journalMark).toBe("function");
+    const spy = vi.spyOn(s, "journalMark").mockRejectedValueOnce(new Error("disk full"));
+    const id = await startRun(s, "r", 1);
+    await s.journalPlanned(id, [{ seq: 1, kind: "add", target: "t", payload: null }], 2);
+    await expect(s.journalMark(id, 1, "sent", 3)).rejects.toThrow("disk full");
+    await s.journalMark(id, 1, "sent", 4);
+    expect(spy).toHaveBeenCalledTimes(2);
+    expect((await s.journal(id))[0]).toMatchObject({ status: "sent", attempt: 1, updatedAt: 4 });
   });
 }

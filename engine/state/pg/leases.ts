@@ -5,7 +5,7 @@
  * at once, so the next worker does not wait out a heartbeat's staleness (SQLite has no such
  * thing; there a dead process on another machine is known only by its silence).
  *
- * The lock's row (./locks.ts) stays what `status` and `unlock` read. The rules:
+ * The lock's row (../stores/locks.ts) stays what `status` and `unlock` read. The rules:
  * - session lock free: any row left is a dead process's; it is replaced;
  * - session lock held by a live session and the row fresh: the account is busy;
  * - held, but the row's heartbeat stale (a hung process, as on SQLite): its session is ended and
@@ -21,8 +21,9 @@
  * back: another process may have written meanwhile.
  */
 import type pg from "pg";
-import type { LockAttempt, LockInfo, LockStore } from "../types.js";
-import type { PgLockStore } from "./locks.js";
+import type { Leases } from "../state.js";
+import type { RowLocks } from "../stores/locks.js";
+import type { LockAttempt, LockInfo } from "../types.js";
 
 /** The advisory lock's key: a 64-bit hash of the account, in a space of its own. */
 const KEY = "hashtextextended('musicsync account ' || $1, 0)";
@@ -48,19 +49,17 @@ interface Held {
   checking: boolean;
 }
 
-export class PgLeaseLockStore implements LockStore {
-  private readonly rows: PgLockStore;
+export class PgLeaseLockStore implements Leases {
   /** The locks this process holds, by lock id. */
   private readonly held = new Map<string, Held>();
 
   constructor(
-    rows: PgLockStore,
+    /** The lock rows' own methods (../stores/locks.ts), run in the same call of the state. */
+    readonly rows: RowLocks,
     /** A new connection of its own (not from the pool: a run holds it for its whole length). */
     private readonly connect: () => Promise<pg.Client>,
     private readonly checks: LeaseChecks = DEFAULT_LEASE_CHECKS,
-  ) {
-    this.rows = rows;
-  }
+  ) {}
 
   async acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt> {
     const session = await this.connect();

@@ -1,0 +1,99 @@
+/**
+ * The seam between the stores, written once (./stores/), and the database under them: SQLite
+ * (./sqlite/dialect.ts) or PostgreSQL (./pg/dialect.ts). The stores build their queries with
+ * drizzle, whose SQLite and PostgreSQL builders take the same calls and can both be awaited; what
+ * the two databases do differently is said here, once:
+ * - `call`: how one call of the state runs (SQLite: one at a time; PostgreSQL: tried again while
+ *   the server cannot be reached, and named without its password when it stays so);
+ * - `transaction` and `guarded`: all or nothing, and a read-then-write no other writer of the same
+ *   key can come between, in this process or another;
+ * - `bytewise`: SQLite's byte order for text, which PostgreSQL's collations do not keep.
+ * Upserts need no seam (`INSERT … ON CONFLICT`, `excluded.` columns: both speak them), nor do
+ * counts of changed rows (`changed` reads either driver's answer).
+ */
+import type { SQL, SQLWrapper } from "drizzle-orm";
+import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Tables } from "./tables.js";
+
+/**
+ * The query builder the stores see, typed as PostgreSQL's (as the tables are, ./tables.ts); on
+ * SQLite it is drizzle's better-sqlite3 database, which answers the same calls.
+ */
+export type Db = NodePgDatabase;
+
+export interface Dialect {
+  readonly db: Db;
+  readonly t: Tables;
+  /** Runs the opening work (migrations are done; abandoned runs closed) before any call. */
+  open(work: () => Promise<void>): Promise<void>;
+  /** Runs one call of the state, after the opening. */
+  call<T>(work: () => Promise<T>): Promise<T>;
+  /** All or nothing. */
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * A transaction that no other `guarded` transaction of the same (scope, key) runs beside, in any
+   * process, so that what `work` reads is still so when it writes.
+   */
+  guarded<T>(scope: string, key: string, work: (tx: Db) => Promise<T>): Promise<T>;
+  /** A text column in byte order (SQLite's BINARY collation), for ORDER BY. */
+  bytewise(column: SQLWrapper): SQL;
+  /** Ends the connection (or pool) once the calls under way are done. */
+  close(): Promise<void>;
+}
+
+/** What a store's methods see as `this`: the state they belong to. */
+export interface Stored {
+  readonly d: Dialect;
+}
+
+/** The row of `table` that `where` selects (the first, if several), or null. */
+export async function oneRow<T extends PgTable>(
+  q: Db,
+  table: T,
+  where: SQL | undefined,
+): Promise<T["$inferSelect"] | null> {
+  const [row] = (await q
+    .select()
+    .from(table as PgTable)
+    .where(where)) as T["$inferSelect"][];
+  return row ?? null;
+}
+
+/** The rows of `table` (those `where` selects), in the byte order of `column`: the same on both. */
+export function inByteOrder<T extends PgTable>(
+  s: Stored,
+  table: T,
+  column: SQLWrapper,
+  where?: SQL,
+): Promise<T["$inferSelect"][]> {
+  const query = s.d.db
+    .select()
+    .from(table as PgTable)
+    .where(where);
+  return query.orderBy(s.d.bytewise(column)) as unknown as Promise<T["$inferSelect"][]>;
+}
+
+/** How many rows an UPDATE or DELETE changed, as node-postgres (`rowCount`) or better-sqlite3 (`changes`) says. */
+export function changed(result: unknown): number {
+  const r = result as { rowCount?: number | null; changes?: number };
+  return r.rowCount ?? r.changes ?? 0;
+}
+
+/**
+ * The rows to write in one multi-row upsert: each key once, with the last value given for it.
+ * PostgreSQL refuses an ON CONFLICT DO UPDATE that touches one row twice in a statement.
+ */
+export function lastOfEach<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
+  return [...new Map(items.map((item) => [keyOf(item), item])).values()];
+}
+
+/**
+ * `items` in slices of `size`: a statement binds at most 32,766 parameters on SQLite and 65,535 on
+ * PostgreSQL, and a store never asks for a slice of more than 5,000.
+ */
+export function slices<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

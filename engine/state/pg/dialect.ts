@@ -1,0 +1,97 @@
+/**
+ * The PostgreSQL side of the seam (../dialect.ts), over a pool.
+ *
+ * Opening stays synchronous for callers although connecting and migrating are not: `open` starts
+ * the migration and the opening work, and every call waits for them first, so no call ever runs on
+ * a database that is not migrated, and an opening failure surfaces from the first call. Once open,
+ * a call that cannot reach the server (a restart, a failover) is tried again for a while
+ * (./reconnect.ts): the pool opens new connections as the old ones fail. A connection error that
+ * outlasts that is named by host:port/database, never with the password (./errors.ts).
+ */
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import type pg from "pg";
+import type { Db, Dialect } from "../dialect.js";
+import type { Tables } from "../tables.js";
+import { openingError, queryError } from "./errors.js";
+import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "./reconnect.js";
+import { engineTables } from "./schema.js";
+
+export class PgDialect implements Dialect {
+  readonly db: Db;
+  readonly t: Tables = engineTables;
+  private opened: Promise<void> = Promise.resolve();
+  /** The calls under way, which close() lets finish. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Brings the database to the current schema; concurrent openers must be safe (../pg-migrate.ts). */
+    private readonly migrate: (pool: pg.Pool) => Promise<void>,
+    private readonly reconnect: Reconnect = DEFAULT_RECONNECT,
+  ) {
+    // An idle client whose server went away emits 'error' on the pool; unheard, that event would
+    // end the process. The pool drops that client, and the next query connects afresh.
+    pool.on("error", () => undefined);
+    this.db = drizzle({ client: pool });
+  }
+
+  open(work: () => Promise<void>): Promise<void> {
+    this.opened = (async () => {
+      try {
+        await this.migrate(this.pool);
+        await work();
+      } catch (e) {
+        throw openingError(this.pool, e);
+      }
+    })();
+    // Nobody may call before the process ends: the failure is reported by the first call.
+    this.opened.catch(() => undefined);
+    return this.opened;
+  }
+
+  call<T>(work: () => Promise<T>): Promise<T> {
+    const run = (async () => {
+      await this.opened;
+      try {
+        return await reconnecting(work, this.reconnect);
+      } catch (e) {
+        throw queryError(this.pool, e);
+      }
+    })();
+    this.inFlight.add(run);
+    const done = () => this.inFlight.delete(run);
+    run.then(done, done);
+    return run;
+  }
+
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => work(tx as unknown as Db));
+  }
+
+  /**
+   * A transaction that first takes a transaction-scoped advisory lock on (scope, key), held until
+   * commit or rollback: under READ COMMITTED two transactions could both read "no row" and both
+   * write, and SELECT … FOR UPDATE cannot help when the row does not exist yet (the first lock of an
+   * account, its first failure). One lock per transaction, always taken first, so these cannot
+   * deadlock one another; a hash collision between two keys only makes them wait for each other.
+   */
+  guarded<T>(scope: string, key: string, work: (tx: Db) => Promise<T>): Promise<T> {
+    return this.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`);
+      return work(tx);
+    });
+  }
+
+  /** `COLLATE "C"`: the database's own collation (en-US, say) would put `apple` before `Zed`, SQLite after. */
+  bytewise(column: SQLWrapper): SQL {
+    return sql`${column} collate "C"`;
+  }
+
+  /** Ends the pool once opening has settled (a migration is never cut off midway) and the calls under way are done. */
+  async close(): Promise<void> {
+    await this.opened.catch(() => undefined);
+    await Promise.allSettled([...this.inFlight]);
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The SQLite side of the seam (../dialect.ts), over one better-sqlite3 connection.
+ *
+ * better-sqlite3 answers synchronously, and its transactions must be too: a callback that awaits
+ * would commit before its awaited half ran. The stores, written once for both databases, await
+ * between the read and the write of a transaction. So a transaction here is `BEGIN IMMEDIATE`,
+ * the awaited work, then `COMMIT` (or `ROLLBACK`) on the connection itself, and every call of the
+ * state runs in a queue, one after the other: nothing another caller does can land inside a
+ * transaction left open across an await, or be rolled back with it. Nothing is lost by the queue
+ * (each query blocks the process while it runs anyway). BEGIN IMMEDIATE takes the write lock
+ * before the first read, waiting (busy_timeout) for another process's: that is the guard between
+ * processes, the same for every key, so `guarded` is a plain transaction here.
+ */
+import type Database from "better-sqlite3";
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { Db, Dialect } from "../dialect.js";
+import { engineTables } from "../schema.js";
+import type { Tables } from "../tables.js";
+
+export class SqliteDialect implements Dialect {
+  readonly db: Db;
+  readonly t: Tables = engineTables;
+  /** The last call queued; each next one starts when it has settled. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private opened: Promise<void> = Promise.resolve();
+
+  constructor(private readonly sqlite: Database.Database) {
+    this.db = drizzle(sqlite) as unknown as Db;
+  }
+
+  open(work: () => Promise<void>): Promise<void> {
+    this.opened = this.queued(work);
+    return this.opened;
+  }
+
+  call<T>(work: () => Promise<T>): Promise<T> {
+    return this.queued(async () => {
+      await this.opened;
+      return work();
+    });
+  }
+
+  private queued<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    this.sqlite.exec("BEGIN IMMEDIATE");
+    try {
+      const result = await work(this.db);
+      this.sqlite.exec("COMMIT");
+      return result;
+    } catch (e) {
+      // A failed COMMIT (the disk full) may have ended the transaction already.
+      if (this.sqlite.inTransaction) this.sqlite.exec("ROLLBACK");
+      throw e;
+    }
+  }
+
+  guarded<T>(_scope: string, _key: string, work: (tx: Db) => Promise<T>): Promise<T> {
+    return this.transaction(work);
+  }
+
+  bytewise(column: SQLWrapper): SQL {
+    return sql`${column}`;
+  }
+
+  async close(): Promise<void> {
+    await this.tail;
+    this.sqlite.close();
+  }
+}

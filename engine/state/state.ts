@@ -1,0 +1,92 @@
+/**
+ * The EngineState, written once for both databases: the stores of ./stores/ (each an object of
+ * methods typed by its interface in ./types.ts) are put on this class's prototype, and each call
+ * runs through the dialect (./dialect.ts): on SQLite in its queue, on PostgreSQL after opening and
+ * with reconnects. Prototype methods, so that a Proxy or a spy over the state sees each one.
+ *
+ * A store method never calls a method of the state (on SQLite it would wait behind itself in the
+ * queue): what stores share are functions of their own modules, given the state as `Stored`.
+ */
+import type { Dialect, Stored } from "./dialect.js";
+import { accountStore } from "./stores/accounts.js";
+import { approvalStore } from "./stores/approvals.js";
+import { healthStore } from "./stores/health.js";
+import { lockStore, type RowLocks } from "./stores/locks.js";
+import { matchStore } from "./stores/matches.js";
+import { ownershipStore } from "./stores/ownership.js";
+import { runStore } from "./stores/runs.js";
+import type { EngineState } from "./types.js";
+
+/** Locks held beyond their rows (PostgreSQL's sessions, ./pg/leases.ts), built over the rows' methods. */
+export interface Leases extends RowLocks {
+  lockLost(lockId: string): string | null;
+  close(): Promise<void>;
+}
+
+export interface StateOptions {
+  /** What opening does once the database is migrated (closing abandoned runs), given the state. */
+  opening?: (state: Stored) => Promise<void>;
+  leases?: (rows: RowLocks) => Leases;
+}
+
+export interface State extends EngineState {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface.
+export class State implements Stored {
+  /** Settles once the state is open; rejects with why it could not (as every call then does). */
+  readonly ready: Promise<void>;
+  private readonly leases: Leases | null;
+  /** Where lock calls go: the leases when there are, else the rows. */
+  readonly locking: RowLocks;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    readonly d: Dialect,
+    options: StateOptions = {},
+  ) {
+    const rows = Object.fromEntries(
+      Object.entries(lockStore).map(([name, method]) => [name, method.bind(this)]),
+    ) as RowLocks;
+    this.leases = options.leases?.(rows) ?? null;
+    this.locking = this.leases ?? rows;
+    const opening = options.opening;
+    this.ready = d.open(async () => opening?.(this));
+    this.ready.catch(() => undefined);
+  }
+
+  /** Synchronous, and no query: asked before every write a run sends. */
+  lockLost(lockId: string): string | null {
+    return this.leases?.lockLost(lockId) ?? null;
+  }
+
+  /** Once opening has settled (a migration is never cut off midway) and the calls under way are done; idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.ready
+      .catch(() => undefined)
+      .then(() => this.leases?.close())
+      .then(() => this.d.close());
+    return this.closing;
+  }
+}
+
+type Method = (this: State, ...args: unknown[]) => Promise<unknown>;
+
+/** Puts `method` on the prototype under `name`, run as one call of the dialect. */
+function define(name: string, method: Method): void {
+  Object.defineProperty(State.prototype, name, {
+    value(this: State, ...args: unknown[]) {
+      return this.d.call(() => method.apply(this, args));
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+for (const store of [runStore, ownershipStore, healthStore, matchStore, approvalStore, accountStore]) {
+  for (const [name, method] of Object.entries(store)) define(name, method as Method);
+}
+for (const name of Object.keys(lockStore) as (keyof RowLocks)[]) {
+  define(name, function (this: State, ...args: unknown[]) {
+    return (this.locking[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+  });
+}

@@ -1,0 +1,61 @@
+/** Plans held for approval. */
+import { and, desc, eq } from "drizzle-orm";
+import { changed, oneRow, type Stored } from "../dialect.js";
+import { approvalOf } from "../rows.js";
+import type { ApprovalStore } from "../types.js";
+
+export const approvalStore: ApprovalStore & ThisType<Stored> = {
+  async recordPendingApproval(a) {
+    const p = this.d.t.approvals;
+    // Guarded per recipe: two plans held at once by two processes would otherwise both stay
+    // pending (neither UPDATE sees the other's uncommitted row); this way the later supersedes.
+    await this.d.guarded("approvals", a.recipeId, async (tx) => {
+      await tx
+        .update(p)
+        .set({ status: "superseded", decidedAt: a.createdAt })
+        .where(and(eq(p.recipeId, a.recipeId), eq(p.status, "pending")));
+      await tx.insert(p).values({ ...a, plan: JSON.stringify(a.plan), status: "pending" });
+    });
+  },
+
+  async approvals(options = {}) {
+    const { db, t } = this.d;
+    const where = and(
+      options.recipeId === undefined ? undefined : eq(t.approvals.recipeId, options.recipeId),
+      options.all ? undefined : eq(t.approvals.status, "pending"),
+    );
+    const rows = await db
+      .select()
+      .from(t.approvals)
+      .where(where)
+      .orderBy(desc(t.approvals.createdAt), desc(t.approvals.runId));
+    return rows.map(approvalOf);
+  },
+
+  async approval(runId) {
+    const row = await oneRow(this.d.db, this.d.t.approvals, eq(this.d.t.approvals.runId, runId));
+    return row && approvalOf(row);
+  },
+
+  async supersedeApprovals(recipeId, at) {
+    const { db, t } = this.d;
+    const r = await db
+      .update(t.approvals)
+      .set({ status: "superseded", decidedAt: at })
+      .where(and(eq(t.approvals.recipeId, recipeId), eq(t.approvals.status, "pending")));
+    return changed(r);
+  },
+
+  /**
+   * One UPDATE guarded by `pending`: of two processes deciding at once, the second waits for the
+   * first's row lock (PostgreSQL) or write lock (SQLite), and then finds it no longer pending.
+   */
+  async decideApproval(runId, d) {
+    const { db, t } = this.d;
+    const r = await db
+      .update(t.approvals)
+      .set({ status: d.status, decidedAt: d.at, appliedRunId: d.appliedRunId ?? null })
+      .where(and(eq(t.approvals.runId, runId), eq(t.approvals.status, "pending")));
+    return changed(r) > 0;
+  },
+};

@@ -1,0 +1,202 @@
+/** Account and recipe health, conditions, generations, the next run and source reads. */
+import { desc, eq, sql } from "drizzle-orm";
+import { type Db, inByteOrder, lastOfEach, oneRow, type Stored } from "../dialect.js";
+import { freshAccount, freshRecipe } from "../rows.js";
+import type { Tables } from "../tables.js";
+import type { AccountHealth, Condition, HealthStore, RecipeHealth } from "../types.js";
+
+export const healthStore: HealthStore & ThisType<Stored> = {
+  async recordGeneration(recipeId, hash, at) {
+    // Guarded per recipe: two processes seeing a new hash at once must not both number it.
+    return this.d.guarded("recipe_generations", recipeId, async (tx) => {
+      const g = this.d.t.recipeGenerations;
+      const [last] = await tx
+        .select()
+        .from(g)
+        .where(eq(g.recipeId, recipeId))
+        .orderBy(desc(g.generation))
+        .limit(1);
+      if (last && last.hash === hash) return last.generation;
+      const generation = (last?.generation ?? 0) + 1;
+      await tx.insert(g).values({ recipeId, generation, hash, seenAt: at });
+      return generation;
+    });
+  },
+
+  async setCondition(recipeId, c, at) {
+    const { db, t } = this.d;
+    // One statement, so no other writer comes between the read of the status and the write.
+    // changedAt moves only when the status does: "False since 3 days" stays true across runs.
+    await db
+      .insert(t.conditions)
+      .values({
+        recipeId,
+        type: c.type,
+        status: c.status,
+        reason: c.reason,
+        message: c.message,
+        changedAt: at,
+      })
+      .onConflictDoUpdate({
+        target: [t.conditions.recipeId, t.conditions.type],
+        set: {
+          status: sql`excluded.status`,
+          reason: sql`excluded.reason`,
+          message: sql`excluded.message`,
+          changedAt: sql`case when ${t.conditions.status} = excluded.status then ${t.conditions.changedAt} else excluded.changed_at end`,
+        },
+      });
+  },
+
+  async conditions(recipeId) {
+    const c = this.d.t.conditions;
+    const rows = await inByteOrder(this, c, c.type, eq(c.recipeId, recipeId));
+    return rows.map(({ recipeId: _r, ...condition }) => condition as Condition);
+  },
+
+  async health(account) {
+    return readHealth(this.d.db, this.d.t, account);
+  },
+
+  async recordFailure(account, at, reason, options) {
+    return this.d.guarded("account_health", account, async (tx) => {
+      const h = await readHealth(tx, this.d.t, account);
+      const failures = h.consecutiveFailures + 1;
+      const suspend =
+        h.suspendedAt === null && (options.authExpired === true || failures >= options.suspendAfter);
+      return saveHealth(tx, this.d.t, {
+        account,
+        consecutiveFailures: failures,
+        suspendedAt: suspend ? at : h.suspendedAt,
+        suspendedReason: suspend ? reason : h.suspendedReason,
+      });
+    });
+  },
+
+  async recordSuccess(account) {
+    return this.d.guarded("account_health", account, async (tx) => {
+      const h = await readHealth(tx, this.d.t, account);
+      return saveHealth(tx, this.d.t, { ...h, consecutiveFailures: 0 });
+    });
+  },
+
+  async resume(account) {
+    const { db, t } = this.d;
+    await db
+      .update(t.accountHealth)
+      .set({ consecutiveFailures: 0, suspendedAt: null, suspendedReason: null })
+      .where(eq(t.accountHealth.account, account));
+  },
+
+  async accountHealth() {
+    return inByteOrder(this, this.d.t.accountHealth, this.d.t.accountHealth.account);
+  },
+
+  async recipeHealth(recipeId) {
+    return readRecipeHealth(this.d.db, this.d.t, recipeId);
+  },
+
+  async recordRecipeFailure(recipeId, account, at, reason, options) {
+    return updateRecipeHealth(this, recipeId, at, (h) => {
+      const failures = h.consecutiveFailures + 1;
+      const suspend = h.suspendedAt === null && failures >= options.suspendAfter;
+      return {
+        ...h,
+        account,
+        consecutiveFailures: failures,
+        suspendedAt: suspend ? at : h.suspendedAt,
+        suspendedReason: suspend
+          ? `${failures} consecutive failed runs; the last: ${reason}`
+          : h.suspendedReason,
+      };
+    });
+  },
+
+  async recordRecipeSuccess(recipeId, account, at) {
+    return updateRecipeHealth(this, recipeId, at, (h) => ({ ...h, account, consecutiveFailures: 0 }));
+  },
+
+  async resumeRecipe(recipeId, at) {
+    let resumed = false;
+    await updateRecipeHealth(this, recipeId, at, (h) => {
+      if (h.suspendedAt === null) return null;
+      resumed = true;
+      return { ...h, consecutiveFailures: 0, suspendedAt: null, suspendedReason: null };
+    });
+    return resumed;
+  },
+
+  async setNextRun(recipeId, account, next, now) {
+    await updateRecipeHealth(this, recipeId, now, (h) => ({
+      ...h,
+      account,
+      nextRunAt: next.at,
+      nextRunReason: next.reason,
+      plannedBy: next.by,
+    }));
+  },
+
+  async sourceReads(recipeId) {
+    const r = this.d.t.sourceReads;
+    const rows = await inByteOrder(this, r, r.sourceId, eq(r.recipeId, recipeId));
+    return new Map(rows.map((row) => [row.sourceId, row.items]));
+  },
+
+  async recordSourceReads(recipeId, reads, at) {
+    const { db, t } = this.d;
+    const rows = lastOfEach(reads, (r) => r.sourceId).map((r) => ({
+      recipeId,
+      sourceId: r.sourceId,
+      items: r.items,
+      readAt: at,
+    }));
+    if (rows.length === 0) return;
+    await db
+      .insert(t.sourceReads)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: [t.sourceReads.recipeId, t.sourceReads.sourceId],
+        set: { items: sql`excluded.items`, readAt: sql`excluded.read_at` },
+      });
+  },
+};
+
+/**
+ * Reads a recipe's health, changes it and writes it back, guarded per recipe: the daemon's
+ * setNextRun and a CLI run's recordRecipeFailure, in two processes, must not undo each other.
+ * `change` returning null writes nothing (and the record as read is returned).
+ */
+function updateRecipeHealth(
+  s: Stored,
+  recipeId: string,
+  at: number,
+  change: (h: RecipeHealth) => RecipeHealth | null,
+): Promise<RecipeHealth> {
+  return s.d.guarded("recipe_health", recipeId, async (tx) => {
+    const h = await readRecipeHealth(tx, s.d.t, recipeId);
+    const next = change(h);
+    if (next === null) return h;
+    const values = { ...next, account: next.account ?? "", updatedAt: at };
+    await tx
+      .insert(s.d.t.recipeHealth)
+      .values(values)
+      .onConflictDoUpdate({ target: s.d.t.recipeHealth.recipeId, set: values });
+    return next;
+  });
+}
+
+async function readHealth(q: Db, t: Tables, account: string): Promise<AccountHealth> {
+  return (await oneRow(q, t.accountHealth, eq(t.accountHealth.account, account))) ?? freshAccount(account);
+}
+
+async function saveHealth(q: Db, t: Tables, h: AccountHealth): Promise<AccountHealth> {
+  await q.insert(t.accountHealth).values(h).onConflictDoUpdate({ target: t.accountHealth.account, set: h });
+  return h;
+}
+
+async function readRecipeHealth(q: Db, t: Tables, recipeId: string): Promise<RecipeHealth> {
+  const r = await oneRow(q, t.recipeHealth, eq(t.recipeHealth.recipeId, recipeId));
+  if (!r) return freshRecipe(recipeId);
+  const { updatedAt: _u, ...rest } = r;
+  return { ...rest, nextRunReason: r.nextRunReason as RecipeHealth["nextRunReason"] };
+}

@@ -1,0 +1,51 @@
+/**
+ * The accounts' locks, as rows: what `status` and `unlock` read. On PostgreSQL a lock is also held
+ * by a session (../pg/leases.ts), which takes these rows' methods as its own.
+ */
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { changed, inByteOrder, oneRow, type Stored } from "../dialect.js";
+import type { LockInfo, LockStore } from "../types.js";
+
+export type RowLocks = Required<Omit<LockStore, "lockLost">>;
+
+export const lockStore: RowLocks & ThisType<Stored> = {
+  async acquireLock(account, holder, at, staleAfterMs) {
+    // Guarded per account (the guard taken before the read): two processes racing for a free
+    // account cannot both see it free, and a racer waits for the winner's commit and then sees its
+    // lock. The primary key alone would only turn the loser's insert into an error.
+    return this.d.guarded("locks", account, async (tx) => {
+      const l = this.d.t.locks;
+      const current = await oneRow(tx, l, eq(l.account, account));
+      if (current && at - current.heartbeatAt <= staleAfterMs)
+        return { acquired: false as const, heldBy: current };
+      const lock: LockInfo = { account, lockId: randomUUID(), holder, acquiredAt: at, heartbeatAt: at };
+      if (current) await tx.delete(l).where(eq(l.account, account));
+      await tx.insert(l).values(lock);
+      return { acquired: true as const, lock };
+    });
+  },
+
+  async heartbeat(lockId, at) {
+    const { db, t } = this.d;
+    return changed(await db.update(t.locks).set({ heartbeatAt: at }).where(eq(t.locks.lockId, lockId))) > 0;
+  },
+
+  async releaseLock(lockId) {
+    const { db, t } = this.d;
+    await db.delete(t.locks).where(eq(t.locks.lockId, lockId));
+  },
+
+  async lock(account) {
+    return oneRow(this.d.db, this.d.t.locks, eq(this.d.t.locks.account, account));
+  },
+
+  async locks() {
+    return inByteOrder(this, this.d.t.locks, this.d.t.locks.account);
+  },
+
+  async forceUnlock(lockId) {
+    const { db, t } = this.d;
+    return changed(await db.delete(t.locks).where(eq(t.locks.lockId, lockId))) > 0;
+  },
+};

@@ -1,0 +1,50 @@
+/** The match cache of file sources. */
+import { inArray, sql } from "drizzle-orm";
+import { lastOfEach, type Stored, slices } from "../dialect.js";
+import { cachedMatchOf } from "../rows.js";
+import type { CachedMatch, MatchStore } from "../types.js";
+
+/** Keys (or rows of 5 columns) per statement. */
+const SLICE = 1000;
+
+export const matchStore: MatchStore & ThisType<Stored> = {
+  async cachedMatches(keys) {
+    const { db, t } = this.d;
+    const out = new Map<string, CachedMatch>();
+    for (const slice of slices(keys, SLICE)) {
+      for (const r of await db.select().from(t.matchCache).where(inArray(t.matchCache.entryKey, slice))) {
+        out.set(r.entryKey, cachedMatchOf(r));
+      }
+    }
+    return out;
+  },
+
+  async recordMatches(matches) {
+    const m = this.d.t.matchCache;
+    const rows = lastOfEach(matches, (c) => c.key).map((c) => ({
+      entryKey: c.key,
+      videoId: c.videoId,
+      score: c.score,
+      reasons: JSON.stringify(c.reasons),
+      matchedAt: c.matchedAt,
+    }));
+    if (rows.length === 0) return;
+    // All or nothing, whatever the number of statements.
+    await this.d.transaction(async (tx) => {
+      for (const slice of slices(rows, SLICE)) {
+        await tx
+          .insert(m)
+          .values(slice)
+          .onConflictDoUpdate({
+            target: m.entryKey,
+            set: {
+              videoId: sql`excluded.video_id`,
+              score: sql`excluded.score`,
+              reasons: sql`excluded.reasons`,
+              matchedAt: sql`excluded.matched_at`,
+            },
+          });
+      }
+    });
+  },
+};

@@ -1,0 +1,156 @@
+/**
+ * Owned playlists and rows, tombstones and target snapshots. Upserts are single `INSERT … ON
+ * CONFLICT` statements, atomic against a concurrent insert of the same key; the one place where
+ * order across calls matters (owned rows) is guarded.
+ */
+import { and, asc, desc, eq, gte, inArray, or, type SQL } from "drizzle-orm";
+import { inByteOrder, oneRow, type Stored, slices } from "../dialect.js";
+import { json, snapshotOf } from "../rows.js";
+import type { OwnershipStore } from "../types.js";
+
+/** Rows or keys per statement. */
+const SLICE = 500;
+/** Rows named by (key, setVideoId) per DELETE: each an `or` term, under SQLite's expression depth of 1,000. */
+const PAIRS = 100;
+
+export const ownershipStore: OwnershipStore & ThisType<Stored> = {
+  async ownedPlaylist(account, recipeId) {
+    const p = this.d.t.ownedPlaylists;
+    return oneRow(this.d.db, p, and(eq(p.account, account), eq(p.recipeId, recipeId)));
+  },
+
+  async recordOwnedPlaylist(p) {
+    const { db, t } = this.d;
+    await db
+      .insert(t.ownedPlaylists)
+      .values(p)
+      .onConflictDoUpdate({
+        target: [t.ownedPlaylists.account, t.ownedPlaylists.recipeId],
+        set: { playlistId: p.playlistId, target: p.target, createdAt: p.createdAt },
+      });
+  },
+
+  async forgetOwnedPlaylist(account, playlistId) {
+    const { db, t } = this.d;
+    await db
+      .delete(t.ownedPlaylists)
+      .where(and(eq(t.ownedPlaylists.account, account), eq(t.ownedPlaylists.playlistId, playlistId)));
+  },
+
+  async ownedRows(account, target) {
+    const { db, t } = this.d;
+    return db
+      .select({
+        itemKey: t.ownedRows.itemKey,
+        setVideoId: t.ownedRows.setVideoId,
+        addedAt: t.ownedRows.addedAt,
+      })
+      .from(t.ownedRows)
+      .where(and(eq(t.ownedRows.account, account), eq(t.ownedRows.target, target)))
+      .orderBy(asc(t.ownedRows.id));
+  },
+
+  /**
+   * Rows are listed by id, so one call's rows must get consecutive ids, in order: guarded per
+   * (account, target), a second caller for the same target waits until the first commits, where
+   * PostgreSQL's sequence values of two transactions inserting at once would interleave.
+   */
+  async addOwnedRows(account, target, rows) {
+    if (rows.length === 0) return;
+    const values = rows.map((r) => ({
+      account,
+      target,
+      itemKey: r.itemKey,
+      setVideoId: r.setVideoId,
+      addedAt: r.addedAt,
+    }));
+    await this.d.guarded("owned_rows", JSON.stringify([account, target]), async (tx) => {
+      for (const slice of slices(values, SLICE)) await tx.insert(this.d.t.ownedRows).values(slice);
+    });
+  },
+
+  /** Deletes only (no read): one transaction, so the rows go all together or not at all. */
+  async removeOwnedRows(account, target, rows) {
+    if (rows.length === 0) return;
+    const o = this.d.t.ownedRows;
+    const scope = and(eq(o.account, account), eq(o.target, target));
+    const everyCopy = rows.filter((r) => !r.setVideoId).map((r) => r.itemKey);
+    const oneCopy = rows
+      .filter((r) => r.setVideoId)
+      .map((r) => and(eq(o.itemKey, r.itemKey), eq(o.setVideoId, r.setVideoId!)));
+    await this.d.transaction(async (tx) => {
+      for (const keys of slices(everyCopy, SLICE))
+        await tx.delete(o).where(and(scope, inArray(o.itemKey, keys)));
+      for (const pairs of slices(oneCopy, PAIRS)) await tx.delete(o).where(and(scope, or(...pairs)));
+    });
+  },
+
+  async tombstones(account, target) {
+    const b = this.d.t.tombstones;
+    return tombstoneKeys(this, and(eq(b.account, account), eq(b.target, target)));
+  },
+
+  async tombstonesSince(account, target, since) {
+    const b = this.d.t.tombstones;
+    return tombstoneKeys(this, and(eq(b.account, account), eq(b.target, target), gte(b.createdAt, since)));
+  },
+
+  /**
+   * ON CONFLICT DO NOTHING: a key already tombstoned keeps its first time (it is not renewed), a key
+   * given twice is kept once, and a process inserting the same key at once waits and then skips it.
+   */
+  async addTombstones(account, target, recipeId, keys, at) {
+    if (keys.length === 0) return;
+    const values = keys.map((itemKey) => ({ account, target, itemKey, recipeId, createdAt: at }));
+    await this.d.transaction(async (tx) => {
+      for (const slice of slices(values, SLICE)) {
+        await tx.insert(this.d.t.tombstones).values(slice).onConflictDoNothing();
+      }
+    });
+  },
+
+  async removeTombstones(account, target, keys) {
+    if (keys.length === 0) return;
+    const b = this.d.t.tombstones;
+    const scope = and(eq(b.account, account), eq(b.target, target));
+    await this.d.transaction(async (tx) => {
+      for (const slice of slices(keys, SLICE))
+        await tx.delete(b).where(and(scope, inArray(b.itemKey, slice)));
+    });
+  },
+
+  async snapshot(account, target) {
+    const s = this.d.t.targetSnapshots;
+    const row = await oneRow(this.d.db, s, and(eq(s.account, account), eq(s.target, target)));
+    return row && snapshotOf(row);
+  },
+
+  /** INSERT … ON CONFLICT DO UPDATE: two saves of one target at once leave one row, the later one. */
+  async saveSnapshot(s) {
+    const { db, t } = this.d;
+    const values = { ...s, rows: json(s.rows), meta: s.meta ? json(s.meta) : null };
+    await db
+      .insert(t.targetSnapshots)
+      .values(values)
+      .onConflictDoUpdate({ target: [t.targetSnapshots.account, t.targetSnapshots.target], set: values });
+  },
+
+  /** The newest by takenAt; of two taken in the same millisecond, the target's key decides (bytewise). */
+  async snapshotOf(account, recipeId) {
+    const { db, t } = this.d;
+    const s = t.targetSnapshots;
+    const [r] = await db
+      .select()
+      .from(s)
+      .where(and(eq(s.account, account), eq(s.recipeId, recipeId)))
+      .orderBy(desc(s.takenAt), this.d.bytewise(s.target))
+      .limit(1);
+    return r ? snapshotOf(r) : null;
+  },
+};
+
+/** The keys in item key order (bytewise, as SQLite's primary-key index gives them), which a Set keeps. */
+async function tombstoneKeys(s: Stored, where: SQL | undefined): Promise<Set<string>> {
+  const b = s.d.t.tombstones;
+  return new Set((await inByteOrder(s, b, b.itemKey, where)).map((r) => r.itemKey));
+}

@@ -1,0 +1,192 @@
+/**
+ * Runs, their journal and their before-records. Also closes, on open, the runs a process that is
+ * gone left `running` (it reads the locks table to tell a live holder on another machine).
+ */
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { actionCounts, journalFate } from "../counts.js";
+import type { Stored } from "../dialect.js";
+import { changed, oneRow, slices } from "../dialect.js";
+import { abandonedRunReason, type RunningRun } from "../holder.js";
+import { journalEntryOf, json, parse, runBeforeOf, runRecordOf } from "../rows.js";
+import type { RunRecord, RunStore } from "../types.js";
+
+/** Rows per INSERT: 7 values a journal row. */
+const SLICE = 500;
+
+export const runStore: RunStore & ThisType<Stored> = {
+  async startRun(run) {
+    const { db, t } = this.d;
+    const [row] = await db
+      .insert(t.runs)
+      .values({
+        recipeId: run.recipeId,
+        account: run.account,
+        kind: run.kind,
+        recipeHash: run.recipeHash,
+        startedAt: run.at,
+        result: "running",
+        holder: run.holder ?? null,
+      })
+      .returning({ id: t.runs.id });
+    return row!.id;
+  },
+
+  async finishRun(runId, end) {
+    const { db, t } = this.d;
+    await db
+      .update(t.runs)
+      .set({
+        finishedAt: end.at,
+        result: end.result,
+        counts: end.counts ? json(end.counts) : null,
+        error: end.error ?? null,
+      })
+      .where(eq(t.runs.id, runId));
+  },
+
+  async runs(recipeId, limit = 20) {
+    return newestFirst(this, eq(this.d.t.runs.recipeId, recipeId), limit);
+  },
+
+  async recentRuns(options = {}) {
+    const where = options.recipeId ? eq(this.d.t.runs.recipeId, options.recipeId) : undefined;
+    return newestFirst(this, where, options.limit ?? 20);
+  },
+
+  async run(runId) {
+    const row = await oneRow(this.d.db, this.d.t.runs, eq(this.d.t.runs.id, runId));
+    return row && runRecordOf(row);
+  },
+
+  async markInterrupted(runId, at, reason) {
+    const { db, t } = this.d;
+    await db
+      .update(t.runs)
+      .set({ result: "interrupted", finishedAt: at, error: reason })
+      .where(eq(t.runs.id, runId));
+  },
+
+  /** All or nothing (one transaction); the unique (run_id, seq) index refuses a write journalled twice. */
+  async journalPlanned(runId, entries, at) {
+    if (entries.length === 0) return;
+    const rows = entries.map((e) => ({
+      runId,
+      seq: e.seq,
+      kind: e.kind,
+      target: e.target,
+      payload: json(e.payload),
+      status: "pending",
+      updatedAt: at,
+    }));
+    await this.d.transaction(async (tx) => {
+      for (const slice of slices(rows, SLICE)) await tx.insert(this.d.t.journal).values(slice);
+    });
+  },
+
+  /**
+   * One UPDATE, the attempt counted in SQL (`attempt + 1`) rather than read then written: two marks
+   * of one entry at once both count, where a read-then-write could lose one. RETURNING tells an
+   * entry that does not exist.
+   */
+  async journalMark(runId, seq, status, at, result) {
+    const { db, t } = this.d;
+    const marked = await db
+      .update(t.journal)
+      .set({
+        status,
+        updatedAt: at,
+        // Each send is an attempt; marking the outcome is not.
+        ...(status === "sent" ? { attempt: sql`${t.journal.attempt} + 1` } : {}),
+        ...(result !== undefined ? { result: json(result) } : {}),
+      })
+      .where(and(eq(t.journal.runId, runId), eq(t.journal.seq, seq)))
+      .returning({ id: t.journal.id });
+    if (marked.length === 0) throw new Error(`journal: no entry ${seq} in run ${runId}`);
+  },
+
+  async journal(runId) {
+    const { db, t } = this.d;
+    const rows = await db
+      .select()
+      .from(t.journal)
+      .where(eq(t.journal.runId, runId))
+      .orderBy(asc(t.journal.seq));
+    return rows.map(journalEntryOf);
+  },
+
+  async unfinishedWrites() {
+    const { db, t } = this.d;
+    const rows = await db
+      .select()
+      .from(t.journal)
+      .where(inArray(t.journal.status, ["pending", "sent", "unknown"]))
+      .orderBy(asc(t.journal.runId), asc(t.journal.seq));
+    return rows.map(journalEntryOf);
+  },
+
+  /** INSERT … ON CONFLICT DO UPDATE: two records of one run at once leave one row, the later one. */
+  async recordRunBefore(r) {
+    const { db, t } = this.d;
+    const row = { ...r, plan: JSON.stringify(r.plan), before: JSON.stringify(r.before) };
+    await db.insert(t.runBefore).values(row).onConflictDoUpdate({ target: t.runBefore.runId, set: row });
+  },
+
+  async runBefore(runId) {
+    const row = await oneRow(this.d.db, this.d.t.runBefore, eq(this.d.t.runBefore.runId, runId));
+    return row && runBeforeOf(row);
+  },
+};
+
+async function newestFirst(s: Stored, where: SQL | undefined, limit: number): Promise<RunRecord[]> {
+  const { db, t } = s.d;
+  const rows = await db
+    .select()
+    .from(t.runs)
+    .where(where)
+    // The id breaks ties of start time: of two runs started in the same millisecond, the later first.
+    .orderBy(desc(t.runs.startedAt), desc(t.runs.id))
+    .limit(limit);
+  return rows.map(runRecordOf);
+}
+
+/**
+ * Closes every run left `running` whose process is gone (holder.ts says when) as `interrupted`,
+ * with the reason and the journal's counts; returns their ids, oldest first. One query on the
+ * `result` index when there is nothing to close, so opening stays fast. A live process's runs — a
+ * daemon's included — are never touched: its pid is alive, or (another machine) it beats the lock.
+ */
+export async function closeAbandonedRuns(s: Stored, now: number, staleMs: number): Promise<number[]> {
+  const { db, t } = s.d;
+  const running: RunningRun[] = await db
+    .select({ id: t.runs.id, account: t.runs.account, holder: t.runs.holder, startedAt: t.runs.startedAt })
+    .from(t.runs)
+    .where(eq(t.runs.result, "running"))
+    .orderBy(asc(t.runs.id));
+  if (running.length === 0) return [];
+  const locks = new Map((await db.select().from(t.locks)).map((l) => [l.account, l]));
+  const closed: number[] = [];
+  for (const run of running) {
+    const why = abandonedRunReason(run, locks.get(run.account), now, staleMs);
+    if (why !== null && (await closeRun(s, run, why))) closed.push(run.id);
+  }
+  return closed;
+}
+
+/**
+ * Closes one abandoned run; false when it was no longer `running`. The UPDATE is conditional on
+ * `result = 'running'` (PostgreSQL re-checks it on the row once a concurrent writer commits): when
+ * two processes open the state at once, one closes the run and the other changes nothing, and a run
+ * its own process finished in between keeps the result it finished with.
+ */
+async function closeRun(s: Stored, run: RunningRun, why: string): Promise<boolean> {
+  const { db, t } = s.d;
+  const entries = await db.select().from(t.journal).where(eq(t.journal.runId, run.id));
+  // It ended when its process was last heard of: its last journal write, else its start.
+  const lastSeen = entries.reduce((at, e) => Math.max(at, e.updatedAt), run.startedAt);
+  const fates = entries.map((e) => journalFate({ status: e.status, result: parse(e.result) }));
+  const r = await db
+    .update(t.runs)
+    .set({ result: "interrupted", finishedAt: lastSeen, error: why, counts: json(actionCounts(fates)) })
+    .where(and(eq(t.runs.id, run.id), eq(t.runs.result, "running")));
+  return changed(r) > 0;
+}
