@@ -6,7 +6,7 @@
  */
 
 import type { LibraryOrder } from "../library-sort.js";
-import { artistMixIds } from "../render/artist.js";
+import { artistMixIds } from "./artist.js";
 import type { ArtistRow, UploadRow } from "../store/rows.js";
 import { continuationToken } from "../tokens.js";
 import {

@@ -4,9 +4,9 @@
  */
 import { Writable } from "node:stream";
 import { CommanderError } from "commander";
-import { registerDoctor } from "../../engine/cli/doctor.js";
-import { type InitIo, registerInit } from "../../engine/cli/init.js";
-import { program } from "../../engine/cli/main.js";
+import { registerDoctor } from "../../cli/musicsync/doctor.js";
+import { type InitIo, registerInit } from "../../cli/musicsync/init.js";
+import { program } from "../../cli/musicsync/main.js";
 
 export interface InProcResult {
   code: number;
