@@ -16,8 +16,9 @@
  * repository's folders and the packages under node_modules whose files were read.
  *
  * What the commands load since issue 12 (each action imports its module when it runs):
- * - `--help`, `--version`, `init`: commander, engine/cli, engine/daemon (option lists only),
- *   engine/run/scrub + src/transport/redact (the output scrubbing every command goes through).
+ * - `--help`, `--version`: commander, cli/ and the command modules of cli/musicsync/commands (option
+ *   lists only), engine/run/scrub + src/transport/redact (the output scrubbing every command goes
+ *   through). `init` adds its own module when it runs.
  * - `validate`: the above + engine/recipe, yaml, ajv's small runtime helper, node-cron.
  * - `plan`, `apply`, `sync`, `status`, `history`, `drift`, `resume`, `doctor`: the above + the
  *   engine (plan, apply, sources, targets, state), undici, better-sqlite3, drizzle-orm, pino,

@@ -3,14 +3,9 @@
  *
  *   musicapi emulator --port 0 --db :memory: --seed 1 --catalogue 500
  */
-import { Command, InvalidArgumentError } from "commander";
+import { InvalidArgumentError, Option } from "commander";
 import type { EmulatorOptions, RunningEmulator } from "../../emulator/index.js";
-
-/** Where the command writes (the `musicapi` program passes its own streams). */
-export interface EmulatorCommandIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+import type { MusicapiCommand, MusicapiContext } from "./io.js";
 
 /** Something the emulator cannot run with: one line on stderr and exit code 1, never a stack trace. */
 class EmulatorStartError extends Error {}
@@ -34,6 +29,12 @@ function inRange(name: string, value: number, min: number, max: number): number 
   return value;
 }
 
+/** An option taking a whole number (`integer`), with its default when it has one. */
+function integerOption(flags: string, description: string, defaultValue?: number): Option {
+  const name = flags.split(" ")[0]!;
+  return new Option(flags, description).default(defaultValue).argParser(integer(name));
+}
+
 function rate(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0 || n > 1)
@@ -52,49 +53,48 @@ interface Flags {
   faultSeed: number;
 }
 
-/** The `emulator` subcommand, for the `musicapi` program's list of subcommands. */
-export function emulatorCommand(
-  io: EmulatorCommandIo = { stdout: process.stdout, stderr: process.stderr },
-): Command {
-  return new Command("emulator")
-    .description("run the local music service emulator (state in SQLite) until interrupted")
-    .option("--port <n>", "port to listen on (0 = any free port)", integer("--port"), 0)
-    .option("--host <address>", "address to listen on", "127.0.0.1")
-    .option("--db <file>", "SQLite file for the state (its folder is created), or :memory:", ":memory:")
-    .option("--seed <n>", "seed of the generated catalogue", integer("--seed"), 1)
-    .option("--catalogue <songs>", "number of songs to generate (20 to 1000000)", integer("--catalogue"), 500)
-    .option("--catalogue-size <songs>", "same as --catalogue", integer("--catalogue-size"))
-    .option("--fault-rate <p>", "share of requests answered with a fault (429/5xx)", rate)
-    .option("--fault-seed <n>", "seed of the fault generator", integer("--fault-seed"), 1)
-    .action(async (flags: Flags) => {
-      let emulator: RunningEmulator;
-      try {
-        emulator = await start(flags);
-      } catch (error) {
-        if (!(error instanceof EmulatorStartError)) throw error;
-        io.stderr.write(`error: ${error.message}\n`);
-        process.exitCode = 1;
-        return;
-      }
-      const generated = emulator.catalogue
-        ? `generated ${emulator.catalogue.songs} songs in ${Math.round(emulator.generationMs)} ms`
-        : "reused the catalogue in the database";
-      io.stdout.write(`${emulator.url}\n`);
-      io.stderr.write(
-        `emulator listening on ${emulator.url} (${generated}); browser headers: GET ${emulator.url}/_emulator/accounts/1/headers\n`,
-      );
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          resolve();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
-      await emulator.stop();
+export const emulator: MusicapiCommand = {
+  name: "emulator",
+  description: "run the local music service emulator (state in SQLite) until interrupted",
+  options: [
+    integerOption("--port <n>", "port to listen on (0 = any free port)", 0),
+    ["--host <address>", "address to listen on", "127.0.0.1"],
+    ["--db <file>", "SQLite file for the state (its folder is created), or :memory:", ":memory:"],
+    integerOption("--seed <n>", "seed of the generated catalogue", 1),
+    integerOption("--catalogue <songs>", "number of songs to generate (20 to 1000000)", 500),
+    integerOption("--catalogue-size <songs>", "same as --catalogue"),
+    new Option("--fault-rate <p>", "share of requests answered with a fault (429/5xx)").argParser(rate),
+    integerOption("--fault-seed <n>", "seed of the fault generator", 1),
+  ],
+  action: async ({ io }: MusicapiContext, flags: Flags) => {
+    let running: RunningEmulator;
+    try {
+      running = await start(flags);
+    } catch (error) {
+      if (!(error instanceof EmulatorStartError)) throw error;
+      io.stderr.write(`error: ${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const generated = running.catalogue
+      ? `generated ${running.catalogue.songs} songs in ${Math.round(running.generationMs)} ms`
+      : "reused the catalogue in the database";
+    io.stdout.write(`${running.url}\n`);
+    io.stderr.write(
+      `emulator listening on ${running.url} (${generated}); browser headers: GET ${running.url}/_emulator/accounts/1/headers\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        resolve();
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
     });
-}
+    await running.stop();
+  },
+};
 
 /** The options, checked, as `startEmulator` takes them. */
 function emulatorOptions(flags: Flags): EmulatorOptions {
@@ -135,11 +135,4 @@ async function start(flags: Flags): Promise<RunningEmulator> {
     }
     throw error;
   }
-}
-
-/** Adds the `emulator` subcommand to a commander program. */
-export function registerEmulatorCommand(program: Command, io?: EmulatorCommandIo): Command {
-  const command = emulatorCommand(io);
-  program.addCommand(command);
-  return command;
 }

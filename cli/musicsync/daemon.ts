@@ -9,7 +9,7 @@ import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { EngineLogger } from "../../engine/run/logger.js";
 import type { RunningWeb } from "../../engine/web/server.js";
 import { loadProjectFor } from "./accounts.js";
-import { parseDuration } from "./commands/daemon.js";
+import { parseDuration } from "./duration.js";
 import { CliError, type CommandRun } from "./io.js";
 import { recipePaths, required, stateFileOf } from "./project.js";
 

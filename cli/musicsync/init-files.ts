@@ -15,6 +15,8 @@ export interface InitChoices {
   baseUrl?: string | null;
 }
 
+/** The credentials file and the account's name when neither flags nor answers give them. */
+export const DEFAULTS = { auth: "browser.json", account: "default" } as const;
 export const STATE_FILE = "musicsync.db";
 export const EMULATOR_DB = "emulator.db";
 export const STARTER_ID = "starter";

@@ -6,11 +6,17 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
-import type { Command } from "commander";
 import { withoutUserinfo } from "../../engine/accounts/userinfo.js";
 import { packageRoot } from "../../engine/run/package-root.js";
-import { gitignoreText, type InitChoices, projectText, STARTER_ID, starterRecipeText } from "./init-files.js";
-import { CliError, type CliIo } from "./io.js";
+import {
+  DEFAULTS,
+  gitignoreText,
+  type InitChoices,
+  projectText,
+  STARTER_ID,
+  starterRecipeText,
+} from "./init-files.js";
+import { CliError, type CliIo, type CommandRun } from "./io.js";
 
 /** What init may also use: the terminal to ask on, or (tests) an answer function instead. */
 export interface InitIo extends CliIo {
@@ -19,7 +25,7 @@ export interface InitIo extends CliIo {
   prompt?: (question: string) => Promise<string>;
 }
 
-interface InitOptions {
+export interface InitOptions {
   auth?: string;
   account?: string;
   emulator?: boolean;
@@ -28,7 +34,6 @@ interface InitOptions {
   yes?: boolean;
 }
 
-const DEFAULTS = { auth: "browser.json", account: "default" } as const;
 const ACCOUNT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 /** What `base_url` may be (the project schema's rule). */
 const BASE_URL = /^https?:\/\/\S+$/;
@@ -54,34 +59,25 @@ function projectFolder(dir: string): string {
   return resolve(dir);
 }
 
-export function registerInit(program: Command, io: InitIo): void {
-  program
-    .command("init")
-    .description("start a project: musicsync.yaml, a starter recipe and a .gitignore")
-    .argument("[dir]", "the project folder (created if missing)", ".")
-    .option("--auth <file>", `the credentials file (default ${DEFAULTS.auth})`)
-    .option("--account <name>", `the account's name (default ${DEFAULTS.account})`)
-    .option("--emulator", "use the embedded emulator instead of an account (nothing to sign in to)")
-    .option("--base-url <url>", "the account's service: an emulator running at that URL, or a replay server")
-    .option("--force", "overwrite files that exist")
-    .option("-y, --yes", "ask nothing: take the flags and defaults")
-    .action(async (dir: string, o: InitOptions) => {
-      const folder = projectFolder(dir);
-      const choices = await choose(o, io);
-      const files = initFiles(folder, choices);
-      const existing = o.force ? [] : files.filter((f) => existsSync(f.path));
-      if (existing.length > 0) {
-        const names = existing.map((f) => f.path).join(", ");
-        throw new CliError(
-          `${names} already exist${existing.length === 1 ? "s" : ""}; nothing written (--force overwrites)`,
-        );
-      }
-      for (const f of files) {
-        await mkdir(resolve(f.path, ".."), { recursive: true });
-        await writeFile(f.path, f.text);
-      }
-      io.stdout.write(summary(folder, files, choices));
-    });
+/** `musicsync init [dir]`: writes the project's files, or none when one exists (without --force). */
+export async function init(run: CommandRun, dir: string, o: InitOptions): Promise<void> {
+  // The streams main.ts hands every command; a test may add its own answers (InitIo's prompt).
+  const io: InitIo = run.io;
+  const folder = projectFolder(dir);
+  const choices = await choose(o, io);
+  const files = initFiles(folder, choices);
+  const existing = o.force ? [] : files.filter((f) => existsSync(f.path));
+  if (existing.length > 0) {
+    const names = existing.map((f) => f.path).join(", ");
+    throw new CliError(
+      `${names} already exist${existing.length === 1 ? "s" : ""}; nothing written (--force overwrites)`,
+    );
+  }
+  for (const f of files) {
+    await mkdir(resolve(f.path, ".."), { recursive: true });
+    await writeFile(f.path, f.text);
+  }
+  io.stdout.write(summary(folder, files, choices));
 }
 
 /** The flags, and on a terminal the answers to what they leave open. */

@@ -4,6 +4,7 @@
  * package (the commands load theirs when they run).
  */
 import type { Command } from "commander";
+import type { CommandModule } from "../command.js";
 
 /** HELD: a plan over `policy.require_approval` was held for `musicsync approve`, nothing written. */
 export const Exit = { OK: 0, ERROR: 1, CHANGES: 2, PARTIAL: 3, LOCKED: 4, HELD: 5 } as const;
@@ -56,3 +57,6 @@ export function globalsOf(c: Command): GlobalOptions {
 export function logLevel(io: CliIo, g: GlobalOptions): string {
   return io.env.MUSICSYNC_LOG_LEVEL ?? (g.debug ? "debug" : "warn");
 }
+
+/** A `musicsync` command: its action is handed the command's run (commands/index.ts lists them). */
+export type MusicsyncCommand = CommandModule<CommandRun>;

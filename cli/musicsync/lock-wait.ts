@@ -8,7 +8,7 @@ import type { Clock } from "../../engine/apply/pacer.js";
 import { LockedError, type RecipeRun } from "../../engine/run/runner.js";
 import type { LockInfo } from "../../engine/state/types.js";
 import { duration } from "../../engine/status/format.js";
-import { parseDuration } from "./commands/daemon.js";
+import { parseDuration } from "./duration.js";
 import { CliError, type CliIo } from "./io.js";
 
 /** How often a waiting recipe tries the lock again. */

@@ -1,39 +1,28 @@
 #!/usr/bin/env node
 /**
- * The `musicsync` command: validate, plan, apply, sync, unlock, demo, init, doctor (and daemon,
- * status, history, drift, resume from engine/daemon/commands.ts). Exit codes as ENGINE.md gives
+ * The `musicsync` command: its global options, then the commands that commands/index.ts lists. Exit codes as ENGINE.md gives
  * them: 0 no changes / converged, 1 error (before any write), 2 changes pending (plan), 3 partial,
  * 4 locked or credentials expired, 5 held for approval, 130 stopped by Ctrl-C (143 by SIGTERM).
  * Errors are one line each; `--debug` adds the stack.
  *
- * Start-up loads only commander and this folder's light modules: each action imports what its
+ * Start-up loads only commander and the command modules (commands/): each action imports what its
  * command needs when it runs (bench/startup.ts measures it), so `--help` or `validate` never pays
  * for the emulator, the HTTP client, SQLite or the logger.
  */
 import { realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError } from "commander";
 import { scrubbingStream } from "../../engine/run/scrub.js";
 import { stopQuietlyWhenPipeCloses } from "../closed-pipe.js";
+import { addCommands } from "../command.js";
 import { unsupportedNode } from "../node-support.js";
 import { oneLineUsageErrors } from "../usage-errors.js";
 import { packageVersion } from "../version.js";
-import { registerAccounts } from "./commands/accounts.js";
-import { registerDaemonCommands } from "./commands/daemon.js";
-import { registerFileCommands } from "./commands/files.js";
-import { registerUndo } from "./commands/undo.js";
-import { registerWorkerCommands } from "./commands/worker.js";
-import { registerDoctor } from "./doctor.js";
-import { registerInit } from "./init.js";
+import { COMMANDS } from "./commands/index.js";
 import { CliError, type CliIo, type CommandRun, Exit, globalsOf } from "./io.js";
-import type { PlanOptions, SyncOptions } from "./plan.js";
 
 export { CliError, type CliIo, Exit } from "./io.js";
-
-/** `plan` and `sync` share these two, with one meaning. */
-const QUIET = "only the recipes with changes or failures";
-const VERBOSE = "list every item: each one skipped (else one line per reason) and the rows kept";
 
 /** `-p` may name a folder: the project file is then the `musicsync.yaml` inside it. */
 function projectInFolder(root: Command): void {
@@ -67,80 +56,7 @@ function root(io: CliIo): Command {
 
 export function program(io: CliIo, setExit: (code: number) => void): Command {
   const cmd = root(io);
-  const run = (c: Command): CommandRun => ({ io, g: globalsOf(c), setExit });
-
-  cmd
-    .command("validate")
-    .description("check recipes: schema, then semantic checks; errors as file:line:col message")
-    .argument("[paths...]", "recipe files or folders (default: the project's recipes)")
-    .action(async (paths: string[], _o: unknown, c: Command) => {
-      await (await import("./validate.js")).validate(run(c), paths);
-    });
-
-  cmd
-    .command("plan")
-    .description("read sources and targets, write nothing, print the plan")
-    .option("-r, --recipe <id...>", "only these recipes")
-    .option("-o, --out <file>", "also save the plan as JSON for `apply`")
-    .option("-q, --quiet", QUIET)
-    .option("-v, --verbose", VERBOSE)
-    .addOption(new Option("--markdown", "print the plan as Markdown").conflicts("json"))
-    .action(async (o: PlanOptions, c: Command) => {
-      await (await import("./plan.js")).plan(run(c), o);
-    });
-
-  cmd
-    .command("apply")
-    .description("apply a saved plan exactly; refused when a target changed since it was planned")
-    .argument("<plan>", "a plan saved with `plan -o`")
-    .option("--approve", "also apply plans over policy.require_approval (else held, exit 5)")
-    .action(async (file: string, o: { approve?: boolean }, c: Command) => {
-      await (await import("./plan.js")).apply(run(c), file, o);
-    });
-
-  cmd
-    .command("sync")
-    .description("plan and apply in one go")
-    .option("-r, --recipe <id...>", "only these recipes")
-    .option("--dry-run", "plan only: write nothing")
-    .option("--approve", "also apply plans over policy.require_approval (else held, exit 5)")
-    .option("-q, --quiet", QUIET)
-    .option("-v, --verbose", VERBOSE)
-    .option(
-      "--lock-wait <duration>",
-      "wait up to this long (e.g. 30s, 5m) for an account another process is syncing, then say who holds it",
-    )
-    .action(async (o: SyncOptions, c: Command) => {
-      await (await import("./plan.js")).sync(run(c), o);
-    });
-
-  cmd
-    .command("unlock")
-    .description("remove a stale account lock (refused while its holder is alive, unless --force)")
-    .argument("<lock-id>")
-    .option("--force", "remove it even though its holder looks alive (two writers may then collide)")
-    .action(async (lockId: string, o: { force?: boolean }, c: Command) => {
-      await (await import("./unlock.js")).unlock(run(c), lockId, o.force === true);
-    });
-
-  cmd
-    .command("demo")
-    .description("sync the shipped recipes against an embedded emulator (no account needed)")
-    .option("--catalogue-size <n>", "songs in the generated catalogue", "400")
-    .option("--seed <n>", "catalogue seed", "1")
-    .action(async (o: { catalogueSize: string; seed: string }, c: Command) => {
-      await (await import("./demo.js")).demo(run(c), o);
-    });
-
-  registerFileCommands(cmd, run);
-  registerUndo(cmd, run);
-  registerAccounts(cmd, run);
-  registerInit(cmd, io);
-  registerDoctor(cmd, io);
-  // daemon, status, history, drift, resume: engine/daemon/commands.ts
-  registerDaemonCommands(cmd, { io, setExit });
-  // worker, enqueue: engine/worker/commands.ts
-  registerWorkerCommands(cmd, { io, setExit });
+  addCommands(cmd, COMMANDS, (c): CommandRun => ({ io, g: globalsOf(c), setExit }));
   oneLineUsageErrors(cmd);
   return cmd;
 }

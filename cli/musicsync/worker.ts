@@ -19,8 +19,8 @@ import {
 import { oldQueueSchema } from "../../engine/worker/queue-upgrade.js";
 import { Worker, type WorkerOptions } from "../../engine/worker/worker.js";
 import { loadProjectFor } from "./accounts.js";
-import { parseDuration } from "./commands/daemon.js";
 import { commandLogger, type DaemonFlags, optionsOf } from "./daemon.js";
+import { parseDuration } from "./duration.js";
 import { CliError, type CommandRun } from "./io.js";
 import { loadTolerant, recipePaths, stateFileOf } from "./project.js";
 

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { parseDuration } from "../../cli/musicsync/commands/daemon.js";
+import { parseDuration } from "../../cli/musicsync/duration.js";
 import type { EngineClient } from "../../engine/apply/client.js";
 import { AccountQueue } from "../../engine/daemon/account-queue.js";
 import { mergeReload } from "../../engine/daemon/recipes.js";
