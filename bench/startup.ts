@@ -9,15 +9,16 @@
  * `musicsync validate` of the shipped recipes within 2.5x of it.
  *
  * The commands are the bundles in dist/bin/ (scripts/bundle-commands.mjs), what an installed
- * `musicsync` (and `npx musicsync`, the last case, with npm's own start-up before it) runs; `validate` is also timed from tsc's unbundled dist/engine/cli/main.js, to show what the
+ * `musicsync` (and `npx musicsync`, the last case, with npm's own start-up before it) runs; `validate` is also timed from tsc's unbundled dist/cli/musicsync/main.js, to show what the
  * bundle saves (Node 20 reads and compiles every module file on its own, and yaml alone is ~60).
  *
  * With `--modules` it also prints what each command loads (bench/loaded-modules.ts): the
  * repository's folders and the packages under node_modules whose files were read.
  *
  * What the commands load (each action imports its module when it runs):
- * - `--help`, `--version`, `init`: commander, engine/cli, engine/daemon (option lists only),
- *   engine/run/scrub + shared/redact (the output scrubbing every command goes through).
+ * - `--help`, `--version`: commander, cli/ and the command modules of cli/musicsync/commands (option
+ *   lists only), engine/run/scrub + shared/redact (the output scrubbing every command goes through).
+ *   `init` adds its own module when it runs.
  * - `validate`: the above + engine/recipe, yaml, ajv's small runtime helper, node-cron.
  * - `plan`, `apply`, `sync`, `status`, `history`, `drift`, `resume`, `doctor`: the above + the
  *   engine (plan, apply, sources, targets, state), undici, better-sqlite3, drizzle-orm, pino,
@@ -35,7 +36,7 @@ import { modulesOf } from "./loaded-modules.js";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SYNC = join(ROOT, "dist/bin/musicsync.js");
 const API = join(ROOT, "dist/bin/musicapi.js");
-const UNBUNDLED = join(ROOT, "dist/engine/cli/main.js");
+const UNBUNDLED = join(ROOT, "dist/cli/musicsync/main.js");
 const PROJECT = join(ROOT, "examples/musicsync.yaml");
 
 const args = commandLine({

@@ -45,7 +45,7 @@ const OLD = "dist/bin.old";
 rmSync(NEXT, { recursive: true, force: true });
 
 await build({
-  entryPoints: { musicsync: "engine/cli/main.ts", musicapi: "src/cli.ts" },
+  entryPoints: { musicsync: "cli/musicsync/main.ts", musicapi: "cli/musicapi/main.ts" },
   outdir: NEXT,
   chunkNames: "chunks/[name]-[hash]",
   bundle: true,

@@ -5,6 +5,7 @@ export { isDropped as isDroppedHeader } from "./auth/browser.js";
 export { parseHeaderLines } from "./auth/header-lines.js";
 export { type SetupOAuthOptions, type SetupOptions, sapisidHash, setup, setupOAuth } from "./auth/index.js";
 export { parseCookieHeader } from "./auth/sapisid.js";
+export { looksLikeToken, readToken } from "./auth/token-file.js";
 export type { AuthKind } from "./auth/types.js";
 export { MusicClient, type MusicClientOptions, type OAuthCredentials, type OAuthToken } from "./client.js";
 export * from "./errors.js";

@@ -6,9 +6,9 @@
  */
 
 import type { LibraryOrder } from "../library-sort.js";
-import { artistMixIds } from "../render/artist.js";
 import type { ArtistRow, UploadRow } from "../store/rows.js";
 import { continuationToken } from "../tokens.js";
+import { artistMixIds } from "./artist.js";
 import {
   browse,
   dotted,

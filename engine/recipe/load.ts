@@ -337,7 +337,7 @@ export function loadProjectText(file: string, text: string, env: Environment = {
   const project = normaliseProject(input);
   if (unset.length > 0) project.unresolved = substituted.unset.map((u) => ({ ...u, file }));
   // A file naming no accounts leaves them to the state (`musicsync accounts`): its default is
-  // resolved once the stored ones are known (engine/cli/accounts.ts).
+  // resolved once the stored ones are known (cli/musicsync/accounts.ts).
   const fileHasAccounts = Object.keys(project.accounts).length > 0;
   if (fileHasAccounts && !(project.defaults.account in project.accounts)) {
     const path = input.defaults?.account !== undefined ? ["defaults", "account"] : ["accounts"];

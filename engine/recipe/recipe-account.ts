@@ -41,7 +41,7 @@ export function accountFinding(
   const near = nearest(account, [...scope.known]);
   const typo = near !== null && near !== account;
   if (scope.mayBeStored && storable(account) && !typo) {
-    // The default of a file naming no accounts is resolved from the state (engine/cli/accounts.ts).
+    // The default of a file naming no accounts is resolved from the state (cli/musicsync/accounts.ts).
     if (recipe.account === undefined) return null;
     const message =
       `"${account}" is not in the project file: it must be a stored account when the recipe runs ` +

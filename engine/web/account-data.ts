@@ -4,7 +4,7 @@
  * expiry, the suspension, and what the last runs reported (the AuthValid condition).
  */
 import { dirname, resolve } from "node:path";
-import { credentialsOf } from "../cli/doctor-account.js";
+import { credentialsOf } from "../accounts/credentials.js";
 import { unresolvedUnder } from "../recipe/deferred-settings.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
 import type { EngineState } from "../state/types.js";

@@ -4,12 +4,12 @@
  * the same journal. `describeAction` says what one would do (the confirmation page); `performAction`
  * does it and says what happened.
  */
-import { planOf, refusal } from "../cli/approve.js";
-import { resumeAccount, resumeRecipe } from "../cli/resume.js";
-import { runAll } from "../cli/runs.js";
 import type { LoadedRecipe } from "../recipe/types.js";
 import { renderPlanText, summaryLine } from "../render/text.js";
+import { planOf, refusal } from "../run/held-plan.js";
 import type { EngineLogger } from "../run/logger.js";
+import { resumeAccount, resumeRecipe } from "../run/resume.js";
+import { runAll } from "../run/run-all.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { applyUndo, prepareUndo, UndoRefusedError } from "../undo/index.js";
 import type { WebHost } from "./host.js";

@@ -8,4 +8,3 @@ export {
   startWeb,
   type WebOptions,
 } from "./server.js";
-export { DEFAULT_HTTP, type HttpFlags, httpSettings, serve, startPage } from "./web-command.js";

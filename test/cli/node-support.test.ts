@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { OLDEST_NODE, unsupportedNode } from "../../src/node-support.js";
+import { OLDEST_NODE, unsupportedNode } from "../../cli/node-support.js";
 import { ensureBuilt, ROOT } from "../engine/cli-process.js";
 
 describe("unsupportedNode", () => {

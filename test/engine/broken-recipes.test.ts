@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../engine/cli/main.js";
+import { main } from "../../cli/musicsync/main.js";
 import { mergeReload } from "../../engine/daemon/recipes.js";
 import { formatIssue } from "../../engine/recipe/errors.js";
 import { loadRecipePaths, loadRecipeText, loadRecipeTexts } from "../../engine/recipe/load.js";

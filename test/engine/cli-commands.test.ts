@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { modulesOf } from "../../bench/loaded-modules.js";
-import { main } from "../../engine/cli/main.js";
+import { main } from "../../cli/musicsync/main.js";
 import { DEFAULT_DAEMON_OPTIONS } from "../../engine/daemon/daemon.js";
 import { ensureBuilt, MAIN, musicsync, ROOT, screen } from "./cli-process.js";
 import { recipeYaml } from "./daemon-harness.js";

@@ -38,7 +38,7 @@ function stale(): boolean {
   } catch {
     return true;
   }
-  return ["src", "engine", "emulator"].some((d) => newestSource(join(ROOT, d)) > built);
+  return ["cli", "src", "engine", "emulator"].some((d) => newestSource(join(ROOT, d)) > built);
 }
 
 function tryLock(): boolean {

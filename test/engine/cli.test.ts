@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../engine/cli/main.js";
+import { main } from "../../cli/musicsync/main.js";
 import { withLock } from "../../engine/run/runner.js";
 import { ensureBuilt, musicsync, type CliResult as Result, ROOT, screen } from "./cli-process.js";
 import { catalogueSongs, type Harness, startHarness } from "./sync-harness.js";

@@ -8,7 +8,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { credentialChecks, oauthExpiry } from "../../engine/cli/doctor-account.js";
+import { credentialChecks, oauthExpiry } from "../../cli/musicsync/doctor-account.js";
 import type { Account } from "../../engine/recipe/types.js";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import { musicsyncInProc } from "./musicsync-inproc.js";

@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../engine/cli/main.js";
+import { main } from "../../cli/musicsync/main.js";
 import { formatIssue } from "../../engine/recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../../engine/recipe/load.js";
 import type { FileSource } from "../../engine/recipe/types.js";

@@ -6,7 +6,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { main } from "../../engine/cli/main.js";
+import { main } from "../../cli/musicsync/main.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe } from "../../engine/recipe/types.js";
 import { parsePlansJson, renderPlansJson } from "../../engine/render/json.js";

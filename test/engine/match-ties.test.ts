@@ -10,7 +10,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { main } from "../../engine/cli/main.js";
+import { main } from "../../cli/musicsync/main.js";
 import { loadOverrides, parseOverrides } from "../../engine/match/overrides.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import { planRecipe } from "../../engine/run/runner.js";

@@ -1,12 +1,11 @@
 /**
- * `musicsync` in this process: the command line's program with `init` and `doctor` (registered here
- * when main.ts does not yet), its output collected, its exit code as `main` gives it.
+ * `musicsync` in this process: the command line's program, its output collected, its exit code as
+ * `main` gives it.
  */
 import { Writable } from "node:stream";
 import { CommanderError } from "commander";
-import { registerDoctor } from "../../engine/cli/doctor.js";
-import { type InitIo, registerInit } from "../../engine/cli/init.js";
-import { program } from "../../engine/cli/main.js";
+import type { InitIo } from "../../cli/musicsync/init.js";
+import { program } from "../../cli/musicsync/main.js";
 
 export interface InProcResult {
   code: number;
@@ -49,8 +48,6 @@ export async function musicsyncInProc(
   const cmd = program(io, (c) => {
     code = c;
   });
-  if (!cmd.commands.some((c) => c.name() === "init")) registerInit(cmd, io);
-  if (!cmd.commands.some((c) => c.name() === "doctor")) registerDoctor(cmd, io);
   try {
     await cmd.parseAsync([...args], { from: "user" });
   } catch (e) {

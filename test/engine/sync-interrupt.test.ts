@@ -9,7 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Interruption } from "../../engine/cli/interrupt.js";
+import { Interruption } from "../../cli/musicsync/interrupt.js";
 import { syncRecipe } from "../../engine/run/runner.js";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import { ensureBuilt, MAIN, musicsync, ROOT } from "./cli-process.js";

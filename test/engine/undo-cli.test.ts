@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../engine/cli/main.js";
+import { main } from "../../cli/musicsync/main.js";
 import { openSqliteState } from "../../engine/state/sqlite.js";
 import { ensureBuilt, MAIN, ROOT, screen } from "./cli-process.js";
 import { catalogueSongs, type Harness, playlistRows, startHarness } from "./sync-harness.js";

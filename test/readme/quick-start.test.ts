@@ -7,7 +7,7 @@
  *
  * The commands are the compiled ones (bin/ links to what `npm ci` builds). To try source edits
  * without building, set README_MUSICSYNC (and README_MUSICAPI) to the command to use in their
- * place, e.g. README_MUSICSYNC="npx tsx $PWD/engine/cli/main.ts".
+ * place, e.g. README_MUSICSYNC="npx tsx $PWD/cli/musicsync/main.ts".
  */
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";

@@ -18,7 +18,7 @@ import { constants } from "node:fs";
 import { mkdir, mkdtemp, open, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
-import { main } from "../../engine/cli/main.js";
+import { main } from "../../cli/musicsync/main.js";
 import type { Harness } from "../engine/sync-harness.js";
 import { captureLog } from "./capture.js";
 import type { RecipeSpec } from "./generate.js";

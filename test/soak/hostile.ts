@@ -15,7 +15,7 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { main } from "../../engine/cli/main.js";
+import { main } from "../../cli/musicsync/main.js";
 import { Daemon } from "../../engine/daemon/daemon.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";

@@ -14,7 +14,7 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export function musicsyncCommand(useBuild: boolean): string[] {
   const built = join(ROOT, "dist/bin/musicsync.js");
   if (useBuild && existsSync(built)) return [process.execPath, built];
-  return [process.execPath, "--import", "tsx", join(ROOT, "engine/cli/main.ts")];
+  return [process.execPath, "--import", "tsx", join(ROOT, "cli/musicsync/main.ts")];
 }
 
 export interface ProcessRun {

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../../engine/cli/main.js";
+import { main } from "../../../cli/musicsync/main.js";
 import { readEntriesFile } from "../../../engine/files/index.js";
 import { PLAYLIST_FILE_BOUNDS } from "../../../engine/files/limits.js";
 import { FileReadError, readRegularFile } from "../../../engine/files/read-regular.js";

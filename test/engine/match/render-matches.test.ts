@@ -4,7 +4,7 @@
  * terminal or made into a line of its own.
  */
 import { describe, expect, it } from "vitest";
-import { renderMatches } from "../../../engine/cli/match.js";
+import { renderMatches } from "../../../cli/musicsync/match.js";
 import { entry, searched as resolution, song } from "./candidates.js";
 
 describe("renderMatches", () => {

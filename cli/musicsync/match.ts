@@ -1,0 +1,258 @@
+/**
+ * `musicsync match <file>`: what each entry of a playlist file matches on the service, with the
+ * score and the reasons, as a file source would match it (same cache, same matches.yaml). A tie
+ * shows every recording that tied. With `--write-overrides` the matches are drafted into
+ * matches.yaml for a person to review and commit; with `--interactive` the person picks, on a
+ * terminal, for each tie and each unsure entry (match-interactive.ts).
+ */
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { SingleBar } from "cli-progress";
+import { type EntriesRead, FileSourceError, readEntriesFile } from "../../engine/files/index.js";
+import { replaceFile } from "../../engine/files/replace-file.js";
+import { candidateText, oneLine, whyChoose } from "../../engine/match/choices.js";
+import { draftOverrides, loadOverrides, readOverridesText } from "../../engine/match/overrides.js";
+import { entryLabel, type Resolution, resolveEntries } from "../../engine/match/resolve.js";
+import { OVERRIDES_FILE } from "../../engine/recipe/defaults.js";
+import type { FileFormat, Project } from "../../engine/recipe/types.js";
+import { createEnv } from "../../engine/run/env.js";
+import { pacedSearch } from "../../engine/run/runner.js";
+import { credentialLine } from "../../engine/sources/file-source.js";
+import { loadProjectFor } from "./accounts.js";
+import { shellWord } from "./args.js";
+import { terminalAsker } from "./ask.js";
+import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
+import { commandLogger } from "./log.js";
+import { chooseInteractively } from "./match-interactive.js";
+import { accountOf, stateFileOf } from "./project.js";
+
+export interface MatchOptions {
+  format?: FileFormat;
+  account?: string;
+  overrides?: string;
+  writeOverrides?: boolean;
+  interactive?: boolean;
+}
+
+/** matches.yaml beside the project's recipes: in the first recipes folder (or a recipe file's folder). */
+export function defaultOverridesFile(project: Project, projectFile: string): string {
+  const base = dirname(resolve(projectFile));
+  const first = project.recipes[0];
+  if (!first) return join(base, OVERRIDES_FILE);
+  const at = resolve(base, first);
+  const folder = existsSync(at) && statSync(at).isDirectory() ? at : dirname(at);
+  return join(folder, OVERRIDES_FILE);
+}
+
+/** The file `match` was given, read as a file source reads one; a refusal names the file. */
+export async function readNamedFile(file: string, format: FileFormat | undefined): Promise<EntriesRead> {
+  try {
+    return await readEntriesFile(resolve(file), format ? { format } : {});
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`${file} does not exist`);
+    if (e instanceof FileSourceError)
+      throw new CliError(`${file}${e.line === null ? "" : `:${e.line}`}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** One entry as JSON: what it is, what it matched, and every candidate weighed. */
+function entryJson(r: Resolution) {
+  return {
+    // A file's entries carry their line (engine/files FileEntry).
+    entry: { ...r.entry, key: r.key },
+    videoId: r.videoId,
+    by: r.by,
+    score: r.score,
+    reasons: r.reasons,
+    candidates: r.candidates.map((c) => ({ ...c.candidate, score: c.score, reasons: c.reasons })),
+    tied: r.tied.map((c) => c.candidate.videoId),
+  };
+}
+
+/** One entry of the listing: what it matched, or why not (a tie: each recording that tied). */
+function entryLines(r: Resolution, n: number): string[] {
+  const head = `${String(n).padStart(4)}  ${oneLine(entryLabel(r.entry))}`;
+  const score = r.score === null ? "" : ` ${r.score.toFixed(2)}`;
+  // Reasons quote the service's titles and artists: shown on one line, escapes written out.
+  const why = oneLine(r.reasons.join(", "));
+  if (r.videoId) return [head, `        -> ${r.videoId}${score} (${r.by}) ${why}`];
+  if (r.skipped) return [head, "        skipped (matches.yaml)"];
+  if (r.tied.length > 1) {
+    return [
+      head,
+      `        unmatched${score}: ${whyChoose(r)}, choose one:`,
+      ...r.tied.map((t, i) => `          ${i + 1}) ${t.candidate.videoId} ${candidateText(t)}`),
+    ];
+  }
+  const best = r.best ? ` best: ${r.best.candidate.videoId} "${oneLine(r.best.candidate.title)}"` : "";
+  return [head, `        unmatched${score}${best} ${why}`];
+}
+
+/** The summary line, and how to choose when some entries tied (`file` null: being chosen now). Pure. */
+export function matchSummary(
+  resolutions: readonly Resolution[],
+  searches: number,
+  file: string | null,
+): string {
+  const matched = resolutions.filter((r) => r.videoId).length;
+  const by = (k: Resolution["by"]) => resolutions.filter((r) => r.videoId && r.by === k).length;
+  const unmatched = resolutions.filter((r) => !r.videoId && !r.skipped).length;
+  const lines = [
+    `Matched ${matched} of ${resolutions.length} (${by("cache")} from the cache, ${by("override")} from matches.yaml, ` +
+      `${by("file")} named by the file); ${unmatched} unmatched; ${searches} search${searches === 1 ? "" : "es"}.`,
+  ];
+  const ties = new Set(resolutions.filter((r) => r.tied.length > 1).map((r) => r.key)).size;
+  if (ties > 0 && file !== null) {
+    lines.push(
+      `${ties} tie${ties === 1 ? "" : "s"} to choose: \`musicsync match ${shellWord(file)} --interactive\` on a terminal, ` +
+        "or --write-overrides and uncomment the right line in matches.yaml.",
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The text listing: one line per entry, then a summary. Pure. */
+export function renderMatches(resolutions: readonly Resolution[], searches: number, file: string): string {
+  const out = resolutions.flatMap((r, i) => entryLines(r, i + 1));
+  return `${out.map((line) => `${line}\n`).join("")}${matchSummary(resolutions, searches, file)}`;
+}
+
+/** A bar of entries resolved, on a terminal only: at the service's pace a long file takes minutes. */
+function entriesBar(
+  io: CliIo,
+  g: GlobalOptions,
+): { onProgress?(done: number, total: number): void; stop(): void } {
+  if (!io.stdout.isTTY || g.json) return { stop() {} };
+  const bar = new SingleBar({
+    format: "matching [{bar}] {value}/{total} entries",
+    stream: io.stdout,
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+  let started = false;
+  return {
+    onProgress(done, total) {
+      if (!started) bar.start(total, 0);
+      started = true;
+      bar.update(done);
+    },
+    stop() {
+      if (started) bar.stop();
+      started = false;
+    },
+  };
+}
+
+export async function match(run: CommandRun, file: string, o: MatchOptions): Promise<void> {
+  const { g } = run;
+  // Refused before anything is read or searched: the questions need a person at a terminal.
+  if (o.interactive) refuseWithoutTerminal(run);
+  const project = await loadProjectFor(run);
+  const account = accountOf(project, o.account, g.project);
+  const overridesFile = o.overrides ?? defaultOverridesFile(project, g.project);
+  const read = await readNamedFile(file, o.format);
+  const resolutions = await matchFile(run, project, account, file, read, {
+    overridesFile,
+    // A miss's candidates are shown (and offered), which the cache does not keep.
+    searchCachedMisses: true,
+    show: o.interactive ? "count" : "entries",
+  });
+  if (o.interactive) await askFor(run, overridesFile, resolutions);
+  if (o.writeOverrides) await writeDraft(run, overridesFile, resolutions);
+  run.setExit(Exit.OK);
+}
+
+function refuseWithoutTerminal(run: CommandRun): void {
+  if (run.g.json) throw new CliError("match --interactive asks questions: it does not go with --json");
+  if (!(run.io.stdin ?? process.stdin).isTTY) {
+    throw new CliError(
+      "match --interactive asks on a terminal, and standard input is not one: run it in a terminal, " +
+        "or use --write-overrides and uncomment the right lines in matches.yaml",
+    );
+  }
+}
+
+/**
+ * The questions, once every entry is matched: the terminal is taken (raw mode, where Ctrl-C is a
+ * key) only then, so Ctrl-C during the searches still stops the command.
+ */
+async function askFor(run: CommandRun, file: string, resolutions: readonly Resolution[]): Promise<void> {
+  const ask = await terminalAsker(run.io);
+  if (!ask) return refuseWithoutTerminal(run);
+  try {
+    await chooseInteractively(run.io, ask, file, resolutions, today());
+  } finally {
+    ask.close();
+  }
+}
+
+interface MatchFileOptions {
+  overridesFile: string;
+  searchCachedMisses?: boolean;
+  /**
+   * Every entry, or the summary with how to choose a tie, or the summary alone (ties being chosen
+   * now); --json prints the entries as JSON whatever this says.
+   */
+  show: "entries" | "summary" | "count";
+}
+
+/** The entries of `file` (as read) resolved as a file source would, printed; the searches are cached. */
+export async function matchFile(
+  run: CommandRun,
+  project: Project,
+  account: string,
+  file: string,
+  read: EntriesRead,
+  o: MatchFileOptions,
+): Promise<Resolution[]> {
+  const { io, g } = run;
+  for (const i of read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
+  const env = createEnv({
+    project,
+    projectFile: g.project,
+    logger: commandLogger(io, g),
+    stateFile: stateFileOf(g, project),
+  });
+  const bar = entriesBar(io, g);
+  try {
+    // Made first: the client's credentials are then known, and a file holding them is refused.
+    const search = pacedSearch(env, account);
+    const secret = credentialLine(read.entries);
+    if (secret !== null)
+      throw new CliError(`${file}:${secret}: holds a credential, so nothing of the file is searched`);
+    const { resolutions, searches } = await resolveEntries(read.entries, {
+      search,
+      cache: env.state,
+      overrides: await loadOverrides(o.overridesFile),
+      now: env.clock.now(),
+      searchCachedMisses: o.searchCachedMisses === true,
+      ...(bar.onProgress ? { onProgress: bar.onProgress } : {}),
+    });
+    bar.stop();
+    if (g.json) io.stdout.write(`${JSON.stringify(resolutions.map(entryJson), null, 2)}\n`);
+    else if (o.show === "entries") io.stdout.write(renderMatches(resolutions, searches, file));
+    else io.stdout.write(matchSummary(resolutions, searches, o.show === "summary" ? file : null));
+    return resolutions;
+  } finally {
+    bar.stop();
+    await env.close();
+  }
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export async function writeDraft(
+  run: CommandRun,
+  file: string,
+  resolutions: readonly Resolution[],
+): Promise<void> {
+  const existing = await readOverridesText(file);
+  const text = draftOverrides(existing, resolutions, today());
+  if (text === null) {
+    run.io.stderr.write(`${file}: nothing to draft: every entry is there already or names its video.\n`);
+    return;
+  }
+  await replaceFile(file, text);
+  run.io.stderr.write(`${file}: drafted; review it (uncomment or correct lines), then commit it.\n`);
+}
