@@ -14,8 +14,8 @@
  *
  * Moves: one editPlaylist request of 100 ACTION_MOVE_VIDEO_BEFORE on a 5,000-row playlist.
  *
- * Churn: the engine's mirror of a 5,000-item static list (test/engine/sync-harness.ts, as in
- * test/engine/sync-scale.test.ts), then a seeded random 10 % of its items replaced by others and
+ * Churn: the engine's mirror of a 5,000-item static list (test/support/sync-harness.ts, as in
+ * test/engine/run/sync-scale.test.ts), then a seeded random 10 % of its items replaced by others and
  * synced again; the second sync's time is the figure.
  *
  * Prints medians of R runs of each read scenario. Never fails on a slow figure; a scenario whose
@@ -32,7 +32,7 @@ import {
   bigMirror as mirror,
   recipe,
   startHarness,
-} from "../test/engine/sync-harness.js";
+} from "../test/support/sync-harness.js";
 import { commandLine } from "./args.js";
 import type { LoadJob, LoadResult } from "./emulator-load.js";
 

@@ -18,7 +18,7 @@ import { Rng } from "../emulator/random.js";
 import { type Resolution, resolveEntries } from "../engine/match/resolve.js";
 import { openSqliteState } from "../engine/state/sqlite.js";
 import { MusicClient } from "../src/index.js";
-import { startHarness } from "../test/engine/sync-harness.js";
+import { startHarness } from "../test/support/sync-harness.js";
 import { commandLine } from "./args.js";
 import { type BenchEntry, benchEntries } from "./match-entries.js";
 

@@ -7,7 +7,7 @@
  *
  *   npx tsx bench/playlist.ts [tracks] [perPage]
  *
- * A benchmark never fails the test run; `test/client/playlists-paging.test.ts` checks the same
+ * A benchmark never fails the test run; `test/src/operations/playlists-paging.test.ts` checks the same
  * paging for correctness (all tracks, in order).
  */
 import { existsSync, readFileSync } from "node:fs";

@@ -13,7 +13,7 @@ import { loadRecipePaths } from "../engine/recipe/load.js";
 import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../engine/run/demo.js";
 import { syncRecipe } from "../engine/run/runner.js";
 import { startWeb } from "../engine/web/server.js";
-import { startHarness } from "../test/engine/sync-harness.js";
+import { startHarness } from "../test/support/sync-harness.js";
 import { commandLine } from "./args.js";
 
 const { rounds, requests } = commandLine({

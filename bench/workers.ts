@@ -24,7 +24,7 @@
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import pg from "pg";
-import { ensureBuilt, MAIN, ROOT } from "../test/engine/cli-process.js";
+import { ensureBuilt, MAIN, ROOT } from "../test/support/cli-process.js";
 import { externalPostgres, type PostgresServer, startPostgres } from "../test/support/postgres-server.js";
 import { commandLine } from "./args.js";
 import { cpuSeconds, machineBusy, postgresCpu } from "./workers-cpu.js";

@@ -3,7 +3,7 @@
  * commands as a user does (`npx musicsync`). Built once here rather than by the first test that
  * needs it, whose time-out would then include the build.
  */
-import { ensureBuilt } from "./engine/cli-process.js";
+import { ensureBuilt } from "./support/cli-process.js";
 
 export default async function setup(): Promise<void> {
   await ensureBuilt();

@@ -3,7 +3,7 @@
  * (engine/plan/types.ts) and the document around it (engine/render/json.ts). `apply` sends what a
  * plan file says, so the whole file is checked before anything is sent: a hand-edited or damaged
  * plan is refused with the JSON path of the first bad field. Every object is closed
- * (`additionalProperties: false`); test/engine/plan-schema.test.ts validates real plans of every
+ * (`additionalProperties: false`); test/engine/render/plan-schema.test.ts validates real plans of every
  * target type and mode against it, so a field added to Plan without adding it here fails there.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";

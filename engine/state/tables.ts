@@ -33,7 +33,7 @@ export type Columns = typeof pgColumns;
 /**
  * SQLite's builders take the same calls and build SQLite tables. They are typed as PostgreSQL's so
  * that the stores, written once, type-check against one set of tables; the contract suite
- * (test/engine/state-contract.test.ts) holds that both answer alike at run time.
+ * (test/engine/state/contract.test.ts) holds that both answer alike at run time.
  */
 export const sqliteColumns = {
   table: sqliteCore.sqliteTable,

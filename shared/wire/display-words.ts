@@ -6,7 +6,7 @@
  * A wire constant, neither the client's nor the emulator's: the client's parsers read these words
  * (src/parsers/locales.ts) and the emulator writes them (emulator/render/display.ts), so a page
  * asked for with `hl=de` carries the German words on both sides. Because both sides read the same
- * table, a test against the table could not find a wrong word; test/wire/display-words.test.ts
+ * table, a test against the table could not find a wrong word; test/shared/wire/display-words.test.ts
  * checks each word against the captures in ../shared/fixtures instead.
  *
  * Where each word comes from:

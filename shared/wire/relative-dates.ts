@@ -6,7 +6,7 @@
  * of the service's pages holds a date that does not depend on the language (the captures in
  * ../shared/fixtures: episode rows carry only `subtitle.runs[0].text`).
  *
- * Where the words come from (test/wire/display-words.test.ts checks the shown ones):
+ * Where the words come from (test/shared/wire/display-words.test.ts checks the shown ones):
  * - English `1 day ago` and `{n} days ago` are the captures' (yt_get_podcast_20240830,
  *   yt_get_new_episodes_20240830), and `Today` and `Yesterday` the history capture's shelf titles
  *   (yt_get_history_20240713, docs/PROTOCOL.md#library).

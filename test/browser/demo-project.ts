@@ -13,7 +13,7 @@ import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../../engine/r
 import { createEnv } from "../../engine/run/env.js";
 import { createLogger } from "../../engine/run/logger.js";
 import { syncRecipe } from "../../engine/run/runner.js";
-import { type Harness, startHarness } from "../engine/sync-harness.js";
+import { type Harness, startHarness } from "../support/sync-harness.js";
 
 /** Never run before the page is opened: the page's "run now" makes its playlist. */
 export const FRESH = "us-daily-chart";

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, ROOT } from "../engine/cli-process.js";
-import { type ChildDaemon, spawnDaemon, waitUntil } from "../engine/daemon-harness.js";
-import { playlistRows, playlistsTitled } from "../engine/sync-harness.js";
+import { ensureBuilt, ROOT } from "../support/cli-process.js";
+import { type ChildDaemon, spawnDaemon, waitUntil } from "../support/daemon-harness.js";
+import { playlistRows, playlistsTitled } from "../support/sync-harness.js";
 import { type Browser, browserSkipReason, REBOUND_NAME, startChromium } from "./chromium.js";
 import { type DemoProject, FRESH, HELD, SUSPENDED, startDemoProject } from "./demo-project.js";
 

@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { ensureBuilt, MAIN, MUSICAPI, ROOT } from "../engine/cli-process.js";
+import { ensureBuilt, MAIN, MUSICAPI, ROOT } from "../support/cli-process.js";
 
 function withClosedStdout(script: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done, fail) => {

@@ -12,7 +12,7 @@ import { modulesOf } from "../../bench/loaded-modules.js";
 import { addCommands, type CommandModule } from "../../cli/command.js";
 import { COMMANDS as MUSICAPI_COMMANDS } from "../../cli/musicapi/commands.js";
 import { COMMANDS as MUSICSYNC_COMMANDS } from "../../cli/musicsync/commands/index.js";
-import { ensureBuilt, MAIN, MUSICAPI, ROOT } from "../engine/cli-process.js";
+import { ensureBuilt, MAIN, MUSICAPI, ROOT } from "../support/cli-process.js";
 
 interface Seen {
   context: string;

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OLDEST_NODE, unsupportedNode } from "../../cli/node-support.js";
-import { ensureBuilt, ROOT } from "../engine/cli-process.js";
+import { ensureBuilt, ROOT } from "../support/cli-process.js";
 
 describe("unsupportedNode", () => {
   it("refuses a Node older than the oldest supported, naming both, and accepts the rest", () => {

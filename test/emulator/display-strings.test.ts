@@ -3,7 +3,7 @@
  * captures' own words (read from ../shared/fixtures, never from the wire-constant table the
  * emulator itself writes from); in German and Japanese, words a MusicClient asking in that language
  * reads, which are not the English ones. No capture is in another language, so the translated
- * words themselves have no capture to be checked against (test/wire/display-words.test.ts lists
+ * words themselves have no capture to be checked against (test/shared/wire/display-words.test.ts lists
  * them with their source).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

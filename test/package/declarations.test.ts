@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "../engine/cli-process.js";
+import { ROOT } from "../support/cli-process.js";
 import { writeConsumerProject } from "./consumer-project.js";
 
 interface PackageJson {

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { delimiter, join } from "node:path";
-import { MAIN, MUSICAPI, ROOT } from "../engine/cli-process.js";
+import { MAIN, MUSICAPI, ROOT } from "../support/cli-process.js";
 
 /** A folder inside the clone (its tmp/ is git-ignored), where `import "musicapi"` finds this package. */
 export async function scratch(prefix: string): Promise<string> {

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../engine/cli-process.js";
+import { ROOT } from "../support/cli-process.js";
 import { codeBlocks, headingAnchors } from "./markdown.js";
 
 const DESIGN = ["docs/ARCHITECTURE.md", "docs/ENGINE.md", "docs/PROTOCOL.md"];

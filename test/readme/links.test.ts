@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../engine/cli-process.js";
+import { ROOT } from "../support/cli-process.js";
 import { headingAnchors, relativeLinks } from "./markdown.js";
 
 const FILES = [

@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { delimiter, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "../engine/cli-process.js";
+import { ROOT } from "../support/cli-process.js";
 import { codeLines, runsMusicsync, type ShellLine } from "./readme-commands.js";
 
 const README = await readFile(join(ROOT, "README.md"), "utf8");

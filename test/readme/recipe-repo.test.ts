@@ -18,8 +18,8 @@ import { findSubstitutes, fitRecipe } from "../../engine/run/demo.js";
 import { createEnv } from "../../engine/run/env.js";
 import { createLogger } from "../../engine/run/logger.js";
 import { planRecipe, syncRecipe } from "../../engine/run/runner.js";
-import { ROOT } from "../engine/cli-process.js";
-import { type Harness, startHarness } from "../engine/sync-harness.js";
+import { ROOT } from "../support/cli-process.js";
+import { type Harness, startHarness } from "../support/sync-harness.js";
 
 const REPO = join(ROOT, "examples/recipe-repo");
 const RECIPES = ["morning-chart", "podcast-queue", "weekly-mix"];

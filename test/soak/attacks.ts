@@ -1,13 +1,13 @@
 /**
  * The credential and hostile-recipe attacks in the soak (docs/ENGINE.md#credentials, docs/ENGINE.md#bad-input): which runs of a seed go through the proxy that
  * echoes credentials back (test/support/echo-server.ts), and which hostile recipe file
- * (test/engine/hostile-recipes.ts) is dropped beside the seed's recipes before which run. Pure.
+ * (test/support/hostile-recipes.ts) is dropped beside the seed's recipes before which run. Pure.
  *
  * Drawn from a second generator of the seed, not the seed's main one: the main sequence (recipes,
  * edits, faults, kills) of every seed stays what it was, so a seed in regressions.ts still replays
  * the story that once broke a promise, and a seed without an echo run is unchanged by this file.
  */
-import type { HostileRecipe } from "../engine/hostile-recipes.js";
+import type { HostileRecipe } from "../support/hostile-recipes.js";
 import { chance, int, pick, type Random, rng, shuffled } from "./generate.js";
 
 export interface AttackOptions {

@@ -9,9 +9,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import type { IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import type { Project } from "../../engine/recipe/types.js";
-import type { Harness } from "../engine/sync-harness.js";
 import { credentialSecrets } from "../support/credential-leaks.js";
 import { type EchoServer, startEchoServer } from "../support/echo-server.js";
+import type { Harness } from "../support/sync-harness.js";
 import { secretsOfHeaders } from "./leaks.js";
 
 export interface EchoRoute {

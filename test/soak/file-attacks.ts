@@ -19,7 +19,7 @@ import { mkdir, mkdtemp, open, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { main } from "../../cli/musicsync/main.js";
-import type { Harness } from "../engine/sync-harness.js";
+import type { Harness } from "../support/sync-harness.js";
 import { captureLog } from "./capture.js";
 import type { RecipeSpec } from "./generate.js";
 import type { Found } from "./invariants.js";

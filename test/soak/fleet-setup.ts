@@ -6,8 +6,8 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { recipeYaml } from "../engine/recipe-yaml.js";
-import { type Harness, WRITE_ENDPOINTS } from "../engine/sync-harness.js";
+import { recipeYaml } from "../support/recipe-yaml.js";
+import { type Harness, WRITE_ENDPOINTS } from "../support/sync-harness.js";
 import type { FleetPlan, FleetRecipe } from "./fleet-plan.js";
 
 export interface FleetProject {

@@ -9,9 +9,9 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Clock } from "../../engine/apply/pacer.js";
-import type { Harness } from "../engine/sync-harness.js";
 import { credentialSecrets, findCredentialPieces } from "../support/credential-leaks.js";
 import type { PostgresServer } from "../support/postgres-server.js";
+import type { Harness } from "../support/sync-harness.js";
 import {
   checkJobsCompleted,
   checkOverlaps,

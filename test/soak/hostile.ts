@@ -20,7 +20,7 @@ import { Daemon } from "../../engine/daemon/daemon.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
 import { createLogger } from "../../engine/run/logger.js";
-import type { HostileRecipe } from "../engine/hostile-recipes.js";
+import type { HostileRecipe } from "../support/hostile-recipes.js";
 import { captureLog } from "./capture.js";
 import type { Found } from "./invariants.js";
 import { runKilled } from "./kill.js";

@@ -3,7 +3,7 @@
  * with the soak's model of what the engine may and may not do about each edit kept up to date.
  */
 import type { TargetSpec } from "../../engine/recipe/types.js";
-import type { Harness } from "../engine/sync-harness.js";
+import type { Harness } from "../support/sync-harness.js";
 import { type EditKind, pick, type Random, staticIds } from "./generate.js";
 import { keepsTombstones, type Model } from "./invariants.js";
 import { disliked, liked, playlistState, setTargetState, type TargetState } from "./readback.js";

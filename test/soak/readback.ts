@@ -6,7 +6,7 @@ import { markerRecipe } from "../../engine/plan/ownership.js";
 import { targetKey } from "../../engine/plan/plan.js";
 import type { TargetSpec } from "../../engine/recipe/types.js";
 import { readTarget } from "../../engine/targets/read.js";
-import type { Harness } from "../engine/sync-harness.js";
+import type { Harness } from "../support/sync-harness.js";
 import type { Row } from "./invariants.js";
 
 export interface LibraryPlaylist {

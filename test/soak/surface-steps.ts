@@ -8,8 +8,8 @@
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
 import type { EngineEnv, RecipeRun } from "../../engine/run/runner.js";
 import { syncRecipe } from "../../engine/run/runner.js";
-import type { Harness } from "../engine/sync-harness.js";
-import { WRITE_ENDPOINTS } from "../engine/sync-harness.js";
+import type { Harness } from "../support/sync-harness.js";
+import { WRITE_ENDPOINTS } from "../support/sync-harness.js";
 import { judgeApproval } from "./approval.js";
 import {
   hungMs,

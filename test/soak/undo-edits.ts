@@ -4,7 +4,7 @@
  * videoIds it touched so the oracle leaves their places unjudged.
  */
 import type { Privacy } from "../../engine/recipe/types.js";
-import type { Harness } from "../engine/sync-harness.js";
+import type { Harness } from "../support/sync-harness.js";
 import { pick, type Random } from "./generate.js";
 import { playlistState } from "./readback.js";
 

@@ -8,8 +8,8 @@
 import type { LoadedRecipe } from "../../engine/recipe/types.js";
 import { type EngineEnv, type RecipeRun, syncRecipe } from "../../engine/run/runner.js";
 import { applyUndo, prepareUndo, UndoRefusedError } from "../../engine/undo/index.js";
-import { catalogueSongs, type Harness, recipe, startHarness, virtualClock } from "../engine/sync-harness.js";
 import type { PostgresServer } from "../support/postgres-server.js";
+import { catalogueSongs, type Harness, recipe, startHarness, virtualClock } from "../support/sync-harness.js";
 import { chance, faultPlan, int, pick, type Random, rng, shuffled } from "./generate.js";
 import type { Found, Violation } from "./invariants.js";
 import { libraryPlaylists } from "./readback.js";

@@ -18,7 +18,7 @@ import { loadOverrides } from "../../../engine/match/overrides.js";
 import { formatIssue } from "../../../engine/recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../../../engine/recipe/load.js";
 import { authOption } from "../../../engine/run/auth-setting.js";
-import { screen } from "../cli-process.js";
+import { screen } from "../../support/cli-process.js";
 
 let dir: string;
 /** Each hostile path, with what the refusal must say it is. */

@@ -1,0 +1,115 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openState, parseStateUrl, resolveStateUrl } from "../../../engine/state/open.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "state-open-"));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = { recipeId: "r", account: "a", kind: "plan" as const, recipeHash: "h", at: 1 };
+
+describe("parseStateUrl", () => {
+  it.each([
+    ["state.db", "state.db"],
+    ["/abs/state.db", "/abs/state.db"],
+    [":memory:", ":memory:"],
+    ["sqlite:relative/path.db", "relative/path.db"],
+    ["sqlite:/abs/path.db", "/abs/path.db"],
+    ["sqlite:///abs/path.db", "/abs/path.db"],
+    ["sqlite::memory:", ":memory:"],
+    ["C:\\state\\state.db", "C:\\state\\state.db"],
+  ])("%s is the SQLite file %s", (url, file) => {
+    expect(parseStateUrl(url)).toEqual({ kind: "sqlite", file });
+  });
+
+  it.each(["postgres://u@db/music", "postgresql://db:5432/music", "POSTGRES://db/music"])(
+    "%s is PostgreSQL",
+    (url) => {
+      expect(parseStateUrl(url)).toEqual({ kind: "postgres", url });
+    },
+  );
+
+  it("refuses another scheme, naming the value without its password", () => {
+    expect(() => parseStateUrl("mysql://me:hunter2@db/music")).toThrow(
+      /unknown state "mysql:\/\/me:\*\*\*@db\/music"/,
+    );
+    expect(() => parseStateUrl("mysql://me:hunter2@db/music")).not.toThrow(/hunter2/);
+  });
+
+  it("refuses a sqlite URL with a host, or with no file, and an empty setting", () => {
+    expect(() => parseStateUrl("sqlite://host/state.db")).toThrow(/takes no host/);
+    expect(() => parseStateUrl("sqlite:")).toThrow(/no file/);
+    expect(() => parseStateUrl("sqlite:///")).toThrow(/no file/);
+    expect(() => parseStateUrl("  ")).toThrow(/empty/);
+  });
+});
+
+describe("openState", () => {
+  it("opens one SQLite file whether named by path, sqlite:///absolute or sqlite:relative", async () => {
+    const file = join(dir, "nested", "state.db");
+    const first = openState(file);
+    const id = await first.startRun(run);
+    await first.close();
+    expect(existsSync(file)).toBe(true);
+    for (const url of [`sqlite://${file}`, `sqlite:${relative(process.cwd(), file)}`]) {
+      const again = openState(url);
+      expect((await again.runs("r")).map((r) => r.id)).toEqual([id]);
+      await again.close();
+    }
+  });
+
+  it("opens a fresh database in memory for :memory: and sqlite::memory:, leaving no file", async () => {
+    for (const url of [":memory:", "sqlite::memory:"]) {
+      const state = openState(url);
+      expect(await state.runs("r")).toEqual([]);
+      await state.startRun(run);
+      expect(await state.runs("r")).toHaveLength(1);
+      await state.close();
+    }
+    expect(existsSync(":memory:")).toBe(false);
+    expect(existsSync("sqlite::memory:")).toBe(false);
+  });
+
+  it("opens PostgreSQL for postgres:// and postgresql:// URLs; a server that refuses is named without the password", async () => {
+    for (const url of [
+      "postgres://me:hunter2@127.0.0.1:1/music",
+      "postgresql://me:hunter2@127.0.0.1:1/music",
+    ]) {
+      const state = openState(url);
+      const error = await state.locks().then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      await state.close();
+      expect(error?.message).toContain("cannot connect to the state database 127.0.0.1:1/music");
+      expect(String(error)).not.toMatch(/hunter2/);
+    }
+  });
+
+  it("refuses an unknown scheme, naming it, and creates nothing", () => {
+    expect(() => openState("redis://db/0")).toThrow(/unknown state "redis:\/\/db\/0"/);
+    expect(existsSync("redis:")).toBe(false);
+  });
+});
+
+describe("resolveStateUrl", () => {
+  it("resolves relative SQLite paths against the project folder and keeps the rest", () => {
+    expect(resolveStateUrl("state.db", "/proj")).toBe("/proj/state.db");
+    expect(resolveStateUrl("sqlite:data/state.db", "/proj")).toBe("/proj/data/state.db");
+    for (const kept of [
+      "/abs/state.db",
+      "sqlite:///abs/state.db",
+      ":memory:",
+      "sqlite::memory:",
+      "postgres://db/m",
+    ])
+      expect(resolveStateUrl(kept, "/proj")).toBe(kept);
+    expect(resolveStateUrl("redis://db/0", "/proj")).toBe("redis://db/0");
+  });
+});

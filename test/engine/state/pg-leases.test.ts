@@ -1,0 +1,167 @@
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { openState } from "../../../engine/state/open.js";
+import { pgStateOn } from "../../../engine/state/pg.js";
+import type { EngineState, LockAttempt, LockInfo } from "../../../engine/state/types.js";
+import { usePostgres } from "../../support/postgres-server.js";
+import { type LockHolder, spawnLockHolder } from "./pg-lock-holder.js";
+
+const server = usePostgres();
+const STALE = 60_000;
+const ACCOUNT = "acc";
+/** Bounds on waiting for a child or a session: a broken machine fails the test instead of hanging. */
+const WAIT_MS = 30_000;
+
+const states: EngineState[] = [];
+const holders: LockHolder[] = [];
+const pools: pg.Pool[] = [];
+
+afterEach(async () => {
+  await Promise.all(holders.splice(0).map((h) => h.kill()));
+  await Promise.all(states.splice(0).map((s) => s.close().catch(() => undefined)));
+  await Promise.all(pools.splice(0).map((p) => p.end().catch(() => undefined)));
+});
+
+function stateOf(url: string): EngineState {
+  const state = openState(url);
+  states.push(state);
+  return state;
+}
+
+function poolOf(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on("error", () => undefined);
+  pools.push(pool);
+  return pool;
+}
+
+function acquired(attempt: LockAttempt): LockInfo {
+  if (!attempt.acquired) throw new Error(`expected the lock, it is held by ${attempt.heldBy.holder}`);
+  return attempt.lock;
+}
+
+/** The backends holding an advisory lock (the lock sessions; nothing else here takes one). */
+async function advisoryHolders(pool: pg.Pool): Promise<number[]> {
+  const { rows } = await pool.query<{ pid: number }>(
+    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted ORDER BY pid",
+  );
+  return rows.map((r) => r.pid);
+}
+
+async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("the account lock on PostgreSQL (session advisory lock)", () => {
+  it("frees a SIGKILLed holder's account at once, though its heartbeat is fresh (the row lock alone does not)", {
+    timeout: 60_000,
+  }, async () => {
+    const url = await server().createDatabase("leases_kill");
+    const admin = poolOf(url);
+    const holder = await spawnLockHolder(url, ACCOUNT, STALE);
+    holders.push(holder);
+    const lock = acquired(holder.attempt);
+    const [holderPid] = await advisoryHolders(admin);
+    expect(holderPid).toBeDefined();
+
+    await holder.kill();
+    // PostgreSQL ends the dead process's session as its connection closes.
+    await until("the killed holder's session to end", async () => {
+      const { rowCount } = await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [holderPid]);
+      return rowCount === 0;
+    });
+
+    const now = Date.now();
+    expect(now - lock.heartbeatAt).toBeLessThan(STALE);
+    // The row is still there and fresh: the plain row lock (a state without leases) would call the account busy.
+    const rows = pgStateOn(admin);
+    const byRow = await rows.acquireLock(ACCOUNT, "row only", now, STALE);
+    expect(byRow.acquired).toBe(false);
+    expect(await rows.lock(ACCOUNT)).toEqual(lock);
+
+    const next = acquired(await stateOf(url).acquireLock(ACCOUNT, "next", now, STALE));
+    expect(next.lockId).not.toBe(lock.lockId);
+    expect((await stateOf(url).locks()).map((l) => l.lockId)).toEqual([next.lockId]);
+  });
+
+  it("keeps a live holder with a fresh heartbeat: the account is busy", async () => {
+    const url = await server().createDatabase("leases_busy");
+    const at = Date.now();
+    const lock = acquired(await stateOf(url).acquireLock(ACCOUNT, "first", at, STALE));
+    const second = await stateOf(url).acquireLock(ACCOUNT, "second", at + 1_000, STALE);
+    expect(second).toEqual({ acquired: false, heldBy: lock });
+  });
+
+  it("takes over a live holder whose heartbeat is stale, ending its session: its heartbeat then fails", async () => {
+    const url = await server().createDatabase("leases_stale");
+    const admin = poolOf(url);
+    const at = Date.now();
+    const hung = stateOf(url);
+    const old = acquired(await hung.acquireLock(ACCOUNT, "hung", at, STALE));
+    const [oldSession] = await advisoryHolders(admin);
+
+    const later = at + STALE + 1;
+    const taken = acquired(await stateOf(url).acquireLock(ACCOUNT, "taker", later, STALE));
+    expect(taken.lockId).not.toBe(old.lockId);
+    const holders = await advisoryHolders(admin);
+    expect(holders).toHaveLength(1);
+    expect(holders).not.toContain(oldSession);
+    expect(await hung.heartbeat(old.lockId, later + 1)).toBe(false);
+    expect((await hung.lock(ACCOUNT))?.lockId).toBe(taken.lockId);
+  });
+
+  it("forceUnlock ends the holder's session, so that a new acquire succeeds at once", async () => {
+    const url = await server().createDatabase("leases_force");
+    const admin = poolOf(url);
+    const at = Date.now();
+    const holder = stateOf(url);
+    const lock = acquired(await holder.acquireLock(ACCOUNT, "holder", at, STALE));
+    expect(await advisoryHolders(admin)).toHaveLength(1);
+
+    expect(await stateOf(url).forceUnlock(lock.lockId)).toBe(true);
+    expect(await advisoryHolders(admin)).toEqual([]);
+    // A fresh time: the old holder's heartbeat would still count, its session no longer does.
+    const next = acquired(await stateOf(url).acquireLock(ACCOUNT, "next", at + 1, STALE));
+    expect(next.lockId).not.toBe(lock.lockId);
+    expect(await holder.heartbeat(lock.lockId, at + 2)).toBe(false);
+  });
+
+  it("gives a stale lock to exactly one of 8 states taking it over at once, whose session lives on", async () => {
+    // A takeover ends the stale lock's own session only: ending "whoever holds the account" let a
+    // second taker end the first taker's fresh session, and both believed they held the account.
+    const url = await server().createDatabase("leases_takeover_race");
+    const at = Date.now();
+    const hung = stateOf(url);
+    acquired(await hung.acquireLock(ACCOUNT, "hung", at, STALE));
+    const takers = Array.from({ length: 8 }, () => stateOf(url));
+    await Promise.all(takers.map((s) => s.locks()));
+    const later = at + STALE + 1;
+    const tries = await Promise.all(takers.map((s, i) => s.acquireLock(ACCOUNT, `taker ${i}`, later, STALE)));
+    const won = tries.filter((t) => t.acquired);
+    expect(won).toHaveLength(1);
+    const lock = acquired(won[0]!);
+    const winner = takers[tries.indexOf(won[0]!)]!;
+    expect(await winner.heartbeat(lock.lockId, later + 1)).toBe(true);
+    expect(await advisoryHolders(poolOf(url))).toHaveLength(1);
+    expect((await winner.lock(ACCOUNT))?.lockId).toBe(lock.lockId);
+  });
+
+  it("gives a free account to exactly one of 20 states racing for it", async () => {
+    const url = await server().createDatabase("leases_race");
+    const racers = Array.from({ length: 20 }, () => stateOf(url));
+    // Opened (connected and migrated) beforehand, so that none starts late.
+    await Promise.all(racers.map((s) => s.locks()));
+    const at = Date.now();
+    const tries = await Promise.all(racers.map((s, i) => s.acquireLock(ACCOUNT, `racer ${i}`, at, STALE)));
+    const won = tries.filter((t) => t.acquired);
+    expect(won).toHaveLength(1);
+    const lock = acquired(won[0]!);
+    for (const t of tries) if (!t.acquired) expect([lock.lockId, "(being taken)"]).toContain(t.heldBy.lockId);
+    expect(await racers[0]!.locks()).toEqual([lock]);
+    expect(await advisoryHolders(poolOf(url))).toHaveLength(1);
+  });
+});

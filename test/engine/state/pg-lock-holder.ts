@@ -1,0 +1,70 @@
+/**
+ * A process that takes an account's lock through the real state (`openState`), prints the attempt
+ * as one JSON line, then idles until killed: "a lock left by a killed process" for the lock and
+ * `unlock` tests. Run by node with tsx as a loader, in that one process: tsx's own command would
+ * run the script in a grandchild, which a SIGKILL of the child would leave holding the lock.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { LockAttempt } from "../../../engine/state/types.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const WAIT_MS = 30_000;
+
+const script = (staleMs: number) => `
+import { openState } from ${JSON.stringify(join(ROOT, "engine/state/open.ts"))};
+import { currentHolder } from ${JSON.stringify(join(ROOT, "engine/state/holder.ts"))};
+const [url, account] = process.argv.slice(2);
+const state = openState(url);
+const attempt = await state.acquireLock(account, currentHolder(), Date.now(), ${staleMs});
+process.stdout.write(JSON.stringify(attempt) + "\\n");
+setInterval(() => {}, 60_000);
+`;
+
+export interface LockHolder {
+  child: ChildProcess;
+  attempt: LockAttempt;
+  /** SIGKILL, resolved once the process is gone. */
+  kill(): Promise<void>;
+}
+
+export async function spawnLockHolder(url: string, account: string, staleMs = 60_000): Promise<LockHolder> {
+  const folder = mkdtempSync(join(tmpdir(), "musicsync-lock-holder-"));
+  const file = join(folder, "holder.mts");
+  writeFileSync(file, script(staleMs));
+  const child = spawn(process.execPath, ["--import", "tsx", file, url, account], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  void exited.then(() => rmSync(folder, { recursive: true, force: true }));
+  let out = "";
+  let err = "";
+  child.stderr?.on("data", (c: Buffer) => {
+    err += c.toString();
+  });
+  const line = await new Promise<string>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`the lock holder printed nothing: ${err}`)), WAIT_MS);
+    child.stdout?.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (!out.includes("\n")) return;
+      clearTimeout(timer);
+      done(out.split("\n")[0]!);
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`the lock holder exited (${code}): ${err}`));
+    });
+  });
+  return {
+    child,
+    attempt: JSON.parse(line) as LockAttempt,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
