@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { type Credentials, credentialsOf } from "../../engine/accounts/credentials.js";
 import type { EngineClient } from "../../engine/apply/client.js";
 import type { Account } from "../../engine/recipe/types.js";
-import { authTextKind, looksLikePath } from "../../shared/auth-text.js";
+import { authTextKind } from "../../shared/auth-text.js";
 import { AuthError } from "../../src/index.js";
 import { type Check, error, ok } from "./doctor-check.js";
 import { RENEW } from "./next-steps.js";
