@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../../support/cli-process.js";
+import { ensureBuilt, MUSICAPI as CLI } from "../../support/cli-process.js";
 
 /**
  * The `musicapi` command run as a real process, compiled, as `npx musicapi …` runs it after
@@ -15,7 +15,6 @@ import { ensureBuilt } from "../../support/cli-process.js";
  * rebuilt first when the sources are newer (test/support/cli-process.ts).
  */
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const CLI = join(ROOT, "dist", "src", "cli.js");
 
 interface Run {
   code: number;
