@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * The `musicsync` command: its global options, then the commands that commands/index.ts lists. Exit codes as ENGINE.md gives
- * them: 0 no changes / converged, 1 error (before any write), 2 changes pending (plan), 3 partial,
- * 4 locked or credentials expired, 5 held for approval, 130 stopped by Ctrl-C (143 by SIGTERM).
+ * The `musicsync` command: its global options, then the commands that commands/index.ts lists. Exit
+ * codes as docs/ENGINE.md#outcomes-and-exit-codes gives them: 0 no changes / converged, 1 error
+ * (before any write), 2 changes pending (plan), 3 partial, 4 locked or credentials expired, 5 held
+ * for approval, 130 stopped by Ctrl-C (143 by SIGTERM).
  * Errors are one line each; `--debug` adds the stack.
  *
  * Start-up loads only commander and the command modules (commands/): each action imports what its
@@ -69,7 +70,7 @@ function exitOfError(e: unknown): number {
 
 /** Runs the command line; returns the exit code (never throws). */
 export async function main(argv: readonly string[], given: CliIo): Promise<number> {
-  // Whatever the command prints, no credential of the engine's clients gets out (issue 10 item 8).
+  // Whatever the command prints, no credential of the engine's clients gets out (docs/ENGINE.md#credentials).
   const io: CliIo = {
     ...given,
     stdout: scrubbingStream(given.stdout),

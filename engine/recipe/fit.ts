@@ -8,10 +8,16 @@
  * The kinds each source gives are what its reader normalises its rows to (sources/read.ts); the
  * kinds each target holds are those plan/plan.ts `targetKey` gives a key to.
  */
-import type { ItemKind } from "../sources/item.js";
 import type { RecipeInput, SourceInput, TargetInput } from "./input.js";
 import type { ExpandKind } from "./types.js";
 import type { PathIssue } from "./yaml-source.js";
+
+/**
+ * What an item stands for: targets accept only some kinds (a playlist holds tracks and episodes).
+ * Said here, with the recipe's words, since which kinds a recipe's sources give is checked before
+ * any source is read; the items the readers make (engine/sources/item.ts) carry it.
+ */
+export type ItemKind = "track" | "episode" | "album" | "playlist" | "podcast" | "artist";
 
 const SEARCH_KINDS: Record<string, ItemKind[]> = {
   songs: ["track"],

@@ -2,6 +2,9 @@
  * The one shape every source item is normalised to, whatever operation produced it. Field names
  * follow the client's results (`videoId`, `duration_seconds`…); absent values are `null`.
  */
+import type { ItemKind } from "../recipe/fit.js";
+
+export type { ItemKind };
 
 export interface ItemArtist {
   name: string;
@@ -12,9 +15,6 @@ export interface ItemAlbum {
   name: string;
   id: string | null;
 }
-
-/** What an item stands for: targets accept only some kinds (a playlist holds tracks and episodes). */
-export type ItemKind = "track" | "episode" | "album" | "playlist" | "podcast" | "artist";
 
 /** Tokens for adding a song to the library or removing it (edit_song_library_status). */
 export interface ItemFeedbackTokens {

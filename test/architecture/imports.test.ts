@@ -1,7 +1,8 @@
 /**
  * Floors that only go down: shared at the bottom, the client (src) on it, emulator and engine on the
- * client's public entry, the command-line programs on top; no circle of files importing each other.
- * The same check runs over small planted trees, so a check that finds nothing is known to look.
+ * client's public entry, the command-line programs on top, and only they parse command lines; no
+ * circle of files importing each other, and no loop of folders but the listed ones. The same checks
+ * run over small planted trees, so a check that finds nothing is known to look.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,22 +10,33 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  ALLOWED_FOLDER_STEPS,
   FLOOR_FOLDERS,
   floorBreach,
+  folderLoops,
   type ImportEdge,
   importCircles,
+  type PackageImport,
+  packageBreach,
   readImportGraph,
+  readImports,
   specifiersOf,
+  staleAllowances,
 } from "./import-graph.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-function breaches(edges: readonly ImportEdge[]): string[] {
-  return edges.map(floorBreach).filter((b): b is string => b !== null);
+function breaches(edges: readonly ImportEdge[], packages: readonly PackageImport[] = []): string[] {
+  return [...edges.map(floorBreach), ...packages.map(packageBreach)].filter((b): b is string => b !== null);
+}
+
+/** Each loop as one line: its folders, then the imports that close it. */
+function loopLines(edges: readonly ImportEdge[], allowed = ALLOWED_FOLDER_STEPS): string[] {
+  return folderLoops(edges, allowed).map((l) => `${l.folders.join(" ↔ ")}: ${l.through.join(", ")}`);
 }
 
 describe("the project's imports", () => {
-  const edges = readImportGraph(ROOT, FLOOR_FOLDERS);
+  const { edges, packages } = readImports(ROOT, FLOOR_FOLDERS);
 
   it("reads the graph (a scan that finds nothing would pass anything)", () => {
     expect(edges.length).toBeGreaterThan(1000);
@@ -39,8 +51,14 @@ describe("the project's imports", () => {
     expect(importCircles(edges).map((c) => c.join(" ↔ "))).toEqual([]);
   });
 
-  it("never imports up a floor, nor across from emulator to engine or back", () => {
-    expect(breaches(edges)).toEqual([]);
+  it("never imports up a floor, nor across from emulator to engine or back, nor commander below cli/", () => {
+    expect(packages).toContainEqual({ from: "cli/musicapi/emulator.ts", name: "commander" });
+    expect(breaches(edges, packages)).toEqual([]);
+  });
+
+  it("has no loop of folders importing each other but the listed ones, and each listed one is still a loop", () => {
+    expect(loopLines(edges)).toEqual([]);
+    expect(staleAllowances(edges, ALLOWED_FOLDER_STEPS)).toEqual([]);
   });
 });
 
@@ -100,21 +118,59 @@ describe("the check, over a planted tree", () => {
       "emulator/index.ts": 'import { a } from "../engine/run/a.js";\n',
       "engine/run/demo.ts": 'import { startEmulator } from "../../emulator/index.js";\n',
       "engine/state/b.ts": 'const e = await import("../../emulator/index.js");\n',
-      // Today's command folder: the daemon's commands still beside it may import it, nothing else.
-      "engine/cli/io.ts": "export const io = 1;\n",
-      "engine/daemon/commands.ts": 'import { io } from "../cli/io.js";\n',
-      "engine/run/io-user.ts": 'import { io } from "../cli/io.js";\n',
     });
     expect(breaches(edges)).toEqual([
       "emulator/index.ts (emulator) imports engine/run/a.ts (engine): emulator and engine do not import each other",
       "engine/run/a.ts (engine) imports src/parsers/text.ts: engine uses the client only through src/index.ts",
       "engine/run/a.ts (engine) imports cli/musicsync/main.ts: nothing imports the programs",
       "engine/run/demo.ts imports emulator/index.ts eagerly: the emulator may only be loaded lazily, with import()",
-      "engine/run/io-user.ts (engine) imports engine/cli/io.ts: nothing imports the programs",
       "engine/state/b.ts (engine) imports emulator/index.ts (emulator): emulator and engine do not import each other",
       "shared/retry.ts (shared) imports src/index.ts: the shared module imports nothing above it",
       "src/client.ts (client) imports engine/run/a.ts (engine): the client imports nothing above it",
     ]);
+  });
+
+  it("names commander imported below cli/, and lets the programs import it", () => {
+    root = mkdtempSync(join(tmpdir(), "floors-"));
+    const files = {
+      "cli/musicsync/main.ts": 'import { Command } from "commander";\n',
+      "engine/daemon/options.ts": 'import type { Option } from "commander";\nimport "node:fs";\n',
+      "src/args.ts": 'const c = await import("commander/esm.mjs");\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const { edges, packages } = readImports(root, FLOOR_FOLDERS);
+    expect(breaches(edges, packages)).toEqual([
+      "engine/daemon/options.ts (engine) imports commander: only the programs in cli/ parse command lines",
+      "src/args.ts (src) imports commander/esm.mjs: only the programs in cli/ parse command lines",
+    ]);
+  });
+
+  it("names a planted loop of folders, however long, but not a folder leaning on its parts and back", () => {
+    const edges = plant({
+      ...clean,
+      "engine/run/a.ts": 'import { s } from "../state/pg/s.js";\nexport const a = 1;\n',
+      "engine/state/pg/s.ts": 'import type { R } from "../../recipe/r.js";\nexport const s = 1;\n',
+      "engine/recipe/r.ts": 'export type R = typeof import("../run/b.js");\n',
+      "engine/run/b.ts": "export const b = 1;\n",
+      // engine/state's own file and its subfolder import each other: a folder and its parts, no loop.
+      "engine/state/open.ts": 'import { s } from "./pg/s.js";\nexport const o = 1;\n',
+      "engine/state/pg/t.ts": 'import { o } from "../open.js";\n',
+    });
+    expect(importCircles(edges)).toEqual([]);
+    expect(loopLines(edges, [])).toEqual([
+      "engine/recipe ↔ engine/run ↔ engine/state: engine/recipe/r.ts → engine/run/b.ts, engine/run/a.ts → engine/state/pg/s.ts, engine/state/pg/s.ts → engine/recipe/r.ts",
+    ]);
+    const allowed = [{ from: "engine/recipe", to: "engine/run", why: "planted" }];
+    expect(loopLines(edges, allowed)).toEqual([]);
+    expect(staleAllowances(edges, allowed)).toEqual([]);
+    // An allowance whose loop is gone, or that no import takes, is named so that it is removed.
+    const gone = [...allowed, { from: "engine/run", to: "engine/plan", why: "planted" }];
+    expect(staleAllowances(edges, gone)).toEqual(["engine/run → engine/plan"]);
+    const broken = edges.filter((e) => e.from !== "engine/run/a.ts");
+    expect(staleAllowances(broken, allowed)).toEqual(["engine/recipe → engine/run"]);
   });
 });
 

@@ -13,7 +13,7 @@ import { ROOT } from "../support/cli-process.js";
 import { codeBlocks, headingAnchors } from "./markdown.js";
 
 const DESIGN = ["docs/ARCHITECTURE.md", "docs/ENGINE.md", "docs/PROTOCOL.md"];
-const CODE_FOLDERS = ["src", "emulator", "engine", "bench", "scripts", "test"];
+const CODE_FOLDERS = ["shared", "src", "emulator", "engine", "cli", "bench", "scripts", "test"];
 // Markdown too: a folder's README (emulator/README.md) is read beside its code.
 const SOURCE_FILE = /\.(ts|mts|js|mjs|yaml|yml|sql|sh|md)$/;
 
@@ -84,7 +84,7 @@ function docAnchors(doc: string): Set<string> | null {
 /** Repository paths a design doc names in `code`: files and folders of the code, recipes, migrations. */
 function namedPaths(markdown: string): string[] {
   const spans = markdown.matchAll(
-    /`((?:src|emulator|engine|bench|scripts|test|recipes|migrations|examples)\/[^`\s]*)`/g,
+    /`((?:shared|src|emulator|engine|cli|bench|scripts|test|recipes|migrations|examples)\/[^`\s]*)`/g,
   );
   return [...spans].map((m) => m[1] ?? "");
 }
