@@ -88,7 +88,7 @@ export {
   type SourceRead,
 } from "./sources/read.js";
 export type * from "./sources/reader.js";
-export { ownedFor, stateTargetKey } from "./state/owned.js";
+export { ownedFor, stateTargetKey } from "./plan/owned.js";
 export { engineMigrationsFolder, type OpenStateOptions, openSqliteState } from "./state/sqlite.js";
 export type * from "./state/types.js";
 export { compareWithSnapshot, type DriftChange, type DriftReport, detectDrift } from "./status/drift.js";

@@ -89,7 +89,8 @@ function lastApplied(sqlite: Database.Database): number | null {
   return row ? Number(row.created_at) : null;
 }
 
-function pending(migrations: readonly MigrationMeta[], last: number | null): MigrationMeta[] {
+/** The migrations newer than the last applied one (drizzle's own rule: by folder time); PostgreSQL's too. */
+export function pending(migrations: readonly MigrationMeta[], last: number | null): MigrationMeta[] {
   return migrations.filter((m) => last === null || last < m.folderMillis);
 }
 

@@ -7,8 +7,9 @@
 
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import pg from "pg";
+import { describePool, redact } from "../../engine/state/pg/errors.js";
 import { pgStateOn } from "../../engine/state/pg.js";
-import { describePool, enginePgMigrationsFolder } from "../../engine/state/pg-migrate.js";
+import { enginePgMigrationsFolder } from "../../engine/state/pg-migrate.js";
 import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
 import { lockChecks, suspensionChecks } from "./doctor-locks.js";
@@ -70,7 +71,6 @@ export async function pgStateChecks(
 ): Promise<Check[]> {
   const pool = poolOf(url);
   const { database, secret } = describePool(pool);
-  const hide = (m: string) => (secret === "" ? m : m.split(secret).join("***"));
   try {
     const { check, current } = schemaCheck(database, await appliedMarker(pool));
     // Tables of another version (or none yet) are not read.
@@ -78,7 +78,7 @@ export async function pgStateChecks(
     const state = pgStateOn(pool);
     return [check, ...(await lockChecks(state, nowMs)), ...(await suspensionChecks(state, recipeIds))];
   } catch (e) {
-    return [error(SUBJECT, `cannot read ${database}: ${hide((e as Error).message)}`)];
+    return [error(SUBJECT, `cannot read ${database}: ${redact((e as Error).message, secret)}`)];
   } finally {
     await pool.end().catch(() => undefined);
   }

@@ -7,7 +7,7 @@
 import type { Plan, RowRef } from "../plan/types.js";
 import type { TargetSpec } from "../recipe/types.js";
 import type { Item } from "../sources/item.js";
-import { stateTargetKey } from "../state/owned.js";
+import { stateTargetKey } from "../plan/owned.js";
 import { readTarget } from "../targets/read.js";
 import { failedStatus, type WriteKind, writeConfirmed } from "./client.js";
 import type { ApplyContext } from "./context.js";

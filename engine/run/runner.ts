@@ -19,7 +19,7 @@ import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
 import { actionCounts, journalFate } from "../state/counts.js";
 import { currentHolder } from "../state/holder.js";
-import { stateTargetKey } from "../state/owned.js";
+import { stateTargetKey } from "../plan/owned.js";
 import type { EngineState, JournalEntry, OwnedRow, RunKind } from "../state/types.js";
 import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";

@@ -74,6 +74,10 @@ export function inByteOrder<T extends PgTable>(
   return query.orderBy(s.d.bytewise(column)) as unknown as Promise<T["$inferSelect"][]>;
 }
 
+// JSON is kept as text, so that what is read back is byte for byte what was written.
+export const json = (value: unknown): string => JSON.stringify(value ?? null);
+export const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
 /** How many rows an UPDATE or DELETE changed, as node-postgres (`rowCount`) or better-sqlite3 (`changes`) says. */
 export function changed(result: unknown): number {
   const r = result as { rowCount?: number | null; changes?: number };

@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import type pg from "pg";
 import { packageRoot } from "../../shared/package-root.js";
+import { pending } from "../../shared/sqlite-migrate.js";
+import { describePool, isConnectionError, PgStateError } from "./pg/errors.js";
 
 const SCHEMA = "drizzle";
 const TABLE = "__drizzle_migrations";
@@ -24,18 +26,10 @@ const LOCK_KEY = 0x6d75_7369_6373; // "musics"
 /** How long a process waits for another's migration (the lock) before giving up with an error. */
 const LOCK_WAIT = "5min";
 
-/**
- * A database that cannot be migrated; the message names it as host:port/dbname, never a password.
- * The original error is not kept as `cause`: some carry the whole URL (a URL parser's `input`),
- * which Node prints with an uncaught error. Its code is kept.
- */
-export class PgMigrationError extends Error {
-  /** The original error's code, when it had one (`ECONNREFUSED`, `42P07`…). */
-  readonly code: string | undefined;
-
+/** A database that cannot be migrated or reached to be; named as host:port/dbname, never with a password. */
+export class PgMigrationError extends PgStateError {
   constructor(
-    /** `host:port/dbname`. */
-    readonly database: string,
+    database: string,
     /** The migration's number in its folder (`0002`), or null when none was being applied. */
     readonly migration: string | null,
     what: string,
@@ -43,24 +37,10 @@ export class PgMigrationError extends Error {
     secret: string,
   ) {
     const which = migration !== null ? ` (migration ${migration})` : "";
-    const reason = redact(cause instanceof Error ? cause.message : String(cause), secret);
-    const verb = migration === null && unreachable(cause) ? "connect to" : "migrate";
-    super(`cannot ${verb} the ${what} ${database}${which}: ${reason}`);
+    const verb = migration === null && isConnectionError(cause) ? "connect to" : "migrate";
+    super(database, `cannot ${verb} the ${what} ${database}${which}`, cause, secret);
     this.name = "PgMigrationError";
-    const code = (cause as { code?: unknown } | null)?.code;
-    this.code = typeof code === "string" ? code : undefined;
   }
-}
-
-/**
- * Whether the error is about reaching the database at all (the server, the login, the database's
- * existence), not about a migration: the message then says "cannot connect", which is what to fix.
- */
-function unreachable(cause: unknown): boolean {
-  const code = (cause as { code?: unknown } | null)?.code;
-  if (typeof code !== "string") return false;
-  // Node's socket errors; PostgreSQL's class 28 (login refused), 3D000 (no such database), 57P03 (starting up).
-  return /^E[A-Z]+$/.test(code) || code.startsWith("28") || code === "3D000" || code === "57P03";
 }
 
 /**
@@ -83,11 +63,7 @@ export async function migratePostgres(pool: pg.Pool, folder: string, what: strin
   let migrations: MigrationMeta[];
   try {
     migrations = readMigrationFiles({ migrationsFolder: folder });
-  } catch (e) {
-    throw fail(null, e);
-  }
-  try {
-    if (pending(migrations, await lastAppliedOutside(pool)).length === 0) return;
+    if (pending(migrations, await lastApplied(pool)).length === 0) return;
   } catch (e) {
     throw fail(null, e);
   }
@@ -99,26 +75,18 @@ export async function migratePostgres(pool: pg.Pool, folder: string, what: strin
   }
 }
 
-/** The migrations newer than the last applied one (drizzle's own rule: by folder time). */
-function pending(migrations: readonly MigrationMeta[], last: number | null): MigrationMeta[] {
-  return migrations.filter((m) => last === null || last < m.folderMillis);
-}
-
-/** The last applied migration's time, without a transaction: a missing table means none. */
-async function lastAppliedOutside(pool: pg.Pool): Promise<number | null> {
+/** The last applied migration's time; a missing table means none. */
+async function lastApplied(q: pg.Pool | pg.PoolClient): Promise<number | null> {
   try {
-    return lastOf(await pool.query(`SELECT created_at FROM ${QUALIFIED} ORDER BY created_at DESC LIMIT 1`));
+    const { rows } = await q.query(`SELECT created_at FROM ${QUALIFIED} ORDER BY created_at DESC LIMIT 1`);
+    const row = rows[0] as { created_at: string | number } | undefined;
+    return row ? Number(row.created_at) : null;
   } catch (e) {
     // 42P01: no such table; 3F000: no such schema. Both mean a database never migrated.
     const code = (e as { code?: string }).code;
     if (code === "42P01" || code === "3F000") return null;
     throw e;
   }
-}
-
-function lastOf(result: pg.QueryResult): number | null {
-  const row = result.rows[0] as { created_at: string | number } | undefined;
-  return row ? Number(row.created_at) : null;
 }
 
 /** One transaction: the lock, the table if missing, the applied list read again, the pending ones. */
@@ -135,10 +103,7 @@ async function applyLocked(
     // Waits here while another process migrates; its work is committed when the wait ends.
     await client.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY]);
     await ensureTable(client);
-    const last = lastOf(
-      await client.query(`SELECT created_at FROM ${QUALIFIED} ORDER BY created_at DESC LIMIT 1`),
-    );
-    for (const m of pending(migrations, last)) {
+    for (const m of pending(migrations, await lastApplied(client))) {
       // The index is the migration's number in the folder (`0002_…`).
       progress.applying = String(migrations.indexOf(m)).padStart(4, "0");
       for (const statement of m.sql) if (statement.trim() !== "") await client.query(statement);
@@ -170,35 +135,4 @@ async function ensureTable(client: pg.PoolClient): Promise<void> {
   await client.query(
     `CREATE TABLE IF NOT EXISTS ${QUALIFIED} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)`,
   );
-}
-
-/**
- * The pool's database as `host:port/dbname` for messages, and its password (to be kept out of
- * them). Read from the pool's options: a connection string, or separate fields.
- */
-export function describePool(pool: pg.Pool): { database: string; secret: string } {
-  const options = pool.options;
-  let host = options.host;
-  let port = options.port !== undefined ? String(options.port) : undefined;
-  let name = options.database;
-  let user = options.user;
-  let secret = typeof options.password === "string" ? options.password : "";
-  if (options.connectionString !== undefined) {
-    try {
-      const url = new URL(options.connectionString);
-      host ??= decodeURIComponent(url.hostname) || url.searchParams.get("host") || undefined;
-      port ??= url.port || url.searchParams.get("port") || undefined;
-      name ??= decodeURIComponent(url.pathname.slice(1)) || undefined;
-      user ??= decodeURIComponent(url.username) || undefined;
-      secret ||= decodeURIComponent(url.password);
-    } catch {
-      // Not a URL (a key=value string): name the database as unknown rather than echo the string.
-    }
-  }
-  return { database: `${host ?? "localhost"}:${port ?? "5432"}/${name ?? user ?? "?"}`, secret };
-}
-
-/** The message with every occurrence of the password masked. */
-function redact(message: string, secret: string): string {
-  return secret === "" ? message : message.split(secret).join("***");
 }

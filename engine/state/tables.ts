@@ -13,6 +13,15 @@
  */
 import * as pgCore from "drizzle-orm/pg-core";
 import * as sqliteCore from "drizzle-orm/sqlite-core";
+import type {
+  ApprovalStatus,
+  ConditionStatus,
+  ConditionType,
+  JournalStatus,
+  RecipeHealth,
+  RunKind,
+  RunResult,
+} from "./types.js";
 
 /** The PostgreSQL column builders, and the type both sets are used as. */
 export const pgColumns = {
@@ -48,6 +57,8 @@ export const sqliteColumns = {
 } as unknown as Columns;
 
 export type Tables = ReturnType<typeof tables>;
+/** A row of one table as drizzle reads it. */
+export type Row<K extends keyof Tables> = Tables[K]["$inferSelect"];
 
 export function tables(c: Columns) {
   return { ...runTables(c), ...ownershipTables(c), ...healthTables(c), ...keptTables(c) };
@@ -63,13 +74,11 @@ function runTables(c: Columns) {
         id: c.id("id"),
         recipeId: c.text("recipe_id").notNull(),
         account: c.text("account").notNull(),
-        /** `plan`, `apply` or `sync`. */
-        kind: c.text("kind").notNull(),
+        kind: c.text("kind").$type<RunKind>().notNull(),
         recipeHash: c.text("recipe_hash").notNull(),
         startedAt: c.time("started_at").notNull(),
         finishedAt: c.time("finished_at"),
-        /** `running`, `no_changes`, `converged`, `partial`, `failed`, `refused`, `interrupted`. */
-        result: c.text("result").notNull(),
+        result: c.text("result").$type<RunResult>().notNull(),
         /** JSON: the plan summary counts. */
         counts: c.text("counts"),
         error: c.text("error"),
@@ -95,8 +104,7 @@ function runTables(c: Columns) {
         target: c.text("target").notNull(),
         /** JSON: the action as planned. */
         payload: c.text("payload").notNull(),
-        /** `pending`, `sent`, `confirmed`, `failed`, `unknown`. */
-        status: c.text("status").notNull(),
+        status: c.text("status").$type<JournalStatus>().notNull(),
         attempt: c.int("attempt").notNull().default(0),
         /** JSON: what the service answered (ids of added rows…), or the error. */
         result: c.text("result"),
@@ -219,8 +227,8 @@ function healthTables(c: Columns) {
       "conditions",
       {
         recipeId: c.text("recipe_id").notNull(),
-        type: c.text("type").notNull(),
-        status: c.text("status").notNull(),
+        type: c.text("type").$type<ConditionType>().notNull(),
+        status: c.text("status").$type<ConditionStatus>().notNull(),
         reason: c.text("reason").notNull(),
         message: c.text("message").notNull(),
         changedAt: c.time("changed_at").notNull(),
@@ -246,8 +254,7 @@ function healthTables(c: Columns) {
       suspendedAt: c.time("suspended_at"),
       suspendedReason: c.text("suspended_reason"),
       nextRunAt: c.time("next_run_at"),
-      /** `schedule` or `retry`. */
-      nextRunReason: c.text("next_run_reason"),
+      nextRunReason: c.text("next_run_reason").$type<RecipeHealth["nextRunReason"]>(),
       /** The daemon (`host:pid`) that planned nextRunAt. */
       plannedBy: c.text("planned_by"),
       updatedAt: c.time("updated_at").notNull(),
@@ -288,8 +295,8 @@ function keptTables(c: Columns) {
         /** Why it needs approval ("25 removals, over require_approval.removals 20"). */
         reason: c.text("reason").notNull(),
         createdAt: c.time("created_at").notNull(),
-        /** `pending`, `approved`, `superseded` (a newer plan of the recipe took its place), `refused`. */
-        status: c.text("status").notNull(),
+        /** `superseded`: a newer plan of the recipe took its place. */
+        status: c.text("status").$type<ApprovalStatus>().notNull(),
         decidedAt: c.time("decided_at"),
         /** The run that applied it, once approved. */
         appliedRunId: c.int("applied_run_id"),

@@ -13,7 +13,7 @@ import { targetKey } from "../plan/plan.js";
 import type { ActualTarget, Plan } from "../plan/types.js";
 import type { Privacy, TargetSpec } from "../recipe/types.js";
 import { itemLabel, makeItem } from "../sources/item.js";
-import { stateTargetKey } from "../state/owned.js";
+import { stateTargetKey } from "../plan/owned.js";
 import type { EngineState } from "../state/types.js";
 import { type Rating, type RatingsClient, readRatings } from "../targets/ratings.js";
 

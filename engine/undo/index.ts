@@ -19,7 +19,7 @@ import {
   withRemembered,
 } from "../run/runner.js";
 import { makeItem } from "../sources/item.js";
-import { ownedFor, stateTargetKey } from "../state/owned.js";
+import { ownedFor, stateTargetKey } from "../plan/owned.js";
 import type { JournalEntry, RunRecord } from "../state/types.js";
 import { readRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";

@@ -21,7 +21,7 @@ import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { ROOT } from "../engine/cli-process.js";
+import { ROOT } from "../support/cli-process.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
 import {
   externalPostgres,

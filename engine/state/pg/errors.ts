@@ -4,7 +4,6 @@
  * URL in its `input`, which Node prints with an uncaught error's cause chain).
  */
 import type pg from "pg";
-import { describePool, PgMigrationError } from "../pg-migrate.js";
 
 export class PgStateError extends Error {
   /** The original error's code, when it had one (`ECONNREFUSED`, `28P01`, `3D000`…). */
@@ -52,8 +51,35 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function redact(message: string, secret: string): string {
+/** The message with every occurrence of the password masked. */
+export function redact(message: string, secret: string): string {
   return secret === "" ? message : message.split(secret).join("***");
+}
+
+/**
+ * The pool's database as `host:port/dbname` for messages, and its password (to be kept out of
+ * them). Read from the pool's options: a connection string, or separate fields.
+ */
+export function describePool(pool: pg.Pool): { database: string; secret: string } {
+  const options = pool.options;
+  let host = options.host;
+  let port = options.port !== undefined ? String(options.port) : undefined;
+  let name = options.database;
+  let user = options.user;
+  let secret = typeof options.password === "string" ? options.password : "";
+  if (options.connectionString !== undefined) {
+    try {
+      const url = new URL(options.connectionString);
+      host ??= decodeURIComponent(url.hostname) || url.searchParams.get("host") || undefined;
+      port ??= url.port || url.searchParams.get("port") || undefined;
+      name ??= decodeURIComponent(url.pathname.slice(1)) || undefined;
+      user ??= decodeURIComponent(url.username) || undefined;
+      secret ||= decodeURIComponent(url.password);
+    } catch {
+      // Not a URL (a key=value string): name the database as unknown rather than echo the string.
+    }
+  }
+  return { database: `${host ?? "localhost"}:${port ?? "5432"}/${name ?? user ?? "?"}`, secret };
 }
 
 /**
@@ -61,7 +87,7 @@ function redact(message: string, secret: string): string {
  * The migrator's own error already does (and says which migration): it is kept as it is.
  */
 export function openingError(pool: pg.Pool, e: unknown): Error {
-  if (e instanceof PgMigrationError) return e;
+  if (e instanceof PgStateError) return e;
   const { database, secret } = describePool(pool);
   return new PgStateError(database, `cannot open the state database ${database}`, e, secret);
 }

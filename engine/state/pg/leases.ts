@@ -52,6 +52,9 @@ interface Held {
 export class PgLeaseLockStore implements Leases {
   /** The locks this process holds, by lock id. */
   private readonly held = new Map<string, Held>();
+  /** Reading locks is the rows' business alone. */
+  readonly lock: RowLocks["lock"];
+  readonly locks: RowLocks["locks"];
 
   constructor(
     /** The lock rows' own methods (../stores/locks.ts), run in the same call of the state. */
@@ -59,7 +62,10 @@ export class PgLeaseLockStore implements Leases {
     /** A new connection of its own (not from the pool: a run holds it for its whole length). */
     private readonly connect: () => Promise<pg.Client>,
     private readonly checks: LeaseChecks = DEFAULT_LEASE_CHECKS,
-  ) {}
+  ) {
+    this.lock = rows.lock;
+    this.locks = rows.locks;
+  }
 
   async acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt> {
     const session = await this.connect();
@@ -155,14 +161,6 @@ export class PgLeaseLockStore implements Leases {
     }
   }
 
-  lock(account: string): Promise<LockInfo | null> {
-    return this.rows.lock(account);
-  }
-
-  locks(): Promise<LockInfo[]> {
-    return this.rows.locks();
-  }
-
   async forceUnlock(lockId: string): Promise<boolean> {
     const row = (await this.rows.locks()).find((l) => l.lockId === lockId);
     const removed = await this.rows.forceUnlock(lockId);
@@ -170,7 +168,12 @@ export class PgLeaseLockStore implements Leases {
       const session = await this.connect();
       try {
         await endSessionOf(session, row.lockId);
-        await untilLetGo(session, row.account);
+        // pg_terminate_backend only signals the session: an acquire right after `unlock` would still
+        // find the account held. Another process taking it meanwhile is no failure of the unlock.
+        if (await waitForLease(session, row.account)) {
+          // Let go before `unlock` returns, not whenever the server sees the session end.
+          await session.query(`SELECT pg_advisory_unlock(${KEY})`, [row.account]);
+        }
       } finally {
         await session.end().catch(() => undefined);
       }
@@ -252,22 +255,6 @@ async function waitForLease(session: pg.Client, account: string): Promise<boolea
     // 55P03: lock_timeout — someone else holds the account now.
     if ((e as { code?: string }).code === "55P03") return false;
     throw e;
-  }
-}
-
-/**
- * Waits (bounded) until the ended session has let the account go: pg_terminate_backend only
- * signals it, and an acquire right after `unlock` would otherwise still find the account held.
- * Another process taking the account meanwhile is no failure of the unlock.
- */
-async function untilLetGo(session: pg.Client, account: string): Promise<void> {
-  await session.query(`SET lock_timeout = ${TAKEOVER_TIMEOUT_MS}`);
-  try {
-    await session.query(`SELECT pg_advisory_lock(${KEY})`, [account]);
-    await session.query(`SELECT pg_advisory_unlock(${KEY})`, [account]);
-  } catch (e) {
-    // 55P03: lock_timeout, the account is held by whoever took it since.
-    if ((e as { code?: string }).code !== "55P03") throw e;
   }
 }
 

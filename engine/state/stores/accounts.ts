@@ -1,8 +1,8 @@
 /** Accounts kept in the state (credentials arrive sealed; see engine/accounts/). */
 import { eq } from "drizzle-orm";
-import { changed, inByteOrder, oneRow, type Stored } from "../dialect.js";
-import { json, storedAccountOf } from "../rows.js";
-import type { AccountStore } from "../types.js";
+import { changed, inByteOrder, json, oneRow, type Stored } from "../dialect.js";
+import type { Row } from "../tables.js";
+import type { AccountStore, StoredAccount } from "../types.js";
 
 export const accountStore: AccountStore & ThisType<Stored> = {
   async saveAccount(a) {
@@ -28,3 +28,18 @@ export const accountStore: AccountStore & ThisType<Stored> = {
     return changed(await db.delete(t.accounts).where(eq(t.accounts.name, name))) > 0;
   },
 };
+
+/**
+ * Settings that are not a JSON object (a row edited by hand) read as none: the copy sealed with
+ * the credentials then no longer matches, which `accounts list` says and every run refuses.
+ */
+function storedAccountOf(r: Row<"accounts">): StoredAccount {
+  let settings: unknown = null;
+  try {
+    settings = JSON.parse(r.settings);
+  } catch {
+    // left as none
+  }
+  const isObject = typeof settings === "object" && settings !== null && !Array.isArray(settings);
+  return { ...r, settings: isObject ? (settings as Record<string, unknown>) : {} };
+}

@@ -1,8 +1,10 @@
 /** Plans held for approval. */
 import { and, desc, eq } from "drizzle-orm";
 import { changed, oneRow, type Stored } from "../dialect.js";
-import { approvalOf } from "../rows.js";
-import type { ApprovalStore } from "../types.js";
+import type { Row } from "../tables.js";
+import type { Approval, ApprovalStore } from "../types.js";
+
+const approvalOf = (r: Row<"approvals">): Approval => ({ ...r, plan: JSON.parse(r.plan) });
 
 export const approvalStore: ApprovalStore & ThisType<Stored> = {
   async recordPendingApproval(a) {

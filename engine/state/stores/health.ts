@@ -1,7 +1,6 @@
 /** Account and recipe health, conditions, generations, the next run and source reads. */
 import { desc, eq, sql } from "drizzle-orm";
 import { type Db, inByteOrder, lastOfEach, oneRow, type Stored } from "../dialect.js";
-import { freshAccount, freshRecipe } from "../rows.js";
 import type { Tables } from "../tables.js";
 import type { AccountHealth, Condition, HealthStore, RecipeHealth } from "../types.js";
 
@@ -51,7 +50,7 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   async conditions(recipeId) {
     const c = this.d.t.conditions;
     const rows = await inByteOrder(this, c, c.type, eq(c.recipeId, recipeId));
-    return rows.map(({ recipeId: _r, ...condition }) => condition as Condition);
+    return rows.map(({ recipeId: _r, ...condition }): Condition => condition);
   },
 
   async health(account) {
@@ -198,5 +197,25 @@ async function readRecipeHealth(q: Db, t: Tables, recipeId: string): Promise<Rec
   const r = await oneRow(q, t.recipeHealth, eq(t.recipeHealth.recipeId, recipeId));
   if (!r) return freshRecipe(recipeId);
   const { updatedAt: _u, ...rest } = r;
-  return { ...rest, nextRunReason: r.nextRunReason as RecipeHealth["nextRunReason"] };
+  return rest;
 }
+
+/** An account with no health record yet: no failure, not suspended. */
+const freshAccount = (account: string): AccountHealth => ({
+  account,
+  consecutiveFailures: 0,
+  suspendedAt: null,
+  suspendedReason: null,
+});
+
+/** A recipe with no health record yet: no failure, not suspended, no next run planned. */
+const freshRecipe = (recipeId: string): RecipeHealth => ({
+  recipeId,
+  account: null,
+  consecutiveFailures: 0,
+  suspendedAt: null,
+  suspendedReason: null,
+  nextRunAt: null,
+  nextRunReason: null,
+  plannedBy: null,
+});

@@ -1,11 +1,19 @@
 /** The match cache of file sources. */
 import { inArray, sql } from "drizzle-orm";
 import { lastOfEach, type Stored, slices } from "../dialect.js";
-import { cachedMatchOf } from "../rows.js";
+import type { Row } from "../tables.js";
 import type { CachedMatch, MatchStore } from "../types.js";
 
 /** Keys (or rows of 5 columns) per statement. */
 const SLICE = 1000;
+
+const cachedMatchOf = (r: Row<"matchCache">): CachedMatch => ({
+  key: r.entryKey,
+  videoId: r.videoId,
+  score: r.score,
+  reasons: JSON.parse(r.reasons) as string[],
+  matchedAt: r.matchedAt,
+});
 
 export const matchStore: MatchStore & ThisType<Stored> = {
   async cachedMatches(keys) {

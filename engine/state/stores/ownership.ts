@@ -4,9 +4,9 @@
  * order across calls matters (owned rows) is guarded.
  */
 import { and, asc, desc, eq, gte, inArray, or, type SQL } from "drizzle-orm";
-import { inByteOrder, oneRow, type Stored, slices } from "../dialect.js";
-import { json, snapshotOf } from "../rows.js";
-import type { OwnershipStore } from "../types.js";
+import { inByteOrder, json, oneRow, parse, type Stored, slices } from "../dialect.js";
+import type { Row } from "../tables.js";
+import type { OwnershipStore, Snapshot } from "../types.js";
 
 /** Rows or keys per statement. */
 const SLICE = 500;
@@ -148,6 +148,15 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
     return r ? snapshotOf(r) : null;
   },
 };
+
+function snapshotOf({ meta, ...r }: Row<"targetSnapshots">): Snapshot {
+  return {
+    ...r,
+    rows: parse(r.rows) as Snapshot["rows"],
+    // Only playlists have metadata; other snapshots (and those from before it was kept) have none.
+    ...(meta !== null ? { meta: parse(meta) as Snapshot["meta"] } : {}),
+  };
+}
 
 /** The keys in item key order (bytewise, as SQLite's primary-key index gives them), which a Set keeps. */
 async function tombstoneKeys(s: Stored, where: SQL | undefined): Promise<Set<string>> {

@@ -4,11 +4,10 @@
  */
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { actionCounts, journalFate } from "../counts.js";
-import type { Stored } from "../dialect.js";
-import { changed, oneRow, slices } from "../dialect.js";
+import { changed, json, oneRow, parse, type Stored, slices } from "../dialect.js";
 import { abandonedRunReason, type RunningRun } from "../holder.js";
-import { journalEntryOf, json, parse, runBeforeOf, runRecordOf } from "../rows.js";
-import type { RunRecord, RunStore } from "../types.js";
+import type { Row } from "../tables.js";
+import type { JournalEntry, RunBeforeRecord, RunRecord, RunStore } from "../types.js";
 
 /** Rows per INSERT: 7 values a journal row. */
 const SLICE = 500;
@@ -75,7 +74,7 @@ export const runStore: RunStore & ThisType<Stored> = {
       kind: e.kind,
       target: e.target,
       payload: json(e.payload),
-      status: "pending",
+      status: "pending" as const,
       updatedAt: at,
     }));
     await this.d.transaction(async (tx) => {
@@ -136,6 +135,23 @@ export const runStore: RunStore & ThisType<Stored> = {
     return row && runBeforeOf(row);
   },
 };
+
+const runRecordOf = (r: Row<"runs">): RunRecord => ({
+  ...r,
+  counts: parse(r.counts) as Record<string, number> | null,
+});
+
+const journalEntryOf = ({ id: _id, ...r }: Row<"journal">): JournalEntry => ({
+  ...r,
+  payload: parse(r.payload),
+  result: parse(r.result),
+});
+
+const runBeforeOf = (r: Row<"runBefore">): RunBeforeRecord => ({
+  ...r,
+  plan: JSON.parse(r.plan),
+  before: JSON.parse(r.before),
+});
 
 async function newestFirst(s: Stored, where: SQL | undefined, limit: number): Promise<RunRecord[]> {
   const { db, t } = s.d;

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ownedFor, stateTargetKey } from "../../../engine/state/owned.js";
+import { ownedFor, stateTargetKey } from "../../../engine/plan/owned.js";
 import { engineMigrationsFolder, openSqliteState } from "../../../engine/state/sqlite.js";
 import type { EngineState } from "../../../engine/state/types.js";
 

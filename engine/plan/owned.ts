@@ -1,7 +1,8 @@
-/** From what the state remembers to what the planner takes. */
-import type { Owned } from "../plan/types.js";
+/** From what the state remembers to what the planner takes: the state knows no recipe, the planner no table. */
+
 import type { TargetSpec } from "../recipe/types.js";
-import type { EngineState } from "./types.js";
+import type { EngineState } from "../state/types.js";
+import type { Owned } from "./types.js";
 
 /** The key a target's state is filed under: one per playlist, one per kind of account-wide list. */
 export function stateTargetKey(target: TargetSpec, playlistId: string | null): string {
