@@ -36,6 +36,7 @@ export type { PipelineContext, SkippedItem, StepResult } from "./pipeline/types.
 export { buildDesired, type DesiredContext, planPolicy } from "./plan/desired.js";
 export { targetFingerprint } from "./plan/fingerprint.js";
 export { longestIncreasingSubsequence } from "./plan/lis.js";
+export { ownedFor, stateTargetKey } from "./plan/owned.js";
 export { describeOwned, markerRecipe, ownershipMarker } from "./plan/ownership.js";
 export { plan, targetKey } from "./plan/plan.js";
 export * from "./plan/types.js";
@@ -88,7 +89,6 @@ export {
   type SourceRead,
 } from "./sources/read.js";
 export type * from "./sources/reader.js";
-export { ownedFor, stateTargetKey } from "./plan/owned.js";
 export { engineMigrationsFolder, type OpenStateOptions, openSqliteState } from "./state/sqlite.js";
 export type * from "./state/types.js";
 export { compareWithSnapshot, type DriftChange, type DriftReport, detectDrift } from "./status/drift.js";

@@ -4,10 +4,11 @@
  * quarantined and the write requests it sent. The helpers below are the steps handlers share:
  * sending a write (paced; a fresh playlist waited for), reading the target back, owning rows.
  */
+
+import { stateTargetKey } from "../plan/owned.js";
 import type { Plan, RowRef } from "../plan/types.js";
 import type { TargetSpec } from "../recipe/types.js";
 import type { Item } from "../sources/item.js";
-import { stateTargetKey } from "../plan/owned.js";
 import { readTarget } from "../targets/read.js";
 import { failedStatus, type WriteKind, writeConfirmed } from "./client.js";
 import type { ApplyContext } from "./context.js";

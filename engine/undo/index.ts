@@ -6,6 +6,7 @@
  */
 import { ServiceError } from "../../src/index.js";
 import { targetFingerprint } from "../plan/fingerprint.js";
+import { ownedFor, stateTargetKey } from "../plan/owned.js";
 import type { TargetSpec } from "../recipe/types.js";
 import { reconcile } from "../run/reconcile.js";
 import {
@@ -19,7 +20,6 @@ import {
   withRemembered,
 } from "../run/runner.js";
 import { makeItem } from "../sources/item.js";
-import { ownedFor, stateTargetKey } from "../plan/owned.js";
 import type { JournalEntry, RunRecord } from "../state/types.js";
 import { readRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";

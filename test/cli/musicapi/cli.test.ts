@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, MUSICAPI as CLI } from "../../support/cli-process.js";
+import { MUSICAPI as CLI, ensureBuilt } from "../../support/cli-process.js";
 
 /**
  * The `musicapi` command run as a real process, compiled, as `npx musicapi …` runs it after
