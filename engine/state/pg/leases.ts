@@ -71,6 +71,9 @@ export class PgLeaseLockStore implements Leases {
     const session = await this.connect();
     let kept = false;
     try {
+      // Exempt before the advisory lock is taken: the row's write that follows may idle this session
+      // past the server's timeout, and its end would free the account (and fail the acquire).
+      await keepIdle(session);
       const got = await tryLease(session, account);
       const attempt = got
         ? // The session lock is ours: a row still there belongs to a session that is gone.
@@ -206,17 +209,19 @@ async function letGo(held: Held): Promise<void> {
 }
 
 /**
- * Names the session after its lock and exempts it from the server's `idle_session_timeout`
- * (PostgreSQL 14 and later): the session idles between checks by design, and a timeout ending it
- * would free the account under a live run.
+ * Exempts the session from the server's `idle_session_timeout` (PostgreSQL 14 and later): it idles
+ * between checks by design, and a timeout ending it would free the account under a live run.
  */
-async function keepOpen(session: pg.Client, lockId: string): Promise<void> {
+async function keepIdle(session: pg.Client): Promise<void> {
   await session.query(
-    `SELECT set_config('application_name', $1, false),
-            (SELECT set_config('idle_session_timeout', '0', false)
-               WHERE current_setting('server_version_num')::int >= 140000)`,
-    [SESSION_NAME + lockId],
+    `SELECT set_config('idle_session_timeout', '0', false)
+       WHERE current_setting('server_version_num')::int >= 140000`,
   );
+}
+
+/** Names the session after its lock, so that a takeover or `unlock` ends this session and no other. */
+async function keepOpen(session: pg.Client, lockId: string): Promise<void> {
+  await session.query("SELECT set_config('application_name', $1, false)", [SESSION_NAME + lockId]);
 }
 
 /** Whether this session still holds the account's advisory lock (a 64-bit key: classid, objid). */

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openState } from "../../../engine/state/open.js";
+import { PgLeaseLockStore } from "../../../engine/state/pg/leases.js";
 import { pgStateOn } from "../../../engine/state/pg.js";
 import type { EngineState, LockAttempt, LockInfo } from "../../../engine/state/types.js";
 import { usePostgres } from "../../support/postgres-server.js";
@@ -163,5 +164,51 @@ describe("the account lock on PostgreSQL (session advisory lock)", () => {
     for (const t of tries) if (!t.acquired) expect([lock.lockId, "(being taken)"]).toContain(t.heldBy.lockId);
     expect(await racers[0]!.locks()).toEqual([lock]);
     expect(await advisoryHolders(poolOf(url))).toHaveLength(1);
+  });
+});
+
+describe("a lock's session under the server's idle_session_timeout", () => {
+  it("is exempted before the account is taken: a slow row write between the two does not lose it", {
+    timeout: 60_000,
+  }, async () => {
+    const url = await server().createDatabase("leases_idle");
+    const admin = poolOf(url);
+    await admin.query(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET idle_session_timeout = 100`);
+    const lock: LockInfo = {
+      account: ACCOUNT,
+      lockId: "idle-1",
+      holder: "me",
+      acquiredAt: 1,
+      heartbeatAt: 1,
+    };
+    // The row's write takes longer than the timeout: the session idles meanwhile.
+    const slowRows = {
+      acquireLock: async () => {
+        await new Promise((r) => setTimeout(r, 500));
+        return { acquired: true as const, lock };
+      },
+      lock: async () => null,
+      locks: async () => [],
+      heartbeat: async () => true,
+      releaseLock: async () => undefined,
+      forceUnlock: async () => false,
+    };
+    const sessions: pg.Client[] = [];
+    const leases = new PgLeaseLockStore(slowRows, async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on("error", () => undefined);
+      sessions.push(client);
+      await client.connect();
+      return client;
+    });
+    try {
+      expect(acquired(await leases.acquireLock(ACCOUNT, "me", 1, STALE)).lockId).toBe("idle-1");
+      await new Promise((r) => setTimeout(r, 300));
+      expect(leases.lockLost("idle-1")).toBeNull();
+      expect(await advisoryHolders(admin)).toHaveLength(1);
+    } finally {
+      await leases.close();
+      await Promise.all(sessions.map((s) => s.end().catch(() => undefined)));
+    }
   });
 });
