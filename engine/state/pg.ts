@@ -6,6 +6,7 @@
  */
 import pg from "pg";
 import { PgDialect } from "./pg/dialect.js";
+import { describePool } from "./pg/errors.js";
 import { type LeaseChecks, PgLeaseLockStore } from "./pg/leases.js";
 import { StatePool } from "./pg/pool.js";
 import type { Reconnect } from "./pg/reconnect.js";
@@ -38,7 +39,7 @@ export function pgState(pool: pg.Pool, options: PgStateOptions): State {
   const opening = closingAbandonedRuns(options);
   // Each held lock keeps a connection of its own, outside the pool.
   const leases = (rows: PgLeaseLockStore["rows"]) =>
-    new PgLeaseLockStore(rows, () => sessionOf(pool), options.leaseChecks);
+    new PgLeaseLockStore(rows, () => sessionOf(pool), options.leaseChecks, describePool(pool).secret);
   return new State(new PgDialect(pool, options.migrate, options.reconnect), { opening, leases });
 }
 

@@ -167,6 +167,64 @@ describe("the account lock on PostgreSQL (session advisory lock)", () => {
   });
 });
 
+/** Rows that always give the lock (the session is what these tests are about). */
+function freeRows(lock: LockInfo, delayMs = 0) {
+  return {
+    acquireLock: async () => {
+      await new Promise((r) => setTimeout(r, delayMs));
+      return { acquired: true as const, lock };
+    },
+    lock: async () => null,
+    locks: async () => [],
+    heartbeat: async () => true,
+    releaseLock: async () => undefined,
+    forceUnlock: async () => false,
+  };
+}
+
+/** A connect() for PgLeaseLockStore, keeping the sessions it made for the test to end (or use). */
+function sessionsOf(url: string): { connect: () => Promise<pg.Client>; made: pg.Client[] } {
+  const made: pg.Client[] = [];
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url });
+    client.on("error", () => undefined);
+    made.push(client);
+    await client.connect();
+    return client;
+  };
+  return { connect, made };
+}
+
+describe("a lock lost to its session's error", () => {
+  it("says why without the connection's password, in any spelling or piece", {
+    timeout: 30_000,
+  }, async () => {
+    const url = await server().createDatabase("leases_secret");
+    const password = "Wq8/zLp@sS+e4rT:Mn2#Vb";
+    const lock: LockInfo = {
+      account: ACCOUNT,
+      lockId: "secret-1",
+      holder: "me",
+      acquiredAt: 1,
+      heartbeatAt: 1,
+    };
+    const sessions = sessionsOf(url);
+    const leases = new PgLeaseLockStore(freeRows(lock), sessions.connect, undefined, password);
+    try {
+      acquired(await leases.acquireLock(ACCOUNT, "me", 1, STALE));
+      const said = `server said: "${encodeURIComponent(password)}" / ${password.slice(3, 15)}`;
+      sessions.made[0]!.emit("error", new Error(said));
+      const why = leases.lockLost("secret-1") ?? "";
+      expect(why).toContain("the state database closed its connection (server said:");
+      expect(why).not.toContain(encodeURIComponent(password));
+      expect(why).not.toContain(password.slice(3, 15));
+    } finally {
+      await leases.close();
+      await Promise.all(sessions.made.map((s) => s.end().catch(() => undefined)));
+    }
+  });
+});
+
 describe("a lock's session under the server's idle_session_timeout", () => {
   it("is exempted before the account is taken: a slow row write between the two does not lose it", {
     timeout: 60_000,
@@ -182,25 +240,8 @@ describe("a lock's session under the server's idle_session_timeout", () => {
       heartbeatAt: 1,
     };
     // The row's write takes longer than the timeout: the session idles meanwhile.
-    const slowRows = {
-      acquireLock: async () => {
-        await new Promise((r) => setTimeout(r, 500));
-        return { acquired: true as const, lock };
-      },
-      lock: async () => null,
-      locks: async () => [],
-      heartbeat: async () => true,
-      releaseLock: async () => undefined,
-      forceUnlock: async () => false,
-    };
-    const sessions: pg.Client[] = [];
-    const leases = new PgLeaseLockStore(slowRows, async () => {
-      const client = new pg.Client({ connectionString: url });
-      client.on("error", () => undefined);
-      sessions.push(client);
-      await client.connect();
-      return client;
-    });
+    const sessions = sessionsOf(url);
+    const leases = new PgLeaseLockStore(freeRows(lock, 500), sessions.connect);
     try {
       expect(acquired(await leases.acquireLock(ACCOUNT, "me", 1, STALE)).lockId).toBe("idle-1");
       await new Promise((r) => setTimeout(r, 300));
@@ -208,7 +249,7 @@ describe("a lock's session under the server's idle_session_timeout", () => {
       expect(await advisoryHolders(admin)).toHaveLength(1);
     } finally {
       await leases.close();
-      await Promise.all(sessions.map((s) => s.end().catch(() => undefined)));
+      await Promise.all(sessions.made.map((s) => s.end().catch(() => undefined)));
     }
   });
 });
