@@ -5,16 +5,15 @@
  * processes at once (./pg-migrate.ts).
  */
 import pg from "pg";
-import type { Stored } from "./dialect.js";
-import { DEFAULT_LOCK_STALE_MS } from "./holder.js";
 import { PgDialect } from "./pg/dialect.js";
+import { describePool } from "./pg/errors.js";
 import { type LeaseChecks, PgLeaseLockStore } from "./pg/leases.js";
 import { StatePool } from "./pg/pool.js";
 import type { Reconnect } from "./pg/reconnect.js";
 import { enginePgMigrationsFolder, migratePostgres } from "./pg-migrate.js";
 import type { OpenStateOptions } from "./sqlite.js";
 import { State } from "./state.js";
-import { closeAbandonedRuns } from "./stores/runs.js";
+import { closingAbandonedRuns } from "./stores/runs.js";
 
 export { isConnectionError, PgStateError } from "./pg/errors.js";
 
@@ -37,13 +36,10 @@ export interface PgStateOptions extends OpenStateOptions {
  * is gone left `running` (as SQLite does on open), happen behind the state's `ready`.
  */
 export function pgState(pool: pg.Pool, options: PgStateOptions): State {
-  const opening = (state: Stored) =>
-    closeAbandonedRuns(state, options.now ?? Date.now(), options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS).then(
-      () => undefined,
-    );
+  const opening = closingAbandonedRuns(options);
   // Each held lock keeps a connection of its own, outside the pool.
   const leases = (rows: PgLeaseLockStore["rows"]) =>
-    new PgLeaseLockStore(rows, () => sessionOf(pool), options.leaseChecks);
+    new PgLeaseLockStore(rows, () => sessionOf(pool), options.leaseChecks, describePool(pool).secret);
   return new State(new PgDialect(pool, options.migrate, options.reconnect), { opening, leases });
 }
 

@@ -8,10 +8,9 @@ import { join } from "node:path";
 import { packageRoot } from "../../shared/package-root.js";
 import { migrateSqlite, openSqliteFile, SqliteFileError } from "../../shared/sqlite-migrate.js";
 import type { Stored } from "./dialect.js";
-import { DEFAULT_LOCK_STALE_MS } from "./holder.js";
 import { SqliteDialect } from "./sqlite/dialect.js";
 import { State } from "./state.js";
-import { closeAbandonedRuns } from "./stores/runs.js";
+import { closingAbandonedRuns } from "./stores/runs.js";
 import type { EngineState } from "./types.js";
 
 /**
@@ -53,13 +52,10 @@ export function openSqliteState(file: string, options: OpenStateOptions = {}): E
     throw e instanceof SqliteFileError ? e : new SqliteFileError(file, `cannot open the ${what}`, e);
   }
   // Closing abandoned runs is the first call in the queue; should it fail, every call says why.
+  const close = closingAbandonedRuns(options);
   const opening = async (state: Stored) => {
     try {
-      await closeAbandonedRuns(
-        state,
-        options.now ?? Date.now(),
-        options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
-      );
+      await close(state);
     } catch (e) {
       throw new SqliteFileError(file, `cannot open the ${what}`, e);
     }

@@ -4,6 +4,7 @@
  * URL in its `input`, which Node prints with an uncaught error's cause chain).
  */
 import type pg from "pg";
+import { Redactor } from "../../../shared/redact.js";
 
 export class PgStateError extends Error {
   /** The original error's code, when it had one (`ECONNREFUSED`, `28P01`, `3D000`…). */
@@ -51,9 +52,14 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The message with every occurrence of the password masked. */
+/**
+ * The message without the password: whole, as `***`; then in every spelling (percent-encoded,
+ * base64…) and every 12-character piece of one, as the client scrubs its own credentials
+ * (shared/redact.ts), for a server or driver may echo any of them.
+ */
 export function redact(message: string, secret: string): string {
-  return secret === "" ? message : message.split(secret).join("***");
+  if (secret === "") return message;
+  return new Redactor(() => [secret]).text(message.split(secret).join("***"));
 }
 
 /**

@@ -24,6 +24,7 @@ import type pg from "pg";
 import type { Leases } from "../state.js";
 import type { RowLocks } from "../stores/locks.js";
 import type { LockAttempt, LockInfo } from "../types.js";
+import { redact } from "./errors.js";
 
 /** The advisory lock's key: a 64-bit hash of the account, in a space of its own. */
 const KEY = "hashtextextended('musicsync account ' || $1, 0)";
@@ -62,6 +63,8 @@ export class PgLeaseLockStore implements Leases {
     /** A new connection of its own (not from the pool: a run holds it for its whole length). */
     private readonly connect: () => Promise<pg.Client>,
     private readonly checks: LeaseChecks = DEFAULT_LEASE_CHECKS,
+    /** The connection's password, kept out of a lost lock's reason (which quotes the server). */
+    private readonly secret = "",
   ) {
     this.lock = rows.lock;
     this.locks = rows.locks;
@@ -71,6 +74,9 @@ export class PgLeaseLockStore implements Leases {
     const session = await this.connect();
     let kept = false;
     try {
+      // Exempt before the advisory lock is taken: the row's write that follows may idle this session
+      // past the server's timeout, and its end would free the account (and fail the acquire).
+      await keepIdle(session);
       const got = await tryLease(session, account);
       const attempt = got
         ? // The session lock is ours: a row still there belongs to a session that is gone.
@@ -91,7 +97,7 @@ export class PgLeaseLockStore implements Leases {
   private watch(lockId: string, account: string, session: pg.Client): void {
     const held: Held = { account, session, lost: null, timer: null, checking: false };
     this.held.set(lockId, held);
-    session.on("error", (e: Error) => lose(held, `the state database closed its connection (${e.message})`));
+    session.on("error", (e: Error) => lose(held, this.closed(e)));
     session.on("end", () => lose(held, "the state database closed its connection"));
     held.timer = setInterval(() => void this.check(held), this.checks.everyMs);
     held.timer.unref();
@@ -112,11 +118,15 @@ export class PgLeaseLockStore implements Leases {
         lose(held, `the state database did not answer a check of its connection within ${seconds} s`);
       } else if (!answer) lose(held, "the state database no longer holds it");
     } catch (e) {
-      lose(held, `the state database closed its connection (${(e as Error).message})`);
+      lose(held, this.closed(e as Error));
     } finally {
       clearTimeout(timer);
       held.checking = false;
     }
+  }
+
+  private closed(e: Error): string {
+    return `the state database closed its connection (${redact(e.message, this.secret)})`;
   }
 
   /** Why this process's lock `lockId` was lost (its session ended or failed a check); null while held. */
@@ -206,17 +216,19 @@ async function letGo(held: Held): Promise<void> {
 }
 
 /**
- * Names the session after its lock and exempts it from the server's `idle_session_timeout`
- * (PostgreSQL 14 and later): the session idles between checks by design, and a timeout ending it
- * would free the account under a live run.
+ * Exempts the session from the server's `idle_session_timeout` (PostgreSQL 14 and later): it idles
+ * between checks by design, and a timeout ending it would free the account under a live run.
  */
-async function keepOpen(session: pg.Client, lockId: string): Promise<void> {
+async function keepIdle(session: pg.Client): Promise<void> {
   await session.query(
-    `SELECT set_config('application_name', $1, false),
-            (SELECT set_config('idle_session_timeout', '0', false)
-               WHERE current_setting('server_version_num')::int >= 140000)`,
-    [SESSION_NAME + lockId],
+    `SELECT set_config('idle_session_timeout', '0', false)
+       WHERE current_setting('server_version_num')::int >= 140000`,
   );
+}
+
+/** Names the session after its lock, so that a takeover or `unlock` ends this session and no other. */
+async function keepOpen(session: pg.Client, lockId: string): Promise<void> {
+  await session.query("SELECT set_config('application_name', $1, false)", [SESSION_NAME + lockId]);
 }
 
 /** Whether this session still holds the account's advisory lock (a 64-bit key: classid, objid). */

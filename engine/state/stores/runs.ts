@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { actionCounts, journalFate } from "../counts.js";
 import { changed, json, oneRow, parse, type Stored, slices } from "../dialect.js";
-import { abandonedRunReason, type RunningRun } from "../holder.js";
+import { abandonedRunReason, DEFAULT_LOCK_STALE_MS, type RunningRun } from "../holder.js";
 import type { Row } from "../tables.js";
 import type { JournalEntry, RunBeforeRecord, RunRecord, RunStore } from "../types.js";
 
@@ -186,6 +186,13 @@ export async function closeAbandonedRuns(s: Stored, now: number, staleMs: number
     if (why !== null && (await closeRun(s, run, why))) closed.push(run.id);
   }
   return closed;
+}
+
+/** The state's opening work on either database: closeAbandonedRuns now, at the lock staleness unless told. */
+export function closingAbandonedRuns(options: { now?: number; lockStaleMs?: number }) {
+  return async (s: Stored) => {
+    await closeAbandonedRuns(s, options.now ?? Date.now(), options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS);
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openState } from "../../../engine/state/open.js";
+import { PgLeaseLockStore } from "../../../engine/state/pg/leases.js";
 import { pgStateOn } from "../../../engine/state/pg.js";
 import type { EngineState, LockAttempt, LockInfo } from "../../../engine/state/types.js";
 import { usePostgres } from "../../support/postgres-server.js";
@@ -163,5 +164,92 @@ describe("the account lock on PostgreSQL (session advisory lock)", () => {
     for (const t of tries) if (!t.acquired) expect([lock.lockId, "(being taken)"]).toContain(t.heldBy.lockId);
     expect(await racers[0]!.locks()).toEqual([lock]);
     expect(await advisoryHolders(poolOf(url))).toHaveLength(1);
+  });
+});
+
+/** Rows that always give the lock (the session is what these tests are about). */
+function freeRows(lock: LockInfo, delayMs = 0) {
+  return {
+    acquireLock: async () => {
+      await new Promise((r) => setTimeout(r, delayMs));
+      return { acquired: true as const, lock };
+    },
+    lock: async () => null,
+    locks: async () => [],
+    heartbeat: async () => true,
+    releaseLock: async () => undefined,
+    forceUnlock: async () => false,
+  };
+}
+
+/** A connect() for PgLeaseLockStore, keeping the sessions it made for the test to end (or use). */
+function sessionsOf(url: string): { connect: () => Promise<pg.Client>; made: pg.Client[] } {
+  const made: pg.Client[] = [];
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url });
+    client.on("error", () => undefined);
+    made.push(client);
+    await client.connect();
+    return client;
+  };
+  return { connect, made };
+}
+
+describe("a lock lost to its session's error", () => {
+  it("says why without the connection's password, in any spelling or piece", {
+    timeout: 30_000,
+  }, async () => {
+    const url = await server().createDatabase("leases_secret");
+    const password = "Wq8/zLp@sS+e4rT:Mn2#Vb";
+    const lock: LockInfo = {
+      account: ACCOUNT,
+      lockId: "secret-1",
+      holder: "me",
+      acquiredAt: 1,
+      heartbeatAt: 1,
+    };
+    const sessions = sessionsOf(url);
+    const leases = new PgLeaseLockStore(freeRows(lock), sessions.connect, undefined, password);
+    try {
+      acquired(await leases.acquireLock(ACCOUNT, "me", 1, STALE));
+      const said = `server said: "${encodeURIComponent(password)}" / ${password.slice(3, 15)}`;
+      sessions.made[0]!.emit("error", new Error(said));
+      const why = leases.lockLost("secret-1") ?? "";
+      expect(why).toContain("the state database closed its connection (server said:");
+      expect(why).not.toContain(encodeURIComponent(password));
+      expect(why).not.toContain(password.slice(3, 15));
+    } finally {
+      await leases.close();
+      await Promise.all(sessions.made.map((s) => s.end().catch(() => undefined)));
+    }
+  });
+});
+
+describe("a lock's session under the server's idle_session_timeout", () => {
+  it("is exempted before the account is taken: a slow row write between the two does not lose it", {
+    timeout: 60_000,
+  }, async () => {
+    const url = await server().createDatabase("leases_idle");
+    const admin = poolOf(url);
+    await admin.query(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET idle_session_timeout = 100`);
+    const lock: LockInfo = {
+      account: ACCOUNT,
+      lockId: "idle-1",
+      holder: "me",
+      acquiredAt: 1,
+      heartbeatAt: 1,
+    };
+    // The row's write takes longer than the timeout: the session idles meanwhile.
+    const sessions = sessionsOf(url);
+    const leases = new PgLeaseLockStore(freeRows(lock, 500), sessions.connect);
+    try {
+      expect(acquired(await leases.acquireLock(ACCOUNT, "me", 1, STALE)).lockId).toBe("idle-1");
+      await new Promise((r) => setTimeout(r, 300));
+      expect(leases.lockLost("idle-1")).toBeNull();
+      expect(await advisoryHolders(admin)).toHaveLength(1);
+    } finally {
+      await leases.close();
+      await Promise.all(sessions.made.map((s) => s.end().catch(() => undefined)));
+    }
   });
 });

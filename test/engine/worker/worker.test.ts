@@ -731,3 +731,40 @@ describe("enqueue's order", () => {
     expect(byAccountInTurn(["c2", "a1"], recipes)).toEqual(["c2", "a1"]);
   });
 });
+
+describe("musicsync worker: the database ends its idle sessions", () => {
+  it("idle_session_timeout: the worker lives on, and every job it takes meanwhile converges", async () => {
+    const f = await fleet(2);
+    const rs: RecipeSpec[] = [0, 1, 2, 3].map((i) => ({
+      id: `idle${i}`,
+      account: `a${(i % 2) + 1}`,
+      title: `Idle ${i}`,
+      ids: songs(3, 230 + i * 3),
+    }));
+    await writeRecipes(f.dir, rs);
+    const admin = new pg.Client({ connectionString: f.stateUrl });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    // Every session the worker opens from now on is ended by the server after 150 ms idle: its
+    // pool's, its scheduler's, the job queue's, and its locks' (which must exempt themselves).
+    await admin.query(
+      `ALTER DATABASE "${new URL(f.stateUrl).pathname.slice(1)}" SET idle_session_timeout = 150`,
+    );
+    const w = worker(f, ["--tick", "1s", "--concurrency", "2"]);
+    await w.waitForLog(logged("worker started"), "the worker's start", 60_000);
+    // Idle past the timeout many times over before the jobs come.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await enqueue(f, ["--all"])).code).toBe(0);
+    for (const r of rs) {
+      const finished = await w.waitForLog(
+        (l) => l.msg === "run finished" && l.recipe === r.id,
+        `${r.id}'s run`,
+        60_000,
+      );
+      expect(finished.outcome).toBe("converged");
+    }
+    expect(w.child.exitCode, w.stderr().slice(-3000)).toBeNull();
+    w.child.kill("SIGTERM");
+    expect((await w.exited).code).toBe(0);
+  }, 180_000);
+});
