@@ -11,6 +11,7 @@ import { neverSent } from "../apply/errors.js";
 import { targetAfterApply } from "../apply/known-target.js";
 import { buildDesired, planPolicy } from "../plan/desired.js";
 import { targetFingerprint } from "../plan/fingerprint.js";
+import { stateTargetKey } from "../plan/owned.js";
 import { plan as makePlan, targetKey } from "../plan/plan.js";
 import type { ActualTarget, Desired, Owned, Plan } from "../plan/types.js";
 import type { FileSource, LoadedRecipe, TargetSpec } from "../recipe/types.js";
@@ -19,14 +20,13 @@ import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
 import { actionCounts, journalFate } from "../state/counts.js";
 import { currentHolder } from "../state/holder.js";
-import { stateTargetKey } from "../plan/owned.js";
 import type { EngineState, JournalEntry, OwnedRow, RunKind } from "../state/types.js";
 import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
-import { recordBefore } from "../undo/before.js";
 import { runThatApplied } from "./applied-plan.js";
 import { type ApprovalOptions, approvalGate, noteApproval } from "./approval.js";
+import { recordBefore } from "./before.js";
 import { withLock } from "./lease.js";
 import { reconcile } from "./reconcile.js";
 import type { EngineEnv, Outcome, Planned, RecipeRun, TargetSide } from "./run-types.js";
@@ -396,7 +396,7 @@ export async function applyWithRun(
   // Whether a write may have left, for a run whose journal cannot be read back.
   let sent = 0;
   try {
-    // What the run is about to change, for `musicsync undo` (engine/undo/before.ts).
+    // What the run is about to change, for `musicsync undo` (engine/run/before.ts).
     await recordBefore(env, planned, runId);
     const { lease, onAction } = env;
     const result = await applyPlan(plan, {

@@ -9,11 +9,11 @@
  * those few songs' ratings are read from their album pages (`readRatings`).
  */
 import type { ApplyLogger } from "../apply/apply.js";
+import { stateTargetKey } from "../plan/owned.js";
 import { targetKey } from "../plan/plan.js";
 import type { ActualTarget, Plan } from "../plan/types.js";
 import type { Privacy, TargetSpec } from "../recipe/types.js";
 import { itemLabel, makeItem } from "../sources/item.js";
-import { stateTargetKey } from "../plan/owned.js";
 import type { EngineState } from "../state/types.js";
 import { type Rating, type RatingsClient, readRatings } from "../targets/ratings.js";
 
