@@ -26,6 +26,8 @@ export {
 } from "./daemon/daemon.js";
 export { createDaemonLogger } from "./daemon/log.js";
 export { InterruptedError, Shutdown } from "./daemon/shutdown.js";
+// The file formats and CSV columns a recipe's `file` source names are the files reader's.
+export { type CsvColumns, FILE_FORMATS, type FileFormat } from "./files/types.js";
 export { combine } from "./pipeline/combine.js";
 export { isoWeek, parseServiceDate } from "./pipeline/dates.js";
 export { expand } from "./pipeline/expand.js";
@@ -36,6 +38,7 @@ export type { PipelineContext, SkippedItem, StepResult } from "./pipeline/types.
 export { buildDesired, type DesiredContext, planPolicy } from "./plan/desired.js";
 export { targetFingerprint } from "./plan/fingerprint.js";
 export { longestIncreasingSubsequence } from "./plan/lis.js";
+export { ownedFor, stateTargetKey } from "./plan/owned.js";
 export { describeOwned, markerRecipe, ownershipMarker } from "./plan/ownership.js";
 export { plan, targetKey } from "./plan/plan.js";
 export * from "./plan/types.js";
@@ -88,7 +91,6 @@ export {
   type SourceRead,
 } from "./sources/read.js";
 export type * from "./sources/reader.js";
-export { ownedFor, stateTargetKey } from "./plan/owned.js";
 export { engineMigrationsFolder, type OpenStateOptions, openSqliteState } from "./state/sqlite.js";
 export type * from "./state/types.js";
 export { compareWithSnapshot, type DriftChange, type DriftReport, detectDrift } from "./status/drift.js";

@@ -249,24 +249,29 @@ function stronglyConnected(edges: readonly { from: string; to: string }[]): stri
 }
 
 /**
- * The two folders an import runs between, seen where its two paths part: `engine/run/a.ts` →
- * `engine/state/pg/b.ts` runs from engine/run to engine/state. Null when the paths part at a file
- * (an import within one folder, or between a folder's own files and its subfolders': a folder
- * leans on its parts, and a part on its folder's shared files, as a file circle would show).
+ * The two places an import runs between, seen where its two paths part: `engine/run/a.ts` →
+ * `engine/state/pg/b.ts` runs from engine/run to engine/state; `engine/run/a.ts` →
+ * `engine/relay.ts` from engine/run to the file engine/relay.ts, a file of the folder above them.
+ * Null for an import within one folder.
  */
 export function folderStep(edge: { from: string; to: string }): { from: string; to: string } | null {
   const a = edge.from.split("/");
   const b = edge.to.split("/");
   let i = 0;
   while (i < a.length - 1 && i < b.length - 1 && a[i] === b[i]) i += 1;
-  if (i >= a.length - 1 || i >= b.length - 1) return null;
+  if (i >= a.length - 1 && i >= b.length - 1) return null;
   return { from: a.slice(0, i + 1).join("/"), to: b.slice(0, i + 1).join("/") };
 }
 
+const isFile = (place: string) => place.endsWith(".ts");
+
 /**
- * The loops of folders importing each other: each a group of folders (sorted) with, for each step
- * inside the group, one import that makes it. The code has none; a loop is broken by moving what
- * the step against the folders' order imports down to the folder that uses it.
+ * The loops of folders importing each other: each a group of places (sorted) with, for each step
+ * inside the group, one import that makes it. A group counts when it holds two folders or more:
+ * a folder and its parent's own files may lean on each other (a part on its folder's shared
+ * files, as a file circle would show), but a ring of sibling folders is a loop even when it runs
+ * through such a file. The code has none; a loop is broken by moving what the step against the
+ * folders' order imports down to the folder that uses it.
  */
 export function folderLoops(edges: readonly ImportEdge[]): { folders: string[]; through: string[] }[] {
   const steps = new Map<string, { from: string; to: string; via: string }>();
@@ -276,13 +281,15 @@ export function folderLoops(edges: readonly ImportEdge[]): { folders: string[]; 
     const key = `${step.from} → ${step.to}`;
     if (!steps.has(key)) steps.set(key, { ...step, via: `${edge.from} → ${edge.to}` });
   }
-  return stronglyConnected([...steps.values()]).map((folders) => ({
-    folders,
-    through: [...steps.values()]
-      .filter((s) => folders.includes(s.from) && folders.includes(s.to))
-      .map((s) => s.via)
-      .sort(),
-  }));
+  return stronglyConnected([...steps.values()])
+    .filter((places) => places.filter((p) => !isFile(p)).length >= 2)
+    .map((folders) => ({
+      folders,
+      through: [...steps.values()]
+        .filter((s) => folders.includes(s.from) && folders.includes(s.to))
+        .map((s) => s.via)
+        .sort(),
+    }));
 }
 
 /** The project's folders the floors speak of. */

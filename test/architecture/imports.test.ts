@@ -163,6 +163,22 @@ describe("the check, over a planted tree", () => {
     // One import taken away breaks the ring: nothing else is named.
     expect(loopLines(edges.filter((e) => e.from !== "engine/run/a.ts"))).toEqual([]);
   });
+
+  it("names a loop of folders that runs through a file of the folder above them", () => {
+    // engine/run leans on engine/state through engine/relay.ts, and engine/state on engine/run:
+    // the file in between hides no loop.
+    const edges = plant({
+      ...clean,
+      "engine/run/a.ts": 'import { r } from "../relay.js";\nexport const a = 1;\n',
+      "engine/relay.ts": 'import { s } from "./state/s.js";\nexport const r = 1;\n',
+      "engine/state/s.ts": 'import type { b } from "../run/b.js";\nexport const s = 1;\n',
+      "engine/run/b.ts": "export const b = 1;\n",
+    });
+    expect(importCircles(edges)).toEqual([]);
+    expect(loopLines(edges)).toEqual([
+      "engine/relay.ts ↔ engine/run ↔ engine/state: engine/relay.ts → engine/state/s.ts, engine/run/a.ts → engine/relay.ts, engine/state/s.ts → engine/run/b.ts",
+    ]);
+  });
 });
 
 describe("reading specifiers", () => {
