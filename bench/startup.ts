@@ -17,7 +17,7 @@
  *
  * What the commands load (each action imports its module when it runs):
  * - `--help`, `--version`: commander, cli/ and the command modules of cli/musicsync/commands (option
- *   lists only), engine/run/scrub + shared/redact (the output scrubbing every command goes through).
+ *   lists only), engine/output/scrub + shared/redact (the output scrubbing every command goes through).
  *   `init` adds its own module when it runs.
  * - `validate`: the above + engine/recipe, yaml, ajv's small runtime helper, node-cron.
  * - `plan`, `apply`, `sync`, `status`, `history`, `drift`, `resume`, `doctor`: the above + the

@@ -9,8 +9,9 @@
  * (default 40). Prints each page's median and worst time in ms; the goal (docs/ENGINE.md#the-status-page-and-metrics) is a median
  * under 100 ms.
  */
+
+import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../engine/demo/demo.js";
 import { loadRecipePaths } from "../engine/recipe/load.js";
-import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../engine/run/demo.js";
 import { syncRecipe } from "../engine/run/runner.js";
 import { startWeb } from "../engine/web/server.js";
 import { startHarness } from "../test/support/sync-harness.js";

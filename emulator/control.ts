@@ -12,6 +12,7 @@ import {
   ACCOUNT_BATCH_LIMITS,
   ACCOUNT_BATCH_MAX_ROWS,
   type AccountBatch,
+  writeAccountBatch,
 } from "./catalogue/account-batch.js";
 import type { EmulatorState } from "./context.js";
 import { invalidArgument, notFound } from "./errors.js";
@@ -168,7 +169,10 @@ function headersOf(state: EmulatorState, account: AccountRow, seconds: number): 
 async function addAccounts({ state, res, readBody }: ControlRequest): Promise<void> {
   const batch = accountBatch(json(await readBody()));
   const seconds = Math.floor(state.now() / 1000);
-  const made = state.store.addAccounts(batch).map(({ id, name }) => {
+  const written = state.store.addAccounts((writer, firstId, pool) =>
+    writeAccountBatch(writer, batch, firstId, pool),
+  );
+  const made = written.map(({ id, name }) => {
     const account = state.store.accounts.account(id);
     if (!account) throw new Error(`account ${id} was not written`);
     return { id, name, headers: headersOf(state, account, seconds) };

@@ -26,6 +26,8 @@ export {
 } from "./daemon/daemon.js";
 export { createDaemonLogger } from "./daemon/log.js";
 export { InterruptedError, Shutdown } from "./daemon/shutdown.js";
+// The file formats and CSV columns a recipe's `file` source names are the files reader's.
+export { type CsvColumns, FILE_FORMATS, type FileFormat } from "./files/types.js";
 export { combine } from "./pipeline/combine.js";
 export { isoWeek, parseServiceDate } from "./pipeline/dates.js";
 export { expand } from "./pipeline/expand.js";

@@ -1,5 +1,4 @@
 import * as browsingOps from "./operations/browsing.js";
-import type { OperationContext } from "./operations/context.js";
 import * as exploreOps from "./operations/explore.js";
 import * as libraryOps from "./operations/library.js";
 import * as playlistOps from "./operations/playlists.js";
@@ -10,6 +9,7 @@ import * as uploadOps from "./operations/uploads.js";
 import * as watchOps from "./operations/watch.js";
 import type { MusicClientOptions } from "./options.js";
 import { createContext } from "./transport/context.js";
+import type { OperationContext } from "./transport/operation-context.js";
 import type { Album, Artist, ArtistAlbum, HomeRow, PlaylistCard, User, VideoCard } from "./types/browsing.js";
 import type { Charts, Explore, MoodCategories, MoodPlaylists } from "./types/explore.js";
 import type {

@@ -12,10 +12,10 @@ export * from "./errors.js";
 export type { Logger } from "./logger.js";
 export type { ArtistAlbumsOptions } from "./operations/browsing.js";
 export type { GetChartsOptions } from "./operations/explore.js";
-export type { LibraryOrder, PrivacyStatus, Rating } from "./operations/library-arguments.js";
 export type { GetPodcastOptions } from "./operations/podcasts.js";
 export type { GetLyricsOptions, GetSongOptions, SetTasteProfileOptions } from "./operations/song.js";
 export type { GetWatchPlaylistOptions } from "./operations/watch.js";
+export type { LibraryOrder, PrivacyStatus, Rating } from "./types/argument-words.js";
 // Result and option types of every operation, named as in the interface document.
 export type * from "./types/browsing.js";
 export type * from "./types/common.js";

@@ -18,8 +18,9 @@ import {
   withStoredAccounts,
 } from "../../engine/accounts/accounts.js";
 import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom, newAccountsKey } from "../../engine/accounts/seal.js";
-import { printable, settingsRefusal, shownSettings } from "../../engine/accounts/sealed-settings.js";
+import { settingsRefusal, shownSettings } from "../../engine/accounts/sealed-settings.js";
 import { FileReadError, type ReadBounds, readRegularFile } from "../../engine/files/read-regular.js";
+import { printable } from "../../engine/output/printable.js";
 import type { Environment } from "../../engine/recipe/env.js";
 import { BUILT_IN_DEFAULTS } from "../../engine/recipe/normalise.js";
 import type { Project } from "../../engine/recipe/types.js";

@@ -1,4 +1,4 @@
-import { planOf, refusal } from "../../engine/run/held-plan.js";
+import { planOf, refusal } from "../../engine/render/held-plan.js";
 import type { EngineLogger } from "../../engine/run/logger.js";
 import { runAll } from "../../engine/run/run-all.js";
 import { applySavedPlan } from "../../engine/run/runner.js";

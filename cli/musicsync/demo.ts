@@ -1,5 +1,5 @@
 /** `musicsync demo`: the shipped recipes against an embedded emulator (loaded only for this command). */
-import { runDemo } from "../../engine/run/demo.js";
+import { runDemo } from "../../engine/demo/demo.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
 import { progress } from "./progress.js";

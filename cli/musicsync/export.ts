@@ -5,8 +5,8 @@
 import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { writeEntries } from "../../engine/files/index.js";
+import type { FileFormat } from "../../engine/files/types.js";
 import type { SongEntry } from "../../engine/match/entry.js";
-import type { FileFormat } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
 import type { Item } from "../../engine/sources/item.js";
 import { fromTrack } from "../../engine/sources/normalise.js";

@@ -5,8 +5,9 @@
  * it leaves the file or its match is corrected in matches.yaml. `mirror` would remove the person's
  * own additions on the next sync; `append` would keep a wrong match for ever. Pure.
  */
+
+import type { FileFormat } from "../../engine/files/types.js";
 import { oneLine } from "../../engine/match/choices.js";
-import type { FileFormat } from "../../engine/recipe/types.js";
 import { yamlScalar } from "./init-files.js";
 
 /** Longest id drawn from a title (the schema allows 64; a file name stays readable). */

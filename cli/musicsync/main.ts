@@ -14,7 +14,7 @@ import { realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
-import { scrubbingStream } from "../../engine/run/scrub.js";
+import { scrubbingStream } from "../../engine/output/scrub.js";
 import { stopQuietlyWhenPipeCloses } from "../closed-pipe.js";
 import { addCommands } from "../command.js";
 import { unsupportedNode } from "../node-support.js";

@@ -4,9 +4,10 @@
  * Each answer is written to matches.yaml as it is given (the file re-read first, what it says kept
  * as written), so quitting, Ctrl-C, Ctrl-D or a kill keeps every choice made until then.
  */
+
+import { type Override, readOverridesText, withChoice } from "../../engine/files/overrides.js";
 import { replaceFile } from "../../engine/files/replace-file.js";
 import { candidateText, choicesOf, entryText, openChoices, whyChoose } from "../../engine/match/choices.js";
-import { type Override, readOverridesText, withChoice } from "../../engine/match/overrides.js";
 import type { Resolution } from "../../engine/match/resolve.js";
 import type { Asker } from "./ask.js";
 import type { CliIo } from "./io.js";

@@ -1,13 +1,13 @@
 /** The project file and its recipes as a command needs them, with errors as one-line CliErrors. */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { learnStateUrl } from "../../engine/output/scrub.js";
 import { requireResolved, UnresolvedSettingError } from "../../engine/recipe/deferred-settings.js";
 import { formatIssue } from "../../engine/recipe/errors.js";
 import { loadProjectFile, loadRecipePaths } from "../../engine/recipe/load.js";
 import { didYouMean } from "../../engine/recipe/suggest.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
 import type { Path } from "../../engine/recipe/yaml-source.js";
-import { learnStateUrl } from "../../engine/run/scrub.js";
 import { parseStateUrl, resolveStateUrl } from "../../engine/state/open.js";
 import { CliError, type CliIo, type CommandRun, type GlobalOptions } from "./io.js";
 

@@ -6,7 +6,6 @@
 import type Database from "better-sqlite3";
 import { count, eq } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type AccountBatch, type BatchAccount, writeAccountBatch } from "../catalogue/account-batch.js";
 import { AccountStore } from "./accounts.js";
 import { CatalogueStore } from "./catalogue.js";
 import { ChartStore } from "./charts.js";
@@ -77,9 +76,10 @@ export class Store {
 
   /**
    * Adds a batch of logins with their libraries, in one transaction, numbered after the last
-   * account; their playlists and likes are drawn from every song of the catalogue.
+   * account; their playlists and likes are drawn from every song of the catalogue. `write` is the
+   * catalogue's batch writer: passed in, so the store needs nothing of the catalogue above it.
    */
-  addAccounts(batch: AccountBatch): BatchAccount[] {
+  addAccounts<T>(write: (writer: CatalogueWriter, firstId: number, songPool: readonly string[]) => T): T {
     this.songIds ??= this.db
       .select({ videoId: t.songs.videoId })
       .from(t.songs)
@@ -88,9 +88,7 @@ export class Store {
       .all()
       .map((s) => s.videoId);
     const pool = this.songIds;
-    return this.tx(() =>
-      writeAccountBatch(new CatalogueWriter(this.db), batch, this.accounts.nextId(), pool),
-    );
+    return this.tx(() => write(new CatalogueWriter(this.db), this.accounts.nextId(), pool));
   }
 
   counts(): Record<string, number> {

@@ -7,10 +7,10 @@
  */
 import { authTextKind } from "../../shared/auth-text.js";
 import { isDroppedHeader, MusicClient, parseCookieHeader, parseHeaderLines } from "../../src/index.js";
+import { engineScrubber } from "../output/scrub.js";
 import type { Environment } from "../recipe/env.js";
 import type { Account, Project } from "../recipe/types.js";
 import { ACCOUNT_PATTERNS, NAME_RULE } from "../recipe/vocabulary.js";
-import { engineScrubber } from "../run/scrub.js";
 import type { AccountStore, StoredAccount } from "../state/types.js";
 import {
   type AccountsKey,

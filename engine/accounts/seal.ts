@@ -11,8 +11,8 @@
  * unseals. No message here ever holds the key, the sealed text or what it seals.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { engineScrubber } from "../output/scrub.js";
 import type { Environment } from "../recipe/env.js";
-import { engineScrubber } from "../run/scrub.js";
 
 export const ACCOUNTS_KEY_VARIABLE = "MUSICSYNC_ACCOUNTS_KEY";
 

@@ -4,7 +4,8 @@
  * the database but has no key cannot send the credentials elsewhere (a base_url of their own).
  * This module compares the two copies, and says how to show settings without a URL's password.
  */
-import { engineScrubber } from "../run/scrub.js";
+import { printable } from "../output/printable.js";
+import { engineScrubber } from "../output/scrub.js";
 import type { StoredAccount } from "../state/types.js";
 import { type AccountsKey, SealError, unseal } from "./seal.js";
 import { withoutUserinfo } from "./userinfo.js";
@@ -87,18 +88,6 @@ export function settingsRefusal(name: string, check: SettingsCheck): string | nu
 }
 
 export { withoutUserinfo };
-
-/** Longest text of the database shown as it is; a row edited by hand may hold anything. */
-const SHOWN_LENGTH = 200;
-
-/**
- * Text from the database as a terminal may show it: with control characters (an escape sequence,
- * a line break that would forge a line of output) written as JSON escapes, and cut short.
- */
-export function printable(text: string, longest = SHOWN_LENGTH): string {
-  const cut = text.length > longest ? `${text.slice(0, longest)}…` : text;
-  return cut.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
 
 /** The settings as `accounts list` shows them: every URL without its userinfo, every text printable. */
 export function shownSettings(settings: Record<string, unknown>): Record<string, unknown> {

@@ -4,7 +4,6 @@
  * they do for mostly-ASCII text. Line endings come out as "\n" only, so every reader counts lines
  * the same way.
  */
-import { decodeUtf8 } from "../recipe/limits.js";
 import { FileSourceError } from "./errors.js";
 import { lineOf, sizeProblem } from "./limits.js";
 
@@ -52,6 +51,27 @@ function decodeUtf16(bytes: Uint8Array, encoding: Encoding): string {
       line,
     );
   }
+}
+
+/**
+ * Decodes UTF-8 strictly: Node's lenient decoding would turn bad bytes into U+FFFD silently and
+ * a recipe or a playlist would then differ from its file. Returns the text or the offset (in the text decoded
+ * so far) of the first invalid sequence.
+ */
+export function decodeUtf8(bytes: Uint8Array): { text: string } | { text: string; bad: number } {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  let byteAt = 0;
+  let from = 0;
+  for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) {
+    byteAt += Buffer.byteLength(text.slice(from, i));
+    from = i + 1;
+    // A real U+FFFD in the file is EF BF BD; anything else was a decoding failure.
+    if (bytes[byteAt] !== 0xef || bytes[byteAt + 1] !== 0xbf || bytes[byteAt + 2] !== 0xbd) {
+      return { text, bad: i };
+    }
+    byteAt += 3;
+  }
+  return { text };
 }
 
 function decodeUtf8Strict(bytes: Uint8Array): string {

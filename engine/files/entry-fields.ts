@@ -2,10 +2,11 @@
  * From the loose values a file holds to a checked `FileEntry`, the same way for every format:
  * trimmed text, empty as null, one check for the title and for oversized fields.
  */
+
+import { isVideoId } from "../match/entry.js";
 import { MAX_FIELD_CHARS } from "./limits.js";
 import { splitArtists } from "./song-text.js";
 import type { FileEntry, FileIssue } from "./types.js";
-import { isVideoId } from "./video-url.js";
 
 /** What a reader found for one row, before checking. */
 export interface Draft {

@@ -1,10 +1,5 @@
 /** YouTube video ids in the URLs players and our own exports write, and the URL we write back. */
-
-const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
-
-export function isVideoId(text: string): boolean {
-  return VIDEO_ID.test(text);
-}
+import { isVideoId } from "../match/entry.js";
 
 export function watchUrl(videoId: string): string {
   return `https://music.youtube.com/watch?v=${videoId}`;

@@ -3,7 +3,7 @@
  * unsure best (below the score to take it). What each is chosen among, and how a candidate reads
  * as one line in `musicsync match`, in the draft of matches.yaml and in `match --interactive`. Pure.
  */
-import { printable } from "../accounts/sealed-settings.js";
+import { printable } from "../output/printable.js";
 import type { SongEntry } from "./entry.js";
 import type { Resolution } from "./resolve.js";
 import { countWord, type ScoredCandidate } from "./score.js";

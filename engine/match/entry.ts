@@ -25,3 +25,10 @@ export interface MatchCandidate {
   explicit: boolean | null;
   resultType: "song" | "video";
 }
+
+const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+
+/** Whether `text` has the shape of the service's video ids (a file's own id, an override, a result's). */
+export function isVideoId(text: string): boolean {
+  return VIDEO_ID.test(text);
+}

@@ -3,10 +3,8 @@
  * the cache, then search (songs first, videos only for what the songs do not give). Every result
  * says how it was found and why, so `musicsync match` and the plan can explain it.
  */
-import { isVideoId } from "../files/video-url.js";
-import type { SearchResultItem } from "../sources/reader.js";
-import type { CachedMatch } from "../state/types.js";
-import type { MatchCandidate, SongEntry } from "./entry.js";
+import type { CachedMatch } from "./cached-match.js";
+import { isVideoId, type MatchCandidate, type SongEntry } from "./entry.js";
 import { entryKey, searchQuery } from "./key.js";
 import { decide, mainReason, type ScoredCandidate } from "./score.js";
 
@@ -33,9 +31,24 @@ export interface Resolution {
   tied: readonly ScoredCandidate[];
 }
 
+/**
+ * What the matcher reads of one search result: the fields a candidate is made of. Said here, in
+ * the matcher's own terms, so that it needs nothing of the sources' client interface, whose search
+ * results have these fields and more.
+ */
+export interface SearchHit {
+  resultType?: string | null;
+  videoId?: string | null;
+  title?: string | null;
+  artists?: readonly { name: string | null }[] | null;
+  album?: { name: string | null } | string | null;
+  duration_seconds?: number | null;
+  isExplicit?: boolean | null;
+}
+
 export interface ResolveDeps {
   /** One search request (the caller paces them). */
-  search(query: string, filter: "songs" | "videos"): Promise<readonly SearchResultItem[]>;
+  search(query: string, filter: "songs" | "videos"): Promise<readonly SearchHit[]>;
   cache: {
     cachedMatches(keys: readonly string[]): Promise<Map<string, CachedMatch>>;
     recordMatches(matches: readonly CachedMatch[]): Promise<void>;
@@ -60,7 +73,7 @@ export const RETRY_MISSES_AFTER_MS = 7 * 24 * 3600 * 1000;
  * not a video id, are dropped (an id is written into matches.yaml: a line break in one would make
  * a drafted comment a line of its own).
  */
-export function candidateOf(r: SearchResultItem): MatchCandidate | null {
+export function candidateOf(r: SearchHit): MatchCandidate | null {
   const kind = r.resultType === "song" || r.resultType === "video" ? r.resultType : null;
   if (!kind || !r.videoId || !isVideoId(r.videoId) || !r.title) return null;
   const album = typeof r.album === "string" ? r.album : (r.album?.name ?? null);

@@ -2,9 +2,10 @@
  * The notifier of a process: routes each event to the targets that want it and hands the
  * deliveries to the background queue. `notify` never throws and never waits; `close` drains.
  */
+
+import { engineScrubber } from "../output/scrub.js";
 import type { NotifyTarget } from "../recipe/types.js";
 import type { EngineLogger } from "../run/logger.js";
-import { engineScrubber } from "../run/scrub.js";
 import { countDelivery, countsSettled } from "./count.js";
 import type { NotifyEvent } from "./events.js";
 import type { Scrub } from "./format.js";

@@ -22,7 +22,7 @@ export const DEFAULT_RADIO_LIMIT = 50;
 export const DEFAULT_UNDO_MAX_AGE_DAYS = 90;
 
 /**
- * A person's song matches for the `file` sources of the recipes beside it (engine/match/overrides.ts);
+ * A person's song matches for the `file` sources of the recipes beside it (engine/files/overrides.ts);
  * the loader passes over it when it reads a folder of recipes.
  */
 export const OVERRIDES_FILE = "matches.yaml";

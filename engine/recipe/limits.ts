@@ -49,27 +49,6 @@ export function sizeProblem(bytes: number): string | null {
 /** How a recipe or project file is read (engine/files/read-regular.ts). */
 export const RECIPE_FILE_BOUNDS: ReadBounds = { maxBytes: MAX_RECIPE_FILE_BYTES, tooBig };
 
-/**
- * Decodes UTF-8 strictly: Node's lenient decoding would turn bad bytes into U+FFFD silently and
- * the recipe would then differ from the file. Returns the text or the offset (in the text decoded
- * so far) of the first invalid sequence.
- */
-export function decodeUtf8(bytes: Uint8Array): { text: string } | { text: string; bad: number } {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  let byteAt = 0;
-  let from = 0;
-  for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) {
-    byteAt += Buffer.byteLength(text.slice(from, i));
-    from = i + 1;
-    // A real U+FFFD in the file is EF BF BD; anything else was a decoding failure.
-    if (bytes[byteAt] !== 0xef || bytes[byteAt + 1] !== 0xbf || bytes[byteAt + 2] !== 0xbd) {
-      return { text, bad: i };
-    }
-    byteAt += 3;
-  }
-  return { text };
-}
-
 /** YAML's printable set (YAML 1.2 §5.1) less nothing: tab, newlines and printable code points. */
 const NOT_PRINTABLE = /[^\t\n\r\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { decodeUtf8 } from "../files/decode.js";
 import { describeFsError, FileReadError, readRegularFile } from "../files/read-regular.js";
 import { OVERRIDES_FILE } from "./defaults.js";
 import { readWhenUsed } from "./deferred-settings.js";
@@ -14,7 +15,7 @@ import { fileAccess, fileSourceIssues, placeFiles } from "./file-paths.js";
 import { fitWarnings } from "./fit.js";
 import { canonicalJson, deepFreeze } from "./freeze.js";
 import type { ProjectInput, RecipeInput } from "./input.js";
-import { decodeUtf8, RECIPE_FILE_BOUNDS, sizeProblem } from "./limits.js";
+import { RECIPE_FILE_BOUNDS, sizeProblem } from "./limits.js";
 import { BUILT_IN_DEFAULTS, normaliseProject, normaliseRecipe, type RecipeDefaults } from "./normalise.js";
 import { SECOND_SCHEDULES_ENV } from "./schedule.js";
 import { accountWarnings, checkRecipe, type PathIssue, recipeTargetKey } from "./semantic.js";

@@ -19,6 +19,7 @@
  * mistake inside one branch is reported once, against that branch only.
  */
 import { type Static, type TSchema, Type } from "typebox";
+import { FILE_FORMATS } from "../files/types.js";
 import {
   ACCOUNT_PATTERNS,
   ARTIST_SECTIONS,
@@ -26,7 +27,6 @@ import {
   COMBINE_OPS,
   DEDUPE_KEYS,
   EXPAND_KINDS,
-  FILE_FORMATS,
   LIBRARY_KINDS,
   LIBRARY_TARGET_KINDS,
   MODES,

@@ -12,6 +12,7 @@
  */
 
 import type { Static } from "typebox";
+import type { CsvColumns, FileFormat } from "../files/types.js";
 import type { parts } from "./schema.js";
 import type {
   ArtistSection,
@@ -19,7 +20,6 @@ import type {
   CombineOp,
   DedupeKey,
   ExpandKind,
-  FileFormat,
   LibraryKind,
   LibraryTargetKind,
   Mode,
@@ -113,11 +113,12 @@ export interface SelfSource extends SourceBase {
   type: "self";
 }
 
-/**
- * A generic CSV's columns, by header name: which one holds what, as written. `duration_unit`
- * absent: milliseconds when the header says ms, else seconds ("3:45" is read as m:ss).
- */
-export type CsvColumns = Static<typeof parts.csvColumns>;
+// A file source's CSV columns are the reader's (engine/files/types.ts); the schema says the same
+// shape, and this fails to compile when the two part.
+// (Compared as the compiler compares two types for identity: optional fields count too.)
+type SameShape<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Holds<T extends true> = T;
+type _CsvColumnsAgree = Holds<SameShape<Static<typeof parts.csvColumns>, CsvColumns>>;
 
 /** Songs listed in a file (an export of another service, a local playlist), matched by search. */
 export interface FileSource extends SourceBase {

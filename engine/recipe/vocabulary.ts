@@ -58,10 +58,6 @@ export const SOURCE_TYPES = [
 ] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
-/** The formats a `file` source reads (and `musicsync export` writes). */
-export const FILE_FORMATS = ["csv", "m3u", "xspf", "json", "text"] as const;
-export type FileFormat = (typeof FILE_FORMATS)[number];
-
 export const COMBINE_OPS = ["concat", "interleave", "union", "intersect", "difference"] as const;
 export type CombineOp = (typeof COMBINE_OPS)[number];
 

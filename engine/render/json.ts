@@ -2,8 +2,9 @@
  * The plan as a versioned JSON document: what `plan -o plan.json` writes and `apply` reads back.
  * Reading refuses other formats and versions rather than guessing.
  */
+
+import { engineScrubber } from "../output/scrub.js";
 import { PLAN_VERSION, type Plan } from "../plan/types.js";
-import { engineScrubber } from "../run/scrub.js";
 import { planDocumentProblem } from "./plan-schema.js";
 import type { PlanFailure } from "./text.js";
 

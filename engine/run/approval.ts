@@ -4,12 +4,13 @@
  * `sync --approve` applies such a plan at once; `musicsync approve <run-id>` applies a held one,
  * exactly, through the saved-plan path (refused when the target changed since).
  */
+
+import { engineScrubber } from "../output/scrub.js";
 import { approvalNeeded, withApprovalNote } from "../plan/approval.js";
 import type { Plan } from "../plan/types.js";
 import type { LoadedRecipe, RequireApproval } from "../recipe/types.js";
 import type { Approval, EngineState, RunResult } from "../state/types.js";
 import type { EngineEnv, Planned, RecipeRun } from "./run-types.js";
-import { engineScrubber } from "./scrub.js";
 
 /** How one run stands to `policy.require_approval`. */
 export interface ApprovalOptions {

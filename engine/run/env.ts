@@ -7,6 +7,7 @@ import { authTextKind, looksLikePath } from "../../shared/auth-text.js";
 import { MusicClient, type MusicClientOptions } from "../../src/index.js";
 import type { EngineClient } from "../apply/client.js";
 import { type Clock, DEFAULT_PACING, Pacer, type PacingOptions, systemClock } from "../apply/pacer.js";
+import { engineScrubber, learnStateUrl } from "../output/scrub.js";
 import { requireResolved } from "../recipe/deferred-settings.js";
 import type { Account, Project } from "../recipe/types.js";
 import { openState, resolveStateUrl } from "../state/open.js";
@@ -16,7 +17,7 @@ import { authOption, settingError } from "./auth-setting.js";
 import { type EmbeddedEmulator, embeddedEmulator } from "./emulator-account.js";
 import type { EngineLogger } from "./logger.js";
 import type { EngineEnv } from "./runner.js";
-import { engineScrubber, learnStateUrl, scrubbingState } from "./scrub.js";
+import { scrubbingState } from "./scrubbing-state.js";
 
 export interface EnvOptions {
   project: Project;

@@ -8,7 +8,7 @@
 import { createRequire } from "node:module";
 import { pino } from "pino";
 import type { PrettyOptions } from "pino-pretty";
-import { scrubLogLine } from "./scrub.js";
+import { scrubLogLine } from "../output/scrub.js";
 
 export interface EngineLogger {
   debug(fields: object, message?: string): void;

@@ -24,9 +24,9 @@ import type { EngineState, JournalEntry, OwnedRow, RunKind } from "../state/type
 import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
-import { recordBefore } from "../undo/before.js";
 import { runThatApplied } from "./applied-plan.js";
 import { type ApprovalOptions, approvalGate, noteApproval } from "./approval.js";
+import { recordBefore } from "./before.js";
 import { withLock } from "./lease.js";
 import { reconcile } from "./reconcile.js";
 import type { EngineEnv, Outcome, Planned, RecipeRun, TargetSide } from "./run-types.js";
@@ -396,7 +396,7 @@ export async function applyWithRun(
   // Whether a write may have left, for a run whose journal cannot be read back.
   let sent = 0;
   try {
-    // What the run is about to change, for `musicsync undo` (engine/undo/before.ts).
+    // What the run is about to change, for `musicsync undo` (engine/run/before.ts).
     await recordBefore(env, planned, runId);
     const { lease, onAction } = env;
     const result = await applyPlan(plan, {

@@ -5,10 +5,10 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { type FileEntry, FileSourceError, readEntriesFile } from "../files/index.js";
-import { loadOverrides, OverridesError } from "../match/overrides.js";
+import { loadOverrides, OverridesError } from "../files/overrides.js";
 import { type Resolution, type ResolveDeps, resolveEntries, unmatchedText } from "../match/resolve.js";
+import { engineScrubber } from "../output/scrub.js";
 import type { FileSource } from "../recipe/types.js";
-import { engineScrubber } from "../run/scrub.js";
 import { type Item, makeItem } from "./item.js";
 import { SourceError, type SourceNote, type SourceRead } from "./read.js";
 

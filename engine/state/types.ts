@@ -3,6 +3,7 @@
  * accounts), joined in `EngineState`, on SQLite or PostgreSQL alike (./state.ts): every method is
  * async, even though SQLite answers synchronously.
  */
+import type { CachedMatch } from "../match/cached-match.js";
 
 export type RunKind = "plan" | "apply" | "sync" | "undo";
 export type RunResult =
@@ -366,13 +367,4 @@ export interface Approval {
   status: ApprovalStatus;
   decidedAt: number | null;
   appliedRunId: number | null;
-}
-
-/** A file entry's match as cached: the chosen video, or none after a search that found nothing good. */
-export interface CachedMatch {
-  key: string;
-  videoId: string | null;
-  score: number | null;
-  reasons: readonly string[];
-  matchedAt: number;
 }

@@ -8,6 +8,7 @@ import { ServiceError } from "../../src/index.js";
 import { targetFingerprint } from "../plan/fingerprint.js";
 import { ownedFor, stateTargetKey } from "../plan/owned.js";
 import type { TargetSpec } from "../recipe/types.js";
+import type { TargetBefore } from "../run/before.js";
 import { reconcile } from "../run/reconcile.js";
 import {
   applyWithRun,
@@ -23,12 +24,10 @@ import { makeItem } from "../sources/item.js";
 import type { JournalEntry, RunRecord } from "../state/types.js";
 import { readRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
-import type { TargetBefore } from "./before.js";
 import { stepsOf } from "./journal.js";
 import { planUndo } from "./plan-undo.js";
 import { UndoRefusedError, undoRefusal } from "./refusal.js";
 
-export { captureBefore, recordBefore, type TargetBefore } from "./before.js";
 export { planUndo, type UndoInput, type UndoOptions } from "./plan-undo.js";
 export { DEFAULT_UNDO_MAX_AGE_DAYS, UndoRefusedError, undoRefusal } from "./refusal.js";
 

@@ -6,8 +6,8 @@
 import { type LibrarySong, libraryEdits } from "../plan/library.js";
 import { targetKey } from "../plan/plan.js";
 import type { ActualTarget, PlanAction, PlanLine } from "../plan/types.js";
+import type { ItemBefore, ItemState, TargetBefore } from "../run/before.js";
 import type { Rating } from "../targets/ratings.js";
-import type { ItemBefore, ItemState, TargetBefore } from "./before.js";
 import { chunk, line, type Step } from "./journal.js";
 import type { Draft } from "./playlist-undo.js";
 

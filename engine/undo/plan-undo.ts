@@ -7,9 +7,9 @@
 import { targetFingerprint } from "../plan/fingerprint.js";
 import { summarise } from "../plan/finish.js";
 import { type ActualTarget, type Owned, PLAN_VERSION, type Plan } from "../plan/types.js";
+import type { TargetBefore } from "../run/before.js";
 import type { JournalEntry, RunBeforeRecord, RunRecord } from "../state/types.js";
 import type { Rating } from "../targets/ratings.js";
-import type { TargetBefore } from "./before.js";
 import { undoItems } from "./items-undo.js";
 import { stepsOf } from "./journal.js";
 import { type Draft, undoPlaylist } from "./playlist-undo.js";

@@ -7,8 +7,8 @@
  */
 import type { ActualTarget, MoveStep, PlanAction, PlanLine, RowRef } from "../plan/types.js";
 import { sameDescription, sameTitle } from "../recipe/service-text.js";
+import type { RowBefore, TargetBefore } from "../run/before.js";
 import { itemLabel } from "../sources/item.js";
-import type { RowBefore, TargetBefore } from "./before.js";
 import { addedRows, chunk, type Fate, line, removedRows, type Step } from "./journal.js";
 import { movesTo } from "./moves.js";
 

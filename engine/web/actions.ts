@@ -5,8 +5,8 @@
  * does it and says what happened.
  */
 import type { LoadedRecipe } from "../recipe/types.js";
+import { planOf, refusal } from "../render/held-plan.js";
 import { renderPlanText, summaryLine } from "../render/text.js";
-import { planOf, refusal } from "../run/held-plan.js";
 import type { EngineLogger } from "../run/logger.js";
 import { resumeAccount, resumeRecipe } from "../run/resume.js";
 import { runAll } from "../run/run-all.js";

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody, sendBody } from "../../shared/http.js";
-import { engineScrubber } from "../run/scrub.js";
+import { engineScrubber } from "../output/scrub.js";
 import { errorPage } from "./message-pages.js";
 
 const SECURITY_HEADERS = {

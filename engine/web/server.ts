@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { networkInterfaces } from "node:os";
-import { engineScrubber } from "../run/scrub.js";
+import { engineScrubber } from "../output/scrub.js";
 import { ActionRefused, describeAction, isActionKind, performAction } from "./actions.js";
 import type { WebHost } from "./host.js";
 import {

@@ -2,7 +2,7 @@ import { type Dispatcher, request } from "undici";
 import { Redactor } from "../../shared/redact.js";
 import { USER_AGENT } from "../../shared/wire/constants.js";
 import { ArgumentError } from "../errors.js";
-import { decodeBody, toTransportError } from "../transport/http.js";
+import { decodeBody, toTransportError } from "../http.js";
 
 /** Google's OAuth endpoints for limited-input devices (docs/PROTOCOL.md#oauth). */
 export const DEVICE_CODE_URL = "https://www.youtube.com/o/oauth2/device/code";

@@ -8,10 +8,12 @@ import {
   parseArtistAlbumsPage,
   parseUser,
 } from "../parsers/artist.js";
+import { classicToken } from "../parsers/continuation-tokens.js";
 import { parseMixedContent } from "../parsers/home.js";
 import { get, type JsonObject, list, mustList, type Path } from "../parsers/nav.js";
 import { SC_SECTION_LIST, SC_SECTIONS, SL } from "../parsers/paths.js";
 import { parseUserPlaylists, parseUserVideos } from "../parsers/user.js";
+import type { OperationContext } from "../transport/operation-context.js";
 import {
   type Album,
   ARTIST_ALBUM_ORDERS,
@@ -22,8 +24,8 @@ import {
   type User,
   type VideoCard,
 } from "../types/browsing.js";
-import { browsePage, type OperationContext, parseFor } from "./context.js";
-import { classicToken, ctokenParams, followClassic } from "./continuations.js";
+import { browsePage, parseFor } from "./context.js";
+import { ctokenParams, followClassic } from "./continuations.js";
 import { checkLimit } from "./search.js";
 
 const RELATED_SECTIONS: Path = ["contents", ...SL];

@@ -1,8 +1,9 @@
 import { LOCATIONS } from "../../shared/wire/constants.js";
 import { ArgumentError } from "../errors.js";
 import { parseCharts, parseExplore, parseMoodCategories, parseMoodPlaylists } from "../parsers/explore.js";
+import type { OperationContext } from "../transport/operation-context.js";
 import type { Charts, Explore, MoodCategories, MoodPlaylists } from "../types/explore.js";
-import { browsePage, type OperationContext } from "./context.js";
+import { browsePage } from "./context.js";
 
 /** Explore operations (docs/PROTOCOL.md#explore): one browse request each, no continuation. */
 

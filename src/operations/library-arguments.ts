@@ -1,4 +1,11 @@
 import { ArgumentError } from "../errors.js";
+import {
+  LIBRARY_ORDERS,
+  type LibraryOrder,
+  PRIVACY_STATUSES,
+  type PrivacyStatus,
+  RATINGS,
+} from "../types/argument-words.js";
 
 /**
  * Argument checks shared by the operations (library, playlists, uploads, podcasts, song). Each runs
@@ -64,9 +71,6 @@ export function checkLimit(
   return value;
 }
 
-export const RATINGS = ["LIKE", "DISLIKE", "INDIFFERENT"] as const;
-export type Rating = (typeof RATINGS)[number];
-
 /** The `like/*` endpoint of a rating (docs/PROTOCOL.md#library). */
 export function ratingEndpoint(operation: string, rating: unknown): string {
   switch (rating) {
@@ -83,14 +87,6 @@ export function ratingEndpoint(operation: string, rating: unknown): string {
   }
 }
 
-/** Sort orders of the library and upload lists, with the `params` the service expects (docs/PROTOCOL.md#library). */
-export const LIBRARY_ORDERS = {
-  a_to_z: "ggMGKgQIARAA",
-  z_to_a: "ggMGKgQIARAB",
-  recently_added: "ggMGKgQIABAB",
-} as const;
-export type LibraryOrder = keyof typeof LIBRARY_ORDERS;
-
 /** The `params` of an order, or undefined when none was asked for. */
 export function orderParams(operation: string, order: unknown): string | undefined {
   if (order === undefined || order === null) return undefined;
@@ -103,9 +99,6 @@ export function orderParams(operation: string, order: unknown): string | undefin
     { operation },
   );
 }
-
-export const PRIVACY_STATUSES = ["PUBLIC", "PRIVATE", "UNLISTED"] as const;
-export type PrivacyStatus = (typeof PRIVACY_STATUSES)[number];
 
 export function checkPrivacy(operation: string, value: unknown): PrivacyStatus {
   if (typeof value === "string" && (PRIVACY_STATUSES as readonly string[]).includes(value)) {

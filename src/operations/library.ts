@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { ArgumentError, ErrorCodes, ServiceError } from "../errors.js";
 import { parseAccountInfo } from "../parsers/account.js";
+import { classicToken } from "../parsers/continuation-tokens.js";
 import { parseHistory } from "../parsers/history.js";
 import {
   containerItems,
@@ -15,6 +16,7 @@ import {
 import { get, isObject, type JsonObject, str } from "../parsers/nav.js";
 import type { ParseNotes } from "../parsers/notes.js";
 import { parsePlaylistItems } from "../parsers/song-row.js";
+import type { OperationContext } from "../transport/operation-context.js";
 import type {
   AccountInfo,
   HistoryItem,
@@ -29,8 +31,8 @@ import type {
   PlaylistTrack,
 } from "../types/library.js";
 import type { ServiceResponse } from "../types/playlists.js";
-import { type OperationContext, parseFor } from "./context.js";
-import { classicToken, ctokenParams, followClassic } from "./continuations.js";
+import { parseFor } from "./context.js";
+import { ctokenParams, followClassic } from "./continuations.js";
 import {
   checkBoolean,
   checkId,

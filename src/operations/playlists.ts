@@ -1,4 +1,5 @@
 import { ArgumentError, ErrorCodes, ParseError, ServiceError } from "../errors.js";
+import { classicToken } from "../parsers/continuation-tokens.js";
 import { get, isObject, type JsonObject, list, type Path, str } from "../parsers/nav.js";
 import {
   parsePlaylistPage,
@@ -7,6 +8,7 @@ import {
   totalSeconds,
 } from "../parsers/playlist.js";
 import { parsePlaylistItems } from "../parsers/song-row.js";
+import type { OperationContext } from "../transport/operation-context.js";
 import { engagementPanel } from "../transport/refusals.js";
 import type {
   AddedPlaylistItem,
@@ -23,8 +25,8 @@ import type {
   WriteStatus,
 } from "../types/playlists.js";
 import type { Episode } from "../types/podcasts.js";
-import { type OperationContext, parseFor } from "./context.js";
-import { classicToken, ctokenParams, followClassic, followItems } from "./continuations.js";
+import { parseFor } from "./context.js";
+import { ctokenParams, followClassic, followItems } from "./continuations.js";
 import {
   checkBoolean,
   checkId,

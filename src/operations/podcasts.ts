@@ -1,4 +1,5 @@
 import { ArgumentError } from "../errors.js";
+import { classicToken } from "../parsers/continuation-tokens.js";
 import {
   parseChannel,
   parseChannelEpisodes,
@@ -7,9 +8,10 @@ import {
   parseEpisodesPlaylist,
   parsePodcast,
 } from "../parsers/podcasts.js";
+import type { OperationContext } from "../transport/operation-context.js";
 import type { Channel, Episode, EpisodePage, EpisodesPlaylist, Podcast } from "../types/podcasts.js";
-import { browsePage, type OperationContext, parseFor } from "./context.js";
-import { classicToken, followClassic } from "./continuations.js";
+import { browsePage, parseFor } from "./context.js";
+import { followClassic } from "./continuations.js";
 import { requireId } from "./library-arguments.js";
 
 /** Podcast operations (docs/PROTOCOL.md#podcasts). */

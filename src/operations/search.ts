@@ -1,7 +1,9 @@
 import { ArgumentError } from "../errors.js";
+import { classicToken } from "../parsers/continuation-tokens.js";
 import type { JsonObject } from "../parsers/nav.js";
 import { get, isObject } from "../parsers/nav.js";
 import { parseSearchContinuation, parseSearchResponse, parseSearchSuggestions } from "../parsers/search.js";
+import type { OperationContext } from "../transport/operation-context.js";
 import {
   SEARCH_FILTERS,
   SEARCH_SCOPES,
@@ -11,8 +13,8 @@ import {
   type SearchScope,
   type SearchSuggestion,
 } from "../types/search.js";
-import { type OperationContext, parseFor } from "./context.js";
-import { classicToken, ctokenParams } from "./continuations.js";
+import { parseFor } from "./context.js";
+import { ctokenParams } from "./continuations.js";
 
 const OPERATION = "search";
 

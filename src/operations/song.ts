@@ -3,8 +3,9 @@ import { parseLyrics, parseTimedLyrics } from "../parsers/lyrics.js";
 import type { JsonObject } from "../parsers/nav.js";
 import { parseSong } from "../parsers/song.js";
 import { parseTasteProfile } from "../parsers/taste-profile.js";
+import type { OperationContext } from "../transport/operation-context.js";
 import type { Lyrics, Song, TasteProfile } from "../types/song.js";
-import { type OperationContext, parseFor } from "./context.js";
+import { parseFor } from "./context.js";
 import { requireId } from "./library-arguments.js";
 
 /**

@@ -5,6 +5,7 @@ import { ArgumentError, AuthError, ErrorCodes, ServiceError } from "../errors.js
 import { parseLibraryAlbums, parseLibraryArtists, withoutShuffleRow } from "../parsers/library.js";
 import { isObject } from "../parsers/nav.js";
 import { parseUploadAlbum, parseUploadRows } from "../parsers/uploads.js";
+import type { OperationContext } from "../transport/operation-context.js";
 import type { LibraryAlbum, LibraryArtist } from "../types/library.js";
 import type { ServiceResponse } from "../types/playlists.js";
 import type {
@@ -14,7 +15,7 @@ import type {
   UploadListOptions,
   UploadSong,
 } from "../types/uploads.js";
-import { browsePage, type OperationContext } from "./context.js";
+import { browsePage } from "./context.js";
 import { libraryList, listArguments } from "./library.js";
 import { checkId, checkLimit, checkOptions } from "./library-arguments.js";
 import { SUCCEEDED, sendWrite } from "./playlists.js";

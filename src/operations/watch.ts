@@ -1,9 +1,11 @@
 import { ArgumentError, ErrorCodes, ServiceError } from "../errors.js";
+import { classicToken } from "../parsers/continuation-tokens.js";
 import type { JsonObject } from "../parsers/nav.js";
 import { parseQueueContinuation, parseWatchPage } from "../parsers/watch.js";
+import type { OperationContext } from "../transport/operation-context.js";
 import type { WatchPlaylist } from "../types/watch.js";
-import { type OperationContext, parseFor } from "./context.js";
-import { classicToken, followClassic } from "./continuations.js";
+import { parseFor } from "./context.js";
+import { followClassic } from "./continuations.js";
 
 /** `get_watch_playlist` (docs/PROTOCOL.md#watch): the `next` endpoint and its queue continuations. */
 

@@ -1,9 +1,9 @@
-import { classicToken, itemToken } from "../operations/continuations.js";
 import type { ArtistRef } from "../types/common.js";
 import type { PlaylistTrack } from "../types/library.js";
 import type { Playlist, PlaylistCollaborators, PrivacyStatus, RelatedPlaylist } from "../types/playlists.js";
 import type { Episode } from "../types/podcasts.js";
 import { MTRIR, parsePlaylistCard } from "./cards.js";
+import { classicToken, itemToken } from "./continuation-tokens.js";
 import { MMRIR, parseEpisodeList, parseEpisodeRow } from "./episode-row.js";
 import { get, isObject, type JsonObject, list, mustObj, type Path, str } from "./nav.js";
 import { ignoreNotes, type ParseNotes } from "./notes.js";

@@ -32,12 +32,12 @@ import {
   RateLimitError,
   ServiceError,
 } from "../errors.js";
+import { decodeBody, toTransportError } from "../http.js";
 import { type Logger, silentLogger } from "../logger.js";
-import type { OperationContext, RawRequest, RawResponse, SendOptions } from "../operations/context.js";
 import type { MusicClientOptions } from "../options.js";
 import { isObject, type JsonObject } from "../parsers/nav.js";
 import type { ParseNotes } from "../parsers/notes.js";
-import { decodeBody, toTransportError } from "./http.js";
+import type { OperationContext, RawRequest, RawResponse, SendOptions } from "./operation-context.js";
 import { readRefusal } from "./refusals.js";
 
 /** Settings checked and fixed at construction. */

@@ -1,4 +1,4 @@
-import type { LibraryOrder, Rating } from "../operations/library-arguments.js";
+import type { LibraryOrder, Rating } from "./argument-words.js";
 import type { PlaylistItem } from "./browsing.js";
 import type { ArtistRef, IdName, Thumbnail } from "./common.js";
 

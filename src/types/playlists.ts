@@ -1,4 +1,4 @@
-import type { PrivacyStatus } from "../operations/library-arguments.js";
+import type { PrivacyStatus } from "./argument-words.js";
 import type { ArtistRef, CommunityVoteStatus, Thumbnail } from "./common.js";
 import type { PlaylistTrack } from "./library.js";
 import type { Episode } from "./podcasts.js";

@@ -145,7 +145,7 @@ export function floorOf(file: string): Floor | null {
  * start the emulator in-process. Lazy, so no command but those loads it.
  */
 export const LAZY_CROSSINGS: readonly { from: string; to: string }[] = [
-  { from: "engine/run/demo.ts", to: "emulator/index.ts" },
+  { from: "engine/demo/demo.ts", to: "emulator/index.ts" },
   { from: "engine/run/emulator-account.ts", to: "emulator/index.ts" },
 ];
 
@@ -249,135 +249,47 @@ function stronglyConnected(edges: readonly { from: string; to: string }[]): stri
 }
 
 /**
- * The two folders an import runs between, seen where its two paths part: `engine/run/a.ts` →
- * `engine/state/pg/b.ts` runs from engine/run to engine/state. Null when the paths part at a file
- * (an import within one folder, or between a folder's own files and its subfolders': a folder
- * leans on its parts, and a part on its folder's shared files, as a file circle would show).
+ * The two places an import runs between, seen where its two paths part: `engine/run/a.ts` →
+ * `engine/state/pg/b.ts` runs from engine/run to engine/state; `engine/run/a.ts` →
+ * `engine/relay.ts` from engine/run to the file engine/relay.ts, a file of the folder above them.
+ * Null for an import within one folder.
  */
 export function folderStep(edge: { from: string; to: string }): { from: string; to: string } | null {
   const a = edge.from.split("/");
   const b = edge.to.split("/");
   let i = 0;
   while (i < a.length - 1 && i < b.length - 1 && a[i] === b[i]) i += 1;
-  if (i >= a.length - 1 || i >= b.length - 1) return null;
+  if (i >= a.length - 1 && i >= b.length - 1) return null;
   return { from: a.slice(0, i + 1).join("/"), to: b.slice(0, i + 1).join("/") };
 }
 
-/**
- * A step between folders that runs against their order and is kept for now, with why: each closes a
- * loop that would take more than moving a type or a small helper to break.
- */
-export interface AllowedStep {
-  from: string;
-  to: string;
-  why: string;
-}
+const isFile = (place: string) => place.endsWith(".ts");
 
 /**
- * The loops of folders importing each other, once the allowed steps are set aside: each a group of
- * folders (sorted) with, for each step inside the group, one import that makes it.
+ * The loops of folders importing each other: each a group of places (sorted) with, for each step
+ * inside the group, one import that makes it. A group counts when it holds two folders or more:
+ * a folder and its parent's own files may lean on each other (a part on its folder's shared
+ * files, as a file circle would show), but a ring of sibling folders is a loop even when it runs
+ * through such a file. The code has none; a loop is broken by moving what the step against the
+ * folders' order imports down to the folder that uses it.
  */
-export function folderLoops(
-  edges: readonly ImportEdge[],
-  allowed: readonly AllowedStep[],
-): { folders: string[]; through: string[] }[] {
+export function folderLoops(edges: readonly ImportEdge[]): { folders: string[]; through: string[] }[] {
   const steps = new Map<string, { from: string; to: string; via: string }>();
   for (const edge of edges) {
     const step = folderStep(edge);
-    if (step === null || allowed.some((a) => a.from === step.from && a.to === step.to)) continue;
+    if (step === null) continue;
     const key = `${step.from} → ${step.to}`;
     if (!steps.has(key)) steps.set(key, { ...step, via: `${edge.from} → ${edge.to}` });
   }
-  return stronglyConnected([...steps.values()]).map((folders) => ({
-    folders,
-    through: [...steps.values()]
-      .filter((s) => folders.includes(s.from) && folders.includes(s.to))
-      .map((s) => s.via)
-      .sort(),
-  }));
-}
-
-/**
- * The loops of folders the code has today, each set aside at the one step that runs against the
- * order the rest of its imports give (client: types, auth, parsers, transport, operations; engine:
- * match, files, recipe, sources, pipeline, plan, targets, state, apply, run, undo, status, render,
- * accounts). Breaking one is moving what the step imports down to the folder that uses it.
- */
-export const ALLOWED_FOLDER_STEPS: readonly AllowedStep[] = [
-  {
-    from: "src/auth",
-    to: "src/transport",
-    why: "OAuth's token requests decode with transport's HTTP helpers",
-  },
-  {
-    from: "src/parsers",
-    to: "src/operations",
-    why: "the playlist parser reads continuation tokens with operations' helpers",
-  },
-  {
-    from: "src/transport",
-    to: "src/operations",
-    why: "the request context implements types the operations declare",
-  },
-  {
-    from: "src/types",
-    to: "src/operations",
-    why: "result types name the ratings, orders and privacy words operations check",
-  },
-  {
-    from: "emulator/store",
-    to: "emulator/catalogue",
-    why: "the store writes the account batches the catalogue makes",
-  },
-  {
-    from: "engine/files",
-    to: "engine/recipe",
-    why: "the file parsers take the recipe's column and format types and its decoder",
-  },
-  {
-    from: "engine/match",
-    to: "engine/accounts",
-    why: "match's choices print names with the accounts' printable()",
-  },
-  {
-    from: "engine/match",
-    to: "engine/files",
-    why: "overrides are read with the files' reader while the files' parsers make match entries",
-  },
-  {
-    from: "engine/match",
-    to: "engine/sources",
-    why: "resolving takes search results typed by the sources' client interface",
-  },
-  {
-    from: "engine/match",
-    to: "engine/state",
-    why: "resolving takes the match cache's row type from the state's interface",
-  },
-  {
-    from: "engine/run",
-    to: "engine/render",
-    why: "the demo and a held plan print with the renderers, which take the run's types",
-  },
-  { from: "engine/run", to: "engine/undo", why: "the runner saves what undo needs before it writes" },
-  {
-    from: "engine/sources",
-    to: "engine/run",
-    why: "a file source scrubs with the run's credential scrubber",
-  },
-];
-
-/** The allowed steps that close no loop any more (none of `edges` takes them, or nothing leads back): they should go. */
-export function staleAllowances(edges: readonly ImportEdge[], allowed: readonly AllowedStep[]): string[] {
-  return allowed
-    .filter((step) => {
-      const loops = folderLoops(
-        edges,
-        allowed.filter((a) => a !== step),
-      );
-      return !loops.some((loop) => loop.folders.includes(step.from) && loop.folders.includes(step.to));
-    })
-    .map((a) => `${a.from} → ${a.to}`);
+  return stronglyConnected([...steps.values()])
+    .filter((places) => places.filter((p) => !isFile(p)).length >= 2)
+    .map((folders) => ({
+      folders,
+      through: [...steps.values()]
+        .filter((s) => folders.includes(s.from) && folders.includes(s.to))
+        .map((s) => s.via)
+        .sort(),
+    }));
 }
 
 /** The project's folders the floors speak of. */

@@ -1,15 +1,15 @@
 /**
  * The demo's recipes (the package's `recipes/`) on the emulator, as files a daemon can load: each
- * fitted to the emulator's ids the way `musicsync demo` fits them (engine/run/demo.ts), written back
+ * fitted to the emulator's ids the way `musicsync demo` fits them (engine/demo/demo.ts), written back
  * as YAML, with a state that shows every kind of recipe the page knows — synced, never run, held
  * for approval, suspended.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { parseDocument } from "yaml";
+import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../../engine/demo/demo.js";
 import { loadProjectText, loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project, Recipe } from "../../engine/recipe/types.js";
-import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../../engine/run/demo.js";
 import { createEnv } from "../../engine/run/env.js";
 import { createLogger } from "../../engine/run/logger.js";
 import { syncRecipe } from "../../engine/run/runner.js";

@@ -3,7 +3,7 @@
  * when it runs).
  */
 import { Option } from "commander";
-import { FILE_FORMATS } from "../../../engine/recipe/types.js";
+import { FILE_FORMATS } from "../../../engine/files/types.js";
 import type { ExportOptions } from "../export.js";
 import type { ImportOptions } from "../import.js";
 import type { CommandRun, MusicsyncCommand } from "../io.js";

@@ -1,8 +1,9 @@
 /** The match cache of file sources. */
 import { inArray, sql } from "drizzle-orm";
+import type { CachedMatch } from "../../match/cached-match.js";
 import { lastOfEach, type Stored, slices } from "../dialect.js";
 import type { Row } from "../tables.js";
-import type { CachedMatch, MatchStore } from "../types.js";
+import type { MatchStore } from "../types.js";
 
 /** Keys (or rows of 5 columns) per statement. */
 const SLICE = 1000;

@@ -3,11 +3,11 @@
  * part way through a long file keeps what it searched), and progress is told once per entry.
  */
 import { describe, expect, it } from "vitest";
+import { draftOverrides, parseOverrides } from "../../../engine/files/overrides.js";
+import type { CachedMatch } from "../../../engine/match/cached-match.js";
 import { entryKey } from "../../../engine/match/key.js";
-import { draftOverrides, parseOverrides } from "../../../engine/match/overrides.js";
 import { resolveEntries } from "../../../engine/match/resolve.js";
 import type { SearchResultItem } from "../../../engine/sources/reader.js";
-import type { CachedMatch } from "../../../engine/state/types.js";
 import { entry } from "./candidates.js";
 
 const ENTRIES = [entry("Blue Morning", ["Ana Lima"], 200), entry("Red Evening", ["Bo Kent"], 180)];

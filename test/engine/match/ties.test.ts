@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../../cli/musicsync/main.js";
-import { loadOverrides, parseOverrides } from "../../../engine/match/overrides.js";
+import { loadOverrides, parseOverrides } from "../../../engine/files/overrides.js";
 import { loadRecipePaths } from "../../../engine/recipe/load.js";
 import { planRecipe } from "../../../engine/run/runner.js";
 import { ensureBuilt, MAIN, screen } from "../../support/cli-process.js";

@@ -12,13 +12,13 @@ import { Notifier } from "../../../engine/notify/notifier.js";
 import { routeEvent } from "../../../engine/notify/router.js";
 import { runEvents } from "../../../engine/notify/run-events.js";
 import { type DeliveryPolicy, nextTryAt } from "../../../engine/notify/schedule.js";
+import { CredentialScrubber } from "../../../engine/output/scrub.js";
 import type { Plan } from "../../../engine/plan/types.js";
 import { formatIssue } from "../../../engine/recipe/errors.js";
 import { loadProjectText } from "../../../engine/recipe/load.js";
 import type { NotifyTarget, Project } from "../../../engine/recipe/types.js";
 import { createLogger } from "../../../engine/run/logger.js";
 import type { RecipeRun } from "../../../engine/run/runner.js";
-import { CredentialScrubber } from "../../../engine/run/scrub.js";
 import { backoffStep } from "../../../shared/retry.js";
 
 const head = `apiVersion: musicsync/v1

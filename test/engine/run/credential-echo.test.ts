@@ -10,16 +10,16 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GlobalOptions } from "../../../cli/musicsync/io.js";
 import { stateFileOf } from "../../../cli/musicsync/project.js";
-import { loadProjectText } from "../../../engine/recipe/load.js";
-import type { Project } from "../../../engine/recipe/types.js";
-import { createEnv } from "../../../engine/run/env.js";
-import { createLogger } from "../../../engine/run/logger.js";
 import {
   CredentialScrubber,
   engineScrubber,
   learnStateUrl,
   scrubLogLine,
-} from "../../../engine/run/scrub.js";
+} from "../../../engine/output/scrub.js";
+import { loadProjectText } from "../../../engine/recipe/load.js";
+import type { Project } from "../../../engine/recipe/types.js";
+import { createEnv } from "../../../engine/run/env.js";
+import { createLogger } from "../../../engine/run/logger.js";
 import { AuthError } from "../../../src/index.js";
 import { musicsync } from "../../support/cli-process.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../../support/credential-leaks.js";

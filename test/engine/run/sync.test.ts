@@ -3,8 +3,8 @@
  * exactly the planned requests, faults do not stop convergence, guards keep targets from emptying.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../../../engine/demo/demo.js";
 import { loadRecipePaths } from "../../../engine/recipe/load.js";
-import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../../../engine/run/demo.js";
 import { planRecipe, syncRecipe } from "../../../engine/run/runner.js";
 import {
   catalogueSongs,

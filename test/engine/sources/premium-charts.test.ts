@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { shippedRecipesFolder } from "../../../engine/run/demo.js";
+import { shippedRecipesFolder } from "../../../engine/demo/demo.js";
 import { syncRecipe } from "../../../engine/run/runner.js";
 import { chartPlaylist } from "../../../engine/sources/read.js";
 import {

@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { CachedMatch } from "../../../engine/match/cached-match.js";
 import { openPgState } from "../../../engine/state/pg.js";
-import type { CachedMatch, EngineState } from "../../../engine/state/types.js";
+import type { EngineState } from "../../../engine/state/types.js";
 import { usePostgres } from "../../support/postgres-server.js";
 import {
   implementations,

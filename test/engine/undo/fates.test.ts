@@ -7,10 +7,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { EngineClient } from "../../../engine/apply/client.js";
 import type { ActualTarget, Plan, PlanAction } from "../../../engine/plan/types.js";
+import type { TargetBefore } from "../../../engine/run/before.js";
 import { syncRecipe } from "../../../engine/run/runner.js";
 import { makeItem } from "../../../engine/sources/item.js";
 import type { JournalEntry, JournalStatus, RunRecord } from "../../../engine/state/types.js";
-import type { TargetBefore } from "../../../engine/undo/before.js";
 import { applyUndo, prepareUndo } from "../../../engine/undo/index.js";
 import { planUndo } from "../../../engine/undo/plan-undo.js";
 import {

@@ -4,9 +4,9 @@
  * button both go through these.
  */
 import { PLAN_VERSION, type Plan } from "../plan/types.js";
-import { PLAN_FORMAT, PlanFormatError, parsePlansJson } from "../render/json.js";
+import { supersededBy } from "../run/approval.js";
 import type { Approval, EngineState } from "../state/types.js";
-import { supersededBy } from "./approval.js";
+import { PLAN_FORMAT, PlanFormatError, parsePlansJson } from "./json.js";
 
 /** Why the held plan cannot be approved (decided already, or a newer plan took its place), or null. */
 export async function refusal(state: EngineState, id: number, held: Approval | null): Promise<string | null> {

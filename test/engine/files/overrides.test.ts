@@ -9,8 +9,8 @@ import {
   OverridesError,
   parseOverrides,
   withChoice,
-} from "../../../engine/match/overrides.js";
-import { entry, searched, song } from "./candidates.js";
+} from "../../../engine/files/overrides.js";
+import { entry, searched, song } from "../match/candidates.js";
 
 describe("parseOverrides", () => {
   it("names a key given twice, with the line of each", () => {

@@ -8,11 +8,11 @@
  * Overrides win over the cache and over search. A missing file is no overrides.
  */
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
-import { mib } from "../files/limits.js";
-import { FileReadError, type ReadBounds, readRegularFileIfAny } from "../files/read-regular.js";
-import { isVideoId } from "../files/video-url.js";
-import { candidateText, oneLine, whyChoose } from "./choices.js";
-import { entryLabel, type Override, type Resolution } from "./resolve.js";
+import { candidateText, oneLine, whyChoose } from "../match/choices.js";
+import { isVideoId } from "../match/entry.js";
+import { entryLabel, type Override, type Resolution } from "../match/resolve.js";
+import { mib } from "./limits.js";
+import { FileReadError, type ReadBounds, readRegularFileIfAny } from "./read-regular.js";
 
 export type { Override };
 

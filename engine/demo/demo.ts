@@ -6,10 +6,10 @@ import type { EngineClient } from "../apply/client.js";
 import { loadProjectText, loadRecipePaths, recipeHash } from "../recipe/load.js";
 import type { LoadedRecipe, Recipe, SourceSpec } from "../recipe/types.js";
 import { renderPlanText, resultLine } from "../render/text.js";
+import { createEnv } from "../run/env.js";
+import type { EngineLogger } from "../run/logger.js";
+import { planRecipe, type RecipeRun, syncRecipe } from "../run/runner.js";
 import { chartPlaylist } from "../sources/read.js";
-import { createEnv } from "./env.js";
-import type { EngineLogger } from "./logger.js";
-import { planRecipe, type RecipeRun, syncRecipe } from "./runner.js";
 
 /** The package's own `recipes/` folder, found from this file (works from `engine/` and `dist/engine/`). */
 export function shippedRecipesFolder(from: string = import.meta.url): string {

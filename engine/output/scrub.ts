@@ -6,7 +6,6 @@
  * refreshes) and the raw values of the auth settings, including values no client could be made from.
  */
 import { Redactor } from "../../shared/redact.js";
-import type { EngineState } from "../state/types.js";
 
 /** Anything that scrubs a value the way MusicClient.redact does. */
 export type Scrub = <T>(value: T) => T;
@@ -82,27 +81,6 @@ export function scrubLogLine(line: string, scrubber: CredentialScrubber = engine
     return scrubber.text(line);
   }
   return scrubber.text(structured);
-}
-
-/**
- * The state with every argument scrubbed before it is stored: run errors, conditions, the journal's
- * payloads and results, failure reasons. Reads pass through untouched.
- */
-export function scrubbingState(
-  state: EngineState,
-  scrubber: CredentialScrubber = engineScrubber,
-): EngineState {
-  return new Proxy(state, {
-    get(target, property) {
-      const member: unknown = Reflect.get(target, property, target);
-      if (typeof member !== "function") return member;
-      return (...args: unknown[]) =>
-        member.apply(
-          target,
-          args.map((a) => scrubber.value(a)),
-        );
-    },
-  });
 }
 
 /** A stream whose text is scrubbed on its way out (the command's stdout and stderr). */

@@ -1,6 +1,10 @@
+/**
+ * The HTTP helpers both the transport and OAuth's token requests use (a body as the service encoded
+ * it, an undici failure as a TransportError): at the client's root, below both folders.
+ */
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import type { Redactor } from "../../shared/redact.js";
-import { ErrorCodes, MusicApiError, TransportError } from "../errors.js";
+import type { Redactor } from "../shared/redact.js";
+import { ErrorCodes, MusicApiError, TransportError } from "./errors.js";
 
 /** undici's request() does not decompress: the body comes back as the service encoded it. */
 export function decodeBody(bytes: Buffer, encoding: string | undefined): Buffer {
