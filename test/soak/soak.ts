@@ -65,6 +65,7 @@ import {
   type Found,
   type Model,
   newModel,
+  reportedQuarantine,
   type Violation,
 } from "./invariants.js";
 import { musicsyncCommand, type ProcessRun, runKilled } from "./kill.js";
@@ -362,12 +363,7 @@ function reportOf(s: Seed, run: number, r: RecipeRun, echo: boolean): Report {
       outcome: r.outcome,
       guards: plan?.guards ?? [],
       errors: plan?.errors ?? [],
-      quarantined: new Set([
-        ...(r.apply?.quarantined ?? []),
-        ...(plan?.lines ?? [])
-          .filter((l) => l.op === "skip" && l.reason?.startsWith("quarantined"))
-          .map((l) => l.key ?? l.videoId ?? ""),
-      ]),
+      quarantined: reportedQuarantine(r),
     },
     actions: plan?.actions ?? null,
     outcomes: r.apply?.outcomes ?? [],
