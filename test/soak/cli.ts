@@ -10,6 +10,7 @@
  */
 import { fork, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { describeFetchFailure } from "../support/harness-fetch.js";
 import { externalPostgres, type PostgresServer, startPostgres } from "../support/postgres-server.js";
 import type { FleetMode } from "./fleet-plan.js";
 import type { Violation } from "./invariants.js";
@@ -108,7 +109,9 @@ async function worker(args: Args) {
     try {
       result = await runOne(msg.seed!, args, (l) => lines.push(l));
     } catch (e) {
-      const detail = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      // Under tsx a fetch's TypeError has no stack past its message: its cause says what failed.
+      const cause = e instanceof Error && e.cause !== undefined ? ` (${describeFetchFailure(e)})` : "";
+      const detail = e instanceof Error ? `${e.stack ?? e.message}${cause}` : String(e);
       result = {
         seed: msg.seed!,
         runs: 0,

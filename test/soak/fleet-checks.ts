@@ -144,28 +144,44 @@ const modelOf = (r: FleetRecipe) =>
     policy: { order: "source", on_drift: "revert", batch_size: r.batch, max_removals: 100 },
   });
 
+/** What the fault-free run of a fleet recipe said: its outcome, and the ids it reported quarantined. */
+export interface Settled {
+  outcome: string;
+  quarantined: ReadonlySet<string>;
+  /** Ids its account had quarantined (as the state held them) before the fleet began. */
+  earlier: ReadonlySet<string>;
+}
+
 /**
  * After a fault-free run of it: one playlist carries the recipe, with each of its songs once and
- * nothing else, and the run said so.
+ * nothing else, and the run said so. A song may be absent only if the run reported it quarantined
+ * (the engine skips it, saying so) and it was quarantined before the fleet began: the seed's own
+ * runs are judged for such quarantines, and the fleet refuses nothing, so one made during it is a loss.
  */
 export function checkFleetRecipe(
   r: FleetRecipe,
   library: readonly LibraryPlaylist[],
   rows: readonly Row[] | null,
-  outcome: string,
+  settled: Settled,
 ): Found[] {
   const one = checkOnePlaylist(r.id, r.title, library);
   if (one.length > 0) return one;
   if (rows === null) return [{ invariant: "fleet-settles", detail: `no playlist carries ${r.id}` }];
   const out = checkDuplicates(modelOf(r), rows);
-  const got = [...new Set(rows.map((x) => x.videoId))].sort();
-  const want = [...r.ids].sort();
+  const { outcome, quarantined, earlier } = settled;
+  const excused = (id: string) => quarantined.has(id) && earlier.has(id);
+  const got = new Set(rows.map((x) => x.videoId));
+  const missing = r.ids.filter((id) => !got.has(id) && !excused(id));
+  const extra = [...got].filter((id) => !r.ids.includes(id));
+  const skipped = r.ids.filter(excused).length;
+  const why = (id: string) =>
+    quarantined.has(id) ? `missing ${id} (quarantined during the fleet)` : `missing ${id}`;
   if (!["converged", "no_changes"].includes(outcome))
     out.push({ invariant: "fleet-settles", detail: `a fault-free run ended ${outcome}` });
-  else if (got.join() !== want.join())
+  else if (missing.length > 0 || extra.length > 0)
     out.push({
       invariant: "fleet-settles",
-      detail: `${outcome} but the playlist holds ${got.length} songs, not the recipe's ${want.length}`,
+      detail: `${outcome} but the playlist holds ${got.size} songs, not the recipe's ${r.ids.length}${skipped > 0 ? ` (${skipped} quarantined)` : ""}: ${[...missing.map(why), ...extra.map((id) => `extra ${id}`)].slice(0, 6).join(", ")}`,
     });
   return out;
 }

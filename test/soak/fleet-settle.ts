@@ -12,13 +12,17 @@ import { syncRecipe } from "../../engine/run/runner.js";
 import { MusicClient } from "../../src/index.js";
 import { captureLog } from "./capture.js";
 import type { FleetContext } from "./fleet.js";
-import { checkFleetRecipe } from "./fleet-checks.js";
+import { checkFleetRecipe, type Settled } from "./fleet-checks.js";
 import type { FleetPlan } from "./fleet-plan.js";
 import type { FleetProject } from "./fleet-setup.js";
+import { reportedQuarantine } from "./invariants.js";
 import { libraryPlaylists, playlistState } from "./readback.js";
 
-/** Each fleet recipe synced once without faults: its outcome (or what it threw). */
-async function syncOnce(ctx: FleetContext, project: FleetProject): Promise<Map<string, string>> {
+/** Each fleet recipe synced once without faults: its outcome (or what it threw) and what it quarantined. */
+async function syncOnce(
+  ctx: FleetContext,
+  project: FleetProject,
+): Promise<Map<string, Omit<Settled, "earlier">>> {
   const text = await readFile(project.projectFile, "utf8");
   const { project: loadedProject, issues } = loadProjectText(project.projectFile, text);
   if (!loadedProject) throw new Error(`fleet project invalid: ${issues.map((i) => i.message).join("; ")}`);
@@ -32,17 +36,17 @@ async function syncOnce(ctx: FleetContext, project: FleetProject): Promise<Map<s
     clock: ctx.clock,
     pacing: { minIntervalMs: 0, maxPerMinute: 0, baseDelayMs: 100 },
   });
-  const outcomes = new Map<string, string>();
+  const outcomes = new Map<string, Omit<Settled, "earlier">>();
   try {
     for (const loaded of recipes) {
       try {
         const run = await syncRecipe(loaded, env);
         ctx.leaks(`error of ${loaded.recipe.id}`, run.error ?? "");
-        outcomes.set(loaded.recipe.id, run.outcome);
+        outcomes.set(loaded.recipe.id, { outcome: run.outcome, quarantined: reportedQuarantine(run) });
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         ctx.leaks(`thrown by ${loaded.recipe.id}`, message);
-        outcomes.set(loaded.recipe.id, `threw ${message.slice(0, 160)}`);
+        outcomes.set(loaded.recipe.id, { outcome: `threw ${message.slice(0, 160)}`, quarantined: new Set() });
       }
     }
   } finally {
@@ -56,6 +60,8 @@ export async function settleFleetRecipes(
   ctx: FleetContext,
   plan: FleetPlan,
   project: FleetProject,
+  /** Ids the seed's account had quarantined before the fleet began (the fleet's new account none). */
+  quarantinedBefore: ReadonlySet<string>,
 ): Promise<void> {
   const outcomes = await syncOnce(ctx, project);
   const readers = {
@@ -69,8 +75,13 @@ export async function settleFleetRecipes(
     const library = await libraryPlaylists(reader);
     const mine = library.find((p) => p.marker === r.id);
     const rows = mine ? (await playlistState(reader, mine.id)).rows : null;
-    const outcome = outcomes.get(r.id) ?? "not run";
-    ctx.trace(`  fleet settle ${r.id}: ${outcome}, ${rows?.length ?? "no"} rows`);
-    ctx.report(r.id, checkFleetRecipe(r, library, rows, outcome));
+    const said = outcomes.get(r.id) ?? { outcome: "not run", quarantined: new Set<string>() };
+    const earlier = r.account === "default" ? quarantinedBefore : new Set<string>();
+    const settled = { ...said, earlier };
+    const skipped = [...said.quarantined].filter((id) => r.ids.includes(id));
+    ctx.trace(
+      `  fleet settle ${r.id}: ${settled.outcome}, ${rows?.length ?? "no"} rows${skipped.length > 0 ? `, quarantined ${skipped.join(" ")}` : ""}`,
+    );
+    ctx.report(r.id, checkFleetRecipe(r, library, rows, settled));
   }
 }

@@ -6,6 +6,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type HarnessAnswer, harnessFetch } from "../support/harness-fetch.js";
 import { recipeYaml } from "../support/recipe-yaml.js";
 import { type Harness, WRITE_ENDPOINTS } from "../support/sync-harness.js";
 import type { FleetPlan, FleetRecipe } from "./fleet-plan.js";
@@ -36,13 +37,14 @@ export function fleetRecipeYaml(r: FleetRecipe): string {
 
 /** A new, empty login of the emulator, for the fleet's second account. */
 async function newAccount(h: Harness): Promise<Record<string, string>> {
-  const r = await fetch(`${h.emulator.url}/_emulator/accounts`, {
+  // Not idempotent (each POST makes an account): sent once, a failure named with its cause.
+  const r = await harnessFetch(`${h.emulator.url}/_emulator/accounts`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ count: 1, playlists: 0, liked: 0 }),
   });
-  if (!r.ok) throw new Error(`fleet: making the second account: ${r.status} ${await r.text()}`);
-  return ((await r.json()) as { accounts: { headers: Record<string, string> }[] }).accounts[0]!.headers;
+  if (!r.ok) throw new Error(`fleet: making the second account: ${r.status}`);
+  return (JSON.parse(r.text) as { accounts: { headers: Record<string, string> }[] }).accounts[0]!.headers;
 }
 
 export async function writeFleetProject(
@@ -77,13 +79,18 @@ export async function writeFleetProject(
   return { dir, projectFile, recipesDir, otherHeaders };
 }
 
-async function control(h: Harness, path: string, method: string, body?: unknown): Promise<Response> {
-  const r = await fetch(`${h.emulator.url}/_emulator/${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!r.ok) throw new Error(`fleet: ${method} ${path}: ${r.status} ${await r.text()}`);
+/** A read, a DELETE (the tally reset) or a POST that sets the faults: each may be sent again. */
+async function control(h: Harness, path: string, method: string, body?: unknown): Promise<HarnessAnswer> {
+  const r = await harnessFetch(
+    `${h.emulator.url}/_emulator/${path}`,
+    {
+      method,
+      headers: { "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    },
+    { idempotent: true },
+  );
+  if (!r.ok) throw new Error(`fleet: ${method} ${path}: ${r.status} ${r.text}`);
   return r;
 }
 
@@ -103,7 +110,7 @@ export interface Overlaps {
 
 /** The emulator's count of writes sent while another of the same account was unanswered. */
 export async function writeOverlaps(h: Harness): Promise<Overlaps> {
-  return (await (await control(h, "requests/overlaps", "GET")).json()) as Overlaps;
+  return JSON.parse((await control(h, "requests/overlaps", "GET")).text) as Overlaps;
 }
 
 export async function faultsOff(h: Harness): Promise<void> {

@@ -142,29 +142,69 @@ describe("the fleet's checks", () => {
     expect(uncaught('{"level":30,"msg":"worker started"}\n')).toBeNull();
   });
 
+  const recipe = {
+    id: "fleet-1-1",
+    account: "default" as const,
+    title: "Fleet 1-1",
+    ids: ["a", "b", "c"],
+    batch: 1,
+    shuffle: true,
+    scheduled: false,
+  };
+  const mine = { id: "P1", title: "Fleet 1-1", marker: "fleet-1-1" };
+  const rows = (ids: string[]) => ids.map((videoId, i) => ({ videoId, setVideoId: `s${i}` }));
+  /** What the settle run said; `earlier`: quarantined before the fleet began (by default all it reported). */
+  const said = (outcome: string, quarantined: string[] = [], earlier = quarantined) => ({
+    outcome,
+    quarantined: new Set(quarantined),
+    earlier: new Set(earlier),
+  });
+
   it("a fleet recipe settles to one playlist holding each of its songs once", () => {
-    const recipe = {
-      id: "fleet-1-1",
-      account: "default" as const,
-      title: "Fleet 1-1",
-      ids: ["a", "b", "c"],
-      batch: 1,
-      shuffle: true,
-      scheduled: false,
-    };
-    const mine = { id: "P1", title: "Fleet 1-1", marker: "fleet-1-1" };
-    const rows = (ids: string[]) => ids.map((videoId, i) => ({ videoId, setVideoId: `s${i}` }));
-    expect(checkFleetRecipe(recipe, [mine], rows(["c", "a", "b"]), "converged")).toEqual([]);
-    const two = checkFleetRecipe(recipe, [mine, { ...mine, id: "P2" }], rows(["a", "b", "c"]), "converged");
+    expect(checkFleetRecipe(recipe, [mine], rows(["c", "a", "b"]), said("converged"))).toEqual([]);
+    const two = checkFleetRecipe(
+      recipe,
+      [mine, { ...mine, id: "P2" }],
+      rows(["a", "b", "c"]),
+      said("converged"),
+    );
     expect(two.map((f) => f.invariant)).toContain("one-playlist-per-recipe");
-    const dup = checkFleetRecipe(recipe, [mine], rows(["a", "b", "c", "c", "c"]), "converged");
+    const dup = checkFleetRecipe(recipe, [mine], rows(["a", "b", "c", "c", "c"]), said("converged"));
     expect(dup.map((f) => f.invariant)).toEqual(["no-duplicate-rows"]);
-    expect(checkFleetRecipe(recipe, [mine], rows(["a", "b"]), "no_changes")[0]!.invariant).toBe(
+    const short = checkFleetRecipe(recipe, [mine], rows(["a", "b"]), said("no_changes"));
+    expect(short).toEqual([
+      {
+        invariant: "fleet-settles",
+        detail: "no_changes but the playlist holds 2 songs, not the recipe's 3: missing c",
+      },
+    ]);
+    const extra = checkFleetRecipe(recipe, [mine], rows(["a", "b", "c", "x"]), said("converged"));
+    expect(extra[0]!.detail).toContain("extra x");
+    expect(checkFleetRecipe(recipe, [mine], rows(["a", "b", "c"]), said("failed"))[0]!.invariant).toBe(
       "fleet-settles",
     );
-    expect(checkFleetRecipe(recipe, [mine], rows(["a", "b", "c"]), "failed")[0]!.invariant).toBe(
-      "fleet-settles",
-    );
-    expect(checkFleetRecipe(recipe, [], null, "converged")[0]!.invariant).toBe("fleet-settles");
+    expect(checkFleetRecipe(recipe, [], null, said("converged"))[0]!.invariant).toBe("fleet-settles");
+  });
+
+  // Seed 267: songs the service refused through the echo proxy were quarantined account-wide, and
+  // the fleet's recipe of that account named two of them; its run skipped them and said so.
+  it("a song the run reported quarantined before the fleet may be missing; any other is a loss", () => {
+    expect(checkFleetRecipe(recipe, [mine], rows(["a", "c"]), said("converged", ["b"]))).toEqual([]);
+    expect(checkFleetRecipe(recipe, [mine], rows(["a", "b", "c"]), said("converged", ["b"]))).toEqual([]);
+    const lost = checkFleetRecipe(recipe, [mine], rows(["c"]), said("converged", ["b"]));
+    expect(lost).toEqual([
+      {
+        invariant: "fleet-settles",
+        detail: "converged but the playlist holds 1 songs, not the recipe's 3 (1 quarantined): missing a",
+      },
+    ]);
+    // Quarantined during the fleet, which refuses no write: the engine dropped a song it should have kept.
+    expect(checkFleetRecipe(recipe, [mine], rows(["a", "c"]), said("converged", ["b"], []))).toEqual([
+      {
+        invariant: "fleet-settles",
+        detail:
+          "converged but the playlist holds 2 songs, not the recipe's 3: missing b (quarantined during the fleet)",
+      },
+    ]);
   });
 });

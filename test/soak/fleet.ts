@@ -44,7 +44,7 @@ import { checkNoRunning, type Found } from "./invariants.js";
 import { runKilled } from "./kill.js";
 import { findLeaks, secretsOfHeaders } from "./leaks.js";
 import { advisoryLocks, databaseFault, type FaultTarget, faultTarget, setIdleTimeout } from "./pg-faults.js";
-import { stateRuns } from "./state.js";
+import { stateQuarantine, stateRuns } from "./state.js";
 
 export interface FleetContext {
   /** The run the fleet follows (its violations carry this run's number). */
@@ -123,6 +123,8 @@ export async function runFleet(ctx: FleetContext, plan: FleetPlan): Promise<stri
       `${plan.recipes.map((r) => `${r.id} (${r.account}, ${r.ids.length} songs)`).join(", ")}; events ` +
       `${plan.events.map((e) => `+${e.atMs} ms ${e.fault.kind}`).join(", ")}`,
   );
+  // The fleet refuses no write: a song quarantined by the end must have been so before it began.
+  const quarantinedBefore = await stateQuarantine({ setting: ctx.stateUrl, server: ctx.server }, "default");
   try {
     await readyEmulator(ctx.h, plan.slowMs);
     if (plan.idleTimeoutMs !== null) await setIdleTimeout(f.target, plan.idleTimeoutMs);
@@ -141,7 +143,7 @@ export async function runFleet(ctx: FleetContext, plan: FleetPlan): Promise<stri
     await faultsOff(ctx.h).catch(() => undefined);
   }
   await ctx.checkSeedRecipes();
-  await settleFleetRecipes(ctx, plan, project);
+  await settleFleetRecipes(ctx, plan, project, quarantinedBefore);
   await ctx.scanState();
   return describeFleet(plan, f.done);
 }

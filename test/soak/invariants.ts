@@ -4,6 +4,7 @@
  * of desired, never the engine's tables) and returns the broken promises.
  */
 import type { PlanAction } from "../../engine/plan/types.js";
+import type { RecipeRun } from "../../engine/run/run-types.js";
 import type { RecipeSpec } from "./generate.js";
 
 export interface Violation {
@@ -78,6 +79,18 @@ export interface Claim {
   errors: readonly string[];
   /** Keys the plan skipped as quarantined (refused by the service earlier): not wanted this run. */
   quarantined?: ReadonlySet<string>;
+}
+
+/**
+ * The ids a run itself reported quarantined: those its apply quarantined now and those its plan
+ * skipped as quarantined earlier. Read from the run's own report, so the soak never decides again
+ * what the engine should have quarantined (docs/ENGINE.md#limits-of-the-service).
+ */
+export function reportedQuarantine(run: Pick<RecipeRun, "plan" | "apply">): Set<string> {
+  const skipped = (run.plan?.lines ?? [])
+    .filter((l) => l.op === "skip" && l.reason?.startsWith("quarantined"))
+    .map((l) => l.key ?? l.videoId ?? "");
+  return new Set([...(run.apply?.quarantined ?? []), ...skipped]);
 }
 
 /** Whether the run says the target now equals desired. */

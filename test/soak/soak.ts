@@ -23,6 +23,7 @@ import { createEnv } from "../../engine/run/env.js";
 import { createLogger } from "../../engine/run/logger.js";
 import { planRecipe, type RecipeRun } from "../../engine/run/runner.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
+import { harnessFetch } from "../support/harness-fetch.js";
 import { hostileRecipes } from "../support/hostile-recipes.js";
 import type { PostgresServer } from "../support/postgres-server.js";
 import { catalogueSongs, type Harness, startHarness, virtualClock } from "../support/sync-harness.js";
@@ -65,6 +66,7 @@ import {
   type Found,
   type Model,
   newModel,
+  reportedQuarantine,
   type Violation,
 } from "./invariants.js";
 import { musicsyncCommand, type ProcessRun, runKilled } from "./kill.js";
@@ -291,7 +293,7 @@ async function playlistOf(s: Seed, m: Model): Promise<string | null> {
 
 async function faults(s: Seed, plan: FaultPlan | null) {
   if (plan) await s.h.faults({ config: plan });
-  else await fetch(`${s.h.emulator.url}/_emulator/faults`, { method: "DELETE" });
+  else await harnessFetch(`${s.h.emulator.url}/_emulator/faults`, { method: "DELETE" });
 }
 
 /** The secrets to look for: the harness's, and those of every request the echo proxy saw so far. */
@@ -362,12 +364,7 @@ function reportOf(s: Seed, run: number, r: RecipeRun, echo: boolean): Report {
       outcome: r.outcome,
       guards: plan?.guards ?? [],
       errors: plan?.errors ?? [],
-      quarantined: new Set([
-        ...(r.apply?.quarantined ?? []),
-        ...(plan?.lines ?? [])
-          .filter((l) => l.op === "skip" && l.reason?.startsWith("quarantined"))
-          .map((l) => l.key ?? l.videoId ?? ""),
-      ]),
+      quarantined: reportedQuarantine(r),
     },
     actions: plan?.actions ?? null,
     outcomes: r.apply?.outcomes ?? [],

@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import pg from "pg";
+import { QUARANTINE_TARGET } from "../../engine/apply/quarantine.js";
 import { openState, parseStateUrl } from "../../engine/state/open.js";
 import type { PostgresServer } from "../support/postgres-server.js";
 
@@ -32,6 +33,18 @@ export async function stateRuns(state: SeedState): Promise<{ id: number; recipe:
     // A seed makes a few dozen runs at most: the limit only has to be above that.
     const runs = await opened.recentRuns({ limit: 100_000 });
     return runs.map((r) => ({ id: r.id, recipe: r.recipeId, result: r.result }));
+  } finally {
+    await opened.close();
+  }
+}
+
+/** The ids the state holds quarantined for an account (any age), read through the engine's state API. */
+export async function stateQuarantine(state: SeedState, account: string): Promise<Set<string>> {
+  const target = parseStateUrl(state.setting);
+  if (target.kind === "sqlite" && !existsSync(target.file)) return new Set();
+  const opened = openState(state.setting);
+  try {
+    return await opened.tombstonesSince(account, QUARANTINE_TARGET, 0);
   } finally {
     await opened.close();
   }

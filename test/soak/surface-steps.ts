@@ -8,6 +8,7 @@
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
 import type { EngineEnv, RecipeRun } from "../../engine/run/runner.js";
 import { syncRecipe } from "../../engine/run/runner.js";
+import { harnessJson } from "../support/harness-fetch.js";
 import type { Harness } from "../support/sync-harness.js";
 import { WRITE_ENDPOINTS } from "../support/sync-harness.js";
 import { judgeApproval } from "./approval.js";
@@ -47,9 +48,7 @@ export interface SurfaceHost {
 
 /** Writes and searches the service has received so far (one read of the emulator's counts). */
 export async function serviceCounts(h: Harness): Promise<{ writes: number; searches: number }> {
-  const stats = (await (await fetch(`${h.emulator.url}/_emulator/stats`)).json()) as {
-    requests: Record<string, number>;
-  };
+  const stats = await harnessJson<{ requests: Record<string, number> }>(`${h.emulator.url}/_emulator/stats`);
   const writes = WRITE_ENDPOINTS.reduce((n, e) => n + (stats.requests[e] ?? 0), 0);
   return { writes, searches: stats.requests.search ?? 0 };
 }

@@ -8,6 +8,7 @@
 import type { LoadedRecipe } from "../../engine/recipe/types.js";
 import { type EngineEnv, type RecipeRun, syncRecipe } from "../../engine/run/runner.js";
 import { applyUndo, prepareUndo, UndoRefusedError } from "../../engine/undo/index.js";
+import { harnessFetch } from "../support/harness-fetch.js";
 import type { PostgresServer } from "../support/postgres-server.js";
 import { catalogueSongs, type Harness, recipe, startHarness, virtualClock } from "../support/sync-harness.js";
 import { chance, faultPlan, int, pick, type Random, rng, shuffled } from "./generate.js";
@@ -117,7 +118,7 @@ async function personEdits(s: UndoSeed, u: UndoRecipe, step: number, max: number
 async function faults(s: UndoSeed, on: boolean): Promise<string> {
   const plan = on ? faultPlan(s.r, 0.2) : null;
   if (plan) await s.h.faults({ config: plan });
-  else await fetch(`${s.h.emulator.url}/_emulator/faults`, { method: "DELETE" });
+  else await harnessFetch(`${s.h.emulator.url}/_emulator/faults`, { method: "DELETE" });
   return plan ? ` (faults ${plan.rate} ${plan.kinds.join(",")})` : "";
 }
 

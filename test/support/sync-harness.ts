@@ -14,6 +14,7 @@ import { createEnv } from "../../engine/run/env.js";
 import { createLogger } from "../../engine/run/logger.js";
 import { type EngineEnv, planRecipe, type RecipeRun, syncRecipe } from "../../engine/run/runner.js";
 import { MusicClient } from "../../src/index.js";
+import { harnessFetch, harnessJson } from "./harness-fetch.js";
 
 /** The endpoints that change state (the emulator's write routes). */
 export const WRITE_ENDPOINTS = [
@@ -65,9 +66,9 @@ export async function startHarness(
   const { language, account = 1, state, ...emulatorOptions } = options;
   const emulator = await startEmulator({ catalogueSize: 300, ...emulatorOptions });
   const dir = await mkdtemp(join(tmpdir(), "musicsync-test-"));
-  const headers = (await (
-    await fetch(`${emulator.url}/_emulator/accounts/${account}/headers`)
-  ).json()) as Record<string, string>;
+  const headers = await harnessJson<Record<string, string>>(
+    `${emulator.url}/_emulator/accounts/${account}/headers`,
+  );
   await writeFile(join(dir, "headers.json"), JSON.stringify(headers));
   const projectFile = join(dir, "musicsync.yaml");
   const text = [
@@ -110,18 +111,19 @@ export async function startHarness(
       return env;
     },
     async writes() {
-      const stats = (await (await fetch(`${emulator.url}/_emulator/stats`)).json()) as {
-        requests: Record<string, number>;
-      };
+      const stats = await harnessJson<{ requests: Record<string, number> }>(
+        `${emulator.url}/_emulator/stats`,
+      );
       return WRITE_ENDPOINTS.reduce((n, e) => n + (stats.requests[e] ?? 0), 0);
     },
     async faults(body) {
-      const r = await fetch(`${emulator.url}/_emulator/faults`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (!r.ok) throw new Error(`faults: ${r.status} ${await r.text()}`);
+      // Setting the faults replaces them: sent twice, the same faults.
+      const r = await harnessFetch(
+        `${emulator.url}/_emulator/faults`,
+        { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+        { idempotent: true },
+      );
+      if (!r.ok) throw new Error(`faults: ${r.status} ${r.text}`);
     },
     async stop() {
       for (const e of opened) await e.close().catch(() => {});
