@@ -181,7 +181,8 @@ function failedOnce<H extends AccountHealth | RecipeHealth>(
   why: (failures: number) => string,
 ): H {
   const consecutiveFailures = h.consecutiveFailures + 1;
-  if (h.suspendedAt !== null || consecutiveFailures < suspendAfter) return { ...h, consecutiveFailures };
+  const suspend = h.suspendedAt === null && consecutiveFailures >= suspendAfter;
+  if (!suspend) return { ...h, consecutiveFailures };
   return { ...h, consecutiveFailures, suspendedAt: at, suspendedReason: why(consecutiveFailures) };
 }
 
