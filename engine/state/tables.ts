@@ -252,6 +252,7 @@ function keptTables(c: Columns) {
       (t) => [c.index("approvals_recipe").on(t.recipeId, t.status)],
     ),
     matchCache: c.table("match_cache", {
+      // The entry's normalised key; a null video is a miss, searched again once older than the resolver's retry age.
       entryKey: c.text("entry_key").primaryKey(),
       videoId: c.text("video_id"),
       score: c.real("score"),

@@ -382,10 +382,7 @@ export interface Approval {
   appliedRunId: number | null;
 }
 
-/**
- * A file entry's match as cached, by the entry's normalised key: the chosen video, or none after a
- * search that found nothing good (searched again once older than the resolver's retry age).
- */
+/** A file entry's match as cached: the chosen video, or none after a search that found nothing good. */
 export interface CachedMatch {
   key: string;
   videoId: string | null;
