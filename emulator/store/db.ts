@@ -1,18 +1,14 @@
-import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
-import { packageRoot } from "../../shared/package-root.js";
+import { migrationsFolder as shipped } from "../../shared/package-root.js";
 import { migrateSqlite, openSqliteFile } from "../../shared/sqlite-migrate.js";
 import * as schema from "./schema.js";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-/**
- * The folder holding the migrations: found by walking up from this file to the directory with
- * `package.json`, so the same code works from `emulator/store/` and from `dist/emulator/store/`.
- */
-export function migrationsFolder(from: string = import.meta.url): string {
-  return join(packageRoot(from), "migrations", "emulator");
+/** The folder holding the emulator's migrations. */
+export function migrationsFolder(from?: string): string {
+  return shipped("emulator", from);
 }
 
 /**

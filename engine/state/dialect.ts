@@ -1,13 +1,7 @@
 /**
- * The seam between the stores, written once (./stores/), and the database under them: SQLite
- * (./sqlite/dialect.ts) or PostgreSQL (./pg/dialect.ts). The stores build their queries with
- * drizzle, whose SQLite and PostgreSQL builders take the same calls and can both be awaited; what
- * the two databases do differently is said here, once:
- * - `call`: how one call of the state runs (SQLite: one at a time; PostgreSQL: tried again while
- *   the server cannot be reached, and named without its password when it stays so);
- * - `transaction` and `guarded`: all or nothing, and a read-then-write no other writer of the same
- *   key can come between, in this process or another;
- * - `bytewise`: SQLite's byte order for text, which PostgreSQL's collations do not keep.
+ * The seam between the stores, written once (./stores/) with drizzle's builders, which both
+ * databases take and await alike, and the database under them: what SQLite (./sqlite/dialect.ts)
+ * and PostgreSQL (./pg/dialect.ts) do differently is said here, once (docs/ARCHITECTURE.md#the-state).
  * Upserts need no seam (`INSERT … ON CONFLICT`, `excluded.` columns: both speak them), nor do
  * counts of changed rows (`changed` reads either driver's answer).
  */
@@ -27,7 +21,7 @@ export interface Dialect {
   readonly t: Tables;
   /** Runs the opening work (migrations are done; abandoned runs closed) before any call. */
   open(work: () => Promise<void>): Promise<void>;
-  /** Runs one call of the state, after the opening. */
+  /** Runs one call of the state, after the opening (SQLite: one at a time; PostgreSQL: retried while unreachable). */
   call<T>(work: () => Promise<T>): Promise<T>;
   /** All or nothing. */
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
@@ -36,7 +30,7 @@ export interface Dialect {
    * process, so that what `work` reads is still so when it writes.
    */
   guarded<T>(scope: string, key: string, work: (tx: Db) => Promise<T>): Promise<T>;
-  /** A text column in byte order (SQLite's BINARY collation), for ORDER BY. */
+  /** A text column in byte order (SQLite's BINARY collation, which PostgreSQL's collations do not keep). */
   bytewise(column: SQLWrapper): SQL;
   /** Ends the connection (or pool) once the calls under way are done. */
   close(): Promise<void>;

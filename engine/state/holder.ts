@@ -85,28 +85,3 @@ export function abandonedRunReason(
   const who = run.holder === null ? "its process" : `its process ${run.holder}`;
   return `interrupted: ${who} has kept no lock heartbeat for over ${Math.round(staleMs / 1000)} s`;
 }
-
-/**
- * Why `musicsync unlock` must not remove this lock (its holder may still be writing), or null when it
- * may: which process holds it, since when, and its last heartbeat.
- */
-export function unlockRefusal(
-  lock: LockInfo,
-  now: number,
-  staleMs: number,
-  here: string = hostname(),
-): string | null {
-  if (!lockHolderAlive(lock, now, staleMs, here)) return null;
-  const h = parseHolder(lock.holder);
-  const who = h ? `process ${h.pid} on ${h.host}` : `"${lock.holder}"`;
-  const why =
-    h !== null && h.host === here
-      ? "that process is still running"
-      : `its heartbeat is ${Math.round((now - lock.heartbeatAt) / 1000)} s old, fresher than ${Math.round(staleMs / 1000)} s`;
-  const at = (ms: number) => new Date(ms).toISOString();
-  return (
-    `lock ${lock.lockId} of account "${lock.account}" is held by ${who} since ${at(lock.acquiredAt)}, ` +
-    `last heartbeat ${at(lock.heartbeatAt)}; ${why}. Stop it first, or remove the lock anyway with: ` +
-    `musicsync unlock --force ${lock.lockId}`
-  );
-}

@@ -8,10 +8,9 @@
  * keeps drizzle's layout (schema `drizzle`, table `__drizzle_migrations`), so `drizzle-kit` and this
  * code agree on what is applied. The SQLite counterpart is shared/sqlite-migrate.ts.
  */
-import { join } from "node:path";
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import type pg from "pg";
-import { packageRoot } from "../../shared/package-root.js";
+import { migrationsFolder } from "../../shared/package-root.js";
 import { pending } from "../../shared/sqlite-migrate.js";
 import { describePool, isConnectionError, PgStateError } from "./pg/errors.js";
 
@@ -43,12 +42,8 @@ export class PgMigrationError extends PgStateError {
   }
 }
 
-/**
- * `migrations/engine-pg/`, found by walking up from this file to the folder with `package.json`, so
- * the same code works from `engine/state/` and from `dist/engine/state/`.
- */
-export function enginePgMigrationsFolder(from: string = import.meta.url): string {
-  return join(packageRoot(from), "migrations", "engine-pg");
+export function enginePgMigrationsFolder(from?: string): string {
+  return migrationsFolder("engine-pg", from);
 }
 
 /**

@@ -1,8 +1,6 @@
 /**
- * EngineState on PostgreSQL through drizzle (node-postgres): the stores (./state.ts) over the
- * PostgreSQL dialect (./pg/dialect.ts), each lock also held by a session (./pg/leases.ts).
- * Migrations from `migrations/engine-pg/` are applied when the state opens, by any number of
- * processes at once (./pg-migrate.ts).
+ * EngineState on PostgreSQL (node-postgres): the stores (./state.ts) over the PostgreSQL dialect
+ * (./pg/dialect.ts), each lock also held by a session (./pg/leases.ts), migrated on open (./pg-migrate.ts).
  */
 import pg from "pg";
 import { PgDialect } from "./pg/dialect.js";
@@ -31,10 +29,7 @@ export interface PgStateOptions extends OpenStateOptions {
   leaseChecks?: LeaseChecks;
 }
 
-/**
- * The state on a pool, synchronously: the migration, then the closing of the runs a process that
- * is gone left `running` (as SQLite does on open), happen behind the state's `ready`.
- */
+/** The state on a pool: the migration, then the closing of abandoned runs, happen behind its `ready`. */
 export function pgState(pool: pg.Pool, options: PgStateOptions): State {
   const opening = closingAbandonedRuns(options);
   // Each held lock keeps a connection of its own, outside the pool.
@@ -44,11 +39,8 @@ export function pgState(pool: pg.Pool, options: PgStateOptions): State {
 }
 
 /**
- * Opens the state on the PostgreSQL server of `url` (`postgres://user:password@host:port/db`),
- * synchronously: connecting and migrating happen behind the returned state's `ready`, and a
- * failure comes out of its first method call, naming host:port/database without the password.
- * `migrate` replaces the migrator (tests); `reconnect` and `leaseChecks` change how long a call
- * waits for a server that went away and how often a held lock is checked (tests).
+ * Opens the state on the server of `url` (`postgres://user:password@host:port/db`), synchronously;
+ * a failure to connect or migrate comes out of the first call. The options are for tests.
  */
 export function openPgState(
   url: string,

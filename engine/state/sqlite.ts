@@ -1,11 +1,8 @@
 /**
- * EngineState on SQLite through drizzle (better-sqlite3): the stores (./state.ts) over the SQLite
- * dialect (./sqlite/dialect.ts).
- * Migrations from `migrations/engine/` are applied on open, so a new file and an old one both come
- * up on the current schema.
+ * EngineState on SQLite (better-sqlite3): the stores (./state.ts) over the SQLite dialect
+ * (./sqlite/dialect.ts), migrated on open, so a new file and an old one both come up on the current schema.
  */
-import { join } from "node:path";
-import { packageRoot } from "../../shared/package-root.js";
+import { migrationsFolder } from "../../shared/package-root.js";
 import { migrateSqlite, openSqliteFile, SqliteFileError } from "../../shared/sqlite-migrate.js";
 import type { Stored } from "./dialect.js";
 import { SqliteDialect } from "./sqlite/dialect.js";
@@ -13,12 +10,8 @@ import { State } from "./state.js";
 import { closingAbandonedRuns } from "./stores/runs.js";
 import type { EngineState } from "./types.js";
 
-/**
- * `migrations/engine/`, found by walking up from this file to the folder with `package.json`, so the
- * same code works from `engine/state/` and from `dist/engine/state/`.
- */
-export function engineMigrationsFolder(from: string = import.meta.url): string {
-  return join(packageRoot(from), "migrations", "engine");
+export function engineMigrationsFolder(from?: string): string {
+  return migrationsFolder("engine", from);
 }
 
 export interface OpenStateOptions {
@@ -33,8 +26,7 @@ export interface OpenStateOptions {
 
 /**
  * Opens (creating it and its folder if needed) the state database; `:memory:` for tests. Safe for
- * any number of processes opening one new file at once (see shared/sqlite-migrate.ts). Every error names
- * the file. Runs left `running` by a process that is gone are closed as `interrupted`.
+ * any number of processes at once (shared/sqlite-migrate.ts); every error names the file.
  *
  * Typed as the EngineState it is, not as the class: this module is public (`musicapi/engine`), and
  * the class's declarations name drizzle's and better-sqlite3's types, which a consumer's type check

@@ -38,11 +38,16 @@ export type JournalStatus = "pending" | "sent" | "confirmed" | "failed" | "unkno
 export interface JournalEntry {
   runId: number;
   seq: number;
+  /** The plan action's kind (`add_playlist_items`, `rate_song`…). */
   kind: string;
+  /** The target's key (`playlist/PL…`, `likes`…). */
   target: string;
+  /** The action as planned. */
   payload: unknown;
   status: JournalStatus;
+  /** How many times it was sent. */
   attempt: number;
+  /** What the service answered (ids of added rows…), or the error. */
   result: unknown;
   updatedAt: number;
 }
@@ -56,6 +61,7 @@ export interface OwnedPlaylist {
 }
 
 export interface OwnedRow {
+  /** A videoId, or a playlist or channel id for library and subscription targets. */
   itemKey: string;
   setVideoId: string | null;
   addedAt: number;
@@ -89,6 +95,7 @@ export interface RecipeHealth {
   suspendedReason: string | null;
   nextRunAt: number | null;
   nextRunReason: "schedule" | "retry" | null;
+  /** The daemon (`host:pid`) that planned nextRunAt, so that `status` in another process can say so. */
   plannedBy: string | null;
 }
 
@@ -265,7 +272,10 @@ export interface HealthStore {
     now: number,
   ): Promise<void>;
 
-  /** The item count of each source's last complete read, by source id. */
+  /**
+   * The item count of each source's last complete read, by source id. Most reads carry no total, so
+   * one far smaller than the last good one is the only sign it was cut short (the shrinkage guard).
+   */
   sourceReads(recipeId: string): Promise<Map<string, number>>;
   /** Records complete reads (a source read that was cut short is never recorded). */
   recordSourceReads(
@@ -346,6 +356,7 @@ export interface RunBeforeRecord {
   runId: number;
   recipeId: string;
   account: string;
+  /** The target's state key (stateTargetKey). */
   target: string;
   takenAt: number;
   /** The plan as applied (a Plan; kept as data here). */
@@ -354,6 +365,7 @@ export interface RunBeforeRecord {
   before: unknown;
 }
 
+/** `superseded`: a newer plan of the recipe took its place. */
 export type ApprovalStatus = "pending" | "approved" | "superseded" | "refused";
 
 export interface Approval {
@@ -362,9 +374,11 @@ export interface Approval {
   account: string;
   /** The plan held back (a Plan; kept as data here). */
   plan: unknown;
+  /** Why it needs approval ("25 removals, over require_approval.removals 20"). */
   reason: string;
   createdAt: number;
   status: ApprovalStatus;
   decidedAt: number | null;
+  /** The run that applied it, once approved. */
   appliedRunId: number | null;
 }

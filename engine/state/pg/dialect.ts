@@ -1,12 +1,8 @@
 /**
- * The PostgreSQL side of the seam (../dialect.ts), over a pool.
- *
- * Opening stays synchronous for callers although connecting and migrating are not: `open` starts
- * the migration and the opening work, and every call waits for them first, so no call ever runs on
- * a database that is not migrated, and an opening failure surfaces from the first call. Once open,
- * a call that cannot reach the server (a restart, a failover) is tried again for a while
- * (./reconnect.ts): the pool opens new connections as the old ones fail. A connection error that
- * outlasts that is named by host:port/database, never with the password (./errors.ts).
+ * The PostgreSQL side of the seam (../dialect.ts), over a pool. Opening stays synchronous for
+ * callers: every call waits for the migration and the opening work, so none runs on a database not
+ * migrated and an opening failure comes out of the first call. A call that cannot reach the server
+ * is tried again for a while (./reconnect.ts), then named without the password (./errors.ts).
  */
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -26,7 +22,6 @@ export class PgDialect implements Dialect {
 
   constructor(
     private readonly pool: pg.Pool,
-    /** Brings the database to the current schema; concurrent openers must be safe (../pg-migrate.ts). */
     private readonly migrate: (pool: pg.Pool) => Promise<void>,
     private readonly reconnect: Reconnect = DEFAULT_RECONNECT,
   ) {

@@ -1,10 +1,7 @@
 /**
- * The accounts' locks on PostgreSQL, held by a session: whoever takes an account's lock also holds
- * a session advisory lock on it, on a connection of its own kept until the lock is released. When
- * the process dies — killed, its machine gone — PostgreSQL ends the session and frees the account
- * at once, so the next worker does not wait out a heartbeat's staleness (SQLite has no such
- * thing; there a dead process on another machine is known only by its silence).
- *
+ * The accounts' locks on PostgreSQL, held by a session (docs/ENGINE.md#locks): whoever takes an
+ * account's lock also holds a session advisory lock on it, on a connection of its own, so that
+ * PostgreSQL frees the account the moment its process dies, where SQLite waits out the heartbeat.
  * The lock's row (../stores/locks.ts) stays what `status` and `unlock` read. The rules:
  * - session lock free: any row left is a dead process's; it is replaced;
  * - session lock held by a live session and the row fresh: the account is busy;
@@ -147,8 +144,7 @@ export class PgLeaseLockStore implements Leases {
     if (at - current.heartbeatAt <= staleAfterMs) return { acquired: false, heldBy: current };
     // Only the stale lock's own session is ended: another process taking over at the same moment
     // may already hold the account with a session of its own, which must live on.
-    await endSessionOf(session, current.lockId);
-    if (!(await waitForLease(session, account))) {
+    if (!(await takeFrom(session, current.lockId, account))) {
       return { acquired: false, heldBy: (await this.rows.lock(account)) ?? current };
     }
     return this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY);
@@ -177,10 +173,9 @@ export class PgLeaseLockStore implements Leases {
     if (row) {
       const session = await this.connect();
       try {
-        await endSessionOf(session, row.lockId);
-        // pg_terminate_backend only signals the session: an acquire right after `unlock` would still
-        // find the account held. Another process taking it meanwhile is no failure of the unlock.
-        if (await waitForLease(session, row.account)) {
+        // Waited for: an acquire right after `unlock` must not find the account still held. Another
+        // process taking it meanwhile is no failure of the unlock.
+        if (await takeFrom(session, row.lockId, row.account)) {
           // Let go before `unlock` returns, not whenever the server sees the session end.
           await session.query(`SELECT pg_advisory_unlock(${KEY})`, [row.account]);
         }
@@ -249,16 +244,16 @@ async function tryLease(session: pg.Client, account: string): Promise<boolean> {
   return rows[0]?.got === true;
 }
 
-/** Ends the session that holds the lock `lockId` (named after it when the lock was taken). */
-async function endSessionOf(session: pg.Client, lockId: string): Promise<void> {
+/**
+ * Ends the session holding the lock `lockId` (named after it when the lock was taken), then takes
+ * the account's session lock, waiting (bounded) for the ended holder to let go: pg_terminate_backend
+ * only signals the session. False when another process took the account meanwhile.
+ */
+async function takeFrom(session: pg.Client, lockId: string, account: string): Promise<boolean> {
   await session.query(
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
     [SESSION_NAME + lockId],
   );
-}
-
-/** Takes the account's session lock, waiting (bounded) for an ended holder to let go; false if it did not. */
-async function waitForLease(session: pg.Client, account: string): Promise<boolean> {
   await session.query(`SET lock_timeout = ${TAKEOVER_TIMEOUT_MS}`);
   try {
     await session.query(`SELECT pg_advisory_lock(${KEY})`, [account]);

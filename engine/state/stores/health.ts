@@ -28,14 +28,7 @@ export const healthStore: HealthStore & ThisType<Stored> = {
     // changedAt moves only when the status does: "False since 3 days" stays true across runs.
     await db
       .insert(t.conditions)
-      .values({
-        recipeId,
-        type: c.type,
-        status: c.status,
-        reason: c.reason,
-        message: c.message,
-        changedAt: at,
-      })
+      .values({ ...c, recipeId, changedAt: at })
       .onConflictDoUpdate({
         target: [t.conditions.recipeId, t.conditions.type],
         set: {
@@ -58,33 +51,17 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   },
 
   async recordFailure(account, at, reason, options) {
-    return this.d.guarded("account_health", account, async (tx) => {
-      const h = await readHealth(tx, this.d.t, account);
-      const failures = h.consecutiveFailures + 1;
-      const suspend =
-        h.suspendedAt === null && (options.authExpired === true || failures >= options.suspendAfter);
-      return saveHealth(tx, this.d.t, {
-        account,
-        consecutiveFailures: failures,
-        suspendedAt: suspend ? at : h.suspendedAt,
-        suspendedReason: suspend ? reason : h.suspendedReason,
-      });
-    });
+    const suspendAfter = options.authExpired === true ? 1 : options.suspendAfter;
+    return updateAccountHealth(this, account, (h) => failedOnce(h, at, suspendAfter, () => reason));
   },
 
   async recordSuccess(account) {
-    return this.d.guarded("account_health", account, async (tx) => {
-      const h = await readHealth(tx, this.d.t, account);
-      return saveHealth(tx, this.d.t, { ...h, consecutiveFailures: 0 });
-    });
+    return updateAccountHealth(this, account, (h) => ({ ...h, consecutiveFailures: 0 }));
   },
 
   async resume(account) {
     const { db, t } = this.d;
-    await db
-      .update(t.accountHealth)
-      .set({ consecutiveFailures: 0, suspendedAt: null, suspendedReason: null })
-      .where(eq(t.accountHealth.account, account));
+    await db.update(t.accountHealth).set(NOT_FAILING).where(eq(t.accountHealth.account, account));
   },
 
   async accountHealth() {
@@ -96,19 +73,10 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   },
 
   async recordRecipeFailure(recipeId, account, at, reason, options) {
-    return updateRecipeHealth(this, recipeId, at, (h) => {
-      const failures = h.consecutiveFailures + 1;
-      const suspend = h.suspendedAt === null && failures >= options.suspendAfter;
-      return {
-        ...h,
-        account,
-        consecutiveFailures: failures,
-        suspendedAt: suspend ? at : h.suspendedAt,
-        suspendedReason: suspend
-          ? `${failures} consecutive failed runs; the last: ${reason}`
-          : h.suspendedReason,
-      };
-    });
+    const why = (failures: number) => `${failures} consecutive failed runs; the last: ${reason}`;
+    return updateRecipeHealth(this, recipeId, at, (h) =>
+      failedOnce({ ...h, account }, at, options.suspendAfter, why),
+    );
   },
 
   async recordRecipeSuccess(recipeId, account, at) {
@@ -120,7 +88,7 @@ export const healthStore: HealthStore & ThisType<Stored> = {
     await updateRecipeHealth(this, recipeId, at, (h) => {
       if (h.suspendedAt === null) return null;
       resumed = true;
-      return { ...h, consecutiveFailures: 0, suspendedAt: null, suspendedReason: null };
+      return { ...h, ...NOT_FAILING };
     });
     return resumed;
   },
@@ -188,9 +156,34 @@ async function readHealth(q: Db, t: Tables, account: string): Promise<AccountHea
   return (await oneRow(q, t.accountHealth, eq(t.accountHealth.account, account))) ?? freshAccount(account);
 }
 
-async function saveHealth(q: Db, t: Tables, h: AccountHealth): Promise<AccountHealth> {
-  await q.insert(t.accountHealth).values(h).onConflictDoUpdate({ target: t.accountHealth.account, set: h });
-  return h;
+/** Reads an account's health, changes it and writes it back, guarded per account. */
+function updateAccountHealth(
+  s: Stored,
+  account: string,
+  change: (h: AccountHealth) => AccountHealth,
+): Promise<AccountHealth> {
+  return s.d.guarded("account_health", account, async (tx) => {
+    const t = s.d.t.accountHealth;
+    const h = change(await readHealth(tx, s.d.t, account));
+    await tx.insert(t).values(h).onConflictDoUpdate({ target: t.account, set: h });
+    return h;
+  });
+}
+
+/**
+ * One more failure in a row; suspended (at `at`, for `why`) once `suspendAfter` are, unless it
+ * already was: the first suspension's time and reason stay.
+ */
+function failedOnce<H extends AccountHealth | RecipeHealth>(
+  h: H,
+  at: number,
+  suspendAfter: number,
+  why: (failures: number) => string,
+): H {
+  const consecutiveFailures = h.consecutiveFailures + 1;
+  const suspend = h.suspendedAt === null && consecutiveFailures >= suspendAfter;
+  if (!suspend) return { ...h, consecutiveFailures };
+  return { ...h, consecutiveFailures, suspendedAt: at, suspendedReason: why(consecutiveFailures) };
 }
 
 async function readRecipeHealth(q: Db, t: Tables, recipeId: string): Promise<RecipeHealth> {
@@ -200,21 +193,16 @@ async function readRecipeHealth(q: Db, t: Tables, recipeId: string): Promise<Rec
   return rest;
 }
 
-/** An account with no health record yet: no failure, not suspended. */
-const freshAccount = (account: string): AccountHealth => ({
-  account,
-  consecutiveFailures: 0,
-  suspendedAt: null,
-  suspendedReason: null,
-});
+/** No failure, not suspended: an account or recipe with no health record yet. */
+const NOT_FAILING = { consecutiveFailures: 0, suspendedAt: null, suspendedReason: null } as const;
 
-/** A recipe with no health record yet: no failure, not suspended, no next run planned. */
+const freshAccount = (account: string): AccountHealth => ({ account, ...NOT_FAILING });
+
+/** A recipe with no health record yet also has no next run planned. */
 const freshRecipe = (recipeId: string): RecipeHealth => ({
   recipeId,
   account: null,
-  consecutiveFailures: 0,
-  suspendedAt: null,
-  suspendedReason: null,
+  ...NOT_FAILING,
   nextRunAt: null,
   nextRunReason: null,
   plannedBy: null,

@@ -466,6 +466,14 @@ function accountHealthStore(get: Get): void {
     expect(h).toMatchObject({ consecutiveFailures: 1, suspendedAt: 10, suspendedReason: "auth expired" });
   });
 
+  it("keeps the first suspension's time and reason through later failures, and a count that is no number never suspends", async () => {
+    const s = get();
+    await s.recordFailure("acc", 10, "first", { suspendAfter: 1 });
+    const later = await s.recordFailure("acc", 20, "auth expired", { suspendAfter: 1, authExpired: true });
+    expect(later).toMatchObject({ consecutiveFailures: 2, suspendedAt: 10, suspendedReason: "first" });
+    expect((await s.recordFailure("b", 30, "x", { suspendAfter: Number.NaN })).suspendedAt).toBeNull();
+  });
+
   it("starts the count again after a success, and resume lifts a suspension", async () => {
     const s = get();
     const opts = { suspendAfter: 3 };
