@@ -361,7 +361,7 @@ export interface RunBeforeRecord {
   takenAt: number;
   /** The plan as applied (a Plan; kept as data here). */
   plan: unknown;
-  /** The target before the run (engine/undo's TargetBefore). */
+  /** The target before the run (TargetBefore, engine/run/before.ts). */
   before: unknown;
 }
 

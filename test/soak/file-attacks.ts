@@ -19,12 +19,12 @@ import { mkdir, mkdtemp, open, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { main } from "../../cli/musicsync/main.js";
+import { stretched } from "../support/load.js";
 import type { Harness } from "../support/sync-harness.js";
 import { captureLog } from "./capture.js";
 import type { RecipeSpec } from "./generate.js";
 import type { Found } from "./invariants.js";
 import { runKilled } from "./kill.js";
-import { stretched } from "./load.js";
 import { sourceFilePath } from "./source-files.js";
 import type { FileAttackKind } from "./surfaces.js";
 

@@ -20,10 +20,10 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
+import { stretched } from "../support/load.js";
 import type { Found } from "./invariants.js";
 import type { ProcessRun } from "./kill.js";
 import { findLeaks } from "./leaks.js";
-import { stretched } from "./load.js";
 
 /** README: "sync at most 3 s" for its deliveries; a margin on top, stretched on a loaded machine. */
 const DRAIN_BOUND_MS = 3_000 + 5_000;

@@ -14,6 +14,7 @@
  * each replays the story that once broke.
  */
 import { describe, expect, it } from "vitest";
+import { stretched } from "../support/load.js";
 import { type PostgresServer, usePostgres } from "../support/postgres-server.js";
 import { musicsyncCommand } from "./kill.js";
 import { REGRESSIONS } from "./regressions.js";
@@ -47,20 +48,28 @@ describe("soak: random recipes, edits by hand, faults and kills; every promise c
       seen.push(...surfaces);
       expect(violations, describeViolations(violations)).toEqual([]);
     },
-    150_000,
+    stretched(150_000),
   );
 
-  it("seed 5 (the real process killed at random points, and run through the echo proxy) keeps every promise", async () => {
-    const { violations, surfaces } = await runSeed(5, { kill: true, command, echo: true, ...attacks });
-    seen.push(...surfaces);
-    expect(violations, describeViolations(violations)).toEqual([]);
-  }, 180_000);
+  it(
+    "seed 5 (the real process killed at random points, and run through the echo proxy) keeps every promise",
+    async () => {
+      const { violations, surfaces } = await runSeed(5, { kill: true, command, echo: true, ...attacks });
+      seen.push(...surfaces);
+      expect(violations, describeViolations(violations)).toEqual([]);
+    },
+    stretched(180_000),
+  );
 
-  it("seed 53 (a saved plan that holds its recipe for approval, given to `apply`) keeps every promise", async () => {
-    const { violations, surfaces } = await runSeed(53, { kill: false, command, ...attacks });
-    seen.push(...surfaces);
-    expect(violations, describeViolations(violations)).toEqual([]);
-  }, 150_000);
+  it(
+    "seed 53 (a saved plan that holds its recipe for approval, given to `apply`) keeps every promise",
+    async () => {
+      const { violations, surfaces } = await runSeed(53, { kill: false, command, ...attacks });
+      seen.push(...surfaces);
+      expect(violations, describeViolations(violations)).toEqual([]);
+    },
+    stretched(150_000),
+  );
 
   it("the fixed seeds came up against every surface", () => {
     // Run alone (a filter that left the seeds out), there is nothing to look at.
@@ -80,7 +89,7 @@ describe("soak regressions: every seed that ever broke a promise", () => {
       const { violations } = await runSeed(seed, { kill: "auto", command, ...attacks, surfaces: "none" });
       expect(violations, describeViolations(violations)).toEqual([]);
     },
-    90_000,
+    stretched(90_000),
   );
 });
 
@@ -116,21 +125,25 @@ describe("soak on PostgreSQL: each seed's state in a database of its own", () =>
       expect(violations, describeViolations(violations)).toEqual([]);
       await expectRunsIn(made);
     },
-    60_000,
+    stretched(60_000),
   );
 
   // A fleet of real workers on the seed's database; a lock cut while one of them is mid-run.
-  it("seed 2 with a fleet (two workers, an account lock cut mid-run) keeps every promise", async () => {
-    const { violations, fleet } = await runSeed(2, {
-      kill: false,
-      command,
-      ...attacks,
-      postgres: server(),
-      fleet: "light",
-    });
-    expect(fleet).toBe("fleet 2×1 workers, 1 cut");
-    expect(violations, describeViolations(violations)).toEqual([]);
-  }, 240_000);
+  it(
+    "seed 2 with a fleet (two workers, an account lock cut mid-run) keeps every promise",
+    async () => {
+      const { violations, fleet } = await runSeed(2, {
+        kill: false,
+        command,
+        ...attacks,
+        postgres: server(),
+        fleet: "light",
+      });
+      expect(fleet).toBe("fleet 2×1 workers, 1 cut");
+      expect(violations, describeViolations(violations)).toEqual([]);
+    },
+    stretched(240_000),
+  );
 
   // Regressions found on PostgreSQL, replayed as the soak ran them there: with the fleet the seed draws.
   it.each(
@@ -148,13 +161,17 @@ describe("soak on PostgreSQL: each seed's state in a database of its own", () =>
       });
       expect(violations, describeViolations(violations)).toEqual([]);
     },
-    300_000,
+    stretched(300_000),
   );
 
-  it("undo seed 1 keeps every promise", async () => {
-    const made: string[] = [];
-    const { violations } = await runUndoSeed(1, { postgres: noting(made) });
-    expect(violations, describeViolations(violations)).toEqual([]);
-    await expectRunsIn(made);
-  }, 60_000);
+  it(
+    "undo seed 1 keeps every promise",
+    async () => {
+      const made: string[] = [];
+      const { violations } = await runUndoSeed(1, { postgres: noting(made) });
+      expect(violations, describeViolations(violations)).toEqual([]);
+      await expectRunsIn(made);
+    },
+    stretched(60_000),
+  );
 });

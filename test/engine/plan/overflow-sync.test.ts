@@ -9,6 +9,7 @@ import { ownershipMarker, partId } from "../../../engine/plan/ownership.js";
 import { renderPlanText } from "../../../engine/render/text.js";
 import { planRecipe, type RecipeRun, syncRecipe } from "../../../engine/run/runner.js";
 import { collectStatus } from "../../../engine/status/status.js";
+import { stretched } from "../../support/load.js";
 import {
   catalogueSongs,
   type Harness,
@@ -42,45 +43,51 @@ policy: { batch_size: 500, max_removals: 2000, overflow: ${overflow} }
 const all = (r: RecipeRun) => [r, ...(r.parts ?? [])];
 
 describe("overflow: split and rotate on the emulator", () => {
-  it("splits 10,500 items into three owned playlists in order, then keeps and empties them", async () => {
-    h = await startHarness({ catalogueSize: 11_000 });
-    const env = h.env();
-    const songs = catalogueSongs(h, 10_500);
-    const first = await syncRecipe(recipe(h.project, listRecipe("big", songs, "mirror", "split")), env);
-    const runs = all(first);
-    expect(runs.map((r) => [r.recipeId, r.outcome])).toEqual([
-      ["big", "converged"],
-      ["big.2", "converged"],
-      ["big.3", "converged"],
-    ]);
-    const ids = runs.map((r) => r.apply!.playlistId!);
-    for (const [k, id] of ids.entries()) {
-      const p = await h.person.getPlaylist(id, { limit: null });
-      expect(p.title).toBe(k === 0 ? "Big" : `Big (${k + 1})`);
-      expect(p.description).toContain(ownershipMarker(partId("big", k + 1)));
-    }
-    const held = await Promise.all(ids.map(async (id) => (await playlistRows(h!, id)).map((r) => r.videoId)));
-    expect(held.map((r) => r.length)).toEqual([5000, 5000, 500]);
-    expect(held.flat()).toEqual(songs);
+  it(
+    "splits 10,500 items into three owned playlists in order, then keeps and empties them",
+    async () => {
+      h = await startHarness({ catalogueSize: 11_000 });
+      const env = h.env();
+      const songs = catalogueSongs(h, 10_500);
+      const first = await syncRecipe(recipe(h.project, listRecipe("big", songs, "mirror", "split")), env);
+      const runs = all(first);
+      expect(runs.map((r) => [r.recipeId, r.outcome])).toEqual([
+        ["big", "converged"],
+        ["big.2", "converged"],
+        ["big.3", "converged"],
+      ]);
+      const ids = runs.map((r) => r.apply!.playlistId!);
+      for (const [k, id] of ids.entries()) {
+        const p = await h.person.getPlaylist(id, { limit: null });
+        expect(p.title).toBe(k === 0 ? "Big" : `Big (${k + 1})`);
+        expect(p.description).toContain(ownershipMarker(partId("big", k + 1)));
+      }
+      const held = await Promise.all(
+        ids.map(async (id) => (await playlistRows(h!, id)).map((r) => r.videoId)),
+      );
+      expect(held.map((r) => r.length)).toEqual([5000, 5000, 500]);
+      expect(held.flat()).toEqual(songs);
 
-    const again = await planRecipe(recipe(h.project, listRecipe("big", songs, "mirror", "split")), env);
-    expect([again, ...(again.parts ?? [])].map((p) => p.plan.actions)).toEqual([[], [], []]);
+      const again = await planRecipe(recipe(h.project, listRecipe("big", songs, "mirror", "split")), env);
+      expect([again, ...(again.parts ?? [])].map((p) => p.plan.actions)).toEqual([[], [], []]);
 
-    // The list loses its last 1,500: part 2 gives up 1,000 rows, part 3 is emptied but kept.
-    const shorter = recipe(h.project, listRecipe("big", songs.slice(0, 9000), "mirror", "split"));
-    const shrink = all(await syncRecipe(shorter, env));
-    expect(shrink.map((r) => r.outcome)).toEqual(["no_changes", "converged", "converged"]);
-    expect(shrink.map((r) => r.plan!.summary.remove)).toEqual([0, 1000, 500]);
-    expect(renderPlanText(shrink[2]!.plan!)).toContain(
-      'part 3 of 3: "Big (3)" — no item of the list reaches it',
-    );
-    expect(await playlistRows(h, ids[2]!)).toEqual([]);
-    // Each part is a recipe run of its own for status (and drift, undo, history).
-    const status = await collectStatus(env.state, [shorter], Date.now());
-    expect(status.recipes.map((r) => r.recipe)).toEqual(["big", "big.2", "big.3"]);
-    expect((await playlistRows(h, ids[1]!)).map((r) => r.videoId)).toEqual(songs.slice(5000, 9000));
-    await env.close();
-  }, 120_000);
+      // The list loses its last 1,500: part 2 gives up 1,000 rows, part 3 is emptied but kept.
+      const shorter = recipe(h.project, listRecipe("big", songs.slice(0, 9000), "mirror", "split"));
+      const shrink = all(await syncRecipe(shorter, env));
+      expect(shrink.map((r) => r.outcome)).toEqual(["no_changes", "converged", "converged"]);
+      expect(shrink.map((r) => r.plan!.summary.remove)).toEqual([0, 1000, 500]);
+      expect(renderPlanText(shrink[2]!.plan!)).toContain(
+        'part 3 of 3: "Big (3)" — no item of the list reaches it',
+      );
+      expect(await playlistRows(h, ids[2]!)).toEqual([]);
+      // Each part is a recipe run of its own for status (and drift, undo, history).
+      const status = await collectStatus(env.state, [shorter], Date.now());
+      expect(status.recipes.map((r) => r.recipe)).toEqual(["big", "big.2", "big.3"]);
+      expect((await playlistRows(h, ids[1]!)).map((r) => r.videoId)).toEqual(songs.slice(5000, 9000));
+      await env.close();
+    },
+    stretched(120_000),
+  );
 
   it("a rotating append playlist at the cap drops its oldest rows for new ones", async () => {
     const env = h!.env();
