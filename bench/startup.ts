@@ -1,73 +1,183 @@
 /**
- * bench/startup — how long the compiled commands take to start, against `node -e 0`.
+ * bench/startup — what the compiled commands cost to start and to do a small job, against `node -e 0`.
  *
- *   npm run build && npx tsx bench/startup.ts [--runs N] [--modules]
+ *   npm run build && npx tsx bench/startup.ts [--runs N] [--modules] [--dir CHECKOUT] [--against CHECKOUT]
  *
- * Each command runs N times (default 15) as a child process, the cases interleaved round by round
- * so a noisy moment on the machine falls on all of them; the median wall time is printed with its
- * ratio to `node -e 0`, the floor no command can go below. Goal: `musicsync --help` and
- * `musicsync validate` of the shipped recipes within 2.5x of it.
+ * Each case runs N times (default 15) as a child process, the cases interleaved round by round so a
+ * noisy moment on the machine falls on all of them. Printed per case: the median wall time and the
+ * median CPU time (user + system of the child, all its threads), each with its ratio to `node -e 0`,
+ * the floor no command goes below, and the case's goal (issue 25) beside its figure:
+ * `musicsync --help` ≤ 1.5× the floor's wall time, `validate` ≤ 2.5×, and a `sync` of one unchanged
+ * recipe ≤ 0.2 CPU-s.
  *
- * The commands are the bundles in dist/bin/ (scripts/bundle-commands.mjs), what an installed
- * `musicsync` (and `npx musicsync`, the last case, with npm's own start-up before it) runs; `validate` is also timed from tsc's unbundled dist/cli/musicsync/main.js, to show what the
- * bundle saves (Node 20 reads and compiles every module file on its own, and yaml alone is ~60).
+ * The CPU time is what the child's kernel accounting says at its `exit` event (`process.cpuUsage()`
+ * from a preloaded file that writes it out): exact to the microsecond for everything the command
+ * did, leaving out only the process's last teardown; the preload is the same for every case,
+ * `node -e 0` included. `npx` runs npm first, in processes of its own: its CPU is not counted.
  *
- * With `--modules` it also prints what each command loads (bench/loaded-modules.ts): the
- * repository's folders and the packages under node_modules whose files were read.
+ * The sync case is the README's quick start: a project made once, before the timed runs, by
+ * `musicsync init --emulator` in a temporary folder (its account the embedded emulator, its state in
+ * SQLite), synced once to converge; then each timed run is a `sync` that finds nothing to change.
+ *
+ * `--dir` times another checkout's commands (its dist/, built); `--against` times a second checkout
+ * in the same rounds, each case of the two trees side by side (e.g. `--against /work/base25`, main
+ * before a change), so that a before and an after are measured at the same moments.
+ * With `--modules` it also prints, per tree, how many module files each command reads and what they
+ * are (bench/loaded-modules.ts): the repository's folders and the packages under node_modules.
  *
  * What the commands load (each action imports its module when it runs):
  * - `--help`, `--version`: commander, cli/ and the command modules of cli/musicsync/commands (option
  *   lists only), engine/output/scrub + shared/redact (the output scrubbing every command goes through).
- *   `init` adds its own module when it runs.
- * - `validate`: the above + engine/recipe, yaml, ajv's small runtime helper, node-cron.
+ * - `validate`: the above + engine/recipe, yaml, ajv's small runtime helpers, node-cron; no state driver
+ *   (engine/state/url.ts reads the setting).
  * - `plan`, `apply`, `sync`, `status`, `history`, `drift`, `resume`, `doctor`: the above + the
- *   engine (plan, apply, sources, targets, state), undici, better-sqlite3, drizzle-orm, pino,
- *   cli-progress.
- * - `daemon`: as `sync` + pino-pretty. `demo` (and an account with `emulator:`): + the emulator.
- * Before, every command (`--help` included) loaded all of it, the emulator and pino-pretty too.
+ *   engine (plan, apply, sources, targets, state), undici, better-sqlite3, drizzle-orm, pino; pg only
+ *   for a `postgres:` state; ajv's compiler only to read a saved plan; cli-progress only on a terminal.
+ * - `daemon`: as `sync` + pino-pretty on a terminal. `demo` (and an account with `emulator:`): + the emulator.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commandLine } from "./args.js";
-import { modulesOf } from "./loaded-modules.js";
+import { loadedBy, ownersOf } from "./loaded-modules.js";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const SYNC = join(ROOT, "dist/bin/musicsync.js");
-const API = join(ROOT, "dist/bin/musicapi.js");
-const UNBUNDLED = join(ROOT, "dist/cli/musicsync/main.js");
-const PROJECT = join(ROOT, "examples/musicsync.yaml");
+const HERE = fileURLToPath(new URL("../", import.meta.url));
 
 const args = commandLine({
   script: "bench/startup",
   numbers: { runs: { default: 15 } },
   switches: ["modules"],
+  texts: { dir: HERE, against: "" },
 });
 const { runs } = args.numbers;
-const showModules = args.switches.modules;
 
-const CASES: [string, string[]][] = [
-  ["node -e 0", ["-e", "0"]],
-  ["musicsync --help", [SYNC, "--help"]],
-  ["musicsync --version", [SYNC, "--version"]],
-  ["musicsync validate recipes/", [SYNC, "validate", "-p", PROJECT, join(ROOT, "recipes")]],
-  ["musicapi --help", [API, "--help"]],
-  ["validate, unbundled (tsc only)", [UNBUNDLED, "validate", "-p", PROJECT, join(ROOT, "recipes")]],
-  // What the README's commands cost when typed through npx instead of from the PATH:
-  // npm starts, reads its configuration and the package's, then starts the command.
-  ["npx musicsync --help", ["npx", "musicsync", "--help"]],
-];
+/** A goal of issue 25, checked against a case's figures. */
+interface Goal {
+  text: string;
+  met(m: Medians, floor: Medians): boolean;
+}
 
-/** One run: `npx …` as the shell runs it, any other case as node's arguments. */
-function once(args: readonly string[]): number {
-  const [command, rest] = args[0] === "npx" ? ["npx", args.slice(1)] : [process.execPath, args];
-  const start = process.hrtime.bigint();
+interface Case {
+  label: string;
+  args: string[];
+  goal?: Goal;
+}
+
+interface Medians {
+  wallMs: number;
+  cpuMs: number | null;
+}
+
+interface Tree {
+  name: string;
+  root: string;
+  cases: Case[];
+  /** The folder of the sync case's project, removed at the end. */
+  scratch: string;
+}
+
+const wallWithin = (x: number): Goal => ({
+  text: `≤ ${x}× wall`,
+  met: (m, floor) => m.wallMs <= x * floor.wallMs,
+});
+const cpuWithin = (ms: number): Goal => ({
+  text: `≤ ${ms / 1000} CPU-s`,
+  met: (m) => m.cpuMs !== null && m.cpuMs <= ms,
+});
+
+function casesOf(root: string, project: string): Case[] {
+  const sync = join(root, "dist/bin/musicsync.js");
+  const examples = join(root, "examples/musicsync.yaml");
+  const recipes = join(root, "recipes");
+  return [
+    { label: "node -e 0", args: ["-e", "0"] },
+    { label: "musicsync --help", args: [sync, "--help"], goal: wallWithin(1.5) },
+    { label: "musicsync --version", args: [sync, "--version"] },
+    {
+      label: "musicsync validate (init project)",
+      args: [sync, "validate", "-p", project],
+      goal: wallWithin(2.5),
+    },
+    {
+      label: "musicsync validate recipes/",
+      args: [sync, "validate", "-p", examples, recipes],
+      goal: wallWithin(2.5),
+    },
+    {
+      label: "musicsync sync, 1 unchanged recipe",
+      args: [sync, "sync", "-p", project],
+      goal: cpuWithin(200),
+    },
+    { label: "musicapi --help", args: [join(root, "dist/bin/musicapi.js"), "--help"] },
+    {
+      label: "validate, unbundled (tsc only)",
+      args: [join(root, "dist/cli/musicsync/main.js"), "validate", "-p", examples, recipes],
+    },
+    // What the README's commands cost when typed through npx instead of from the PATH:
+    // npm starts, reads its configuration and the package's, then starts the command.
+    { label: "npx musicsync --help", args: ["npx", "musicsync", "--help"] },
+  ];
+}
+
+/** The quick start's project in a new folder: made and converged by the tree's own command. */
+function prepare(name: string, root: string): Tree {
+  const missing = ["dist/bin/musicsync.js", "dist/bin/musicapi.js", "dist/cli/musicsync/main.js"].filter(
+    (f) => !existsSync(join(root, f)),
+  );
+  if (missing.length > 0) {
+    console.error(`bench/startup: ${root} has no ${missing.join(", ")}; run \`npm run build\` there first`);
+    process.exit(1);
+  }
+  const scratch = mkdtempSync(join(tmpdir(), "startup-sync-"));
+  const command = join(root, "dist/bin/musicsync.js");
+  const project = join(scratch, "p", "musicsync.yaml");
+  for (const [what, cwd, a] of [
+    ["init", scratch, ["init", "--emulator", "p"]],
+    ["the first sync", root, ["sync", "-p", project]],
+  ] as const) {
+    const r = spawnSync(process.execPath, [command, ...a], { cwd, encoding: "utf8" });
+    if (r.status !== 0) {
+      console.error(`bench/startup: ${what} in ${root} failed (exit ${r.status}): ${r.stderr}`);
+      process.exit(1);
+    }
+  }
+  return { name, root, cases: casesOf(root, project), scratch };
+}
+
+/** The preload that writes the child's CPU time (µs, user + system) to the file named in its environment. */
+const CPU_PRELOAD = (() => {
+  const dir = mkdtempSync(join(tmpdir(), "startup-cpu-"));
+  const file = join(dir, "cpu.cjs");
+  writeFileSync(
+    file,
+    `process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").writeFileSync(process.env.STARTUP_CPU_FILE, String(u.user + u.system)); });`,
+  );
+  return { dir, file };
+})();
+
+/** One run: its wall time, and its CPU time (null for npx, whose npm runs in processes of its own). */
+function once(c: Case, cwd: string): Medians {
+  const cpuFile = join(CPU_PRELOAD.dir, "used.txt");
+  rmSync(cpuFile, { force: true });
+  const viaNpx = c.args[0] === "npx";
+  const [command, rest] = viaNpx
+    ? ["npx", c.args.slice(1)]
+    : [process.execPath, ["--require", CPU_PRELOAD.file, ...c.args]];
   // npx must run this package's own command, never fetch one.
-  const env = { ...process.env, npm_config_yes: "false", npm_config_offline: "true" };
-  const r = spawnSync(command, [...rest], { cwd: ROOT, stdio: "ignore", env });
-  if (r.status !== 0) console.error(`  (${args.join(" ")}: exit ${r.status})`);
-  return Number(process.hrtime.bigint() - start) / 1e6;
+  const env = {
+    ...process.env,
+    npm_config_yes: "false",
+    npm_config_offline: "true",
+    STARTUP_CPU_FILE: cpuFile,
+  };
+  const start = process.hrtime.bigint();
+  const r = spawnSync(command, rest, { cwd, stdio: "ignore", env });
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) console.error(`  (${c.label} in ${cwd}: exit ${r.status})`);
+  const cpuMs = !viaNpx && existsSync(cpuFile) ? Number(readFileSync(cpuFile, "utf8")) / 1000 : null;
+  return { wallMs, cpuMs };
 }
 
 function median(xs: number[]): number {
@@ -76,22 +186,57 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-if (![SYNC, API, UNBUNDLED].every((f) => existsSync(f))) {
-  console.error("bench/startup: dist/ is missing; run `npm run build` first");
-  process.exit(1);
-}
-console.log(`median of ${runs} runs, compiled dist/, node ${process.version}`);
-for (const [, args] of CASES) once(args); // warm the file cache
-const times: number[][] = CASES.map(() => []);
-for (let round = 0; round < runs; round++) {
-  for (const [i, [, args]] of CASES.entries()) times[i]!.push(once(args));
-}
-const floor = median(times[0]!);
-CASES.forEach(([label], i) => {
-  const ms = median(times[i]!);
-  console.log(`${label.padEnd(32)} ${ms.toFixed(0).padStart(5)} ms  ${(ms / floor).toFixed(2)}x`);
-});
-if (showModules) {
-  for (const [label, args] of CASES.slice(1).filter(([, a]) => a[0] !== "npx"))
-    console.log(`\n${label}: ${modulesOf(args).join(", ")}`);
+const trees = [prepare("after", resolve(args.texts.dir))];
+if (args.texts.against) trees.push(prepare("before", resolve(args.texts.against)));
+
+try {
+  console.log(
+    `median of ${runs} rounds, node ${process.version}; ${trees.map((t) => `${t.name}: ${t.root}`).join(", ")}`,
+  );
+  for (const t of trees) for (const c of t.cases) once(c, t.root); // warm the file cache
+  const samples = trees.map((t) => t.cases.map(() => [] as Medians[]));
+  for (let round = 0; round < runs; round++) {
+    for (const [i] of trees[0]!.cases.entries()) {
+      for (const [ti, t] of trees.entries()) samples[ti]![i]!.push(once(t.cases[i]!, t.root));
+    }
+  }
+  const medians = samples.map((perCase) =>
+    perCase.map((ms) => {
+      const cpu = ms.map((m) => m.cpuMs).filter((x) => x !== null);
+      return { wallMs: median(ms.map((m) => m.wallMs)), cpuMs: cpu.length > 0 ? median(cpu) : null };
+    }),
+  );
+  console.log(
+    `${"case".padEnd(36)} ${"tree".padEnd(7)} ${"wall ms".padStart(8)} ${"×".padStart(6)} ${"CPU ms".padStart(8)} ${"×".padStart(6)}  goal`,
+  );
+  for (const [i, c] of trees[0]!.cases.entries()) {
+    for (const [ti, t] of trees.entries()) {
+      const m = medians[ti]![i]!;
+      const floor = medians[ti]![0]!;
+      const cpu =
+        m.cpuMs === null || floor.cpuMs === null
+          ? ["-", "-"]
+          : [m.cpuMs.toFixed(0), (m.cpuMs / floor.cpuMs).toFixed(2)];
+      const goal = c.goal ? `${c.goal.text}: ${c.goal.met(m, floor) ? "met" : "NOT met"}` : "";
+      const label = ti === 0 ? c.label : "";
+      console.log(
+        `${label.padEnd(36)} ${t.name.padEnd(7)} ${m.wallMs.toFixed(0).padStart(8)} ${(m.wallMs / floor.wallMs).toFixed(2).padStart(6)} ${cpu[0]!.padStart(8)} ${cpu[1]!.padStart(6)}  ${goal}`,
+      );
+    }
+  }
+  if (args.switches.modules) {
+    for (const [i, c] of trees[0]!.cases.entries()) {
+      if (c.args[0] === "npx" || i === 0) continue;
+      for (const t of trees) {
+        const tc = t.cases[i]!;
+        const { files, sources } = loadedBy(tc.args, t.root);
+        console.log(
+          `\n${c.label} [${t.name}]: ${files.length} files; ${ownersOf(sources, t.root).join(", ")}`,
+        );
+      }
+    }
+  }
+} finally {
+  for (const t of trees) rmSync(t.scratch, { recursive: true, force: true });
+  rmSync(CPU_PRELOAD.dir, { recursive: true, force: true });
 }

@@ -8,7 +8,7 @@ import { loadProjectFile, loadRecipePaths } from "../../engine/recipe/load.js";
 import type { Project } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
 import { createLogger } from "../../engine/run/logger.js";
-import { parseStateUrl, resolveStateUrl } from "../../engine/state/open.js";
+import { parseStateUrl, resolveStateUrl } from "../../engine/state/url.js";
 import { mergeStoredAccounts } from "./accounts.js";
 import { credentialChecks, libraryCheck } from "./doctor-account.js";
 import { type Check, error, ok, renderChecks, warning } from "./doctor-check.js";

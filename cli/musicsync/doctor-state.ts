@@ -7,10 +7,10 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
-import { parseStateUrl, type StateTarget } from "../../engine/state/open.js";
 import { SqliteDialect } from "../../engine/state/sqlite/dialect.js";
 import { engineMigrationsFolder } from "../../engine/state/sqlite.js";
 import { State } from "../../engine/state/state.js";
+import { parseStateUrl, type StateTarget } from "../../engine/state/url.js";
 import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
 

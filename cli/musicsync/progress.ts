@@ -6,7 +6,8 @@
  * sync applied was erased, and the prompt landed inside the output). The next write action shows
  * the bar again, where the output has got to.
  */
-import { SingleBar } from "cli-progress";
+import { createRequire } from "node:module";
+import type { SingleBar as Bar } from "cli-progress";
 import type { EngineEnv } from "../../engine/run/runner.js";
 import type { CliIo, GlobalOptions } from "./io.js";
 
@@ -21,6 +22,9 @@ export interface Progress {
 /** A bar on a terminal; nothing when stdout is a file, a pipe, or `--json`. */
 export function progress(io: CliIo, g: GlobalOptions): Progress {
   if (!io.stdout.isTTY || g.json) return { io, stop() {} };
+  // cli-progress is loaded only for a terminal (most runs are piped, and it is not small), and
+  // synchronously, as a command asks for its bar before it starts.
+  const { SingleBar } = createRequire(import.meta.url)("cli-progress") as { SingleBar: typeof Bar };
   // The bar writes to the terminal itself, never through the clearing streams below.
   const bar = new SingleBar({
     format: "{recipe} [{bar}] {value}/{total} writes",

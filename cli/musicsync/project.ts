@@ -8,7 +8,7 @@ import { loadProjectFile, loadRecipePaths } from "../../engine/recipe/load.js";
 import { didYouMean } from "../../engine/recipe/suggest.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
 import type { Path } from "../../engine/recipe/yaml-source.js";
-import { parseStateUrl, resolveStateUrl } from "../../engine/state/open.js";
+import { parseStateUrl, resolveStateUrl } from "../../engine/state/url.js";
 import { CliError, type CliIo, type CommandRun, type GlobalOptions } from "./io.js";
 
 export async function loadProject(path: string, io: CliIo): Promise<Project> {

@@ -56,7 +56,7 @@ export async function validate(run: CommandRun, paths: readonly string[]): Promi
   setExit(Exit.OK);
 }
 
-/** `:memory:` as a state setting spells it (engine/state/open.ts), read without opening a driver. */
+/** `:memory:` as a state setting spells it (engine/state/url.ts), read without opening a driver. */
 function inMemory(state: string): boolean {
   return state === ":memory:" || state === "sqlite::memory:";
 }

@@ -7,8 +7,8 @@
 import { Daemon } from "../../engine/daemon/daemon.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
-import { parseStateUrl } from "../../engine/state/open.js";
 import { isConnectionError } from "../../engine/state/pg/errors.js";
+import { parseStateUrl } from "../../engine/state/url.js";
 import {
   DEFAULT_QUEUE_SETTINGS,
   MIN_LEASE_SECONDS,

@@ -81,7 +81,9 @@ function relativePatterns(): { ago: RelativePattern[]; today: Set<string>; yeste
   return { ago, today, yesterday };
 }
 
-const RELATIVE = relativePatterns();
+let relative: ReturnType<typeof relativePatterns> | null = null;
+/** The relative forms, made by the first date read: a command that reads no dates pays nothing at import. */
+const relativeForms = () => (relative ??= relativePatterns());
 
 /** English extras the table does not hold: "an hour ago", "a day ago", "2d ago", "5h ago". */
 const ENGLISH_WORDY = /^(\d+|an?|one)\s+(second|minute|hour|day|week|month|year)s?\s+ago$/;
@@ -100,7 +102,7 @@ function relativeAgo(t: string): { n: number; unit: DateUnit } | null {
   if (wordy) return { n: /^\d+$/.test(wordy[1]!) ? Number(wordy[1]) : 1, unit: wordy[2] as DateUnit };
   const short = /^(\d+)\s*(mo|[smhdwy])\s+ago$/.exec(t);
   if (short) return { n: Number(short[1]), unit: ENGLISH_SHORT[short[2]!]! };
-  for (const p of RELATIVE.ago) {
+  for (const p of relativeForms().ago) {
     const m = p.re.exec(t);
     if (m) return { n: p.fixed ?? Number(m[1]), unit: p.unit };
   }
@@ -132,7 +134,13 @@ function monthNames(): Map<string, number> {
   return names;
 }
 
-const MONTH_NAMES = monthNames();
+let monthNamesMade: Map<string, number> | null = null;
+/**
+ * The month names, made by the first date written with one: four Intl formats per language (30 ms), paid only by a
+ * run that reads such a date, never at import. Every language's at once, since a date's text does
+ * not say its language.
+ */
+const knownMonthNames = () => (monthNamesMade ??= monthNames());
 
 /** "Dec 30" read on Jan 2 is last year's. */
 function dated(year: number | null, month: number, day: number, now: Date): number | null {
@@ -158,10 +166,11 @@ function numericDate(t: string, now: Date): number | null {
 function namedDate(t: string, now: Date): number | null {
   // Every word must be the month or a short particle ("de", "г"): "Streamed 2 days ago" is not
   // "August 2" just because "ago" is August in Spanish.
+  const names = knownMonthNames();
   const words = t.match(WORD) ?? [];
-  const months = words.filter((w) => MONTH_NAMES.has(w));
-  if (months.length !== 1 || words.some((w) => !MONTH_NAMES.has(w) && w.length > 2)) return null;
-  const month = MONTH_NAMES.get(months[0]!)!;
+  const months = words.filter((w) => names.has(w));
+  if (months.length !== 1 || words.some((w) => !names.has(w) && w.length > 2)) return null;
+  const month = names.get(months[0]!)!;
   const numbers = (t.match(/\d+/g) ?? []).map(Number);
   const year = numbers.find((n) => n >= 1000) ?? null;
   const day = numbers.find((n) => n < 1000) ?? null;
@@ -173,8 +182,8 @@ function namedDate(t: string, now: Date): number | null {
 export function parseServiceDate(text: string | null, now: Date): number | null {
   if (!text) return null;
   const t = normaliseDateText(text);
-  if (RELATIVE.today.has(t)) return now.getTime();
-  if (RELATIVE.yesterday.has(t)) return now.getTime() - DAY_MS;
+  if (relativeForms().today.has(t)) return now.getTime();
+  if (relativeForms().yesterday.has(t)) return now.getTime() - DAY_MS;
   const ago = relativeAgo(t);
   if (ago) return now.getTime() - ago.n * UNIT_MS[ago.unit];
   const year = /^(\d{4})$/.exec(t);

@@ -6,7 +6,8 @@
  * (`additionalProperties: false`); test/engine/render/plan-schema.test.ts validates real plans of every
  * target type and mode against it, so a field added to Plan without adding it here fails there.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { createRequire } from "node:module";
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from "ajv";
 import { LIBRARY_TARGET_KINDS, MODES, PRIVACY } from "../recipe/types.js";
 
 type Schema = Record<string, unknown>;
@@ -168,8 +169,15 @@ export const planDocumentSchema: Schema = object(
 
 let compiled: ValidateFunction | null = null;
 
+/**
+ * The compiled schema. ajv (some 60 files) is loaded here, by the first plan file read, not by every
+ * command that imports this module on the way to writing plans: required, since reading a plan is
+ * synchronous.
+ */
 function validator(): ValidateFunction {
-  compiled ??= new Ajv({
+  if (compiled) return compiled;
+  const { Ajv } = createRequire(import.meta.url)("ajv") as { Ajv: typeof AjvClass };
+  compiled = new Ajv({
     discriminator: true,
     strict: true,
     strictRequired: false,

@@ -10,8 +10,9 @@ import { type Clock, DEFAULT_PACING, Pacer, type PacingOptions, systemClock } fr
 import { engineScrubber, learnStateUrl } from "../output/scrub.js";
 import { requireResolved } from "../recipe/deferred-settings.js";
 import type { Account, Project } from "../recipe/types.js";
-import { openState, resolveStateUrl } from "../state/open.js";
+import { openState } from "../state/open.js";
 import type { EngineState } from "../state/types.js";
+import { resolveStateUrl } from "../state/url.js";
 import { AccountError } from "./account-error.js";
 import { authOption, settingError } from "./auth-setting.js";
 import { type EmbeddedEmulator, embeddedEmulator } from "./emulator-account.js";

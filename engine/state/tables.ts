@@ -1,6 +1,6 @@
 /**
  * The engine's tables, defined once for both databases: `tables(columns)` builds them from a
- * dialect's column builders, `sqliteColumns` (./schema.ts) or `pgColumns` (./pg/schema.ts). What each
+ * dialect's column builders, `sqliteColumns` (here) or `pgColumns` (./pg-columns.ts). What each
  * keeps is said on its record in ./types.ts, and why in docs/ENGINE.md#state; here, only storage.
  *
  * Times are milliseconds since the epoch (`integer` on SQLite, `bigint` read as a number on
@@ -9,8 +9,8 @@
  * the two schema files with `npx drizzle-kit generate --config drizzle.engine.config.ts` (into
  * `migrations/engine/`) and `--config drizzle.engine-pg.config.ts` (into `migrations/engine-pg/`).
  */
-import * as pgCore from "drizzle-orm/pg-core";
 import * as sqliteCore from "drizzle-orm/sqlite-core";
+import type { pgColumns } from "./pg-columns.js";
 import type {
   ApprovalStatus,
   ConditionStatus,
@@ -21,20 +21,10 @@ import type {
   RunResult,
 } from "./types.js";
 
-/** The PostgreSQL column builders, and the type both sets are used as. */
-export const pgColumns = {
-  table: pgCore.pgTable,
-  /** An integer key numbered by the database. */
-  id: (name: string) => pgCore.serial(name).primaryKey(),
-  text: (name: string) => pgCore.text(name),
-  int: (name: string) => pgCore.integer(name),
-  time: (name: string) => pgCore.bigint(name, { mode: "number" }),
-  real: (name: string) => pgCore.doublePrecision(name),
-  index: pgCore.index,
-  uniqueIndex: pgCore.uniqueIndex,
-  primaryKey: pgCore.primaryKey,
-};
-
+/**
+ * The type both sets of column builders are used as: PostgreSQL's (./pg-columns.ts), imported as a
+ * type only, so that a process on SQLite does not load drizzle's PostgreSQL half.
+ */
 export type Columns = typeof pgColumns;
 
 /**

@@ -9,6 +9,7 @@ import {
   type ArtistCategory,
   DISPLAY_STRINGS,
   type DisplayStrings,
+  displayStringsOf,
   RESULT_TYPE_WORDS,
   type ResultTypeWord,
 } from "../../shared/wire/display-words.js";
@@ -43,17 +44,21 @@ function buildLocale(language: string, strings: DisplayStrings): Locale {
   return { categoryOfTitle, typeOfWord };
 }
 
-const LOCALES: ReadonlyMap<string, Locale> = new Map(
-  Object.entries(DISPLAY_STRINGS).map(([language, strings]) => [language, buildLocale(language, strings)]),
-);
-const ENGLISH_LOCALE = LOCALES.get("en") as Locale;
+/** Each language's lookups, built by its first page read: nothing is computed at import. */
+const locales = new Map<string, Locale>();
 
 /** The display strings of `language`; English for a language without a table (the client refuses those). */
 export function localeOf(language: string): Locale {
-  return LOCALES.get(language) ?? ENGLISH_LOCALE;
+  const known = Object.hasOwn(DISPLAY_STRINGS, language) ? language : "en";
+  let locale = locales.get(known);
+  if (!locale) {
+    locale = buildLocale(known, displayStringsOf(known));
+    locales.set(known, locale);
+  }
+  return locale;
 }
 
 /** The languages with a table (the tests check that every supported language has one). */
 export function localeLanguages(): string[] {
-  return [...LOCALES.keys()];
+  return Object.keys(DISPLAY_STRINGS);
 }

@@ -9,7 +9,8 @@ import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import pg from "pg";
 import { QUARANTINE_TARGET } from "../../engine/apply/quarantine.js";
-import { openState, parseStateUrl } from "../../engine/state/open.js";
+import { openState } from "../../engine/state/open.js";
+import { parseStateUrl } from "../../engine/state/url.js";
 import type { PostgresServer } from "../support/postgres-server.js";
 
 export type StateKind = "sqlite" | "postgres";

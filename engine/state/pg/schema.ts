@@ -2,7 +2,9 @@
  * The engine's tables on PostgreSQL (../tables.ts defines them, for both databases). drizzle-kit reads
  * this file (drizzle.engine-pg.config.ts) to generate `migrations/engine-pg/`.
  */
-import { pgColumns, tables } from "../tables.js";
+
+import { pgColumns } from "../pg-columns.js";
+import { tables } from "../tables.js";
 
 /** All of them, for the stores (drizzle-kit reads only the tables exported one by one below). */
 export const engineTables = tables(pgColumns);

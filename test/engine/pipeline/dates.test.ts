@@ -2,7 +2,7 @@
  * Dates in every language the client supports (docs/ENGINE.md#pipeline): the service writes an episode's
  * date in the account's display language, and `since` / `sort: date` must read every one of them.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { episodeDate } from "../../../emulator/render/format.js";
 import { parseServiceDate } from "../../../engine/pipeline/dates.js";
 import { planRecipe } from "../../../engine/run/runner.js";
@@ -22,6 +22,33 @@ const UNIT_MS = {
   month: 30 * DAY,
   year: 365 * DAY,
 };
+
+describe("the date tables", () => {
+  it("are made by the first date read that needs them, not at import (a command that reads none pays nothing)", async () => {
+    const Original = Intl.DateTimeFormat;
+    let made = 0;
+    Intl.DateTimeFormat = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Original>) {
+        super(...args);
+        made++;
+      }
+    } as typeof Intl.DateTimeFormat;
+    try {
+      vi.resetModules();
+      const fresh = await import("../../../engine/pipeline/dates.js");
+      expect(made).toBe(0);
+      expect(fresh.parseServiceDate("3 days ago", now)).toBe(now.getTime() - 3 * DAY);
+      expect(made).toBe(0);
+      expect(fresh.parseServiceDate("30 août 2024", now)).toBe(Date.UTC(2024, 7, 30));
+      const once = made;
+      expect(once).toBeGreaterThan(0);
+      expect(fresh.parseServiceDate("Aug 30, 2024", now)).toBe(Date.UTC(2024, 7, 30));
+      expect(made).toBe(once);
+    } finally {
+      Intl.DateTimeFormat = Original;
+    }
+  });
+});
 
 describe("parseServiceDate in every language", () => {
   // docs/ENGINE.md#pipeline

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openState, parseStateUrl, resolveStateUrl } from "../../../engine/state/open.js";
+import { openState } from "../../../engine/state/open.js";
+import { parseStateUrl, resolveStateUrl } from "../../../engine/state/url.js";
 
 let dir: string;
 beforeEach(() => {

@@ -1,0 +1,71 @@
+/**
+ * A process loads what its command uses (docs/ARCHITECTURE.md#parts-and-floors), held on the compiled
+ * commands without timing anything: what each one read is listed by bench/loaded-modules.ts.
+ * `--help` loads no engine state, drizzle or HTTP client; `validate` no state driver; a `sync` on a
+ * SQLite state never PostgreSQL's driver, its stores or the job queue, which only a `postgres:`
+ * state imports, nor ajv's compiler (a saved plan's check) or the progress bar (a terminal's).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadedBy, modulesOf, owner } from "../../../bench/loaded-modules.js";
+import { ensureBuilt, MAIN, musicsync, ROOT } from "../../support/cli-process.js";
+
+/** node-postgres and the packages only it loads, and the job queue. */
+const POSTGRES = ["pg", "pg-pool", "pg-protocol", "pg-types", "pg-connection-string", "pg-boss"];
+
+let dir = "";
+let project = "";
+
+beforeAll(async () => {
+  await ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), "loading-"));
+  // The quick start's project: the embedded emulator as its account, the state in SQLite.
+  expect((await musicsync(["init", "--emulator", "p"], {}, dir)).code).toBe(0);
+  project = join(dir, "p", "musicsync.yaml");
+  expect((await musicsync(["sync", "-p", project])).code).toBe(0);
+}, 180_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("what each command loads", () => {
+  it("--help: no engine state, no drizzle, no HTTP client", () => {
+    const loaded = modulesOf([MAIN, "--help"]);
+    expect(loaded).toContain("commander");
+    for (const unused of ["engine/state", "drizzle-orm", "undici", "better-sqlite3", ...POSTGRES])
+      expect(loaded).not.toContain(unused);
+  });
+
+  it("validate: the recipes' checks, and no state driver", () => {
+    for (const args of [
+      ["validate", "-p", project],
+      ["validate", "-p", join(ROOT, "examples/musicsync.yaml"), join(ROOT, "recipes")],
+    ]) {
+      const loaded = modulesOf([MAIN, ...args]);
+      expect(loaded).toContain("yaml");
+      for (const unused of ["better-sqlite3", "drizzle-orm", "undici", ...POSTGRES])
+        expect(loaded, args.join(" ")).not.toContain(unused);
+    }
+  });
+
+  it("a no-change sync on SQLite: SQLite and the engine, never PostgreSQL's driver, stores or queue", async () => {
+    // The same command as the one listed, so that it is known to do the whole job.
+    const again = await musicsync(["sync", "-p", project]);
+    expect(again).toMatchObject({ code: 0 });
+    expect(again.stdout).toContain("No changes.");
+
+    const { files, sources } = loadedBy([MAIN, "sync", "-p", project]);
+    const owners = new Set(sources.map((s) => owner(s)));
+    // What the run needs, seen through the lazily imported chunks: the listing does look.
+    for (const used of ["better-sqlite3", "drizzle-orm", "engine/run", "engine/state", "undici"])
+      expect(owners).toContain(used);
+    for (const unused of POSTGRES) expect(owners).not.toContain(unused);
+    const ours = sources.map((s) => relative(ROOT, s));
+    expect(ours.filter((s) => /^engine\/(state\/pg|worker\/)|drizzle-orm\/pg-core/.test(s))).toEqual([]);
+    // ajv's compiler only reads a saved plan (the recipes' checks need its small runtime), and the
+    // progress bar is for a terminal: this run has neither.
+    expect(files.filter((f) => /node_modules\/(ajv\/dist\/(ajv|core)\.js|cli-progress\/)/.test(f))).toEqual(
+      [],
+    );
+  });
+});
