@@ -15,9 +15,12 @@
  * did, leaving out only the process's last teardown; the preload is the same for every case,
  * `node -e 0` included. `npx` runs npm first, in processes of its own: its CPU is not counted.
  *
- * The sync case is the README's quick start: a project made once, before the timed runs, by
- * `musicsync init --emulator` in a temporary folder (its account the embedded emulator, its state in
- * SQLite), synced once to converge; then each timed run is a `sync` that finds nothing to change.
+ * The sync cases run the README's quick start recipe (`musicsync init --emulator`'s, a chart mirrored
+ * into a playlist; state in SQLite), converged once before the timed runs, so that each timed run is
+ * a `sync` that finds nothing to change. The goal's case reads an emulator served by a process of
+ * its own (`musicapi emulator`, started here), so that the figure is the command's alone; the
+ * quick start's own project, whose `emulator:` account starts the emulator inside the command, is
+ * timed beside it.
  *
  * `--dir` times another checkout's commands (its dist/, built); `--against` times a second checkout
  * in the same rounds, each case of the two trees side by side (e.g. `--against /work/base25`, main
@@ -35,8 +38,8 @@
  *   for a `postgres:` state; ajv's compiler only to read a saved plan; cli-progress only on a terminal.
  * - `daemon`: as `sync` + pino-pretty on a terminal. `demo` (and an account with `emulator:`): + the emulator.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -87,7 +90,13 @@ const cpuWithin = (ms: number): Goal => ({
   met: (m) => m.cpuMs !== null && m.cpuMs <= ms,
 });
 
-function casesOf(root: string, project: string): Case[] {
+/** The two sync projects of a tree: against the served emulator, and with an `emulator:` account. */
+interface Projects {
+  served: string;
+  embedded: string;
+}
+
+function casesOf(root: string, p: Projects): Case[] {
   const sync = join(root, "dist/bin/musicsync.js");
   const examples = join(root, "examples/musicsync.yaml");
   const recipes = join(root, "recipes");
@@ -97,7 +106,7 @@ function casesOf(root: string, project: string): Case[] {
     { label: "musicsync --version", args: [sync, "--version"] },
     {
       label: "musicsync validate (init project)",
-      args: [sync, "validate", "-p", project],
+      args: [sync, "validate", "-p", p.embedded],
       goal: wallWithin(2.5),
     },
     {
@@ -105,11 +114,9 @@ function casesOf(root: string, project: string): Case[] {
       args: [sync, "validate", "-p", examples, recipes],
       goal: wallWithin(2.5),
     },
-    {
-      label: "musicsync sync, 1 unchanged recipe",
-      args: [sync, "sync", "-p", project],
-      goal: cpuWithin(200),
-    },
+    { label: "sync, 1 unchanged recipe", args: [sync, "sync", "-p", p.served], goal: cpuWithin(200) },
+    // The quick start's: the command also starts the emulator and serves its own reads.
+    { label: "sync, same, emulator: account", args: [sync, "sync", "-p", p.embedded] },
     { label: "musicapi --help", args: [join(root, "dist/bin/musicapi.js"), "--help"] },
     {
       label: "validate, unbundled (tsc only)",
@@ -121,29 +128,87 @@ function casesOf(root: string, project: string): Case[] {
   ];
 }
 
-/** The quick start's project in a new folder: made and converged by the tree's own command. */
-function prepare(name: string, root: string): Tree {
+/** Runs the tree's musicsync to set up, stopping the bench if it fails. */
+function setUp(root: string, cwd: string, a: readonly string[]): void {
+  const r = spawnSync(process.execPath, [join(root, "dist/bin/musicsync.js"), ...a], {
+    cwd,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) {
+    throw new Error(
+      `bench/startup: musicsync ${a.join(" ")} in ${root} failed (exit ${r.status}): ${r.stderr}`,
+    );
+  }
+}
+
+/**
+ * A tree's two projects in a new folder, made and converged by the tree's own command: the quick
+ * start's (`init --emulator`), and the same recipe on `account` of the served emulator.
+ */
+function prepare(name: string, root: string, emulator: Served, account: number): Tree {
   const missing = ["dist/bin/musicsync.js", "dist/bin/musicapi.js", "dist/cli/musicsync/main.js"].filter(
     (f) => !existsSync(join(root, f)),
   );
   if (missing.length > 0) {
-    console.error(`bench/startup: ${root} has no ${missing.join(", ")}; run \`npm run build\` there first`);
-    process.exit(1);
+    throw new Error(`bench/startup: ${root} has no ${missing.join(", ")}; run \`npm run build\` there first`);
   }
   const scratch = mkdtempSync(join(tmpdir(), "startup-sync-"));
-  const command = join(root, "dist/bin/musicsync.js");
-  const project = join(scratch, "p", "musicsync.yaml");
-  for (const [what, cwd, a] of [
-    ["init", scratch, ["init", "--emulator", "p"]],
-    ["the first sync", root, ["sync", "-p", project]],
-  ] as const) {
-    const r = spawnSync(process.execPath, [command, ...a], { cwd, encoding: "utf8" });
-    if (r.status !== 0) {
-      console.error(`bench/startup: ${what} in ${root} failed (exit ${r.status}): ${r.stderr}`);
-      process.exit(1);
-    }
-  }
-  return { name, root, cases: casesOf(root, project), scratch };
+  const p = {
+    embedded: join(scratch, "p", "musicsync.yaml"),
+    served: join(scratch, "served", "musicsync.yaml"),
+  };
+  setUp(root, scratch, ["init", "--emulator", "p"]);
+  mkdirSync(join(scratch, "served"));
+  cpSync(join(scratch, "p", "recipes"), join(scratch, "served", "recipes"), { recursive: true });
+  writeFileSync(join(scratch, "served", "headers.json"), JSON.stringify(emulator.headers[account - 1]));
+  writeFileSync(
+    p.served,
+    `apiVersion: musicsync/v1
+kind: Project
+accounts:
+  default: { auth: headers.json, base_url: "${emulator.url}" }
+recipes: [recipes]
+state: musicsync.db
+`,
+  );
+  for (const project of [p.embedded, p.served]) setUp(root, root, ["sync", "-p", project]);
+  return { name, root, cases: casesOf(root, p), scratch };
+}
+
+interface Served {
+  url: string;
+  /** The browser headers of its accounts 1 and 2 (one per tree: each owns its own playlist). */
+  headers: Record<string, string>[];
+  stop(): void;
+}
+
+/**
+ * The emulator the sync case reads, in a process of its own (this one waits in spawnSync while a
+ * command runs, and its CPU must not be counted as the command's): `musicapi emulator` of `root`.
+ */
+async function serveEmulator(root: string): Promise<Served> {
+  const child = spawn(
+    process.execPath,
+    [join(root, "dist/bin/musicapi.js"), "emulator", "--catalogue", "2000"],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const url = await new Promise<string>((resolvePromise, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolvePromise(out.split("\n")[0]!.trim());
+    });
+    child.on("exit", (code) => reject(new Error(`bench/startup: the emulator stopped (exit ${code})`)));
+  });
+  const headers = await Promise.all(
+    [1, 2].map(
+      async (n) =>
+        (await (await fetch(`${url}/_emulator/accounts/${n}/headers`)).json()) as Record<string, string>,
+    ),
+  );
+  return { url, headers, stop: () => child.kill("SIGTERM") };
 }
 
 /** The preload that writes the child's CPU time (µs, user + system) to the file named in its environment. */
@@ -186,10 +251,11 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-const trees = [prepare("after", resolve(args.texts.dir))];
-if (args.texts.against) trees.push(prepare("before", resolve(args.texts.against)));
-
+const served = await serveEmulator(resolve(args.texts.dir));
+const trees: Tree[] = [];
 try {
+  trees.push(prepare("after", resolve(args.texts.dir), served, 1));
+  if (args.texts.against) trees.push(prepare("before", resolve(args.texts.against), served, 2));
   console.log(
     `median of ${runs} rounds, node ${process.version}; ${trees.map((t) => `${t.name}: ${t.root}`).join(", ")}`,
   );
@@ -236,7 +302,12 @@ try {
       }
     }
   }
+} catch (e) {
+  // A tree that cannot be set up: said in one line, the emulator still stopped.
+  console.error((e as Error).message);
+  process.exitCode = 1;
 } finally {
+  served.stop();
   for (const t of trees) rmSync(t.scratch, { recursive: true, force: true });
   rmSync(CPU_PRELOAD.dir, { recursive: true, force: true });
 }
