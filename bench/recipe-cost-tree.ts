@@ -15,7 +15,7 @@ import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { Agent, type Dispatcher, request } from "undici";
-import { countCommits } from "./sqlite-commits.js";
+import { countCommits } from "../test/support/sqlite-commits.js";
 
 export interface Setup {
   dir: string;

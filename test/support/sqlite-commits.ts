@@ -2,7 +2,8 @@
  * Counts what reaches a SQLite database through better-sqlite3 in this process, whatever code
  * drives it: each COMMIT and each write run outside a transaction (SQLite commits it on its own),
  * and of those the durable ones — made while the connection's `synchronous` was FULL or EXTRA, so
- * that the commit waited for the disk. Patches the driver's prototypes once, for benchmarks only.
+ * that the commit waited for the disk. Patches the driver's prototypes once per process: for tests
+ * and benchmarks only.
  */
 import Database from "better-sqlite3";
 
@@ -27,13 +28,29 @@ const LEVELS: Record<string, number> = {
   "3": 3,
 };
 
+let commits = 0;
+let durable = 0;
+let patched = false;
+
+function commit(db: object): void {
+  commits++;
+  if ((levels.get(db) ?? 2) >= 2) durable++;
+}
+
+/** The counter (its counts are the process's: one patch serves every caller). */
 export function countCommits(): Counter {
-  let commits = 0;
-  let durable = 0;
-  const commit = (db: object) => {
-    commits++;
-    if ((levels.get(db) ?? 2) >= 2) durable++;
+  if (!patched) patch();
+  patched = true;
+  return {
+    reset() {
+      commits = 0;
+      durable = 0;
+    },
+    read: () => ({ commits, durable }),
   };
+}
+
+function patch(): void {
   const proto = Database.prototype as unknown as Record<string, Fn>;
   const { exec, prepare, pragma } = proto as Record<"exec" | "prepare" | "pragma", Fn>;
   proto.pragma = function (this: Db, source: unknown, ...rest: unknown[]) {
@@ -63,12 +80,5 @@ export function countCommits(): Counter {
       };
     }
     return statement;
-  };
-  return {
-    reset() {
-      commits = 0;
-      durable = 0;
-    },
-    read: () => ({ commits, durable }),
   };
 }
