@@ -9,7 +9,7 @@ import type { EngineClient } from "../../engine/apply/client.js";
 import { InterruptedError, Shutdown } from "../../engine/daemon/shutdown.js";
 import { type RecipeRun, shortfall } from "../../engine/run/runner.js";
 import { actionCounts } from "../../engine/state/counts.js";
-import type { EngineState } from "../../engine/state/types.js";
+import type { EngineState, Stores } from "../../engine/state/types.js";
 import type { CliIo, CommandRun } from "./io.js";
 
 /** The shell's convention: 128 + the signal's number. */
@@ -75,18 +75,28 @@ export class Interruption {
     });
   }
 
-  /** The state, where a run that ends short after the stop is recorded `interrupted`, as the daemon does. */
+  /**
+   * The state, where a run that ends short after the stop is recorded `interrupted`, as the daemon
+   * does — also when it ends inside a batch.
+   */
   state(state: EngineState): EngineState {
-    const finishRun: EngineState["finishRun"] = (runId, end) => {
+    return this.cutting(state, (stores) => (work) => stores.batch((inner) => work(this.cutting(inner))));
+  }
+
+  private cutting<S extends Stores>(stores: S, batch?: (stores: S) => EngineState["batch"]): S {
+    const finishRun: Stores["finishRun"] = (runId, end) => {
       const cut = this.signal !== null && (end.result === "partial" || end.result === "failed");
-      return state.finishRun(
+      return stores.finishRun(
         runId,
         cut ? { ...end, result: "interrupted", error: `interrupted by ${this.signal}` } : end,
       );
     };
-    return new Proxy(state, {
-      get: (target, property, receiver) =>
-        property === "finishRun" ? finishRun : Reflect.get(target, property, receiver),
+    return new Proxy(stores, {
+      get: (target, property, receiver) => {
+        if (property === "finishRun") return finishRun;
+        if (property === "batch" && batch) return batch(target);
+        return Reflect.get(target, property, receiver);
+      },
     });
   }
 

@@ -7,7 +7,7 @@ import { stateUnreachable } from "../state/unreachable.js";
 import type { ActionOutcome } from "./context.js";
 import { lost, message, neverSent, Unverified } from "./errors.js";
 import { handlerOf } from "./handlers/table.js";
-import { type ApplySession, markOf, type SessionMark } from "./session.js";
+import { type ApplySession, markOf, recordOwnership, type SessionMark } from "./session.js";
 
 /** An action's fate, and (after a failure that leaves nothing to write to) why the rest is not sent. */
 export interface ActionResult {
@@ -42,10 +42,14 @@ export async function runAction(s: ApplySession, seq: number, action: PlanAction
     return failed(s, seq, action, since, e);
   }
   const requests = s.requests - since.requests;
-  await state.journalMark(runId, seq, "confirmed", clock.now(), {
-    playlistId: s.playlistId,
-    requests,
-    ...handler.journal?.(s, since),
+  // What the write made the engine's, and that it was confirmed: one commit.
+  await state.batch(async (stores) => {
+    await recordOwnership(s, stores);
+    await stores.journalMark(runId, seq, "confirmed", clock.now(), {
+      playlistId: s.playlistId,
+      requests,
+      ...handler.journal?.(s, since),
+    });
   });
   notify(s, seq, action, "confirmed");
   return { outcome: { seq, kind: action.kind, status: "confirmed", requests, error: null }, stop: null };
@@ -65,10 +69,15 @@ async function failed(
   const requests = s.requests - since.requests;
   // Stopped before its first request: not sent (the counts say so, not "failed").
   const notSent = neverSent(e) && requests === 0 ? { sent: false } : {};
-  await state.journalMark(runId, seq, status, clock.now(), {
-    error: why,
-    ...notSent,
-    ...handler.journalFailure?.(s, e),
+  // A write that failed after part of it went through (a create whose rows could not be read back)
+  // still records what it made the engine's.
+  await state.batch(async (stores) => {
+    await recordOwnership(s, stores);
+    await stores.journalMark(runId, seq, status, clock.now(), {
+      error: why,
+      ...notSent,
+      ...handler.journalFailure?.(s, e),
+    });
   });
   notify(s, seq, action, status);
   // A write a stop kept back is no failure to warn about, once per write: the run says it was stopped.

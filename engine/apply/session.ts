@@ -9,6 +9,7 @@ import { stateTargetKey } from "../plan/owned.js";
 import type { Plan, RowRef } from "../plan/types.js";
 import type { TargetSpec } from "../recipe/types.js";
 import type { Item } from "../sources/item.js";
+import type { OwnedRow, Stores } from "../state/types.js";
 import { readTarget } from "../targets/read.js";
 import { failedStatus, type WriteKind, writeConfirmed } from "./client.js";
 import type { ApplyContext } from "./context.js";
@@ -33,10 +34,19 @@ export interface ApplySession {
   playlistId: string | null;
   /** setVideoIds of rows this run added, by videoId, for moves planned before the rows existed. */
   readonly addedRows: Map<string, string>;
+  /**
+   * Rows the current action's answers showed to be the engine's or no longer, in order: recorded
+   * with the action's journal mark in one commit (recordOwnership), not one commit per change.
+   */
+  readonly owning: OwnershipChange[];
   readonly quarantined: string[];
   /** Write requests this apply sent (splits and re-sends counted, throttled retries not). */
   requests: number;
 }
+
+export type OwnershipChange =
+  | { add: readonly OwnedRow[] }
+  | { remove: readonly { itemKey: string; setVideoId?: string | null }[] };
 
 /** Where the session stood before an action: what the action added is what came after. */
 export interface SessionMark {
@@ -65,6 +75,7 @@ export function openSession(plan: Plan, ctx: ApplyContext): ApplySession {
     spec,
     playlistId: plan.target.playlistId ?? (spec.type === "saved_episodes" ? "SE" : null),
     addedRows: new Map(),
+    owning: [],
     quarantined: [],
     requests: 0,
   };
@@ -164,26 +175,28 @@ export function keysOf(rows: readonly Item[]): Set<string> {
   return new Set(rows.map((r) => r.videoId ?? r.playlistId ?? r.browseId ?? ""));
 }
 
-/** Records rows (or liked songs, subscriptions…) this run put there as the engine's own. */
-export async function own(
-  s: ApplySession,
-  rows: readonly { videoId: string; setVideoId: string | null }[],
-): Promise<void> {
+/** Rows (or liked songs, subscriptions…) this run put there, to be recorded as the engine's own. */
+export function own(s: ApplySession, rows: readonly { videoId: string; setVideoId: string | null }[]): void {
   for (const r of rows) if (r.setVideoId) s.addedRows.set(r.videoId, r.setVideoId);
   const at = s.ctx.clock.now();
-  await s.ctx.state.addOwnedRows(
-    s.account,
-    targetKeyOf(s),
-    rows.map((r) => ({ itemKey: r.videoId, setVideoId: r.setVideoId, addedAt: at })),
-  );
+  s.owning.push({ add: rows.map((r) => ({ itemKey: r.videoId, setVideoId: r.setVideoId, addedAt: at })) });
 }
 
-/** Forgets rows the engine owned (by key, or by row id when given). */
-export async function disown(
+/** Rows the engine owned and no longer does (by key, or by row id when given), to be forgotten. */
+export function disown(
   s: ApplySession,
   rows: readonly { itemKey: string; setVideoId?: string | null }[],
-): Promise<void> {
-  await s.ctx.state.removeOwnedRows(s.account, targetKeyOf(s), rows);
+): void {
+  s.owning.push({ remove: rows });
+}
+
+/** Records the ownership changes gathered since the last call, in order, on `stores` (a batch). */
+export async function recordOwnership(s: ApplySession, stores: Stores): Promise<void> {
+  const target = targetKeyOf(s);
+  for (const change of s.owning.splice(0)) {
+    if ("add" in change) await stores.addOwnedRows(s.account, target, change.add);
+    else await stores.removeOwnedRows(s.account, target, change.remove);
+  }
 }
 
 /** A row's id: as planned, or learned from this run's add of it. */

@@ -20,7 +20,7 @@ import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
 import { actionCounts, journalFate } from "../state/counts.js";
 import { currentHolder } from "../state/holder.js";
-import type { EngineState, JournalEntry, OwnedRow, RunKind } from "../state/types.js";
+import type { EngineState, JournalEntry, OwnedRow, RunKind, Snapshot, Stores } from "../state/types.js";
 import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
@@ -207,11 +207,11 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
  * After a run that applied: the size of each complete, unsuspicious source read becomes that
  * source's baseline for the shrinkage guard. Never at plan time (a plan writes nothing).
  */
-async function recordCompleteReads(env: EngineEnv, plan: Plan): Promise<void> {
+async function recordCompleteReads(stores: Stores, plan: Plan, at: number): Promise<void> {
   const reads = (plan.sources ?? [])
     .filter((s) => s.record)
     .map((s) => ({ sourceId: s.key, items: s.items }));
-  if (reads.length > 0) await env.state.recordSourceReads(plan.recipe.id, reads, env.clock.now());
+  if (reads.length > 0) await stores.recordSourceReads(plan.recipe.id, reads, at);
 }
 
 async function persistFindings(env: EngineEnv, planned: Planned, recipeId: string, account: string) {
@@ -293,14 +293,14 @@ export function incompleteReads(plan: Plan): string[] {
  * AuthValid that the credentials were accepted.
  */
 async function recordApplyConditions(
-  env: EngineEnv,
+  stores: Stores,
   plan: Plan,
   converged: boolean,
   counts: Record<string, number>,
+  at: number,
 ) {
-  const { state, clock } = env;
   const recipeId = plan.recipe.id;
-  const set = (c: Parameters<EngineState["setCondition"]>[1]) => state.setCondition(recipeId, c, clock.now());
+  const set = (c: Parameters<EngineState["setCondition"]>[1]) => stores.setCondition(recipeId, c, at);
   const why = [shortfall(counts), ...incompleteReads(plan)].join("; ");
   await set(
     converged
@@ -428,22 +428,27 @@ async function recordApplied(
   result: ApplyResult,
 ): Promise<RecipeRun> {
   const { plan } = planned;
-  const { state, clock } = env;
   const recipeId = plan.recipe.id;
   const counts = countsOfApply(result);
-  await recordCompleteReads(env, plan);
   const applied = result.result === "converged";
   // Every planned write went through, but a plan made from a source read cut short cannot make
   // the target what the recipe wants: such a run is partial, never "converged" (soak seed 99).
   const incomplete = incompleteReads(plan);
   const converged = applied && incomplete.length === 0;
-  if (plan.actions.length > 0) await saveSnapshot(env, planned, result, runId);
+  // Read before the batch: the target may have to be read again, and a transaction waits for no request.
+  const snapshot = plan.actions.length > 0 ? await snapshotAfter(env, planned, result, runId) : null;
   const outcome: Outcome = !converged ? "partial" : plan.actions.length === 0 ? "no_changes" : "converged";
-  await state.finishRun(runId, { at: clock.now(), result: outcome, counts });
-  // A plan of the recipe was applied: any plan still held for it is out of date.
-  await state.supersedeApprovals(recipeId, clock.now());
-  await recordApplyConditions(env, plan, converged, counts);
-  if (applied) await state.recordSuccess(plan.account);
+  // The run's end in one commit: its result, what it read and saw, its conditions.
+  await env.state.batch(async (stores) => {
+    const at = env.clock.now();
+    await recordCompleteReads(stores, plan, at);
+    if (snapshot) await stores.saveSnapshot(snapshot);
+    await stores.finishRun(runId, { at, result: outcome, counts });
+    // A plan of the recipe was applied: any plan still held for it is out of date.
+    await stores.supersedeApprovals(recipeId, at);
+    await recordApplyConditions(stores, plan, converged, counts, at);
+    if (applied) await stores.recordSuccess(plan.account);
+  });
   const err = converged
     ? null
     : result.outcomes
@@ -522,7 +527,13 @@ async function closeFailedRun(
  * Read again (a read, never a write) where it cannot be known: other targets, a playlist this run
  * created or deleted, an edited description, any action not confirmed.
  */
-async function saveSnapshot(env: EngineEnv, planned: Planned, result: ApplyResult, runId: number) {
+/** The target as the run left it, for `drift`; null when it could not be read (logged). */
+async function snapshotAfter(
+  env: EngineEnv,
+  planned: Planned,
+  result: ApplyResult,
+  runId: number,
+): Promise<Snapshot | null> {
   const { plan } = planned;
   try {
     const journal = await env.state.journal(runId);
@@ -534,7 +545,7 @@ async function saveSnapshot(env: EngineEnv, planned: Planned, result: ApplyResul
           ownedPlaylistId: result.playlistId,
         })
       ).actual;
-    await env.state.saveSnapshot({
+    return {
       account: plan.account,
       target: stateTargetKey(plan.target.spec, actual.playlistId),
       recipeId: plan.recipe.id,
@@ -555,13 +566,14 @@ async function saveSnapshot(env: EngineEnv, planned: Planned, result: ApplyResul
               privacy: actual.privacy,
             }
           : null,
-    });
+    };
   } catch (e) {
     // The writes are done; a failed snapshot read only leaves `drift` without a baseline.
     env.logger.warn(
       { recipe: plan.recipe.id, error: e instanceof Error ? e.message : String(e) },
       "no snapshot",
     );
+    return null;
   }
 }
 

@@ -30,10 +30,40 @@ export interface Dialect {
    * process, so that what `work` reads is still so when it writes.
    */
   guarded<T>(scope: string, key: string, work: (tx: Db) => Promise<T>): Promise<T>;
+  /** Within transaction `tx`, what `guarded` takes first: held until `tx` ends. */
+  guard(tx: Db, scope: string, key: string): Promise<void>;
+  /**
+   * Runs a call whose commits need not wait for the disk: nothing outside the database depends on
+   * them surviving a power cut (a lock's row, a run's start), and the next durable commit takes
+   * them along. A process killed after it loses nothing. The default is durable.
+   */
+  lightly<T>(work: () => Promise<T>): Promise<T>;
   /** A text column in byte order (SQLite's BINARY collation, which PostgreSQL's collations do not keep). */
   bytewise(column: SQLWrapper): SQL;
   /** Ends the connection (or pool) once the calls under way are done. */
   close(): Promise<void>;
+}
+
+/**
+ * The dialect as seen inside transaction `tx` (a batch): every query on `tx`, a nested transaction
+ * part of it, a call run at once (it is already one).
+ */
+export function within(d: Dialect, tx: Db): Dialect {
+  return {
+    db: tx,
+    t: d.t,
+    open: (work) => work(),
+    call: (work) => work(),
+    transaction: (work) => work(tx),
+    guarded: async (scope, key, work) => {
+      await d.guard(tx, scope, key);
+      return work(tx);
+    },
+    guard: (inner, scope, key) => d.guard(inner, scope, key),
+    lightly: (work) => work(),
+    bytewise: (column) => d.bytewise(column),
+    close: async () => undefined,
+  };
 }
 
 /** What a store's methods see as `this`: the state they belong to. */

@@ -7,7 +7,7 @@
  * A store method never calls a method of the state (on SQLite it would wait behind itself in the
  * queue): what stores share are functions of their own modules, given the state as `Stored`.
  */
-import type { Dialect, Stored } from "./dialect.js";
+import { type Dialect, type Stored, within } from "./dialect.js";
 import { accountStore } from "./stores/accounts.js";
 import { approvalStore } from "./stores/approvals.js";
 import { healthStore } from "./stores/health.js";
@@ -15,7 +15,7 @@ import { lockStore, type RowLocks } from "./stores/locks.js";
 import { matchStore } from "./stores/matches.js";
 import { ownershipStore } from "./stores/ownership.js";
 import { runStore } from "./stores/runs.js";
-import type { EngineState } from "./types.js";
+import type { EngineState, Stores } from "./types.js";
 
 /** Locks held beyond their rows (PostgreSQL's sessions, ./pg/leases.ts), built over the rows' methods. */
 export interface Leases extends RowLocks {
@@ -59,6 +59,10 @@ export class State implements Stored {
     return this.leases?.lockLost(lockId) ?? null;
   }
 
+  batch<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    return this.d.call(() => this.d.transaction((tx) => work(storesOver({ d: within(this.d, tx) }))));
+  }
+
   /** Once opening has settled (a migration is never cut off midway) and the calls under way are done; idempotent. */
   close(): Promise<void> {
     this.closing ??= this.ready
@@ -69,24 +73,50 @@ export class State implements Stored {
   }
 }
 
-type Method = (this: State, ...args: unknown[]) => Promise<unknown>;
+type Method = (this: Stored, ...args: unknown[]) => Promise<unknown>;
+
+const STORES = [runStore, ownershipStore, healthStore, matchStore, approvalStore, accountStore];
+
+/**
+ * Calls whose commits need not wait for the disk (Dialect.lightly): the locks, which die with their
+ * process anyway; a run's start, its recipe's generation and what it recorded for undo, which the
+ * journal's durable commit before the run's first write (or the run's end) carries with it.
+ */
+const LIGHT = new Set([
+  "acquireLock",
+  "heartbeat",
+  "releaseLock",
+  "startRun",
+  "recordGeneration",
+  "recordRunBefore",
+]);
 
 /** Puts `method` on the prototype under `name`, run as one call of the dialect. */
 function define(name: string, method: Method): void {
+  const light = LIGHT.has(name);
   Object.defineProperty(State.prototype, name, {
     value(this: State, ...args: unknown[]) {
-      return this.d.call(() => method.apply(this, args));
+      const call = () => method.apply(this, args);
+      return this.d.call(light ? () => this.d.lightly(call) : call);
     },
     writable: true,
     configurable: true,
   });
 }
 
-for (const store of [runStore, ownershipStore, healthStore, matchStore, approvalStore, accountStore]) {
+for (const store of STORES) {
   for (const [name, method] of Object.entries(store)) define(name, method as Method);
 }
 for (const name of Object.keys(lockStore) as (keyof RowLocks)[]) {
-  define(name, function (this: State, ...args: unknown[]) {
-    return (this.locking[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+  define(name, function (this: Stored, ...args: unknown[]) {
+    return ((this as State).locking[name] as (...a: unknown[]) => Promise<unknown>)(...args);
   });
+}
+
+/** The stores' methods over `stored` as they are, for a batch's calls inside its transaction. */
+function storesOver(stored: Stored): Stores {
+  const methods = STORES.flatMap((store) => Object.entries(store));
+  return Object.fromEntries(
+    methods.map(([name, method]) => [name, (...args: unknown[]) => (method as Method).apply(stored, args)]),
+  ) as unknown as Stores;
 }

@@ -348,8 +348,22 @@ export interface EngineState
     MatchStore,
     ApprovalStore,
     AccountStore {
+  /**
+   * Runs `work`'s calls in one transaction — all or nothing, one commit — over `stores`, the state
+   * without its locks (which are never part of one). A run records its end this way.
+   */
+  batch<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The stores a batch's calls go to: every store but the locks. */
+export interface Stores
+  extends RunStore,
+    OwnershipStore,
+    HealthStore,
+    MatchStore,
+    ApprovalStore,
+    AccountStore {}
 
 /** What a run recorded before its first write (the plan and the target as read just before). */
 export interface RunBeforeRecord {

@@ -23,7 +23,7 @@ async function sendAdd(s: ApplySession, pid: string, ids: string[]): Promise<Sen
     const answer = await sendWrite(s, () => s.ctx.client.addPlaylistItems(pid, ids));
     if (!succeeded(answer)) return { done: false, answer, error: null };
     const results = (answer as { playlistEditResults?: AddedRow[] }).playlistEditResults ?? [];
-    await own(
+    own(
       s,
       results.filter((r) => ids.includes(r.videoId)),
     );
@@ -40,7 +40,7 @@ async function readBackAdd(s: ApplySession, ids: string[]): Promise<string[]> {
   const present = new Map<string, string | null>();
   for (const r of rows) if (r.videoId && !present.has(r.videoId)) present.set(r.videoId, r.setVideoId);
   const done = ids.filter((id) => present.has(id));
-  await own(
+  own(
     s,
     done.map((videoId) => ({ videoId, setVideoId: present.get(videoId) ?? null })),
   );

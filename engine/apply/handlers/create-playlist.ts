@@ -55,7 +55,7 @@ async function fillCreated(s: ApplySession, pid: string, action: Create): Promis
       first.push({ videoId: r.videoId, setVideoId: r.setVideoId });
     }
   }
-  await own(s, first);
+  own(s, first);
   await addIds(
     s,
     pid,

@@ -35,7 +35,7 @@ export interface CheckedSteps<A extends PlanAction> {
   /** Whether the target, read back, shows the action done. */
   verify(s: ApplySession, action: A): Promise<boolean>;
   /** What the state learns once the action is done (rows owned or forgotten). */
-  record?(s: ApplySession, action: A): Promise<void>;
+  record?(s: ApplySession, action: A): Promise<void> | void;
 }
 
 export function checkedHandler<A extends PlanAction>(

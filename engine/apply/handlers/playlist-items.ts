@@ -62,12 +62,12 @@ export const removePlaylistItems: ActionHandler<ActionOf<"remove_playlist_items"
       // Verification: the rows a read of the playlist no longer shows are removed, whatever the answer.
       removed = goneFrom(await reread(s), videos);
       if (removed.length < videos.length) {
-        await disown(s, asOwned(removed));
+        disown(s, asOwned(removed));
         const why = `${videos.length - removed.length} of ${videos.length} rows not removed`;
         throw new PartlyRemoved(why, removed);
       }
     }
-    await disown(s, asOwned(removed));
+    disown(s, asOwned(removed));
   },
   journalFailure: (_s, e) =>
     e instanceof PartlyRemoved && e.removed.length > 0 ? { removed: e.removed.map((v) => v.setVideoId) } : {},

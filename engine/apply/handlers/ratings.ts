@@ -24,8 +24,8 @@ async function songRated(s: ApplySession, videoId: string, rating: Rating): Prom
 
 /** A rating owns the item (so a sync removes only what it rated); INDIFFERENT lets it go. */
 async function recordRating(s: ApplySession, key: string, rating: string): Promise<void> {
-  if (rating === "INDIFFERENT") await disown(s, [{ itemKey: key }]);
-  else await own(s, [{ videoId: key, setVideoId: null }]);
+  if (rating === "INDIFFERENT") disown(s, [{ itemKey: key }]);
+  else own(s, [{ videoId: key, setVideoId: null }]);
 }
 
 export const rateSong = checkedHandler<ActionOf<"rate_song">>({

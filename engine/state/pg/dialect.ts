@@ -73,9 +73,18 @@ export class PgDialect implements Dialect {
    */
   guarded<T>(scope: string, key: string, work: (tx: Db) => Promise<T>): Promise<T> {
     return this.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`);
+      await this.guard(tx, scope, key);
       return work(tx);
     });
+  }
+
+  async guard(tx: Db, scope: string, key: string): Promise<void> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`);
+  }
+
+  /** Every commit is durable here: the server's fsyncs cost this process nothing. */
+  lightly<T>(work: () => Promise<T>): Promise<T> {
+    return work();
   }
 
   /** `COLLATE "C"`: the database's own collation (en-US, say) would put `apple` before `Zed`, SQLite after. */

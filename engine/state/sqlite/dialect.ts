@@ -26,7 +26,7 @@ export class SqliteDialect implements Dialect {
   private opened: Promise<void> = Promise.resolve();
 
   constructor(private readonly sqlite: Database.Database) {
-    this.db = drizzle(sqlite) as unknown as Db;
+    this.db = drizzle(withStatementCache(sqlite)) as unknown as Db;
   }
 
   open(work: () => Promise<void>): Promise<void> {
@@ -64,6 +64,23 @@ export class SqliteDialect implements Dialect {
     return this.transaction(work);
   }
 
+  /** BEGIN IMMEDIATE already holds the database's one write lock. */
+  async guard(): Promise<void> {}
+
+  /**
+   * With `synchronous = NORMAL` for the call: in WAL mode a commit then reaches the log without
+   * waiting for the disk. It stays atomic, and a killed process loses nothing; only a power cut may
+   * lose it, until the next FULL commit, which writes the log through to the disk with it.
+   */
+  async lightly<T>(work: () => Promise<T>): Promise<T> {
+    this.sqlite.pragma("synchronous = NORMAL");
+    try {
+      return await work();
+    } finally {
+      this.sqlite.pragma("synchronous = FULL");
+    }
+  }
+
   bytewise(column: SQLWrapper): SQL {
     return sql`${column}`;
   }
@@ -72,4 +89,33 @@ export class SqliteDialect implements Dialect {
     await this.tail;
     this.sqlite.close();
   }
+}
+
+/**
+ * The connection as drizzle sees it, preparing each distinct SQL text once: drizzle asks for a new
+ * statement on every query, and compiling one costs more than running it. A reader's statement
+ * is handed back in object mode: drizzle switches it to arrays (`raw()`) where it maps the rows
+ * itself and expects objects where it does not, for what may be the same text.
+ */
+const STATEMENTS_KEPT = 256;
+
+function withStatementCache(sqlite: Database.Database): Database.Database {
+  const prepared = new Map<string, Database.Statement>();
+  const prepare = (source: string) => {
+    let statement = prepared.get(source);
+    if (statement === undefined) {
+      statement = sqlite.prepare(source);
+      // Texts that name a varying count of values (multi-row inserts) are many: keep the newest.
+      if (prepared.size >= STATEMENTS_KEPT) prepared.delete(prepared.keys().next().value!);
+      prepared.set(source, statement);
+    } else if (statement.reader) statement.raw(false);
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get: (target, key) => {
+      if (key === "prepare") return prepare;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

@@ -57,6 +57,7 @@ function contract(impl: StateImplementation): void {
   describe("approvals", () => approvalStore(get));
   describe("accounts", () => accountStore(get));
   describe("calls at once, in one process", () => callsAtOnce(get));
+  describe("batches", () => batches(get));
 }
 
 function runStore(get: Get): void {
@@ -825,5 +826,66 @@ function callsAtOnce(get: Get): void {
     await s.journalMark(id, 1, "sent", 4);
     expect(spy).toHaveBeenCalledTimes(2);
     expect((await s.journal(id))[0]).toMatchObject({ status: "sent", attempt: 1, updatedAt: 4 });
+  });
+}
+
+function batches(get: Get): void {
+  it("records a run's end in one batch: every call's write, guarded ones included", async () => {
+    const s = get();
+    const id = await startRun(s, "r", 1);
+    await s.recordFailure("acc", 1, "refused", { suspendAfter: 5 });
+    const got = await s.batch(async (b) => {
+      await b.recordSourceReads("r", [{ sourceId: "src", items: 15 }], 2);
+      await b.finishRun(id, { at: 2, result: "no_changes", counts: { add: 0 } });
+      await b.setCondition("r", { type: "Ready", status: "True", reason: "Converged", message: "ok" }, 2);
+      // Guarded (a lock per account on PostgreSQL) inside the batch's transaction.
+      await b.recordSuccess("acc");
+      return b.run(id);
+    });
+    expect(got).toMatchObject({ result: "no_changes", finishedAt: 2 });
+    expect(await s.sourceReads("r")).toEqual(new Map([["src", 15]]));
+    expect((await s.conditions("r")).map((c) => c.reason)).toEqual(["Converged"]);
+    expect((await s.health("acc")).consecutiveFailures).toBe(0);
+  });
+
+  it("keeps nothing of a batch that fails, and the state takes calls after it", async () => {
+    const s = get();
+    const id = await startRun(s, "r", 1);
+    const failed = s.batch(async (b) => {
+      await b.finishRun(id, { at: 2, result: "converged" });
+      await b.recordSourceReads("r", [{ sourceId: "src", items: 15 }], 2);
+      // Refused by the journal's unique index, after two writes of the batch.
+      await b.journalPlanned(
+        id,
+        [1, 1].map((seq) => ({ seq, kind: "add", target: "t", payload: null })),
+        2,
+      );
+    });
+    await expect(failed).rejects.toThrow();
+    expect(await s.run(id)).toMatchObject({ result: "running", finishedAt: null });
+    expect(await s.sourceReads("r")).toEqual(new Map());
+    await s.finishRun(id, { at: 3, result: "failed" });
+    expect(await s.run(id)).toMatchObject({ result: "failed" });
+  });
+
+  it("runs a call made while a batch is open after it, never inside it", async () => {
+    const s = get();
+    const id = await startRun(s, "r", 1);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const batch = s.batch(async (b) => {
+      await b.finishRun(id, { at: 2, result: "converged" });
+      await held;
+      throw new Error("the batch fails after another call was made");
+    });
+    const other = startRun(s, "q", 3);
+    release();
+    await expect(batch).rejects.toThrow(/the batch fails/);
+    await other;
+    // The other call's run survived the batch's rollback; the batch's write did not.
+    expect((await s.runs("q")).map((r) => r.startedAt)).toEqual([3]);
+    expect(await s.run(id)).toMatchObject({ result: "running" });
   });
 }

@@ -1,0 +1,196 @@
+/**
+ * One checkout's side of bench/recipe-cost.ts, in a process of its own: a project of `recipes`
+ * mirrors (each a private copy of a source playlist of `songs` songs) on one account of the
+ * emulator, synced by that checkout's `musicsync` in this process. The parent sends commands and
+ * gets back what each cost: this process's CPU time, its wall time, and the state's commits.
+ *
+ * Commits are counted under better-sqlite3 itself (./sqlite-commits.ts), so they say what reached
+ * the database whatever the checkout's code; "durable" ones are those made while `synchronous` was
+ * FULL or EXTRA (each waits for the disk).
+ */
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gunzipSync } from "node:zlib";
+import Database from "better-sqlite3";
+import { Agent, type Dispatcher, request } from "undici";
+import { countCommits } from "../test/support/sqlite-commits.js";
+
+export interface Setup {
+  dir: string;
+  url: string;
+  account: number;
+  recipes: number;
+  songs: number;
+  /** Catalogue songs to draw the sources from (each source takes the next `songs`). */
+  catalogue: string[];
+}
+
+export type Command =
+  | ({ cmd: "setup" } & Setup)
+  | { cmd: "sync"; recipes?: string[] }
+  | { cmd: "grow" }
+  | { cmd: "floor"; rounds: number }
+  | { cmd: "exit" };
+
+export interface Cost {
+  cpuMs: number;
+  wallMs: number;
+  commits: number;
+  durable: number;
+  code: number;
+}
+
+type InProc = (args: readonly string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
+type Client = {
+  createPlaylist(t: string, d: string, o: { privacyStatus: string; videoIds: string[] }): Promise<unknown>;
+  addPlaylistItems(id: string, videoIds: string[], o: { duplicates: boolean }): Promise<unknown>;
+};
+
+const commits = countCommits();
+let musicsync: InProc;
+let project = "";
+let person: Client;
+let firstSource = "";
+let spare: string[] = [];
+let catalogue: string[] = [];
+let songs = 0;
+let headersOf: Record<string, string> = {};
+let baseUrl = "";
+// biome-ignore lint/suspicious/noExplicitAny: the checkout's own MusicClient, loaded at run time.
+let MusicClientClass: any;
+const agent = new Agent();
+
+async function setup(s: Setup): Promise<void> {
+  const tree = (path: string) => import(pathToFileURL(join(s.dir, path)).href);
+  musicsync = (await tree("test/support/musicsync-inproc.ts")).musicsyncInProc;
+  const { MusicClient } = await tree("src/index.ts");
+  MusicClientClass = MusicClient;
+  ({ catalogue, songs, url: baseUrl } = s);
+  const folder = await mkdtemp(join(tmpdir(), "recipe-cost-"));
+  const headers = (await (await fetch(`${s.url}/_emulator/accounts/${s.account}/headers`)).json()) as Record<
+    string,
+    string
+  >;
+  await writeFile(join(folder, "headers.json"), JSON.stringify(headers));
+  headersOf = headers;
+  person = new MusicClient({ auth: headers, baseUrl: s.url }) as Client;
+  await mkdir(join(folder, "recipes"));
+  for (let i = 0; i < s.recipes; i++) {
+    const videoIds = s.catalogue.slice(i * s.songs, (i + 1) * s.songs);
+    const id = String(await person.createPlaylist(`Source ${i}`, "", { privacyStatus: "PRIVATE", videoIds }));
+    if (i === 0) firstSource = id;
+    await writeFile(join(folder, "recipes", `r${i}.yaml`), mirror(`r${i}`, id, `Copy ${i}`));
+  }
+  spare = s.catalogue.slice(s.recipes * s.songs);
+  project = join(folder, "musicsync.yaml");
+  const account = `{ auth: headers.json, base_url: "${s.url}" }`;
+  const text = `apiVersion: musicsync/v1\nkind: Project\naccounts:\n  default: ${account}\n`;
+  await writeFile(project, `${text}pacing: { min_interval_ms: 0 }\nrecipes: [recipes]\nstate: state.db\n`);
+}
+
+function mirror(id: string, source: string, title: string): string {
+  return [
+    "apiVersion: musicsync/v1",
+    "kind: Recipe",
+    `id: ${id}`,
+    "sources:",
+    `  - { id: src, type: playlist, playlistId: ${source} }`,
+    "target:",
+    "  type: playlist",
+    `  playlist: { title: "${title}", privacy: PRIVATE }`,
+    "mode: mirror",
+    "",
+  ].join("\n");
+}
+
+async function sync(recipes: string[] | undefined): Promise<Cost> {
+  const only = recipes ? ["--recipe", ...recipes] : [];
+  commits.reset();
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const result = await musicsync(["--project", project, "sync", "--quiet", ...only]);
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  if (result.code !== 0) process.stderr.write(result.stderr);
+  return { cpuMs: (used.user + used.system) / 1000, wallMs, ...commits.read(), code: result.code };
+}
+
+/** One more song in the first source: the next sync of `r0` converges with one write. */
+async function grow(): Promise<void> {
+  const song = spare.shift();
+  if (song === undefined) throw new Error("recipe-cost: no spare songs left in the catalogue");
+  await person.addPlaylistItems(firstSource, [song], { duplicates: false });
+}
+
+/**
+ * What one recipe's no-change run cannot cost less than, per round in CPU ms: the target's read as
+ * the client sends it (captured once, replayed over one kept-alive connection), gunzip, JSON.parse,
+ * the set difference of the playlist's rows against the recipe's, and one durable SQLite commit.
+ */
+async function floor(rounds: number): Promise<number> {
+  const read = await capturedRead();
+  const db = new Database(join(dirname(project), "floor.db"));
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.exec("CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, at INTEGER, result TEXT)");
+  const insert = db.prepare("INSERT INTO runs (at, result) VALUES (?, ?)");
+  const wanted = new Set(catalogue.slice(0, songs));
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < rounds; i++) {
+    const { body, headers } = await request(read.url, { ...read.options, dispatcher: agent });
+    const bytes = Buffer.from(await body.arrayBuffer());
+    const text = (headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8");
+    const have = new Set(videoIdsIn(JSON.parse(text)));
+    const missing = [...wanted].filter((id) => !have.has(id)).length;
+    db.transaction(() => insert.run(Date.now(), missing === 0 ? "no_changes" : "changes"))();
+  }
+  const used = process.cpuUsage(cpu);
+  db.close();
+  return (used.user + used.system) / 1000 / rounds;
+}
+
+/** Every `videoId` value in a response (the set the engine's parse would yield, without the rest). */
+function videoIdsIn(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const v of node) videoIdsIn(v, out);
+  else if (node !== null && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "videoId" && typeof v === "string") out.push(v);
+      else videoIdsIn(v, out);
+    }
+  }
+  return out;
+}
+
+/** The first source's read as the client makes it: URL, method, headers and body, recorded once. */
+async function capturedRead(): Promise<{ url: string; options: Omit<Dispatcher.RequestOptions, "path"> }> {
+  let seen: Dispatcher.DispatchOptions | undefined;
+  const recorder = agent.compose((dispatch) => (options, handler) => {
+    // The client may fetch the site's page first (visitor data); the read is the browse request.
+    if (options.path.includes("/youtubei/v1/browse")) seen ??= options;
+    return dispatch(options, handler);
+  });
+  const client = new MusicClientClass({ auth: headersOf, baseUrl, dispatcher: recorder });
+  await client.getPlaylist(firstSource, { limit: 100 });
+  if (!seen) throw new Error("recipe-cost: the client sent no request");
+  const { method, headers, body, path, origin } = seen;
+  return {
+    url: `${String(origin)}${path}`,
+    options: { method, headers: headers as Record<string, string>, body: body as string },
+  };
+}
+
+process.on("message", (m: Command) => {
+  const answer = async (): Promise<unknown> => {
+    if (m.cmd === "setup") return setup(m);
+    if (m.cmd === "sync") return sync(m.recipes);
+    if (m.cmd === "grow") return grow();
+    if (m.cmd === "floor") return floor(m.rounds);
+    process.exit(0);
+  };
+  answer().then(
+    (value) => process.send?.({ ok: true, value: value ?? null }),
+    (e: unknown) => process.send?.({ ok: false, error: String((e as Error).stack ?? e) }),
+  );
+});
