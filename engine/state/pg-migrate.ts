@@ -12,7 +12,7 @@ import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import type pg from "pg";
 import { migrationsFolder } from "../../shared/package-root.js";
 import { pending } from "../../shared/sqlite-migrate.js";
-import { describePool, isConnectionError, PgStateError } from "./pg/errors.js";
+import { describePool, isConnectionError, PgStateError } from "../postgres/errors.js";
 
 const SCHEMA = "drizzle";
 const TABLE = "__drizzle_migrations";

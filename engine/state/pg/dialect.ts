@@ -2,14 +2,15 @@
  * The PostgreSQL side of the seam (../dialect.ts), over a pool. Opening stays synchronous for
  * callers: every call waits for the migration and the opening work, so none runs on a database not
  * migrated and an opening failure comes out of the first call. A call that cannot reach the server
- * is tried again for a while (./reconnect.ts), then named without the password (./errors.ts).
+ * is tried again for a while (./reconnect.ts), then named without the password
+ * (engine/postgres/errors.ts).
  */
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
+import { openingError, queryError } from "../../postgres/errors.js";
 import type { Db, Dialect } from "../dialect.js";
 import type { Tables } from "../tables.js";
-import { openingError, queryError } from "./errors.js";
 import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "./reconnect.js";
 import { engineTables } from "./schema.js";
 

@@ -18,10 +18,10 @@
  * back: another process may have written meanwhile.
  */
 import type pg from "pg";
+import { redact } from "../../postgres/errors.js";
 import type { Leases } from "../state.js";
 import type { RowLocks } from "../stores/locks.js";
 import type { LockAttempt, LockInfo } from "../types.js";
-import { redact } from "./errors.js";
 
 /** The advisory lock's key: a 64-bit hash of the account, in a space of its own. */
 const KEY = "hashtextextended('musicsync account ' || $1, 0)";

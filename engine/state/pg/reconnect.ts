@@ -8,7 +8,7 @@
  * already reached the server, and every store's write either is idempotent (an upsert, a mark, a
  * delete by key) or, in that narrow window, only costs a duplicate run record or attempt count.
  */
-import { isConnectionError } from "./errors.js";
+import { isConnectionError } from "../../postgres/errors.js";
 
 export interface Reconnect {
   /** How long, from the first failure, a call keeps trying; 0 never tries again. */
