@@ -7,7 +7,7 @@
 
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import pg from "pg";
-import { describePool, redact } from "../../engine/state/pg/errors.js";
+import { describePool, redact } from "../../engine/postgres/errors.js";
 import { pgStateOn } from "../../engine/state/pg.js";
 import { enginePgMigrationsFolder } from "../../engine/state/pg-migrate.js";
 import type { StoredAccountsReader } from "./accounts.js";

@@ -5,9 +5,9 @@
  */
 
 import { Daemon } from "../../engine/daemon/daemon.js";
+import { isConnectionError } from "../../engine/postgres/errors.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
-import { isConnectionError } from "../../engine/state/pg/errors.js";
 import { parseStateUrl } from "../../engine/state/url.js";
 import {
   DEFAULT_QUEUE_SETTINGS,

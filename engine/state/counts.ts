@@ -1,8 +1,7 @@
 /**
- * What became of a run's actions, counted the same way wherever a run is closed (the runner at the
- * end of an apply, the open-time check for a run whose process is gone): confirmed by the service,
- * failed (sent and refused, or verified as not done), unknown (sent, answer never seen) and not
- * sent (never left: a stop, a failed create before them, a kill before their turn).
+ * What became of a run's actions, counted alike wherever a run is closed (the runner, the open-time
+ * check): confirmed, failed (refused, or verified not done), unknown (sent, answer never seen), not
+ * sent (a stop, a failed create before them, a kill before their turn).
  */
 import type { JournalStatus } from "./types.js";
 

@@ -1,19 +1,14 @@
 /**
- * The seam between the stores, written once (./stores/) with drizzle's builders, which both
- * databases take and await alike, and the database under them: what SQLite (./sqlite/dialect.ts)
- * and PostgreSQL (./pg/dialect.ts) do differently is said here, once (docs/ARCHITECTURE.md#the-state).
- * Upserts need no seam (`INSERT … ON CONFLICT`, `excluded.` columns: both speak them), nor do
- * counts of changed rows (`changed` reads either driver's answer).
+ * The seam between the stores (./stores/) and the database: what SQLite (./sqlite/dialect.ts) and
+ * PostgreSQL (./pg/dialect.ts) do differently (docs/ARCHITECTURE.md#the-state). Upserts need none
+ * (both speak `ON CONFLICT … excluded.`), nor counts of changed rows (`changed` reads either).
  */
 import type { SQL, SQLWrapper } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Tables } from "./tables.js";
 
-/**
- * The query builder the stores see, typed as PostgreSQL's (as the tables are, ./tables.ts); on
- * SQLite it is drizzle's better-sqlite3 database, which answers the same calls.
- */
+/** The stores' query builder, typed as PostgreSQL's (as the tables are); SQLite's answers the same calls. */
 export type Db = NodePgDatabase;
 
 export interface Dialect {

@@ -1,7 +1,6 @@
 /**
- * Who holds a lock or runs a run: `host:pid`. Whether that process is still there decides if a lock
- * may be removed (`musicsync unlock`, a take-over) and if a run left `running` was interrupted.
- * On this machine the pid says it for sure; for another machine only the lock's heartbeat can.
+ * Who holds a lock or runs a run: `host:pid`, whose liveness decides if a lock may be removed and if
+ * a run left `running` was interrupted. On this machine the pid says; elsewhere only the heartbeat.
  */
 import { hostname } from "node:os";
 import type { LockInfo } from "./types.js";
@@ -40,10 +39,7 @@ export function holderGone(holder: string | null, here: string = hostname()): bo
   return h !== null && h.host === here && !pidAlive(h.pid);
 }
 
-/**
- * Whether a lock's holder may still be working: on this machine its pid is alive; on another
- * machine (where the pid says nothing) its heartbeat is fresher than the staleness.
- */
+/** Whether a lock's holder may still work: its pid alive here, elsewhere its heartbeat fresh. */
 export function lockHolderAlive(
   lock: LockInfo,
   now: number,
@@ -64,10 +60,9 @@ export interface RunningRun {
 }
 
 /**
- * Why a run left `running` was interrupted (its process is gone), or null while it may still be
- * going. Same machine: its pid is not alive. Another machine, or a run recorded before holders were
- * kept: it started longer ago than the staleness and its holder keeps no fresh heartbeat on the
- * account's lock (a live run always holds that lock and beats it).
+ * Why a run left `running` was interrupted, or null while it may still go. Here: its pid is dead.
+ * Elsewhere (or no holder kept): it started over the staleness ago and its holder keeps no fresh
+ * heartbeat on the account's lock (a live run always beats it).
  */
 export function abandonedRunReason(
   run: RunningRun,

@@ -1,26 +1,20 @@
 /**
- * Applying drizzle's migrations to a PostgreSQL database so that any number of processes can start
- * at once. drizzle's own migrator creates its table and reads the last applied migration outside
- * any lock, then migrates in a transaction: two daemons starting against a new database both see
- * "none applied" and one fails ("relation … already exists", or a duplicate key on the catalog).
- * Here the read happens inside a transaction that first takes a transaction-level advisory lock,
- * so the second process waits for the first to commit and then finds everything applied. The table
- * keeps drizzle's layout (schema `drizzle`, table `__drizzle_migrations`), so `drizzle-kit` and this
- * code agree on what is applied. The SQLite counterpart is shared/sqlite-migrate.ts.
+ * drizzle's migrations applied to PostgreSQL by any number of processes at once. drizzle's migrator
+ * reads what is applied outside any lock, so two daemons on a new database both see "none" and one
+ * fails ("relation … already exists"). Here the read comes after a transaction-level advisory lock:
+ * the second waits for the first's commit, then finds all applied. drizzle's table layout is kept
+ * (`drizzle.__drizzle_migrations`), so drizzle-kit agrees. SQLite's: shared/sqlite-migrate.ts.
  */
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import type pg from "pg";
 import { migrationsFolder } from "../../shared/package-root.js";
 import { pending } from "../../shared/sqlite-migrate.js";
-import { describePool, isConnectionError, PgStateError } from "./pg/errors.js";
+import { describePool, isConnectionError, PgStateError } from "../postgres/errors.js";
 
 const SCHEMA = "drizzle";
 const TABLE = "__drizzle_migrations";
 const QUALIFIED = `"${SCHEMA}"."${TABLE}"`;
-/**
- * The advisory lock every migrating process takes. Advisory locks are per database, so one fixed
- * key serialises the migrators of one database and never those of another.
- */
+/** Taken by every migrator; advisory locks are per database, so one key serialises only its own. */
 const LOCK_KEY = 0x6d75_7369_6373; // "musics"
 /** How long a process waits for another's migration (the lock) before giving up with an error. */
 const LOCK_WAIT = "5min";
@@ -119,10 +113,7 @@ async function applyLocked(
   }
 }
 
-/**
- * drizzle's table, created only when missing: `CREATE SCHEMA IF NOT EXISTS` asks for the right to
- * create schemas even when the schema exists, which a role that only owns its tables may lack.
- */
+/** drizzle's table, made only if missing: `CREATE SCHEMA IF NOT EXISTS` needs a right an owner may lack. */
 async function ensureTable(client: pg.PoolClient): Promise<void> {
   const found = await client.query(`SELECT to_regclass('${QUALIFIED}') IS NOT NULL AS found`);
   if ((found.rows[0] as { found: boolean }).found) return;

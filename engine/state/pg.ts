@@ -3,8 +3,8 @@
  * (./pg/dialect.ts), each lock also held by a session (./pg/leases.ts), migrated on open (./pg-migrate.ts).
  */
 import pg from "pg";
+import { describePool } from "../postgres/errors.js";
 import { PgDialect } from "./pg/dialect.js";
-import { describePool } from "./pg/errors.js";
 import { type LeaseChecks, PgLeaseLockStore } from "./pg/leases.js";
 import { StatePool } from "./pg/pool.js";
 import type { Reconnect } from "./pg/reconnect.js";
@@ -12,8 +12,6 @@ import { enginePgMigrationsFolder, migratePostgres } from "./pg-migrate.js";
 import type { OpenStateOptions } from "./sqlite.js";
 import { State } from "./state.js";
 import { closingAbandonedRuns } from "./stores/runs.js";
-
-export { isConnectionError, PgStateError } from "./pg/errors.js";
 
 /** How long a query waits for a connection (a server that does not answer) before failing. */
 const CONNECT_TIMEOUT_MS = 30_000;

@@ -25,11 +25,9 @@ export interface OpenStateOptions {
 }
 
 /**
- * Opens (creating it and its folder if needed) the state database; `:memory:` for tests. Safe for
- * any number of processes at once (shared/sqlite-migrate.ts); every error names the file.
- *
- * Typed as the EngineState it is, not as the class: this module is public (`musicapi/engine`), and
- * the class's declarations name drizzle's and better-sqlite3's types, which a consumer's type check
+ * Opens (creating it and its folder if needed) the state database; `:memory:` for tests; safe for
+ * many processes at once; every error names the file. Typed as EngineState, not the class: this
+ * module is public, and the class names drizzle's and better-sqlite3's types, which a consumer
  * could not read without `skipLibCheck` and our devDependencies.
  */
 export function openSqliteState(file: string, options: OpenStateOptions = {}): EngineState {

@@ -1,11 +1,7 @@
 /**
- * The EngineState, written once for both databases: the stores of ./stores/ (each an object of
- * methods typed by its interface in ./types.ts) are put on this class's prototype, and each call
- * runs through the dialect (./dialect.ts): on SQLite in its queue, on PostgreSQL after opening and
- * with reconnects. Prototype methods, so that a Proxy or a spy over the state sees each one.
- *
- * A store method never calls a method of the state (on SQLite it would wait behind itself in the
- * queue): what stores share are functions of their own modules, given the state as `Stored`.
+ * The EngineState for both databases: the stores' methods (./stores/) on this class's prototype (so
+ * a Proxy or spy sees each), each call run through the dialect (./dialect.ts). A store method never
+ * calls the state's (on SQLite it would wait behind itself in the queue): stores share functions.
  */
 import { type Dialect, type Stored, within } from "./dialect.js";
 import { accountStore } from "./stores/accounts.js";
@@ -54,7 +50,6 @@ export class State implements Stored {
     this.ready.catch(() => undefined);
   }
 
-  /** Synchronous, and no query: asked before every write a run sends. */
   lockLost(lockId: string): string | null {
     return this.leases?.lockLost(lockId) ?? null;
   }
@@ -63,7 +58,7 @@ export class State implements Stored {
     return this.d.call(() => this.d.transaction((tx) => work(storesOver({ d: within(this.d, tx) }))));
   }
 
-  /** Once opening has settled (a migration is never cut off midway) and the calls under way are done; idempotent. */
+  /** Once opening has settled and the calls under way are done; idempotent. */
   close(): Promise<void> {
     this.closing ??= this.ready
       .catch(() => undefined)

@@ -1,13 +1,9 @@
 /**
- * The engine's tables, defined once for both databases: `tables(columns)` builds them from a
- * dialect's column builders, `sqliteColumns` (here) or `pgColumns` (./pg-columns.ts). What each
- * keeps is said on its record in ./types.ts, and why in docs/ENGINE.md#state; here, only storage.
- *
- * Times are milliseconds since the epoch (`integer` on SQLite, `bigint` read as a number on
- * PostgreSQL) and structured values JSON text on both, so that a plan read back is byte for byte the
- * plan written and each store's row mapper serves both. Migrations stay per dialect, generated from
- * the two schema files with `npx drizzle-kit generate --config drizzle.engine.config.ts` (into
- * `migrations/engine/`) and `--config drizzle.engine-pg.config.ts` (into `migrations/engine-pg/`).
+ * The engine's tables for both databases, built from a dialect's column builders: `sqliteColumns`
+ * (here) or `pgColumns` (./pg-columns.ts); what each keeps is said on its record (./types.ts) and in
+ * docs/ENGINE.md#state. Times are epoch milliseconds, structured values JSON text (read back byte
+ * for byte), so one row mapper serves both. Migrations: `npx drizzle-kit generate --config
+ * drizzle.engine.config.ts` and `--config drizzle.engine-pg.config.ts` (docs/ARCHITECTURE.md#the-state).
  */
 import * as sqliteCore from "drizzle-orm/sqlite-core";
 import type { pgColumns } from "./pg-columns.js";
@@ -27,11 +23,7 @@ import type {
  */
 export type Columns = typeof pgColumns;
 
-/**
- * SQLite's builders take the same calls and build SQLite tables. They are typed as PostgreSQL's so
- * that the stores, written once, type-check against one set of tables; the contract suite
- * (test/engine/state/contract.test.ts) holds that both answer alike at run time.
- */
+/** SQLite's, typed as PostgreSQL's: stores check against one set (the contract suite holds both alike). */
 export const sqliteColumns = {
   table: sqliteCore.sqliteTable,
   id: (name: string) => sqliteCore.integer(name).primaryKey({ autoIncrement: true }),

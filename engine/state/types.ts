@@ -1,7 +1,6 @@
 /**
- * The engine's state as focused stores (runs, ownership, locks, health, matches, approvals,
- * accounts), joined in `EngineState`, on SQLite or PostgreSQL alike (./state.ts): every method is
- * async, even though SQLite answers synchronously.
+ * The engine's state as focused stores joined in `EngineState`, on SQLite or PostgreSQL alike
+ * (./state.ts): every method is async, though SQLite answers synchronously.
  */
 import type { CachedMatch } from "../match/cached-match.js";
 
@@ -128,10 +127,7 @@ export interface AccountHealth {
   suspendedReason: string | null;
 }
 
-/**
- * Runs and what each run wrote: the run records, the write-ahead journal, and what a run recorded
- * before its first write (for undo). The journal is what lets a killed run be verified on re-run.
- */
+/** Run records, the write-ahead journal (a killed run is verified from it) and before-records (undo). */
 export interface RunStore {
   startRun(run: {
     recipeId: string;
@@ -177,10 +173,7 @@ export interface RunStore {
   runBefore(runId: number): Promise<RunBeforeRecord | null>;
 }
 
-/**
- * What the engine owns on the service and what it saw there: the playlists it created, the rows it
- * added, the items it removed and must not put back (tombstones), and each target's last snapshot.
- */
+/** Playlists created, rows added, items removed not to put back (tombstones), each target's snapshot. */
 export interface OwnershipStore {
   ownedPlaylist(account: string, recipeId: string): Promise<OwnedPlaylist | null>;
   recordOwnedPlaylist(p: OwnedPlaylist): Promise<void>;
@@ -223,17 +216,13 @@ export interface LockStore {
   /** `musicsync unlock <lock-id>`: removes the lock whatever its holder; false if there was none. */
   forceUnlock(lockId: string): Promise<boolean>;
   /**
-   * Why this process no longer holds its lock `lockId` though it never released it (on PostgreSQL:
-   * the lock's session ended), or null while it holds it as far as it knows. Synchronous and cheap:
-   * asked before every write. A state that cannot lose a lock that way (SQLite: a row) has none.
+   * Why this process lost its unreleased lock `lockId` (PostgreSQL: its session ended), or null while
+   * held. Synchronous, no query: asked before every write. SQLite (a row) cannot lose one that way.
    */
   lockLost?(lockId: string): string | null;
 }
 
-/**
- * How accounts and recipes are doing, and what the daemon plans next: failures and suspension,
- * conditions, recipe generations, the next run, and the source sizes of the shrinkage guard.
- */
+/** Failures and suspension, conditions, recipe generations, the next run, the shrinkage guard's sizes. */
 export interface HealthStore {
   /** Records a recipe version; returns its generation (a new one only when the hash changed). */
   recordGeneration(recipeId: string, hash: string, at: number): Promise<number>;
@@ -272,10 +261,7 @@ export interface HealthStore {
     now: number,
   ): Promise<void>;
 
-  /**
-   * The item count of each source's last complete read, by source id. Most reads carry no total, so
-   * one far smaller than the last good one is the only sign it was cut short (the shrinkage guard).
-   */
+  /** Each source's last complete item count (most reads carry no total: a far smaller one means cut). */
   sourceReads(recipeId: string): Promise<Map<string, number>>;
   /** Records complete reads (a source read that was cut short is never recorded). */
   recordSourceReads(
@@ -300,10 +286,7 @@ export interface ApprovalStore {
   /** Approvals, newest first: pending ones only unless `all`; of one recipe when given. */
   approvals(options?: { recipeId?: string; all?: boolean }): Promise<Approval[]>;
   approval(runId: number): Promise<Approval | null>;
-  /**
-   * A run of the recipe applied a newer plan: each of its pending approvals becomes `superseded`
-   * (decided at `at`). Returns how many were.
-   */
+  /** A newer plan of the recipe was applied: its pending approvals become `superseded`; how many. */
   supersedeApprovals(recipeId: string, at: number): Promise<number>;
   /** Marks an approval decided; false when it was no longer pending (approved twice, superseded). */
   decideApproval(
@@ -312,10 +295,7 @@ export interface ApprovalStore {
   ): Promise<boolean>;
 }
 
-/**
- * Accounts kept in the state (`musicsync accounts`): settings in the clear, credentials sealed by
- * engine/accounts/ before they reach the store — a store never sees a credential in the clear.
- */
+/** Accounts: settings in the clear, credentials sealed by engine/accounts/ (never clear in a store). */
 export interface AccountStore {
   /** Adds the account, or replaces the one of that name (createdAt kept). */
   saveAccount(account: StoredAccount): Promise<void>;
@@ -336,10 +316,7 @@ export interface StoredAccount {
   updatedAt: number;
 }
 
-/**
- * The whole state: every store over one database, opened by `openState(url)` (engine/state/open.ts).
- * Callers that need only part of it may ask for one store's type.
- */
+/** Every store over one database (`openState`, ./open.ts); a caller may ask for one store's type. */
 export interface EngineState
   extends RunStore,
     OwnershipStore,

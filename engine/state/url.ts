@@ -56,9 +56,8 @@ function masked(value: string): string {
 }
 
 /**
- * A state setting made independent of the working folder: a relative SQLite path (plain or
- * `sqlite:`) is resolved against `base` (the project's folder); URLs and `:memory:` are kept as they
- * are. A value that does not parse is returned unchanged, for openState to refuse with its message.
+ * A relative SQLite path (plain or `sqlite:`) resolved against `base` (the project's folder); others,
+ * and a value that does not parse (openState refuses it with its message), returned unchanged.
  */
 export function resolveStateUrl(value: string, base: string): string {
   let target: StateTarget;

@@ -1,15 +1,14 @@
 /**
- * The PostgreSQL side of the seam (../dialect.ts), over a pool. Opening stays synchronous for
- * callers: every call waits for the migration and the opening work, so none runs on a database not
- * migrated and an opening failure comes out of the first call. A call that cannot reach the server
- * is tried again for a while (./reconnect.ts), then named without the password (./errors.ts).
+ * The PostgreSQL side of the seam (../dialect.ts), over a pool. Opening is synchronous for callers:
+ * every call waits for the migration and opening work (whose failure the first call reports); an
+ * unreachable server is retried (./reconnect.ts), then named without its password.
  */
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
+import { openingError, queryError } from "../../postgres/errors.js";
 import type { Db, Dialect } from "../dialect.js";
 import type { Tables } from "../tables.js";
-import { openingError, queryError } from "./errors.js";
 import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "./reconnect.js";
 import { engineTables } from "./schema.js";
 
@@ -65,11 +64,9 @@ export class PgDialect implements Dialect {
   }
 
   /**
-   * A transaction that first takes a transaction-scoped advisory lock on (scope, key), held until
-   * commit or rollback: under READ COMMITTED two transactions could both read "no row" and both
-   * write, and SELECT … FOR UPDATE cannot help when the row does not exist yet (the first lock of an
-   * account, its first failure). One lock per transaction, always taken first, so these cannot
-   * deadlock one another; a hash collision between two keys only makes them wait for each other.
+   * First a transaction-scoped advisory lock on (scope, key): under READ COMMITTED two transactions
+   * could both read "no row" and write, and FOR UPDATE cannot lock a row not there yet. One lock,
+   * taken first, so no deadlock; a hash collision only makes two keys wait for each other.
    */
   guarded<T>(scope: string, key: string, work: (tx: Db) => Promise<T>): Promise<T> {
     return this.transaction(async (tx) => {
@@ -92,7 +89,7 @@ export class PgDialect implements Dialect {
     return sql`${column} collate "C"`;
   }
 
-  /** Ends the pool once opening has settled (a migration is never cut off midway) and the calls under way are done. */
+  /** Once opening has settled (a migration is never cut off midway) and the calls under way are done. */
   async close(): Promise<void> {
     await this.opened.catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);

@@ -1,31 +1,24 @@
 /**
- * The accounts' locks on PostgreSQL, held by a session (docs/ENGINE.md#locks): whoever takes an
- * account's lock also holds a session advisory lock on it, on a connection of its own, so that
- * PostgreSQL frees the account the moment its process dies, where SQLite waits out the heartbeat.
- * The lock's row (../stores/locks.ts) stays what `status` and `unlock` read. The rules:
- * - session lock free: any row left is a dead process's; it is replaced;
- * - session lock held by a live session and the row fresh: the account is busy;
- * - held, but the row's heartbeat stale (a hung process, as on SQLite): its session is ended and
- *   the lock taken over, so that exactly one session holds the account again;
- * - `forceUnlock` (`musicsync unlock`) also ends the holder's session.
- *
- * The other side of "ends with its session": a session that ends while its process lives (the
- * server restarted, `pg_terminate_backend`, an `idle_session_timeout`, a pooler, a network cut)
- * frees the account just the same, and another process may take it at once. So a held session is
- * watched — its 'error' and 'end' events, TCP keepalive, and a check every few seconds that it
- * still answers and still holds the advisory lock — and `lockLost` says so from then on, for the
- * runner to send no further write (engine/run/lease.ts). It is never taken again behind the run's
- * back: another process may have written meanwhile.
+ * The accounts' locks on PostgreSQL (docs/ENGINE.md#locks): the taker also holds a session advisory
+ * lock, on a connection of its own, so the account is freed the moment its process dies (SQLite
+ * waits out the heartbeat). The row (../stores/locks.ts) stays what `status` and `unlock` read.
+ * Session lock free: a row left is a dead process's, replaced. Held and the row fresh: busy. Held
+ * but the heartbeat stale (a hung process): its session is ended and the lock taken over. `unlock`
+ * ends the holder's session too.
+ * A session may also end under a live process (a server restart, `pg_terminate_backend`,
+ * `idle_session_timeout`, a pooler, a network cut), freeing the account to others at once. So a held
+ * session is watched ('error' and 'end', TCP keepalive, a check every few seconds that it answers
+ * and still holds the lock) and `lockLost` says so, for the runner to send no further write
+ * (engine/run/lease.ts). It is never retaken behind the run's back: another may have written since.
  */
 import type pg from "pg";
+import { redact } from "../../postgres/errors.js";
 import type { Leases } from "../state.js";
 import type { RowLocks } from "../stores/locks.js";
 import type { LockAttempt, LockInfo } from "../types.js";
-import { redact } from "./errors.js";
 
 /** The advisory lock's key: a 64-bit hash of the account, in a space of its own. */
 const KEY = "hashtextextended('musicsync account ' || $1, 0)";
-/** A lock's session is named after its lock, so that a takeover ends that session and no other. */
 const SESSION_NAME = "musicsync lock ";
 /** How long to wait for a hung holder's session to end after it was told to. */
 const TAKEOVER_TIMEOUT_MS = 10_000;
@@ -90,7 +83,7 @@ export class PgLeaseLockStore implements Leases {
     }
   }
 
-  /** From now on, the session's end in any way marks the lock lost (see the file's comment). */
+  /** From now on, the session's end in any way marks the lock lost. */
   private watch(lockId: string, account: string, session: pg.Client): void {
     const held: Held = { account, session, lost: null, timer: null, checking: false };
     this.held.set(lockId, held);
@@ -126,7 +119,6 @@ export class PgLeaseLockStore implements Leases {
     return `the state database closed its connection (${redact(e.message, this.secret)})`;
   }
 
-  /** Why this process's lock `lockId` was lost (its session ended or failed a check); null while held. */
   lockLost(lockId: string): string | null {
     return this.held.get(lockId)?.lost ?? null;
   }
@@ -150,7 +142,7 @@ export class PgLeaseLockStore implements Leases {
     return this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY);
   }
 
-  /** False once the lock's row is gone or, in this process, its session was lost (the lock with it). */
+  /** False once the lock's row is gone or its session was lost. */
   async heartbeat(lockId: string, at: number): Promise<boolean> {
     if (this.lockLost(lockId) !== null) return false;
     return this.rows.heartbeat(lockId, at);
@@ -173,8 +165,7 @@ export class PgLeaseLockStore implements Leases {
     if (row) {
       const session = await this.connect();
       try {
-        // Waited for: an acquire right after `unlock` must not find the account still held. Another
-        // process taking it meanwhile is no failure of the unlock.
+        // Waited for, so an acquire right after `unlock` finds the account free (or taken by another).
         if (await takeFrom(session, row.lockId, row.account)) {
           // Let go before `unlock` returns, not whenever the server sees the session end.
           await session.query(`SELECT pg_advisory_unlock(${KEY})`, [row.account]);
@@ -210,10 +201,7 @@ async function letGo(held: Held): Promise<void> {
   await held.session.end().catch(() => undefined);
 }
 
-/**
- * Exempts the session from the server's `idle_session_timeout` (PostgreSQL 14 and later): it idles
- * between checks by design, and a timeout ending it would free the account under a live run.
- */
+/** No `idle_session_timeout` (PostgreSQL 14+): the session idles by design; its end frees the account. */
 async function keepIdle(session: pg.Client): Promise<void> {
   await session.query(
     `SELECT set_config('idle_session_timeout', '0', false)
@@ -245,9 +233,8 @@ async function tryLease(session: pg.Client, account: string): Promise<boolean> {
 }
 
 /**
- * Ends the session holding the lock `lockId` (named after it when the lock was taken), then takes
- * the account's session lock, waiting (bounded) for the ended holder to let go: pg_terminate_backend
- * only signals the session. False when another process took the account meanwhile.
+ * Ends the session named after `lockId`, then takes the account's session lock, waiting (bounded)
+ * for it to let go (pg_terminate_backend only signals). False when another process took it first.
  */
 async function takeFrom(session: pg.Client, lockId: string, account: string): Promise<boolean> {
   await session.query(
@@ -265,10 +252,7 @@ async function takeFrom(session: pg.Client, lockId: string, account: string): Pr
   }
 }
 
-/**
- * A session holds the account but has not written its row yet (it is between the two steps of
- * taking it): busy, named as such until its row appears.
- */
+/** A session holds the account but has not written its row yet: busy, named as such. */
 function starting(account: string, at: number): LockInfo {
   return { account, lockId: "(being taken)", holder: "another process", acquiredAt: at, heartbeatAt: at };
 }

@@ -1,12 +1,10 @@
 /**
- * The state's connection pool, sturdy against connections that end under it (a server restart, an
- * `idle_session_timeout`, a pooler). node-postgres' pool hears an idle client's end, but not a
- * checked-out one's, and drizzle's transactions check clients out:
- * - a connection ended during a transaction raised an 'error' nobody heard — which ends the process;
- * - a transaction whose `begin` failed never gave its client back (drizzle releases only after a
- *   `begin` that went through), so the pool counted it busy for ever, and `end()` waited for it.
- * Here a checked-out client whose connection fails goes back to the pool at once, as broken (the
- * pool drops it and opens a new one when asked), and releasing it again is harmless.
+ * The state's pool, sturdy against connections that end under it (a restart, `idle_session_timeout`,
+ * a pooler). node-postgres hears an idle client's end but not a checked-out one's, and drizzle's
+ * transactions check clients out: an end mid-transaction raised an unheard 'error' (ending the
+ * process), and a failed `begin` never gave its client back (`end()` then waited for ever). Here a
+ * checked-out client whose connection fails is released at once, as broken; releasing it again is
+ * harmless.
  */
 import pg from "pg";
 

@@ -1,14 +1,11 @@
 /**
- * Calls to a PostgreSQL server that went away for a moment (a restart, a failover, a pooler that
- * dropped its connections) are tried again, with growing waits, for a bounded time: a run whose
- * write the service confirmed must not lose that confirmation to a database that blinked. Only a
- * failure to reach the server is retried; any other error is the caller's at once.
- *
- * Why a retry is safe: a statement cut off with its connection is rolled back unless its commit had
- * already reached the server, and every store's write either is idempotent (an upsert, a mark, a
- * delete by key) or, in that narrow window, only costs a duplicate run record or attempt count.
+ * A call that cannot reach the server (a restart, a failover, a pooler) is tried again, with growing
+ * waits, for a bounded time: a write the service confirmed must not be lost to a database that
+ * blinked. Other errors go to the caller at once. Safe: a statement cut off with its connection is
+ * rolled back unless its commit had arrived, and every write is idempotent (upsert, mark, delete by
+ * key) or, in that window, only costs a duplicate run record or attempt count.
  */
-import { isConnectionError } from "./errors.js";
+import { isConnectionError } from "../../postgres/errors.js";
 
 export interface Reconnect {
   /** How long, from the first failure, a call keeps trying; 0 never tries again. */

@@ -1,15 +1,11 @@
 /**
- * The SQLite side of the seam (../dialect.ts), over one better-sqlite3 connection.
- *
- * better-sqlite3 answers synchronously, and its transactions must be too: a callback that awaits
- * would commit before its awaited half ran. The stores, written once for both databases, await
- * between the read and the write of a transaction. So a transaction here is `BEGIN IMMEDIATE`,
- * the awaited work, then `COMMIT` (or `ROLLBACK`) on the connection itself, and every call of the
- * state runs in a queue, one after the other: nothing another caller does can land inside a
- * transaction left open across an await, or be rolled back with it. Nothing is lost by the queue
- * (each query blocks the process while it runs anyway). BEGIN IMMEDIATE takes the write lock
- * before the first read, waiting (busy_timeout) for another process's: that is the guard between
- * processes, the same for every key, so `guarded` is a plain transaction here.
+ * The SQLite side of the seam (../dialect.ts), over one better-sqlite3 connection. Its transactions
+ * are synchronous (a callback that awaits commits before its awaited half), but the stores await
+ * between read and write: so a transaction is `BEGIN IMMEDIATE`, the work, `COMMIT` (or `ROLLBACK`),
+ * and every call runs in a queue, so nothing of another caller lands inside one left open across an
+ * await (each query blocks the process anyway: the queue costs nothing). BEGIN IMMEDIATE takes the
+ * write lock before the first read, waiting for another process's: the guard between processes,
+ * for every key, so `guarded` is a plain transaction.
  */
 import type Database from "better-sqlite3";
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";

@@ -48,10 +48,7 @@ export const approvalStore: ApprovalStore & ThisType<Stored> = {
     return changed(r);
   },
 
-  /**
-   * One UPDATE guarded by `pending`: of two processes deciding at once, the second waits for the
-   * first's row lock (PostgreSQL) or write lock (SQLite), and then finds it no longer pending.
-   */
+  /** One UPDATE guarded by `pending`: a second decider waits for the first, then finds it decided. */
   async decideApproval(runId, d) {
     const { db, t } = this.d;
     const r = await db

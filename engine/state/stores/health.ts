@@ -129,9 +129,8 @@ export const healthStore: HealthStore & ThisType<Stored> = {
 };
 
 /**
- * Reads a recipe's health, changes it and writes it back, guarded per recipe: the daemon's
- * setNextRun and a CLI run's recordRecipeFailure, in two processes, must not undo each other.
- * `change` returning null writes nothing (and the record as read is returned).
+ * Reads a recipe's health, changes it and writes it back, guarded per recipe (the daemon's setNextRun
+ * and a CLI run's failure must not undo each other). `change` returning null writes nothing.
  */
 function updateRecipeHealth(
   s: Stored,
@@ -170,10 +169,7 @@ function updateAccountHealth(
   });
 }
 
-/**
- * One more failure in a row; suspended (at `at`, for `why`) once `suspendAfter` are, unless it
- * already was: the first suspension's time and reason stay.
- */
+/** One more failure in a row; suspended at `suspendAfter` unless already (the first suspension stays). */
 function failedOnce<H extends AccountHealth | RecipeHealth>(
   h: H,
   at: number,

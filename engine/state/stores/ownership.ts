@@ -1,8 +1,4 @@
-/**
- * Owned playlists and rows, tombstones and target snapshots. Upserts are single `INSERT … ON
- * CONFLICT` statements, atomic against a concurrent insert of the same key; the one place where
- * order across calls matters (owned rows) is guarded.
- */
+/** Owned playlists and rows, tombstones and snapshots; upserts are one atomic `INSERT … ON CONFLICT`. */
 import { and, asc, desc, eq, gte, inArray, or, type SQL } from "drizzle-orm";
 import { inByteOrder, json, oneRow, parse, type Stored, slices } from "../dialect.js";
 import type { Row } from "../tables.js";
@@ -51,9 +47,8 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   },
 
   /**
-   * Rows are listed by id, so one call's rows must get consecutive ids, in order: guarded per
-   * (account, target), a second caller for the same target waits until the first commits, where
-   * PostgreSQL's sequence values of two transactions inserting at once would interleave.
+   * Rows are listed by id, so one call's must be consecutive: guarded per (account, target), where
+   * two PostgreSQL transactions inserting at once would interleave their sequence values.
    */
   async addOwnedRows(account, target, rows) {
     if (rows.length === 0) return;

@@ -1,7 +1,4 @@
-/**
- * Runs, their journal and their before-records. Also closes, on open, the runs a process that is
- * gone left `running` (it reads the locks table to tell a live holder on another machine).
- */
+/** Runs, their journal and before-records; on open, closes the runs a gone process left `running`. */
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { actionCounts, journalFate } from "../counts.js";
 import { changed, json, oneRow, parse, type Stored, slices } from "../dialect.js";
@@ -166,10 +163,9 @@ async function newestFirst(s: Stored, where: SQL | undefined, limit: number): Pr
 }
 
 /**
- * Closes every run left `running` whose process is gone (holder.ts says when) as `interrupted`,
- * with the reason and the journal's counts; returns their ids, oldest first. One query on the
- * `result` index when there is nothing to close, so opening stays fast. A live process's runs — a
- * daemon's included — are never touched: its pid is alive, or (another machine) it beats the lock.
+ * Closes as `interrupted` every run left `running` whose process is gone (holder.ts), with the reason
+ * and the journal's counts; returns their ids, oldest first. One indexed query when there is none.
+ * A live process's runs (a daemon's) are never touched: its pid lives, or it beats the lock.
  */
 export async function closeAbandonedRuns(s: Stored, now: number, staleMs: number): Promise<number[]> {
   const { db, t } = s.d;
@@ -196,10 +192,9 @@ export function closingAbandonedRuns(options: { now?: number; lockStaleMs?: numb
 }
 
 /**
- * Closes one abandoned run; false when it was no longer `running`. The UPDATE is conditional on
- * `result = 'running'` (PostgreSQL re-checks it on the row once a concurrent writer commits): when
- * two processes open the state at once, one closes the run and the other changes nothing, and a run
- * its own process finished in between keeps the result it finished with.
+ * Closes one abandoned run; false when no longer `running`. The UPDATE's `result = 'running'` is
+ * re-checked after a concurrent commit: of two openers one closes it, and a run finished meanwhile
+ * keeps its result.
  */
 async function closeRun(s: Stored, run: RunningRun, why: string): Promise<boolean> {
   const { db, t } = s.d;

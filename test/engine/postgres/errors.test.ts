@@ -5,7 +5,7 @@
  */
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { describePool, openingError, queryError, redact } from "../../../engine/state/pg/errors.js";
+import { describePool, openingError, queryError, redact } from "../../../engine/postgres/errors.js";
 
 const PASSWORD = "Kx9/tR@ss+w0rd:Quv#Lm7Zy";
 const pool = new pg.Pool({

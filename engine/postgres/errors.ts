@@ -1,10 +1,11 @@
 /**
- * Errors of the PostgreSQL state that name the server as `host:port/database` and never carry its
- * password: not in the message, and not in a `cause` either (a URL parser's error keeps the whole
- * URL in its `input`, which Node prints with an uncaught error's cause chain).
+ * PostgreSQL connection errors, and naming a server as `host:port/database` without its password,
+ * for the state (engine/state/pg/), the worker's job queue and `doctor`. The password is in no
+ * message and no `cause` (a URL parser's error keeps the whole URL in its `input`, which Node
+ * prints with an uncaught error's cause chain).
  */
 import type pg from "pg";
-import { Redactor } from "../../../shared/redact.js";
+import { Redactor } from "../../shared/redact.js";
 
 export class PgStateError extends Error {
   /** The original error's code, when it had one (`ECONNREFUSED`, `28P01`, `3D000`…). */
@@ -17,7 +18,7 @@ export class PgStateError extends Error {
     what: string,
     cause: unknown,
     secret: string,
-    /** The server could not be reached (../unreachable.ts): nothing was recorded, try again later. */
+    /** The server could not be reached (engine/state/unreachable.ts): nothing was recorded, try again later. */
     readonly stateUnreachable = false,
   ) {
     super(`${what}: ${redact(messageOf(rootOf(cause)), secret)}`);
