@@ -25,13 +25,15 @@ export interface Setup {
   songs: number;
   /** Catalogue songs to draw the sources from (each source takes the next `songs`). */
   catalogue: string[];
+  /** `static`: each recipe lists its songs (one read per run: the target); `playlist`: a source playlist too (two). */
+  source: "static" | "playlist";
 }
 
 export type Command =
   | ({ cmd: "setup" } & Setup)
   | { cmd: "sync"; recipes?: string[] }
   | { cmd: "grow" }
-  | { cmd: "floor"; rounds: number }
+  | { cmd: "floor"; rounds: number; reads: number }
   | { cmd: "exit" };
 
 export interface Cost {
@@ -54,6 +56,9 @@ let project = "";
 let person: Client;
 let firstSource = "";
 let spare: string[] = [];
+let firstSongs: string[] = [];
+let recipesDir = "";
+let sourceKind: Setup["source"] = "static";
 let catalogue: string[] = [];
 let songs = 0;
 let headersOf: Record<string, string> = {};
@@ -77,12 +82,16 @@ async function setup(s: Setup): Promise<void> {
   headersOf = headers;
   person = new MusicClient({ auth: headers, baseUrl: s.url }) as Client;
   await mkdir(join(folder, "recipes"));
+  recipesDir = join(folder, "recipes");
   for (let i = 0; i < s.recipes; i++) {
     const videoIds = s.catalogue.slice(i * s.songs, (i + 1) * s.songs);
-    const id = String(await person.createPlaylist(`Source ${i}`, "", { privacyStatus: "PRIVATE", videoIds }));
-    if (i === 0) firstSource = id;
-    await writeFile(join(folder, "recipes", `r${i}.yaml`), mirror(`r${i}`, id, `Copy ${i}`));
+    // A playlist of the first list serves the floor's read in either case.
+    const id = s.source === "playlist" || i === 0 ? await createSource(i, videoIds) : "";
+    if (i === 0) [firstSource, firstSongs] = [id, videoIds];
+    const from = s.source === "playlist" ? { playlistId: id } : { videoIds };
+    await writeFile(join(recipesDir, `r${i}.yaml`), mirror(`r${i}`, from, `Copy ${i}`));
   }
+  sourceKind = s.source;
   spare = s.catalogue.slice(s.recipes * s.songs);
   project = join(folder, "musicsync.yaml");
   const account = `{ auth: headers.json, base_url: "${s.url}" }`;
@@ -90,13 +99,21 @@ async function setup(s: Setup): Promise<void> {
   await writeFile(project, `${text}pacing: { min_interval_ms: 0 }\nrecipes: [recipes]\nstate: state.db\n`);
 }
 
-function mirror(id: string, source: string, title: string): string {
+async function createSource(i: number, videoIds: string[]): Promise<string> {
+  return String(await person.createPlaylist(`Source ${i}`, "", { privacyStatus: "PRIVATE", videoIds }));
+}
+
+function mirror(id: string, from: { playlistId: string } | { videoIds: string[] }, title: string): string {
+  const source =
+    "playlistId" in from
+      ? `{ id: src, type: playlist, playlistId: ${from.playlistId} }`
+      : `{ id: src, type: static, videoIds: [${from.videoIds.join(", ")}] }`;
   return [
     "apiVersion: musicsync/v1",
     "kind: Recipe",
     `id: ${id}`,
     "sources:",
-    `  - { id: src, type: playlist, playlistId: ${source} }`,
+    `  - ${source}`,
     "target:",
     "  type: playlist",
     `  playlist: { title: "${title}", privacy: PRIVATE }`,
@@ -117,19 +134,24 @@ async function sync(recipes: string[] | undefined): Promise<Cost> {
   return { cpuMs: (used.user + used.system) / 1000, wallMs, ...commits.read(), code: result.code };
 }
 
-/** One more song in the first source: the next sync of `r0` converges with one write. */
+/** One more song in the first recipe's source: the next sync of `r0` converges with one write. */
 async function grow(): Promise<void> {
   const song = spare.shift();
   if (song === undefined) throw new Error("recipe-cost: no spare songs left in the catalogue");
-  await person.addPlaylistItems(firstSource, [song], { duplicates: false });
+  if (sourceKind === "playlist") await person.addPlaylistItems(firstSource, [song], { duplicates: false });
+  else {
+    firstSongs = [...firstSongs, song];
+    await writeFile(join(recipesDir, "r0.yaml"), mirror("r0", { videoIds: firstSongs }, "Copy 0"));
+  }
 }
 
 /**
- * What one recipe's no-change run cannot cost less than, per round in CPU ms: the target's read as
- * the client sends it (captured once, replayed over one kept-alive connection), gunzip, JSON.parse,
+ * What one recipe's no-change run cannot cost less than, per round in CPU ms: its reads (the
+ * target's, as the client sends it, captured once and replayed over one kept-alive connection),
+ * gunzip, JSON.parse,
  * the set difference of the playlist's rows against the recipe's, and one durable SQLite commit.
  */
-async function floor(rounds: number): Promise<number> {
+async function floor(rounds: number, reads: number): Promise<number> {
   const read = await capturedRead();
   const db = new Database(join(dirname(project), "floor.db"));
   db.pragma("journal_mode = WAL");
@@ -139,10 +161,13 @@ async function floor(rounds: number): Promise<number> {
   const wanted = new Set(catalogue.slice(0, songs));
   const cpu = process.cpuUsage();
   for (let i = 0; i < rounds; i++) {
-    const { body, headers } = await request(read.url, { ...read.options, dispatcher: agent });
-    const bytes = Buffer.from(await body.arrayBuffer());
-    const text = (headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8");
-    const have = new Set(videoIdsIn(JSON.parse(text)));
+    const have = new Set<string>();
+    for (let r = 0; r < reads; r++) {
+      const { body, headers } = await request(read.url, { ...read.options, dispatcher: agent });
+      const bytes = Buffer.from(await body.arrayBuffer());
+      const text = (headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8");
+      for (const id of videoIdsIn(JSON.parse(text))) have.add(id);
+    }
     const missing = [...wanted].filter((id) => !have.has(id)).length;
     db.transaction(() => insert.run(Date.now(), missing === 0 ? "no_changes" : "changes"))();
   }
@@ -186,7 +211,7 @@ process.on("message", (m: Command) => {
     if (m.cmd === "setup") return setup(m);
     if (m.cmd === "sync") return sync(m.recipes);
     if (m.cmd === "grow") return grow();
-    if (m.cmd === "floor") return floor(m.rounds);
+    if (m.cmd === "floor") return floor(m.rounds, m.reads);
     process.exit(0);
   };
   answer().then(

@@ -2,15 +2,17 @@
  * bench/recipe-cost — what one recipe run costs, next to its floor.
  *
  *   npx tsx bench/recipe-cost.ts [--recipes 50] [--songs 15] [--rounds 9] [--floor-rounds 300]
- *                                [--against DIR]
+ *                                [--source static|playlist] [--against DIR]
  *
- * A project of `recipes` unchanged mirrors (a private copy of a `songs`-song playlist each) is
+ * A project of `recipes` unchanged mirrors (a private playlist of `songs` songs each, listed in the
+ * recipe — or, with `--source playlist`, copied from a playlist of the account) is
  * synced whole and as one recipe, round after round, by `musicsync sync` running in a process of
  * its own (./recipe-cost-tree.ts) against an emulator in another (so neither's CPU is counted in
  * the other). Printed, as medians:
  * - CPU per extra recipe: (whole sync − one-recipe sync) / (recipes − 1), and its ratio to the
- *   floor: one read of the target as the client sends it, gunzip, JSON.parse, a set difference of
- *   the rows, one durable SQLite commit (goal: ≤ 2× the floor, ≤ 5 ms);
+ *   floor: one read of the target as the client sends it (two with a playlist source), gunzip,
+ *   JSON.parse, a set difference of the rows, one durable SQLite commit (goal: ≤ 2× the floor,
+ *   ≤ 5 ms);
  * - commits of a no-change run of one recipe, and how many were durable (goal: at most 1 durable);
  * - commits of a converging run of one recipe that adds one song (one confirmed write batch).
  * With `--against DIR` (another checkout, its dependencies installed) the same project runs on
@@ -29,10 +31,18 @@ const args = commandLine({
     rounds: { default: 9 },
     "floor-rounds": { default: 300 },
   },
-  texts: { against: "" },
+  texts: { against: "", source: "static" },
 });
 const { recipes: RECIPES, songs: SONGS, rounds: ROUNDS, "floor-rounds": FLOOR_ROUNDS } = args.numbers;
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SOURCE = sourceKind(args.texts.source);
+/** Reads of the service per recipe run: the target's, and a playlist source's. */
+const READS = SOURCE === "playlist" ? 2 : 1;
+
+function sourceKind(value: string): Setup["source"] {
+  if (value === "static" || value === "playlist") return value;
+  throw new Error(`bench/recipe-cost: --source is static or playlist, not ${JSON.stringify(value)}`);
+}
 
 interface Tree {
   label: string;
@@ -86,6 +96,7 @@ async function main(): Promise<void> {
         recipes: RECIPES,
         songs: SONGS,
         catalogue,
+        source: SOURCE,
       };
       await tree.ask({ cmd: "setup", ...setup });
       const first = await tree.ask<Cost>({ cmd: "sync" });
@@ -100,7 +111,7 @@ async function main(): Promise<void> {
       }
       process.stderr.write(`round ${round + 1}/${ROUNDS}\n`);
     }
-    const floor = await trees[0]!.ask<number>({ cmd: "floor", rounds: FLOOR_ROUNDS });
+    const floor = await trees[0]!.ask<number>({ cmd: "floor", rounds: FLOOR_ROUNDS, reads: READS });
     report(trees, floor);
   } finally {
     for (const tree of trees) tree.child.kill();
@@ -110,7 +121,7 @@ async function main(): Promise<void> {
 
 function report(trees: readonly Tree[], floor: number): void {
   console.log(
-    `${RECIPES} unchanged mirrors of ${SONGS} songs, medians of ${ROUNDS} rounds, node ${process.version}`,
+    `${RECIPES} unchanged mirrors of ${SONGS} songs (${SOURCE} source), medians of ${ROUNDS} rounds, node ${process.version}`,
   );
   console.log(
     `floor per recipe (read + gunzip + JSON.parse + set difference + 1 durable commit): ${ms(floor)}`,
