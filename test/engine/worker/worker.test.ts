@@ -127,6 +127,10 @@ async function fleet(count: number, projectLines: string[] = []): Promise<Fleet>
   await writeFile(projectFile, text);
   const state = openState(stateUrl);
   cleanups.push(() => state.close());
+  // Opened now, before any worker runs, as a process opens its state when it starts: a PostgreSQL
+  // state opens on its first call, and opening closes the runs of dead processes — which would
+  // close a killed worker's run before the test has looked at it.
+  await state.locks();
   return { dir, projectFile, stateUrl, accounts, state };
 }
 
