@@ -11,11 +11,18 @@ const BACKSLASH = 92;
 /** JSON's one-letter escapes (`\n`, `\"`, `\/`…), by the letter's code. */
 const SIMPLE: Record<number, number> = { 34: 34, 47: 47, 92: 92, 98: 8, 102: 12, 110: 10, 114: 13, 116: 9 };
 
+/** The value of a hex digit's code, or -1. */
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
 function hexAt(text: string, at: number, count: number): number {
   let value = 0;
   for (let i = at; i < at + count; i++) {
-    const digit = Number.parseInt(text.charAt(i), 16);
-    if (Number.isNaN(digit)) return -1;
+    const digit = hexDigit(text.charCodeAt(i));
+    if (digit < 0) return -1;
     value = value * 16 + digit;
   }
   return value;

@@ -28,11 +28,13 @@ export const SHORTEST_SECRET = 8;
  */
 const KEY_LENGTH = 3;
 const STRIDE = PIECE_LENGTH - KEY_LENGTH + 1;
-/** 2^18 bits (32 KiB) per client with credentials. */
+/** 2^18 bits (32 KiB) a bitmap, two per client with credentials. */
 const BITMAP_BITS = 18;
 const BITMAP_MASK = (1 << BITMAP_BITS) - 1;
 /** A piece with an escaped character in it lies within this many raw characters of the escape. */
 const ESCAPE_REACH = (PIECE_LENGTH - 1) * 6;
+/** How far past an escape its decoded stretch goes: escapes close together are searched at once. */
+const SEARCH_AHEAD = 1024;
 
 /** Three character codes as a bitmap position: a fold, not a hash; collisions only cost a check. */
 function slot(a: number, b: number, c: number): number {
@@ -104,7 +106,9 @@ export class PieceIndex {
   /** Every spelling of secrets shorter than PIECE_LENGTH: found only whole. */
   private readonly whole = new Map<string, number>();
   /** The keys' slots, rebuilt when they change: the probe's first, allocation-free test. */
-  private bitmap = new Uint32Array(0);
+  private keySlots: Uint32Array = new Uint32Array(0);
+  /** The slots of the first KEY_LENGTH characters of each piece. */
+  private headSlots: Uint32Array = new Uint32Array(0);
   /** Every character of a key: an escape standing for any other cannot be part of a piece. */
   private alphabet = new Set<number>();
   private current = new Set<string>();
@@ -121,13 +125,11 @@ export class PieceIndex {
     for (const gone of this.current) if (!next.has(gone)) this.change(gone, -1);
     for (const added of next) if (!this.current.has(added)) this.change(added, 1);
     this.current = next;
-    this.bitmap = new Uint32Array(this.keys.size === 0 ? 0 : (1 << BITMAP_BITS) / 32);
+    this.keySlots = slotsOf(this.keys.keys());
+    this.headSlots = slotsOf([...this.pieces.keys()].map((piece) => piece.slice(0, KEY_LENGTH)));
     this.alphabet = new Set();
-    for (const key of this.keys.keys()) {
-      const at = slot(key.charCodeAt(0), key.charCodeAt(1), key.charCodeAt(2));
-      this.bitmap[at >>> 5] = (this.bitmap[at >>> 5] as number) | (1 << (at & 31));
+    for (const key of this.keys.keys())
       for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
-    }
   }
 
   private change(secret: string, delta: number): void {
@@ -153,51 +155,66 @@ export class PieceIndex {
 
   /** The sampled pass: each probe whose slot is set is checked for the pieces that would cover it. */
   private probe(text: string, spans: Span[]): void {
-    const bitmap = this.bitmap;
+    const { keySlots, headSlots } = this;
     const last = text.length - KEY_LENGTH;
     for (let i = 0; i <= last; i += STRIDE) {
-      const at = slot(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2));
-      if (((bitmap[at >>> 5] as number) & (1 << (at & 31))) === 0) continue;
+      if (!slotSet(keySlots, text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2))) continue;
       if (!this.keys.has(text.slice(i, i + KEY_LENGTH))) continue;
       for (let j = Math.max(0, i - STRIDE + 1); j <= i && j + PIECE_LENGTH <= text.length; j++) {
+        // A piece starts with one of few heads: most candidates end here, without a new string.
+        if (!slotSet(headSlots, text.charCodeAt(j), text.charCodeAt(j + 1), text.charCodeAt(j + 2))) continue;
         if (this.pieces.has(text.slice(j, j + PIECE_LENGTH))) spans.push([j, j + PIECE_LENGTH]);
       }
     }
   }
 
   /**
-   * Escapes walked from the first: a piece that holds an escaped character must hold that character
-   * with a neighbour on each side or two on one side, so an escape whose three-character windows,
-   * decoded, are no key is passed over; the rest have their neighbourhood decoded and searched.
+   * Escapes walked from the first, the last two remembered (they may be an escape's left
+   * neighbours). A piece that holds an escaped character holds a key around it, so an escape with
+   * no key among its decoded neighbours is passed over; the rest have a stretch of text decoded
+   * and searched, which also covers the escapes close after them.
    */
   private escapes(text: string, spans: Span[]): void {
+    let before: Escape = { start: -1, end: -1, unit: -1 };
+    let last: Escape = { start: -1, end: -1, unit: -1 };
+    let searchedTo = -1;
     for (let at = text.indexOf("\\"); at >= 0; ) {
-      const end = at + escapeLength(text, at);
-      if (this.alphabet.has(escapedUnit(text, at)) && this.keyAround(text, at, end)) {
-        this.searchDecoded(decodeRange(text, at - ESCAPE_REACH, end + ESCAPE_REACH), at, spans);
+      const here: Escape = { start: at, end: at + escapeLength(text, at), unit: escapedUnit(text, at) };
+      const covered = here.end + ESCAPE_REACH <= searchedTo;
+      if (!covered && this.alphabet.has(here.unit) && this.keyAround(text, here, last, before)) {
+        const stretch = decodeRange(text, at - ESCAPE_REACH, here.end + ESCAPE_REACH + SEARCH_AHEAD);
+        this.searchDecoded(stretch, spans);
+        searchedTo = stretch.rawAt[stretch.rawAt.length - 1] as number;
       }
-      at = text.indexOf("\\", end);
+      before = last;
+      last = here;
+      at = text.indexOf("\\", here.end);
     }
   }
 
-  /** Whether a decoded KEY_LENGTH-window that holds the escape at `at` is a key. */
-  private keyAround(text: string, at: number, end: number): boolean {
-    const near = decodeRange(text, at - 2 * 6, end + 2 * 6);
-    const [first, last] = around(near, at, KEY_LENGTH);
-    for (let from = first; from <= last; from++) {
-      if (this.keys.has(near.text.slice(from, from + KEY_LENGTH))) return true;
+  /** Whether a decoded KEY_LENGTH-window that holds the escape `here` is a key (two units each side). */
+  private keyAround(text: string, here: Escape, last: Escape, before: Escape): boolean {
+    const left1 = last.end === here.start ? last : plainAt(text, here.start - 1);
+    const left2 =
+      before.end === left1.start ? before : last.end === left1.start ? last : plainAt(text, left1.start - 1);
+    const right1 = unitAt(text, here.end);
+    const right2 = unitAt(text, right1.end);
+    const units = [left2.unit, left1.unit, here.unit, right1.unit, right2.unit];
+    for (let from = 0; from + KEY_LENGTH <= units.length; from++) {
+      const [a, b, c] = units.slice(from, from + KEY_LENGTH) as [number, number, number];
+      if (a < 0 || c < 0 || !slotSet(this.keySlots, a, b, c)) continue;
+      if (this.keys.has(String.fromCharCode(a, b, c))) return true;
     }
     return false;
   }
 
-  /** Pieces and whole short secrets of a decoded neighbourhood that hold the escape at `at`, as raw spans. */
-  private searchDecoded(near: Decoded, at: number, spans: Span[]): void {
+  /** Every piece and whole short secret in a decoded stretch, as spans of the raw text. */
+  private searchDecoded(near: Decoded, spans: Span[]): void {
     const raw = (from: number, length: number): Span => [
       near.rawAt[from] as number,
       near.rawAt[from + length] as number,
     ];
-    const [first, last] = around(near, at, PIECE_LENGTH);
-    for (let from = first; from <= last; from++) {
+    for (let from = 0; from + PIECE_LENGTH <= near.text.length; from++) {
       if (this.pieces.has(near.text.slice(from, from + PIECE_LENGTH))) spans.push(raw(from, PIECE_LENGTH));
     }
     for (const form of this.whole.keys()) {
@@ -208,14 +225,36 @@ export class PieceIndex {
   }
 }
 
-/**
- * The first and last start of a `length`-unit window of `near` that holds the unit the escape at
- * `at` decodes to; every window when that unit cannot be told (never expected: a safe default).
- */
-function around(near: Decoded, at: number, length: number): [first: number, last: number] {
-  const k = near.rawAt.indexOf(at);
-  const most = near.text.length - length;
-  return k < 0 ? [0, most] : [Math.max(0, k - length + 1), Math.min(k, most)];
+/** One unit of the text as JSON decodes it: where it stands, and what it is (-1: out of the text). */
+interface Escape {
+  start: number;
+  end: number;
+  unit: number;
+}
+
+function plainAt(text: string, at: number): Escape {
+  return at < 0 ? { start: -1, end: -1, unit: -1 } : { start: at, end: at + 1, unit: text.charCodeAt(at) };
+}
+
+/** The unit that starts at `at`, an escape or a plain character. */
+function unitAt(text: string, at: number): Escape {
+  if (at < 0 || at >= text.length) return { start: -1, end: -1, unit: -1 };
+  if (text.charCodeAt(at) !== 92) return plainAt(text, at);
+  return { start: at, end: at + escapeLength(text, at), unit: escapedUnit(text, at) };
+}
+
+function slotSet(bitmap: Uint32Array, a: number, b: number, c: number): boolean {
+  const at = slot(a, b, c);
+  return ((bitmap[at >>> 5] as number) & (1 << (at & 31))) !== 0;
+}
+
+function slotsOf(grams: Iterable<string>): Uint32Array {
+  const bitmap = new Uint32Array((1 << BITMAP_BITS) / 32);
+  for (const gram of grams) {
+    const at = slot(gram.charCodeAt(0), gram.charCodeAt(1), gram.charCodeAt(2));
+    bitmap[at >>> 5] = (bitmap[at >>> 5] as number) | (1 << (at & 31));
+  }
+  return bitmap;
 }
 
 /** `text` with every span replaced by REDACTED; spans widened to whole escapes, so JSON stays JSON. */
