@@ -1,136 +1,222 @@
 /**
  * bench/parse — how fast real captures become results, against JSON.parse alone on the same bytes.
  *
- *   npx tsx bench/parse.ts [--rounds N]
+ *   npx tsx bench/parse.ts [--rounds N] [--against DIR]
  *
  * Every case of ../shared/fixtures/cases.json whose reference result exists is replayed through a
  * real MusicClient whose dispatcher answers from memory and keeps nothing (no sockets; see
- * buffer-dispatcher.ts for why not undici's MockAgent), so the figure is JSON.parse + parsing + the
- * client's own per-request work. The floor is JSON.parse of the same bytes: no parser can go below
- * it. Prints MB/s of both and their ratio (target ≤ 1.3), the slowest operations, and the process's
- * peak RSS.
+ * buffer-dispatcher.ts for why not undici's MockAgent), so the figure is decoding, JSON.parse,
+ * parsing and the client's own per-request work (the credential scrub among it). The floor is
+ * decoding and JSON.parse of the same bytes: no parser can go below it.
+ *
+ * Each result is first checked against the reference implementation's (test/support/fixtures.ts's
+ * comparison, its deliberate differences excused): a case whose result differs is marked and left
+ * out of the sums. With `--against DIR` the client of another checkout (its src/, compiled the same
+ * way) is timed in the same rounds, interleaved (the order turns each round), for a before/after in
+ * one run. youtubei.js's parser is timed on the same pages in rounds of its own, with the floor; and
+ * ytmusicapi is said to be skipped when python3 cannot import it. Figures are medians over the
+ * rounds: per case, and of each round's sum.
  */
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { MusicClient } from "../src/index.js";
 import { commandLine } from "./args.js";
-import { BufferDispatcher } from "./buffer-dispatcher.js";
+import {
+  type BenchCase,
+  benchCases,
+  type CaseRunner,
+  checkResult,
+  parseOnly,
+  treeRunner,
+  youtubeiParse,
+} from "./parse-cases.js";
 
-const FIXTURES = fileURLToPath(new URL("../../shared/fixtures/", import.meta.url));
-const { rounds } = commandLine({ script: "bench/parse", numbers: { rounds: { default: 20 } } }).numbers;
-
-interface Case {
-  id: string;
-  operation: string;
-  call: { method: string; args: unknown[]; options: Record<string, unknown> };
-  auth: boolean;
-  requests: Array<{ served: string }>;
-  expected: string | null;
-}
-
-const AUTH = JSON.stringify({
-  cookie: "__Secure-3PAPISID=bench-sapisid-0000; SAPISID=bench-sapisid-0000",
-  "x-goog-authuser": "0",
-  authorization: "SAPISIDHASH 0_0",
-  "x-origin": "https://music.youtube.com",
-  "x-goog-visitor-id": "bench-visitor",
+const { numbers, texts } = commandLine({
+  script: "bench/parse",
+  numbers: { rounds: { default: 20 } },
+  texts: { against: "" },
 });
 
-const cases = (JSON.parse(readFileSync(`${FIXTURES}cases.json`, "utf8")) as Case[]).filter((c) => c.expected);
-const served = new Map<string, Buffer[]>();
-for (const c of cases) {
-  const pages = c.requests
-    .map((r) => r.served)
-    .filter((page) => !page.startsWith("{}"))
-    .map((page) => readFileSync(`${FIXTURES}responses/${page}.json`));
-  served.set(c.id, pages);
+interface Contender {
+  name: string;
+  run: (c: BenchCase) => unknown;
+  /** Cases whose result is wrong (or that failed), with why: marked, and out of the sums. */
+  wrong: Map<string, string>;
+  /** Milliseconds per case id, one per round. */
+  times: Map<string, number[]>;
 }
 
-const VISITOR_PAGE = '<script>ytcfg.set({"VISITOR_DATA":"bench"});</script>';
-
-/** A client whose requests are answered from memory, in order, then `{}`; `rewind` starts over. */
-function clientFor(c: Case): { client: MusicClient; rewind(): void } {
-  const pages = served.get(c.id) ?? [];
-  let next = 0;
-  const dispatcher = new BufferDispatcher((request) =>
-    request.method === "GET"
-      ? { statusCode: 200, body: VISITOR_PAGE }
-      : { statusCode: 200, body: pages[next++] ?? "{}" },
-  );
-  const client = new MusicClient({
-    baseUrl: "http://bench.invalid",
-    dispatcher,
-    auth: c.auth ? AUTH : undefined,
-    retry: false,
-  });
-  return { client, rewind: () => (next = 0) };
+function contender(name: string, run: (c: BenchCase) => unknown): Contender {
+  return { name, run, wrong: new Map(), times: new Map() };
 }
 
-// One client per case, made once: the per-run figure is requests and parsing, not construction.
-const clients = new Map(cases.map((c) => [c.id, clientFor(c)]));
+const median = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
 
-async function run(c: Case): Promise<void> {
-  const { client, rewind } = clients.get(c.id) as ReturnType<typeof clientFor>;
-  rewind();
-  const method = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[
-    c.call.method
-  ];
-  if (typeof method !== "function") throw new Error(`MusicClient has no method ${c.call.method}`);
-  await method.call(client, ...c.call.args, c.call.options);
+/** A tree's client as a contender whose every case was checked against the reference's result. */
+async function checkedTree(name: string, root: string, cases: readonly BenchCase[]): Promise<Contender> {
+  const run: CaseRunner = await treeRunner(root);
+  const tree = contender(name, run);
+  for (const c of cases) {
+    try {
+      const diffs = checkResult(c, await run(c));
+      if (diffs.length > 0)
+        tree.wrong.set(c.fixture.id, `${diffs.length} fields differ: ${diffs.slice(0, 3).join("; ")}`);
+    } catch (error) {
+      tree.wrong.set(c.fixture.id, `failed: ${(error as Error).message}`);
+    }
+  }
+  return tree;
 }
 
-const runnable: Case[] = [];
-for (const c of cases) {
+/** youtubei.js's parser, where it is installed; a page it throws on marks its case. */
+function youtubei(cases: readonly BenchCase[]): Contender {
+  const yt = contender("youtubei.js", youtubeiParse);
+  for (const c of cases) {
+    try {
+      youtubeiParse(c);
+    } catch (error) {
+      yt.wrong.set(c.fixture.id, `youtubei.js threw: ${String(error).slice(0, 80)}`);
+    }
+  }
+  return yt;
+}
+
+/** One round: each case timed for the floor and every contender, in an order that turns each round. */
+async function round(cases: readonly BenchCase[], floor: Contender, others: Contender[], turn: number) {
+  for (const c of cases) {
+    const order = [floor, ...others];
+    for (let i = 0; i < turn % order.length; i++) order.push(order.shift() as Contender);
+    for (const who of order) {
+      if (who.wrong.has(c.fixture.id)) continue; // marked in the report, never timed
+      const started = performance.now();
+      await who.run(c);
+      const took = performance.now() - started;
+      const list = who.times.get(c.fixture.id) ?? [];
+      list.push(took);
+      who.times.set(c.fixture.id, list);
+    }
+  }
+}
+
+/** The median over rounds of the sum over `ids` of a contender's times. */
+function summed(who: Contender, ids: readonly string[], rounds: number): number {
+  const totals: number[] = [];
+  for (let r = 0; r < rounds; r++)
+    totals.push(ids.reduce((sum, id) => sum + (who.times.get(id)?.[r] ?? 0), 0));
+  return median(totals);
+}
+
+function ytmusicapiLine(): string {
   try {
-    await run(c);
-    runnable.push(c);
-  } catch (error) {
-    console.log(`skipped ${c.id}: ${(error as Error).message}`);
+    execFileSync("python3", ["-c", "import ytmusicapi"], { stdio: "ignore" });
+  } catch {
+    return "ytmusicapi: not installed (python3 cannot import it); skipped";
+  }
+  return "ytmusicapi: installed, but this bench has no Python runner for it yet; skipped";
+}
+
+function report(cases: readonly BenchCase[], floor: Contender, trees: Contender[], rounds: number): void {
+  const bytes = cases.reduce((n, c) => n + c.pages.reduce((m, p) => m + p.length, 0), 0);
+  const auth = cases.filter((c) => c.fixture.auth).length;
+  console.log(
+    `corpus: ${cases.length} cases (${auth} with credentials), ${(bytes / 1e6).toFixed(1)} MB per round; ` +
+      `${rounds} rounds, medians; floor = decode + JSON.parse of the same bytes`,
+  );
+  for (const who of trees) {
+    const right = cases.length - who.wrong.size;
+    console.log(
+      `results: ${who.name}: ${right}/${cases.length} cases as the reference's (deliberate differences excused)`,
+    );
+    for (const [id, why] of who.wrong) console.log(`  ✗ ${id}: ${why}`);
+  }
+  console.log(`sum (median of the rounds' sums): floor ${summed(floor, all(cases), rounds).toFixed(1)} ms`);
+  for (const who of trees) sumLine(cases, floor, who, rounds);
+}
+
+const all = (cases: readonly BenchCase[]) => cases.map((c) => c.fixture.id);
+
+/** A contender's sum over the cases it got right, as a ratio to the floor's over the same cases. */
+function sumLine(cases: readonly BenchCase[], floor: Contender, who: Contender, rounds: number): void {
+  const ids = all(cases).filter((id) => !who.wrong.has(id));
+  const ratio = summed(who, ids, rounds) / summed(floor, ids, rounds);
+  const failed = who.wrong.size === 0 ? "" : ` (${who.wrong.size} left out: ✗ below)`;
+  console.log(`  ${who.name}: ${ratio.toFixed(3)}× the floor over ${ids.length} cases${failed}`);
+}
+
+/** Per case: the floor's median and each contender's ratio to it, worst first by the first contender. */
+function perCase(
+  cases: readonly BenchCase[],
+  floor: Contender,
+  others: Contender[],
+  ytFloor: Contender,
+): void {
+  const ratio = (who: Contender, id: string) =>
+    median(who.times.get(id) ?? []) /
+    median((who.name === "youtubei.js" ? ytFloor : floor).times.get(id) ?? []);
+  const first = others[0] as Contender;
+  const rank = (id: string) => (first.times.has(id) ? ratio(first, id) : Number.POSITIVE_INFINITY);
+  const rows = [...cases].sort((a, b) => rank(b.fixture.id) - rank(a.fixture.id));
+  console.log(
+    "per case (floor ms; ratio to it, youtubei.js's to the floor of its own rounds; ✗ = wrong, not timed):",
+  );
+  console.log(
+    `  ${"case".padEnd(58)} ${"floor".padStart(8)} ${others.map((o) => o.name.padStart(14)).join(" ")}`,
+  );
+  for (const c of rows) {
+    const id = c.fixture.id;
+    const cells = others.map(
+      (o) => `${o.wrong.has(id) ? "✗" : " "}${(o.times.has(id) ? ratio(o, id).toFixed(2) : "").padStart(13)}`,
+    );
+    const auth = c.fixture.auth ? " (auth)" : "";
+    console.log(
+      `  ${`${id}${auth}`.padEnd(58)} ${median(floor.times.get(id) ?? [])
+        .toFixed(2)
+        .padStart(8)} ${cells.join(" ")}`,
+    );
   }
 }
 
-let bytes = 0;
-for (const c of runnable) for (const page of served.get(c.id) ?? []) bytes += page.length;
-
-// Warm both paths so the JIT has seen them, then time whole rounds.
-for (let i = 0; i < 3; i++) {
-  for (const c of runnable) {
-    for (const page of served.get(c.id) ?? []) JSON.parse(page.toString("utf8"));
-    await run(c);
-  }
+/** Warm-up rounds (the JIT sees every path), then the timed ones; the floor is timed in each. */
+async function timed(cases: readonly BenchCase[], floor: Contender, others: Contender[], rounds: number) {
+  for (let i = 0; i < 3; i++) await round(cases, floor, others, i);
+  for (const who of [floor, ...others]) who.times.clear();
+  for (let r = 0; r < rounds; r++) await round(cases, floor, others, r);
 }
 
-const perOperation = new Map<string, { parse: number; total: number }>();
-let floor = 0;
-let total = 0;
-for (let round = 0; round < rounds; round++) {
-  for (const c of runnable) {
-    const pages = served.get(c.id) ?? [];
-    let t = performance.now();
-    for (const page of pages) JSON.parse(page.toString("utf8"));
-    const parseOnly = performance.now() - t;
-    t = performance.now();
-    await run(c);
-    const whole = performance.now() - t;
-    floor += parseOnly;
-    total += whole;
-    const entry = perOperation.get(c.operation) ?? { parse: 0, total: 0 };
-    entry.parse += parseOnly;
-    entry.total += whole;
-    perOperation.set(c.operation, entry);
+async function main(): Promise<void> {
+  const cases = benchCases();
+  const here = fileURLToPath(new URL("..", import.meta.url));
+  const trees = [await checkedTree("this tree", here, cases)];
+  if (texts.against !== "") trees.push(await checkedTree(texts.against, texts.against, cases));
+  const floor = contender("floor", parseOnly);
+  await timed(cases, floor, trees, numbers.rounds);
+  // The results once more, after the timing: a client that goes wrong only when warm is caught too.
+  for (const who of trees) {
+    for (const c of cases) {
+      if (who.wrong.has(c.fixture.id)) continue;
+      const diffs = checkResult(c, await who.run(c));
+      if (diffs.length > 0) who.wrong.set(c.fixture.id, `after timing, ${diffs.length} fields differ`);
+    }
   }
+  // youtubei.js in rounds of its own: its garbage, collected during a tree's turn, would be billed to
+  // the tree (measured: whichever ran after it lost up to a third). Its floor is timed alongside it.
+  const yt = youtubei(cases);
+  const ytFloor = contender("floor", parseOnly);
+  await timed(cases, ytFloor, [yt], numbers.rounds);
+  report(cases, floor, trees, numbers.rounds);
+  console.log(
+    `youtubei.js's parser on the same pages (${cases.length - yt.wrong.size}/${cases.length} cases parsed):`,
+  );
+  sumLine(cases, ytFloor, yt, numbers.rounds);
+  console.log(ytmusicapiLine());
+  perCase(cases, floor, [...trees, yt], ytFloor);
+  // maxRSS is in kibibytes: the whole run's peak, corpus and warm-up included.
+  console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
 }
 
-const mb = (bytes * rounds) / 1e6;
-console.log(
-  `corpus: ${runnable.length}/${cases.length} cases, ${(bytes / 1e6).toFixed(1)} MB served per round, ${rounds} rounds`,
-);
-console.log(`JSON.parse alone:   ${(mb / (floor / 1000)).toFixed(1)} MB/s`);
-console.log(`bytes -> results:   ${(mb / (total / 1000)).toFixed(1)} MB/s`);
-console.log(`ratio to JSON.parse: ${(total / floor).toFixed(3)} (target <= 1.3)`);
-const slowest = [...perOperation.entries()].sort((a, b) => b[1].total / b[1].parse - a[1].total / a[1].parse);
-console.log("per operation (ratio):");
-for (const [operation, { parse, total: t }] of slowest)
-  console.log(`  ${operation.padEnd(28)} ${(t / parse).toFixed(2)}`);
-// maxRSS is in kibibytes: the whole run's peak, corpus and warm-up included.
-console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+await main();

@@ -1,0 +1,270 @@
+/**
+ * Where a text holds a credential: any spelling of one (secret-forms.ts), or any piece of
+ * PIECE_LENGTH characters or more of one, found in one sampled pass over the text. Every response
+ * body passes through here, so the pass is made to cost a small part of JSON.parse of the same text
+ * (bench/parse measures both): it reads three characters at every STRIDE-th position and looks them
+ * up in a bitmap, and only a hit is checked exactly. JSON escapes hide characters from a search of
+ * the raw text (`\u0041` is an `A` once parsed), so the few escapes that could be part of a piece
+ * are decoded and their neighbourhood checked as the parsed string will read.
+ */
+import {
+  type Decoded,
+  decodeRange,
+  escapedUnit,
+  escapeLength,
+  type Span,
+  wholeEscapes,
+} from "./json-escapes.js";
+import { secretForms } from "./secret-forms.js";
+
+/** Pieces this long or longer are scrubbed wherever they appear. */
+export const PIECE_LENGTH = 12;
+/** Shorter values (an authuser index, the consent cookie) are not secrets and would mangle text. */
+export const SHORTEST_SECRET = 8;
+
+/**
+ * Probes read KEY_LENGTH characters every STRIDE positions: any PIECE_LENGTH-long run then holds
+ * one probe whole. Three characters keep the probes few and the bitmap's false hits rare.
+ */
+const KEY_LENGTH = 3;
+const STRIDE = PIECE_LENGTH - KEY_LENGTH + 1;
+/** 2^18 bits (32 KiB) a bitmap, two per client with credentials. */
+const BITMAP_BITS = 18;
+const BITMAP_MASK = (1 << BITMAP_BITS) - 1;
+/** A piece with an escaped character in it lies within this many raw characters of the escape. */
+const ESCAPE_REACH = (PIECE_LENGTH - 1) * 6;
+/** How far past an escape its decoded stretch goes: escapes close together are searched at once. */
+const SEARCH_AHEAD = 1024;
+
+/** Three character codes as a bitmap position: a fold, not a hash; collisions only cost a check. */
+function slot(a: number, b: number, c: number): number {
+  return ((a << 12) ^ (b << 6) ^ c) & BITMAP_MASK;
+}
+
+function countIn(map: Map<string, number>, key: string, delta: number): void {
+  const next = (map.get(key) ?? 0) + delta;
+  if (next > 0) map.set(key, next);
+  else map.delete(key);
+}
+
+function windows(text: string, length: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + length <= text.length; i++) out.push(text.slice(i, i + length));
+  return out;
+}
+
+/** Merges overlapping or touching spans (sorted by start) so that each run is redacted once. */
+export function merged(spans: Span[]): Span[] {
+  spans.sort((a, b) => a[0] - b[0]);
+  const out: Span[] = [];
+  for (const span of spans) {
+    const last = out[out.length - 1];
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else out.push([span[0], span[1]]);
+  }
+  return out;
+}
+
+interface SecretWindows {
+  /** Spellings of a secret too short for pieces: found only whole. */
+  whole: string[];
+  /** KEY_LENGTH-character windows of every spelling, short ones too: what a piece is made of. */
+  keys: string[];
+  pieces: string[];
+}
+
+/**
+ * The windows of each secret's spellings, kept for the secrets seen last: every client made with the
+ * same cookie (one per account in the engine, one per call in some scripts) reuses them instead of
+ * spelling the cookie a few dozen ways again.
+ */
+const windowCache = new Map<string, SecretWindows>();
+const WINDOW_CACHE_SIZE = 64;
+
+function windowsOf(secret: string): SecretWindows {
+  const known = windowCache.get(secret);
+  if (known) return known;
+  const forms = secretForms(secret);
+  const long = secret.length >= PIECE_LENGTH;
+  const made: SecretWindows = {
+    whole: long ? [] : forms,
+    keys: [...new Set(forms.flatMap((f) => windows(f, KEY_LENGTH)))],
+    pieces: long ? [...new Set(forms.flatMap((f) => windows(f, PIECE_LENGTH)))] : [],
+  };
+  if (windowCache.size >= WINDOW_CACHE_SIZE) windowCache.delete(windowCache.keys().next().value as string);
+  windowCache.set(secret, made);
+  return made;
+}
+
+/**
+ * The windows of every spelling of the current secrets, counted so that a secret that comes or
+ * goes (a new SAPISIDHASH each second) updates the index without spelling the others again.
+ */
+export class PieceIndex {
+  private readonly keys = new Map<string, number>();
+  private readonly pieces = new Map<string, number>();
+  /** Every spelling of secrets shorter than PIECE_LENGTH: found only whole. */
+  private readonly whole = new Map<string, number>();
+  /** The keys' slots, rebuilt when they change: the probe's first, allocation-free test. */
+  private keySlots: Uint32Array = new Uint32Array(0);
+  /** The slots of the first KEY_LENGTH characters of each piece. */
+  private headSlots: Uint32Array = new Uint32Array(0);
+  /** Every character of a key: an escape standing for any other cannot be part of a piece. */
+  private alphabet = new Set<number>();
+  private current = new Set<string>();
+  private last: readonly string[] = [];
+
+  get empty(): boolean {
+    return this.pieces.size === 0 && this.whole.size === 0;
+  }
+
+  sync(secrets: readonly string[]): void {
+    if (secrets.length === this.last.length && secrets.every((s, i) => s === this.last[i])) return;
+    this.last = [...secrets];
+    const next = new Set(secrets.filter((s) => typeof s === "string" && s.length >= SHORTEST_SECRET));
+    for (const gone of this.current) if (!next.has(gone)) this.change(gone, -1);
+    for (const added of next) if (!this.current.has(added)) this.change(added, 1);
+    this.current = next;
+    this.keySlots = slotsOf(this.keys.keys());
+    this.headSlots = slotsOf([...this.pieces.keys()].map((piece) => piece.slice(0, KEY_LENGTH)));
+    this.alphabet = new Set();
+    for (const key of this.keys.keys())
+      for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
+  }
+
+  private change(secret: string, delta: number): void {
+    const { whole, keys, pieces } = windowsOf(secret);
+    for (const form of whole) countIn(this.whole, form, delta);
+    for (const key of keys) countIn(this.keys, key, delta);
+    for (const piece of pieces) countIn(this.pieces, piece, delta);
+  }
+
+  /** Where `text` holds a piece or a whole short secret, as it stands or as JSON decodes it; merged. */
+  spans(text: string): Span[] {
+    const spans: Span[] = [];
+    if (this.empty || text.length < SHORTEST_SECRET) return spans;
+    if (this.pieces.size > 0) this.probe(text, spans);
+    for (const form of this.whole.keys()) {
+      for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
+        spans.push([at, at + form.length]);
+      }
+    }
+    this.escapes(text, spans);
+    return merged(spans);
+  }
+
+  /** The sampled pass: each probe whose slot is set is checked for the pieces that would cover it. */
+  private probe(text: string, spans: Span[]): void {
+    const { keySlots, headSlots } = this;
+    const last = text.length - KEY_LENGTH;
+    for (let i = 0; i <= last; i += STRIDE) {
+      if (!slotSet(keySlots, text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2))) continue;
+      if (!this.keys.has(text.slice(i, i + KEY_LENGTH))) continue;
+      for (let j = Math.max(0, i - STRIDE + 1); j <= i && j + PIECE_LENGTH <= text.length; j++) {
+        // A piece starts with one of few heads: most candidates end here, without a new string.
+        if (!slotSet(headSlots, text.charCodeAt(j), text.charCodeAt(j + 1), text.charCodeAt(j + 2))) continue;
+        if (this.pieces.has(text.slice(j, j + PIECE_LENGTH))) spans.push([j, j + PIECE_LENGTH]);
+      }
+    }
+  }
+
+  /**
+   * Escapes walked from the first, the last two remembered (they may be an escape's left
+   * neighbours). A piece that holds an escaped character holds a key around it, so an escape with
+   * no key among its decoded neighbours is passed over; the rest have a stretch of text decoded
+   * and searched, which also covers the escapes close after them.
+   */
+  private escapes(text: string, spans: Span[]): void {
+    let before: Escape = { start: -1, end: -1, unit: -1 };
+    let last: Escape = { start: -1, end: -1, unit: -1 };
+    let searchedTo = -1;
+    for (let at = text.indexOf("\\"); at >= 0; ) {
+      const here: Escape = { start: at, end: at + escapeLength(text, at), unit: escapedUnit(text, at) };
+      const covered = here.end + ESCAPE_REACH <= searchedTo;
+      if (!covered && this.alphabet.has(here.unit) && this.keyAround(text, here, last, before)) {
+        const stretch = decodeRange(text, at - ESCAPE_REACH, here.end + ESCAPE_REACH + SEARCH_AHEAD);
+        this.searchDecoded(stretch, spans);
+        searchedTo = stretch.rawAt[stretch.rawAt.length - 1] as number;
+      }
+      before = last;
+      last = here;
+      at = text.indexOf("\\", here.end);
+    }
+  }
+
+  /** Whether a decoded KEY_LENGTH-window that holds the escape `here` is a key (two units each side). */
+  private keyAround(text: string, here: Escape, last: Escape, before: Escape): boolean {
+    const left1 = last.end === here.start ? last : plainAt(text, here.start - 1);
+    const left2 =
+      before.end === left1.start ? before : last.end === left1.start ? last : plainAt(text, left1.start - 1);
+    const right1 = unitAt(text, here.end);
+    const right2 = unitAt(text, right1.end);
+    const units = [left2.unit, left1.unit, here.unit, right1.unit, right2.unit];
+    for (let from = 0; from + KEY_LENGTH <= units.length; from++) {
+      const [a, b, c] = units.slice(from, from + KEY_LENGTH) as [number, number, number];
+      if (a < 0 || c < 0 || !slotSet(this.keySlots, a, b, c)) continue;
+      if (this.keys.has(String.fromCharCode(a, b, c))) return true;
+    }
+    return false;
+  }
+
+  /** Every piece and whole short secret in a decoded stretch, as spans of the raw text. */
+  private searchDecoded(near: Decoded, spans: Span[]): void {
+    const raw = (from: number, length: number): Span => [
+      near.rawAt[from] as number,
+      near.rawAt[from + length] as number,
+    ];
+    for (let from = 0; from + PIECE_LENGTH <= near.text.length; from++) {
+      if (this.pieces.has(near.text.slice(from, from + PIECE_LENGTH))) spans.push(raw(from, PIECE_LENGTH));
+    }
+    for (const form of this.whole.keys()) {
+      for (let from = near.text.indexOf(form); from >= 0; from = near.text.indexOf(form, from + 1)) {
+        spans.push(raw(from, form.length));
+      }
+    }
+  }
+}
+
+/** One unit of the text as JSON decodes it: where it stands, and what it is (-1: out of the text). */
+interface Escape {
+  start: number;
+  end: number;
+  unit: number;
+}
+
+function plainAt(text: string, at: number): Escape {
+  return at < 0 ? { start: -1, end: -1, unit: -1 } : { start: at, end: at + 1, unit: text.charCodeAt(at) };
+}
+
+/** The unit that starts at `at`, an escape or a plain character. */
+function unitAt(text: string, at: number): Escape {
+  if (at < 0 || at >= text.length) return { start: -1, end: -1, unit: -1 };
+  if (text.charCodeAt(at) !== 92) return plainAt(text, at);
+  return { start: at, end: at + escapeLength(text, at), unit: escapedUnit(text, at) };
+}
+
+function slotSet(bitmap: Uint32Array, a: number, b: number, c: number): boolean {
+  const at = slot(a, b, c);
+  return ((bitmap[at >>> 5] as number) & (1 << (at & 31))) !== 0;
+}
+
+function slotsOf(grams: Iterable<string>): Uint32Array {
+  const bitmap = new Uint32Array((1 << BITMAP_BITS) / 32);
+  for (const gram of grams) {
+    const at = slot(gram.charCodeAt(0), gram.charCodeAt(1), gram.charCodeAt(2));
+    bitmap[at >>> 5] = (bitmap[at >>> 5] as number) | (1 << (at & 31));
+  }
+  return bitmap;
+}
+
+/** `text` with every span replaced by REDACTED; spans widened to whole escapes, so JSON stays JSON. */
+export function cut(text: string, spans: Span[], redacted: string): string {
+  if (spans.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const [start, end] of merged(spans.map((span) => wholeEscapes(text, span)))) {
+    out += text.slice(from, start) + redacted;
+    from = end;
+  }
+  return out + text.slice(from);
+}
