@@ -6,7 +6,7 @@
  * Each case runs N times (default 15) as a child process, the cases interleaved round by round so a
  * noisy moment on the machine falls on all of them. Printed per case: the median wall time and the
  * median CPU time (user + system of the child, all its threads), each with its ratio to `node -e 0`,
- * the floor no command goes below, and the case's goal (issue 25) beside its figure:
+ * the floor no command goes below, and the case's goal beside its figure:
  * `musicsync --help` ≤ 1.5× the floor's wall time, `validate` ≤ 2.5×, and a `sync` of one unchanged
  * recipe ≤ 0.2 CPU-s.
  *
@@ -56,7 +56,7 @@ const args = commandLine({
 });
 const { runs } = args.numbers;
 
-/** A goal of issue 25, checked against a case's figures. */
+/** A start-up goal, checked against a case's figures. */
 interface Goal {
   text: string;
   met(m: Medians, floor: Medians): boolean;
