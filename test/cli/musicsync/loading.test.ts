@@ -3,7 +3,8 @@
  * commands without timing anything: what each one read is listed by bench/loaded-modules.ts.
  * `--help` loads no engine state, drizzle or HTTP client; `validate` no state driver; a `sync` on a
  * SQLite state never PostgreSQL's driver, its stores or the job queue, which only a `postgres:`
- * state imports, nor ajv's compiler (a saved plan's check) or the progress bar (a terminal's).
+ * state imports, nor ajv's compiler (a saved plan's check) or the progress bar (a terminal's); its
+ * HTTP client, undici, is read from the bundle, not file by file from node_modules.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -67,5 +68,8 @@ describe("what each command loads", () => {
     expect(files.filter((f) => /node_modules\/(ajv\/dist\/(ajv|core)\.js|cli-progress\/)/.test(f))).toEqual(
       [],
     );
+    // undici comes with the bundle (scripts/bundle-commands.mjs): none of its hundred-odd files is
+    // read one by one from node_modules.
+    expect(files.filter((f) => f.includes("node_modules/undici/"))).toEqual([]);
   });
 });
