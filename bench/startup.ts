@@ -22,6 +22,10 @@
  * quick start's own project, whose `emulator:` account starts the emulator inside the command, is
  * timed beside it.
  *
+ * The round that warms the file cache also fills the commands' compile cache (cli/compile-cache.ts,
+ * in the user's cache folder): the timed runs are later runs. A first run, with an empty cache,
+ * costs a `sync` about 6 % more CPU here (NODE_COMPILE_CACHE=$(mktemp -d) per run shows it).
+ *
  * `--dir` times another checkout's commands (its dist/, built); `--against` times a second checkout
  * in the same rounds, each case of the two trees side by side (e.g. `--against /work/base25`, main
  * before a change), so that a before and an after are measured at the same moments.

@@ -10,6 +10,11 @@
  * drizzle-orm is bundled too: its package.json lists some 600 exports (180 KB), which Node 22 and
  * 24 parse again for each of its modules they load — `status` took 2.3 s of CPU on Node 24.21
  * with drizzle-orm loaded from node_modules, 0.7 s bundled.
+ * undici is bundled too: its index loads some 110 CommonJS files for any command that talks HTTP
+ * (about 7 % of a no-change `sync`'s CPU went to finding and reading them). It is plain JavaScript
+ * that requires only Node's builtins (which stay imports), its llhttp parser is WebAssembly held
+ * in a JS string, not a file beside it, and the bundled client imports no other copy: a command
+ * has one undici, as before (the library, tsc's dist/, still imports node_modules' own).
  *
  * Each command's lazily imported actions become chunks of their own (splitting), so `--help` still
  * loads none of the engine. Source maps let bench/loaded-modules.ts name what a chunk holds; they
@@ -20,7 +25,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
-const BUNDLED = new Set(["commander", "yaml", "node-cron", "drizzle-orm"]);
+const BUNDLED = new Set(["commander", "yaml", "node-cron", "drizzle-orm", "undici"]);
 
 /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
 function packageOf(specifier) {

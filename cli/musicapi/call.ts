@@ -110,11 +110,11 @@ export const call: MusicapiCommand = {
       }
       const clientId = options.clientId ?? process.env.MUSICAPI_CLIENT_ID;
       const clientSecret = options.clientSecret ?? process.env.MUSICAPI_CLIENT_SECRET;
-      const [{ MusicClient }, { Agent, ProxyAgent }] = await Promise.all([
+      const [{ MusicClient }, { callDispatcher }] = await Promise.all([
         import("../../src/client.js"),
-        import("undici"),
+        import("./dispatcher.js"),
       ]);
-      const dispatcher = options.proxy ? new ProxyAgent(options.proxy) : new Agent();
+      const dispatcher = callDispatcher(options.proxy);
       try {
         const clientOptions: MusicClientOptions = {
           auth: options.auth,

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { stopQuietlyWhenPipeCloses } from "../closed-pipe.js";
 import { addCommands } from "../command.js";
+import { cacheCompiledCode } from "../compile-cache.js";
 import { unsupportedNode } from "../node-support.js";
 import { oneLineUsageErrors } from "../usage-errors.js";
 import { packageVersion } from "../version.js";
@@ -61,6 +62,7 @@ if (tooOld !== null) {
   process.stderr.write(`error: ${tooOld}\n`);
   process.exitCode = ExitCode.FAILED;
 } else if (isEntryPoint()) {
+  cacheCompiledCode();
   stopQuietlyWhenPipeCloses(process.stdout, process.exit);
   await main();
 }

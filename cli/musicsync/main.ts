@@ -17,6 +17,7 @@ import { Command, CommanderError } from "commander";
 import { scrubbingStream } from "../../engine/output/scrub.js";
 import { stopQuietlyWhenPipeCloses } from "../closed-pipe.js";
 import { addCommands } from "../command.js";
+import { cacheCompiledCode } from "../compile-cache.js";
 import { unsupportedNode } from "../node-support.js";
 import { oneLineUsageErrors } from "../usage-errors.js";
 import { packageVersion } from "../version.js";
@@ -106,6 +107,7 @@ if (tooOld !== null) {
   process.stderr.write(`error: ${tooOld}\n`);
   process.exitCode = 1;
 } else if (isMain()) {
+  cacheCompiledCode();
   stopQuietlyWhenPipeCloses(process.stdout, process.exit);
   main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
     (code) => {

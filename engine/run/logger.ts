@@ -6,7 +6,7 @@
  * messages never include one.
  */
 import { createRequire } from "node:module";
-import { pino } from "pino";
+import type { pino as Pino } from "pino";
 import type { PrettyOptions } from "pino-pretty";
 import { scrubLogLine } from "../output/scrub.js";
 
@@ -57,6 +57,60 @@ export function createLogger(
   destination: NodeJS.WritableStream | number = 2,
   format: LogFormat = {},
 ): EngineLogger {
+  const make = () => pinoLogger(level, destination, format);
+  // A level pino does not know is refused here, by pino itself, as it was when pino came first.
+  if (!(level in LEVELS)) return make();
+  let root: EngineLogger | undefined;
+  return deferred(LEVELS[level]!, () => {
+    root ??= make();
+    return root;
+  });
+}
+
+/**
+ * pino's levels. Most one-shot runs write no line at their level (warn unless --debug), so pino and
+ * its two dozen files are loaded by the first line that is written, not by every command: a call
+ * below the level is dropped here, as pino would drop it.
+ */
+const LEVELS: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: Number.POSITIVE_INFINITY,
+};
+
+/** A logger that makes its pino logger (`real`) when a line at `threshold` or above is written. */
+function deferred(threshold: number, real: () => EngineLogger): EngineLogger {
+  const at =
+    (n: number, name: "debug" | "info" | "warn" | "error") =>
+    (fields: object, message?: string): void => {
+      if (n >= threshold) real()[name](fields, message);
+    };
+  return {
+    debug: at(LEVELS.debug!, "debug"),
+    info: at(LEVELS.info!, "info"),
+    warn: at(LEVELS.warn!, "warn"),
+    error: at(LEVELS.error!, "error"),
+    // Each child's bindings go on a child of the parent's pino logger, made when the child first writes.
+    child: (bindings) => {
+      let made: EngineLogger | undefined;
+      return deferred(threshold, () => {
+        made ??= real().child(bindings);
+        return made;
+      });
+    },
+  };
+}
+
+function pinoLogger(
+  level: string,
+  destination: NodeJS.WritableStream | number,
+  format: LogFormat,
+): EngineLogger {
+  const { pino } = createRequire(import.meta.url)("pino") as { pino: typeof Pino };
   const stream = format.pretty
     ? prettyStream(destination, format.color === true)
     : typeof destination === "number"

@@ -3,7 +3,9 @@
  * commands without timing anything: what each one read is listed by bench/loaded-modules.ts.
  * `--help` loads no engine state, drizzle or HTTP client; `validate` no state driver; a `sync` on a
  * SQLite state never PostgreSQL's driver, its stores or the job queue, which only a `postgres:`
- * state imports, nor ajv's compiler (a saved plan's check) or the progress bar (a terminal's).
+ * state imports, nor ajv's compiler (a saved plan's check) or the progress bar (a terminal's); its
+ * HTTP client, undici, is read from the bundle, not file by file from node_modules, and pino is
+ * loaded by the first log line written (a no-change run writes none).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,6 +62,9 @@ describe("what each command loads", () => {
     for (const used of ["better-sqlite3", "drizzle-orm", "engine/run", "engine/state", "undici"])
       expect(owners).toContain(used);
     for (const unused of POSTGRES) expect(owners).not.toContain(unused);
+    // A run that writes no log line (none at the default level, warn) never loads the logger.
+    expect(again.stderr).toBe("");
+    expect(owners).not.toContain("pino");
     const ours = sources.map((s) => relative(ROOT, s));
     expect(ours.filter((s) => /^engine\/(state\/pg|worker\/)|drizzle-orm\/pg-core/.test(s))).toEqual([]);
     // ajv's compiler only reads a saved plan (the recipes' checks need its small runtime), and the
@@ -67,5 +72,8 @@ describe("what each command loads", () => {
     expect(files.filter((f) => /node_modules\/(ajv\/dist\/(ajv|core)\.js|cli-progress\/)/.test(f))).toEqual(
       [],
     );
+    // undici comes with the bundle (scripts/bundle-commands.mjs): none of its hundred-odd files is
+    // read one by one from node_modules.
+    expect(files.filter((f) => f.includes("node_modules/undici/"))).toEqual([]);
   });
 });
