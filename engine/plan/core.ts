@@ -101,12 +101,6 @@ export function lineOf(
   };
 }
 
-export function chunk<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
 export function refOf(row: Item): RowRef {
   return { videoId: row.videoId ?? "", setVideoId: row.setVideoId };
 }

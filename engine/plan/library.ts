@@ -3,8 +3,9 @@
  * item; albums, playlists and podcasts are saved by rating their playlist LIKE (and unsaved by
  * INDIFFERENT).
  */
+import { chunk } from "../../shared/chunk.js";
 import type { LibraryTarget } from "../recipe/types.js";
-import { addsOf, chunk, type PlanInput, removalsOf, type TargetRules } from "./core.js";
+import { addsOf, type PlanInput, removalsOf, type TargetRules } from "./core.js";
 import { draftPlan } from "./draft.js";
 import { finishPlan } from "./finish.js";
 import type { Plan, PlanAction } from "./types.js";

@@ -1,5 +1,6 @@
 /** What playlist and saved-episodes targets share: rows named by their own ids, edited in batches. */
-import { addsOf, chunk, type Draft, refOf, removalsOf, type TargetRules } from "./core.js";
+import { chunk } from "../../shared/chunk.js";
+import { addsOf, type Draft, refOf, removalsOf, type TargetRules } from "./core.js";
 import type { PlanAction } from "./types.js";
 
 export const playlistRules: TargetRules = {

@@ -2,10 +2,11 @@
  * Playlist targets: created by title when not found, its title, description and privacy kept as the
  * recipe says, rows removed and added in batches, then moved into the desired order.
  */
+import { chunk } from "../../shared/chunk.js";
 import { sameDescription, sameTitle, serviceDescription, serviceTitle } from "../recipe/service-text.js";
 import type { PlaylistTarget } from "../recipe/types.js";
 import { applyCap } from "./cap.js";
-import { addsOf, chunk, type Draft, type PlanInput } from "./core.js";
+import { addsOf, type Draft, type PlanInput } from "./core.js";
 import { draftPlan } from "./draft.js";
 import { finishPlan } from "./finish.js";
 import { fewestMoves } from "./moves.js";

@@ -1,5 +1,6 @@
 /** Subscriptions: artists' channels subscribed to and unsubscribed from. */
-import { addsOf, chunk, type PlanInput, removalsOf } from "./core.js";
+import { chunk } from "../../shared/chunk.js";
+import { addsOf, type PlanInput, removalsOf } from "./core.js";
 import { draftPlan } from "./draft.js";
 import { finishPlan } from "./finish.js";
 import type { Plan, PlanAction } from "./types.js";

@@ -110,13 +110,3 @@ export function changed(result: unknown): number {
 export function lastOfEach<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
   return [...new Map(items.map((item) => [keyOf(item), item])).values()];
 }
-
-/**
- * `items` in slices of `size`: a statement binds at most 32,766 parameters on SQLite and 65,535 on
- * PostgreSQL, and a store never asks for a slice of more than 5,000.
- */
-export function slices<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}

@@ -3,12 +3,13 @@
  * back to its state before the run, if it still holds what the run set; an item the person changed
  * since is left alone, with a line saying so. Pure.
  */
+import { chunk } from "../../shared/chunk.js";
 import { type LibrarySong, libraryEdits } from "../plan/library.js";
 import { targetKey } from "../plan/plan.js";
 import type { ActualTarget, PlanAction, PlanLine } from "../plan/types.js";
 import type { ItemBefore, ItemState, TargetBefore } from "../run/before.js";
 import type { Rating } from "../targets/ratings.js";
-import { chunk, line, type Step } from "./journal.js";
+import { line, type Step } from "./journal.js";
 import type { Draft } from "./playlist-undo.js";
 
 export interface ItemsUndoInput {

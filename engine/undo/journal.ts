@@ -79,9 +79,3 @@ export function line(
 ): PlanLine {
   return { op, key, label, videoId, source: null, rank: null, reason };
 }
-
-export function chunk<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}

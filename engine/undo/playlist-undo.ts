@@ -5,11 +5,12 @@
  * places, and a row the person (or a later run) changed since — or one that may be the person's,
  * because the run's add of that video went unanswered — is left alone with a line saying so. Pure.
  */
+import { chunk } from "../../shared/chunk.js";
 import type { ActualTarget, MoveStep, PlanAction, PlanLine, RowRef } from "../plan/types.js";
 import { sameDescription, sameTitle } from "../recipe/service-text.js";
 import type { RowBefore, TargetBefore } from "../run/before.js";
 import { itemLabel } from "../sources/item.js";
-import { addedRows, chunk, type Fate, line, removedRows, type Step } from "./journal.js";
+import { addedRows, type Fate, line, removedRows, type Step } from "./journal.js";
 import { movesTo } from "./moves.js";
 
 export interface Draft {

@@ -1,7 +1,9 @@
 /** The match cache of file sources. */
+
 import { inArray, sql } from "drizzle-orm";
+import { chunk } from "../../../shared/chunk.js";
 import type { CachedMatch } from "../../match/cached-match.js";
-import { lastOfEach, type Stored, slices } from "../dialect.js";
+import { lastOfEach, type Stored } from "../dialect.js";
 import type { Row } from "../tables.js";
 import type { MatchStore } from "../types.js";
 
@@ -20,7 +22,7 @@ export const matchStore: MatchStore & ThisType<Stored> = {
   async cachedMatches(keys) {
     const { db, t } = this.d;
     const out = new Map<string, CachedMatch>();
-    for (const slice of slices(keys, SLICE)) {
+    for (const slice of chunk(keys, SLICE)) {
       for (const r of await db.select().from(t.matchCache).where(inArray(t.matchCache.entryKey, slice))) {
         out.set(r.entryKey, cachedMatchOf(r));
       }
@@ -40,7 +42,7 @@ export const matchStore: MatchStore & ThisType<Stored> = {
     if (rows.length === 0) return;
     // All or nothing, whatever the number of statements.
     await this.d.transaction(async (tx) => {
-      for (const slice of slices(rows, SLICE)) {
+      for (const slice of chunk(rows, SLICE)) {
         await tx
           .insert(m)
           .values(slice)

@@ -1,6 +1,8 @@
 /** Owned playlists and rows, tombstones and snapshots; upserts are one atomic `INSERT … ON CONFLICT`. */
+
 import { and, asc, desc, eq, gte, inArray, or, type SQL } from "drizzle-orm";
-import { inByteOrder, json, oneRow, parse, type Stored, slices } from "../dialect.js";
+import { chunk } from "../../../shared/chunk.js";
+import { inByteOrder, json, oneRow, parse, type Stored } from "../dialect.js";
 import type { Row } from "../tables.js";
 import type { OwnershipStore, Snapshot } from "../types.js";
 
@@ -60,7 +62,7 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
       addedAt: r.addedAt,
     }));
     await this.d.guarded("owned_rows", JSON.stringify([account, target]), async (tx) => {
-      for (const slice of slices(values, SLICE)) await tx.insert(this.d.t.ownedRows).values(slice);
+      for (const slice of chunk(values, SLICE)) await tx.insert(this.d.t.ownedRows).values(slice);
     });
   },
 
@@ -74,9 +76,9 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
       .filter((r) => r.setVideoId)
       .map((r) => and(eq(o.itemKey, r.itemKey), eq(o.setVideoId, r.setVideoId!)));
     await this.d.transaction(async (tx) => {
-      for (const keys of slices(everyCopy, SLICE))
+      for (const keys of chunk(everyCopy, SLICE))
         await tx.delete(o).where(and(scope, inArray(o.itemKey, keys)));
-      for (const pairs of slices(oneCopy, PAIRS)) await tx.delete(o).where(and(scope, or(...pairs)));
+      for (const pairs of chunk(oneCopy, PAIRS)) await tx.delete(o).where(and(scope, or(...pairs)));
     });
   },
 
@@ -98,7 +100,7 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
     if (keys.length === 0) return;
     const values = keys.map((itemKey) => ({ account, target, itemKey, recipeId, createdAt: at }));
     await this.d.transaction(async (tx) => {
-      for (const slice of slices(values, SLICE)) {
+      for (const slice of chunk(values, SLICE)) {
         await tx.insert(this.d.t.tombstones).values(slice).onConflictDoNothing();
       }
     });
@@ -109,8 +111,7 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
     const b = this.d.t.tombstones;
     const scope = and(eq(b.account, account), eq(b.target, target));
     await this.d.transaction(async (tx) => {
-      for (const slice of slices(keys, SLICE))
-        await tx.delete(b).where(and(scope, inArray(b.itemKey, slice)));
+      for (const slice of chunk(keys, SLICE)) await tx.delete(b).where(and(scope, inArray(b.itemKey, slice)));
     });
   },
 

@@ -1,7 +1,9 @@
 /** Runs, their journal and before-records; on open, closes the runs a gone process left `running`. */
+
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { chunk } from "../../../shared/chunk.js";
 import { actionCounts, journalFate } from "../counts.js";
-import { changed, json, oneRow, parse, type Stored, slices } from "../dialect.js";
+import { changed, json, oneRow, parse, type Stored } from "../dialect.js";
 import { abandonedRunReason, DEFAULT_LOCK_STALE_MS, type RunningRun } from "../holder.js";
 import type { Row } from "../tables.js";
 import type { JournalEntry, RunBeforeRecord, RunRecord, RunStore } from "../types.js";
@@ -75,7 +77,7 @@ export const runStore: RunStore & ThisType<Stored> = {
       updatedAt: at,
     }));
     await this.d.transaction(async (tx) => {
-      for (const slice of slices(rows, SLICE)) await tx.insert(this.d.t.journal).values(slice);
+      for (const slice of chunk(rows, SLICE)) await tx.insert(this.d.t.journal).values(slice);
     });
   },
 
