@@ -7,7 +7,7 @@ import { stateUnreachable } from "../state/unreachable.js";
 import type { ActionOutcome } from "./context.js";
 import { lost, message, neverSent, Unverified } from "./errors.js";
 import { handlerOf } from "./handlers/table.js";
-import { type ApplySession, markOf, recordOwnership, type SessionMark } from "./session.js";
+import { type ApplySession, commitWithOwnership, markOf, type SessionMark } from "./session.js";
 
 /** An action's fate, and (after a failure that leaves nothing to write to) why the rest is not sent. */
 export interface ActionResult {
@@ -43,14 +43,13 @@ export async function runAction(s: ApplySession, seq: number, action: PlanAction
   }
   const requests = s.requests - since.requests;
   // What the write made the engine's, and that it was confirmed: one commit.
-  await state.batch(async (stores) => {
-    await recordOwnership(s, stores);
-    await stores.journalMark(runId, seq, "confirmed", clock.now(), {
+  await commitWithOwnership(s, (stores) =>
+    stores.journalMark(runId, seq, "confirmed", clock.now(), {
       playlistId: s.playlistId,
       requests,
       ...handler.journal?.(s, since),
-    });
-  });
+    }),
+  );
   notify(s, seq, action, "confirmed");
   return { outcome: { seq, kind: action.kind, status: "confirmed", requests, error: null }, stop: null };
 }
@@ -62,7 +61,7 @@ async function failed(
   since: SessionMark,
   e: unknown,
 ): Promise<ActionResult> {
-  const { state, clock, runId, logger } = s.ctx;
+  const { clock, runId, logger } = s.ctx;
   const handler = handlerOf(action);
   const status: ActionOutcome["status"] = lost(e) || e instanceof Unverified ? "unknown" : "failed";
   const why = message(e);
@@ -71,14 +70,13 @@ async function failed(
   const notSent = neverSent(e) && requests === 0 ? { sent: false } : {};
   // A write that failed after part of it went through (a create whose rows could not be read back)
   // still records what it made the engine's.
-  await state.batch(async (stores) => {
-    await recordOwnership(s, stores);
-    await stores.journalMark(runId, seq, status, clock.now(), {
+  await commitWithOwnership(s, (stores) =>
+    stores.journalMark(runId, seq, status, clock.now(), {
       error: why,
       ...notSent,
       ...handler.journalFailure?.(s, e),
-    });
-  });
+    }),
+  );
   notify(s, seq, action, status);
   // A write a stop kept back is no failure to warn about, once per write: the run says it was stopped.
   if (notSent.sent === false)

@@ -36,7 +36,7 @@ export interface ApplySession {
   readonly addedRows: Map<string, string>;
   /**
    * Rows the current action's answers showed to be the engine's or no longer, in order: recorded
-   * with the action's journal mark in one commit (recordOwnership), not one commit per change.
+   * with the action's journal mark in one commit (commitWithOwnership), not one commit per change.
    */
   readonly owning: OwnershipChange[];
   readonly quarantined: string[];
@@ -190,13 +190,25 @@ export function disown(
   s.owning.push({ remove: rows });
 }
 
-/** Records the ownership changes gathered since the last call, in order, on `stores` (a batch). */
-export async function recordOwnership(s: ApplySession, stores: Stores): Promise<void> {
+/**
+ * Commits an action's journal mark (`mark`) with the ownership changes gathered since the last
+ * such commit, in one batch. The changes are let go only once it has committed: a batch retried
+ * after a lost connection runs its work again (engine/state/pg/reconnect.ts) and must find them all.
+ */
+export async function commitWithOwnership(
+  s: ApplySession,
+  mark: (stores: Stores) => Promise<void>,
+): Promise<void> {
+  const changes = s.owning.slice();
   const target = targetKeyOf(s);
-  for (const change of s.owning.splice(0)) {
-    if ("add" in change) await stores.addOwnedRows(s.account, target, change.add);
-    else await stores.removeOwnedRows(s.account, target, change.remove);
-  }
+  await s.ctx.state.batch(async (stores) => {
+    for (const change of changes) {
+      if ("add" in change) await stores.addOwnedRows(s.account, target, change.add);
+      else await stores.removeOwnedRows(s.account, target, change.remove);
+    }
+    await mark(stores);
+  });
+  s.owning.splice(0, changes.length);
 }
 
 /** A row's id: as planned, or learned from this run's add of it. */
