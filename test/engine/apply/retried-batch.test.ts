@@ -8,6 +8,7 @@ import { afterEach, expect, it } from "vitest";
 import { stateTargetKey } from "../../../engine/plan/owned.js";
 import { syncRecipe } from "../../../engine/run/runner.js";
 import type { EngineState, Stores } from "../../../engine/state/types.js";
+import { recipeYaml } from "../../support/recipe-yaml.js";
 import { catalogueSongs, type Harness, recipe, startHarness } from "../../support/sync-harness.js";
 
 let h: Harness | undefined;
@@ -46,19 +47,8 @@ it("an action's confirmation run twice (its first transaction rolled back) still
   const retrying = retryingBatches(env.state);
   env.state = retrying.state;
   const songs = catalogueSongs(h, 6);
-  const text = [
-    "apiVersion: musicsync/v1",
-    "kind: Recipe",
-    "id: m",
-    "sources:",
-    `  - { id: list, type: static, videoIds: [${songs.join(", ")}] }`,
-    "target:",
-    "  type: playlist",
-    '  playlist: { title: "Mirror", privacy: PRIVATE }',
-    "mode: mirror",
-    "",
-  ].join("\n");
-  const run = await syncRecipe(recipe(h.project, text), env);
+  // Two write batches of three: two confirmations, each with the rows it added.
+  const run = await syncRecipe(recipe(h.project, recipeYaml({ id: "m", ids: songs, title: "Mirror" })), env);
   expect(run.outcome).toBe("converged");
   expect(retrying.cut()).toBeGreaterThan(0);
 
