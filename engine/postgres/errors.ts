@@ -118,6 +118,20 @@ export function isConnectionError(e: unknown): boolean {
   return root instanceof Error && POOL_MESSAGES.test(messageOf(root));
 }
 
+/**
+ * Whether the server ended a session it had let in (a restart, its idle_session_timeout) rather than
+ * refused one: opening tries again after that, but says at once that a server cannot be reached.
+ */
+export function isSessionEnded(e: unknown): boolean {
+  // Through every cause: the migrator wraps what the server said in an error of its own.
+  for (let link = e, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
+    const code = codeOf(link);
+    if (code !== undefined && /^57P0[1235]$/.test(code)) return true;
+    if (code === undefined && /Connection terminated/i.test(link.message)) return true;
+  }
+  return false;
+}
+
 /** A connection error met by a query, as an error naming the server; other errors unchanged. */
 export function queryError(pool: pg.Pool, e: unknown): unknown {
   if (!isConnectionError(e)) return e;

@@ -6,7 +6,7 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
-import { openingError, queryError } from "../../postgres/errors.js";
+import { isSessionEnded, openingError, queryError } from "../../postgres/errors.js";
 import type { Db, Dialect } from "../dialect.js";
 import type { Tables } from "../tables.js";
 import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "./reconnect.js";
@@ -33,8 +33,13 @@ export class PgDialect implements Dialect {
   open(work: () => Promise<void>): Promise<void> {
     this.opened = (async () => {
       try {
-        await this.migrate(this.pool);
-        await work();
+        // A session the server ends under the opening (a restart, a short idle_session_timeout met
+        // while this process was busy) is opened again: the migration and the opening work are
+        // each one transaction, rolled back with their session, or idempotent.
+        const again = <T>(step: () => Promise<T>) =>
+          reconnecting(step, this.reconnect, Date.now, isSessionEnded);
+        await again(() => this.migrate(this.pool));
+        await again(work);
       } catch (e) {
         throw openingError(this.pool, e);
       }

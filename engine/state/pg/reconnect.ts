@@ -21,18 +21,19 @@ export const DEFAULT_RECONNECT: Reconnect = Object.freeze({
   maxDelayMs: 4_000,
 });
 
-/** `call`, tried again while it fails to reach the server, until `policy.forMs` has passed. */
+/** `call`, tried again while it fails to reach the server (`lost` says which errors), until `policy.forMs` has passed. */
 export async function reconnecting<T>(
   call: () => Promise<T>,
   policy: Reconnect,
   now: () => number = Date.now,
+  lost: (e: unknown) => boolean = isConnectionError,
 ): Promise<T> {
   let deadline: number | null = null;
   for (let delay = policy.firstDelayMs; ; delay = Math.min(delay * 2, policy.maxDelayMs)) {
     try {
       return await call();
     } catch (e) {
-      if (!isConnectionError(e)) throw e;
+      if (!lost(e)) throw e;
       deadline ??= now() + policy.forMs;
       const left = deadline - now();
       if (left <= 0) throw e;

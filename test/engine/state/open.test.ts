@@ -1,8 +1,11 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openState } from "../../../engine/state/open.js";
+import { PgDialect } from "../../../engine/state/pg/dialect.js";
+import { PgMigrationError } from "../../../engine/state/pg-migrate.js";
 import { parseStateUrl, resolveStateUrl } from "../../../engine/state/url.js";
 
 let dir: string;
@@ -112,5 +115,38 @@ describe("resolveStateUrl", () => {
     ])
       expect(resolveStateUrl(kept, "/proj")).toBe(kept);
     expect(resolveStateUrl("redis://db/0", "/proj")).toBe("redis://db/0");
+  });
+});
+
+describe("opening a PostgreSQL state whose session the server ends", () => {
+  const quick = { forMs: 2_000, firstDelayMs: 10, maxDelayMs: 50 };
+  /** A migration that fails the first `times` times with `error`, then succeeds. */
+  const failing = (times: number, error: () => Error) => {
+    let calls = 0;
+    const migrate = async () => {
+      calls++;
+      if (calls <= times) throw new PgMigrationError("db:5432/music", null, "state database", error(), "");
+    };
+    return { migrate, calls: () => calls };
+  };
+  const idleTimeout = () =>
+    Object.assign(new Error("terminating connection due to idle-session timeout"), { code: "57P05" });
+  const refused = () =>
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" });
+
+  it("opens again after the server ended the opening's session (its idle_session_timeout, met while busy)", async () => {
+    const m = failing(2, idleTimeout);
+    const dialect = new PgDialect(new pg.Pool({ max: 1 }), m.migrate, quick);
+    await dialect.open(async () => undefined);
+    expect(m.calls()).toBe(3);
+    await dialect.close();
+  });
+
+  it("says at once that a server refused to connect, as before", async () => {
+    const m = failing(1, refused);
+    const dialect = new PgDialect(new pg.Pool({ max: 1 }), m.migrate, quick);
+    await expect(dialect.open(async () => undefined)).rejects.toThrow(/cannot connect to the state database/);
+    expect(m.calls()).toBe(1);
+    await dialect.close();
   });
 });
