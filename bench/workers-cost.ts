@@ -67,8 +67,10 @@ const exited = (c: ChildProcess) =>
     else c.once("exit", (code) => resolve(code));
   });
 
-/** Finished sync runs. */
+/** Finished sync runs (none before a first process opened the state and made its tables). */
 async function finishedRuns(db: pg.Client): Promise<number> {
+  const made = await db.query<{ found: boolean }>("SELECT to_regclass('runs') IS NOT NULL AS found");
+  if (!made.rows[0]?.found) return 0;
   const { rows } = await db.query<{ n: string }>(
     "SELECT count(*) AS n FROM runs WHERE kind = 'sync' AND finished_at IS NOT NULL",
   );
