@@ -238,9 +238,11 @@ async function main(): Promise<void> {
   const external = process.env.MUSICSYNC_TEST_PG_URL;
   const pgServer = external ? externalPostgres(external) : await startPostgres();
   const emu = await startEmulatorProcess();
-  console.log(
-    `bench/workers: ${ACCOUNTS} accounts × ${RECIPES} recipes, ${SONGS} songs each, concurrency ${CONCURRENCY}, pacing ${PACING_MS} ms`,
-  );
+  if (!args.switches["cost-only"]) {
+    console.log(
+      `bench/workers: ${ACCOUNTS} accounts × ${RECIPES} recipes, ${SONGS} songs each, concurrency ${CONCURRENCY}, pacing ${PACING_MS} ms`,
+    );
+  }
   const outcomes: Outcome[] = [];
   let bad = false;
   try {
