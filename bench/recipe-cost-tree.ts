@@ -12,10 +12,9 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { gunzipSync } from "node:zlib";
-import Database from "better-sqlite3";
-import { Agent, type Dispatcher, request } from "undici";
+import { Agent } from "undici";
 import { countCommits } from "../test/support/sqlite-commits.js";
+import { captureRead, floorCost } from "./floor.js";
 
 export interface Setup {
   dir: string;
@@ -145,65 +144,13 @@ async function grow(): Promise<void> {
   }
 }
 
-/**
- * What one recipe's no-change run cannot cost less than, per round in CPU ms: its reads (the
- * target's, as the client sends it, captured once and replayed over one kept-alive connection),
- * gunzip, JSON.parse,
- * the set difference of the playlist's rows against the recipe's, and one durable SQLite commit.
- */
+/** The floor (./floor.ts) of a run of the first recipe, read from its source playlist. */
 async function floor(rounds: number, reads: number): Promise<number> {
-  const read = await capturedRead();
-  const db = new Database(join(dirname(project), "floor.db"));
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = FULL");
-  db.exec("CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, at INTEGER, result TEXT)");
-  const insert = db.prepare("INSERT INTO runs (at, result) VALUES (?, ?)");
+  const read = await captureRead(agent, (dispatcher) =>
+    new MusicClientClass({ auth: headersOf, baseUrl, dispatcher }).getPlaylist(firstSource, { limit: 100 }),
+  );
   const wanted = new Set(catalogue.slice(0, songs));
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < rounds; i++) {
-    const have = new Set<string>();
-    for (let r = 0; r < reads; r++) {
-      const { body, headers } = await request(read.url, { ...read.options, dispatcher: agent });
-      const bytes = Buffer.from(await body.arrayBuffer());
-      const text = (headers["content-encoding"] === "gzip" ? gunzipSync(bytes) : bytes).toString("utf8");
-      for (const id of videoIdsIn(JSON.parse(text))) have.add(id);
-    }
-    const missing = [...wanted].filter((id) => !have.has(id)).length;
-    db.transaction(() => insert.run(Date.now(), missing === 0 ? "no_changes" : "changes"))();
-  }
-  const used = process.cpuUsage(cpu);
-  db.close();
-  return (used.user + used.system) / 1000 / rounds;
-}
-
-/** Every `videoId` value in a response (the set the engine's parse would yield, without the rest). */
-function videoIdsIn(node: unknown, out: string[] = []): string[] {
-  if (Array.isArray(node)) for (const v of node) videoIdsIn(v, out);
-  else if (node !== null && typeof node === "object") {
-    for (const [k, v] of Object.entries(node)) {
-      if (k === "videoId" && typeof v === "string") out.push(v);
-      else videoIdsIn(v, out);
-    }
-  }
-  return out;
-}
-
-/** The first source's read as the client makes it: URL, method, headers and body, recorded once. */
-async function capturedRead(): Promise<{ url: string; options: Omit<Dispatcher.RequestOptions, "path"> }> {
-  let seen: Dispatcher.DispatchOptions | undefined;
-  const recorder = agent.compose((dispatch) => (options, handler) => {
-    // The client may fetch the site's page first (visitor data); the read is the browse request.
-    if (options.path.includes("/youtubei/v1/browse")) seen ??= options;
-    return dispatch(options, handler);
-  });
-  const client = new MusicClientClass({ auth: headersOf, baseUrl, dispatcher: recorder });
-  await client.getPlaylist(firstSource, { limit: 100 });
-  if (!seen) throw new Error("recipe-cost: the client sent no request");
-  const { method, headers, body, path, origin } = seen;
-  return {
-    url: `${String(origin)}${path}`,
-    options: { method, headers: headers as Record<string, string>, body: body as string },
-  };
+  return floorCost({ agent, read, wanted, dbFile: join(dirname(project), "floor.db"), rounds, reads });
 }
 
 process.on("message", (m: Command) => {

@@ -3,7 +3,17 @@
  *
  *   npx tsx bench/workers.ts [--accounts 200] [--recipes 3] [--songs 15] [--workers 1,2,4]
  *                            [--concurrency 2] [--no-kill] [--kill-every 3] [--timeout 900]
- *                            [--pacing-ms 0]
+ *                            [--pacing-ms 0] [--cost-rounds 3] [--cost-accounts 50] [--floor-rounds 300]
+ *                            [--against DIR] [--cost-only]
+ *
+ * First, the cost of a recipe run in a worker (./workers-cost.ts): one worker per checkout, kept
+ * up, syncs `cost-accounts` × `recipes` recipes round after round; printed are the worker process's
+ * own CPU per run (from /proc: not the bench's, the emulator's or PostgreSQL's) and the recipes per
+ * minute one core would give at that cost, for no-change runs and for converging runs (one row to
+ * add back), next to the floor of a run (./floor.ts, as bench/recipe-cost.ts has it). With
+ * `--against DIR` (another checkout, built: dist/bin) the same on that checkout, its rounds
+ * interleaved with this one's: before and after from one run. `--cost-rounds 0` skips this part;
+ * `--cost-only` skips the rest.
  *
  * For each worker count W: a fresh PostgreSQL database, `accounts` new accounts on one emulator
  * (its own process), `recipes` playlist recipes per account, `musicsync enqueue --all`, then W
@@ -23,10 +33,12 @@
  */
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
+import { resolve } from "node:path";
 import pg from "pg";
 import { ensureBuilt, MAIN, ROOT } from "../test/support/cli-process.js";
 import { externalPostgres, type PostgresServer, startPostgres } from "../test/support/postgres-server.js";
 import { commandLine } from "./args.js";
+import { workerCost } from "./workers-cost.js";
 import { cpuSeconds, machineBusy, postgresCpu } from "./workers-cpu.js";
 import {
   convergedRecipes,
@@ -47,9 +59,12 @@ const args = commandLine({
     "kill-every": { default: 3 },
     timeout: { default: 900 },
     "pacing-ms": { default: 0, zero: true },
+    "cost-rounds": { default: 3, zero: true },
+    "cost-accounts": { default: 50 },
+    "floor-rounds": { default: 300 },
   },
-  switches: ["no-kill"],
-  texts: { workers: "1,2,4" },
+  switches: ["no-kill", "cost-only"],
+  texts: { workers: "1,2,4", against: "" },
 });
 const {
   accounts: ACCOUNTS,
@@ -205,24 +220,40 @@ function line(o: Outcome, base: Outcome | undefined): string {
   ].join(" ");
 }
 
+function costPart(pgServer: PostgresServer, emu: Emulator): Promise<void> {
+  const against = args.texts.against ? [{ label: "against", dir: resolve(args.texts.against) }] : [];
+  return workerCost(pgServer, emu, [{ label: "this", dir: ROOT }, ...against], {
+    accounts: args.numbers["cost-accounts"],
+    recipes: RECIPES,
+    songs: SONGS,
+    rounds: args.numbers["cost-rounds"],
+    concurrency: CONCURRENCY,
+    floorRounds: args.numbers["floor-rounds"],
+    timeoutS: TIMEOUT_S,
+  });
+}
+
 async function main(): Promise<void> {
   await ensureBuilt();
   const external = process.env.MUSICSYNC_TEST_PG_URL;
   const pgServer = external ? externalPostgres(external) : await startPostgres();
   const emu = await startEmulatorProcess();
-  console.log(
-    `bench/workers: ${ACCOUNTS} accounts × ${RECIPES} recipes, ${SONGS} songs each, concurrency ${CONCURRENCY}, pacing ${PACING_MS} ms`,
-  );
+  if (!args.switches["cost-only"]) {
+    console.log(
+      `bench/workers: ${ACCOUNTS} accounts × ${RECIPES} recipes, ${SONGS} songs each, concurrency ${CONCURRENCY}, pacing ${PACING_MS} ms`,
+    );
+  }
   const outcomes: Outcome[] = [];
   let bad = false;
   try {
-    for (const [i, w] of WORKERS.entries()) {
+    if (args.numbers["cost-rounds"] > 0) await costPart(pgServer, emu);
+    for (const [i, w] of args.switches["cost-only"] ? [] : WORKERS.entries()) {
       const o = await scenario(pgServer, emu, w, false, 100 + i);
       outcomes.push(o);
       console.log(line(o, outcomes[0]));
       bad ||= !o.finished || Object.values(o.verdict).some((n) => n > 0);
     }
-    if (!args.switches["no-kill"]) {
+    if (!args.switches["no-kill"] && !args.switches["cost-only"]) {
       const o = await scenario(pgServer, emu, 3, true, 999);
       console.log(line(o, undefined));
       bad ||= !o.finished || Object.values(o.verdict).some((n) => n > 0) || (o.jobs.failed ?? 0) > 0;

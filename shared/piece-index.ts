@@ -41,10 +41,12 @@ function slot(a: number, b: number, c: number): number {
   return ((a << 12) ^ (b << 6) ^ c) & BITMAP_MASK;
 }
 
-function countIn(map: Map<string, number>, key: string, delta: number): void {
+/** Counts `key` up or down; true when it is gone. */
+function countIn(map: Map<string, number>, key: string, delta: number): boolean {
   const next = (map.get(key) ?? 0) + delta;
   if (next > 0) map.set(key, next);
   else map.delete(key);
+  return next <= 0;
 }
 
 function windows(text: string, length: number): string[] {
@@ -105,7 +107,7 @@ export class PieceIndex {
   private readonly pieces = new Map<string, number>();
   /** Every spelling of secrets shorter than PIECE_LENGTH: found only whole. */
   private readonly whole = new Map<string, number>();
-  /** The keys' slots, rebuilt when they change: the probe's first, allocation-free test. */
+  /** The keys' slots: the probe's first, allocation-free test (a bit may outlive its key). */
   private keySlots: Uint32Array = new Uint32Array(0);
   /** The slots of the first KEY_LENGTH characters of each piece. */
   private headSlots: Uint32Array = new Uint32Array(0);
@@ -113,6 +115,13 @@ export class PieceIndex {
   private alphabet = new Set<number>();
   private current = new Set<string>();
   private last: readonly string[] = [];
+  /**
+   * Keys and pieces gone since the bitmaps were built: their bits stay set (a false hit costs
+   * only the exact check that follows it) until a rebuild clears them.
+   */
+  private stale = 0;
+  /** How many times the bitmaps were made whole (tests read it: a secret that comes should not). */
+  rebuilds = 0;
 
   get empty(): boolean {
     return this.pieces.size === 0 && this.whole.size === 0;
@@ -122,21 +131,44 @@ export class PieceIndex {
     if (secrets.length === this.last.length && secrets.every((s, i) => s === this.last[i])) return;
     this.last = [...secrets];
     const next = new Set(secrets.filter((s) => typeof s === "string" && s.length >= SHORTEST_SECRET));
+    const added: string[] = [];
     for (const gone of this.current) if (!next.has(gone)) this.change(gone, -1);
-    for (const added of next) if (!this.current.has(added)) this.change(added, 1);
+    for (const secret of next) {
+      if (this.current.has(secret)) continue;
+      this.change(secret, 1);
+      added.push(secret);
+    }
     this.current = next;
+    // A browser client's secrets change every second (a new SAPISIDHASH comes, an old one goes):
+    // the newcomer's bits are set, the leaver's stay until they outnumber the live windows.
+    if (this.keySlots.length === 0 || this.stale > this.keys.size + this.pieces.size) this.rebuild();
+    else for (const secret of added) this.mark(secret);
+  }
+
+  /** The bitmaps and the alphabet made anew from the live keys and pieces. */
+  private rebuild(): void {
     this.keySlots = slotsOf(this.keys.keys());
-    this.headSlots = slotsOf([...this.pieces.keys()].map((piece) => piece.slice(0, KEY_LENGTH)));
+    this.headSlots = slotsOf(this.pieces.keys());
     this.alphabet = new Set();
     for (const key of this.keys.keys())
       for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
+    this.stale = 0;
+    this.rebuilds++;
+  }
+
+  /** A new secret's keys and pieces set in the bitmaps, and its keys' characters in the alphabet. */
+  private mark(secret: string): void {
+    const { keys, pieces } = windowsOf(secret);
+    setSlots(this.keySlots, keys);
+    setSlots(this.headSlots, pieces);
+    for (const key of keys) for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
   }
 
   private change(secret: string, delta: number): void {
     const { whole, keys, pieces } = windowsOf(secret);
     for (const form of whole) countIn(this.whole, form, delta);
-    for (const key of keys) countIn(this.keys, key, delta);
-    for (const piece of pieces) countIn(this.pieces, piece, delta);
+    for (const key of keys) if (countIn(this.keys, key, delta)) this.stale++;
+    for (const piece of pieces) if (countIn(this.pieces, piece, delta)) this.stale++;
   }
 
   /** Where `text` holds a piece or a whole short secret, as it stands or as JSON decodes it; merged. */
@@ -248,13 +280,18 @@ function slotSet(bitmap: Uint32Array, a: number, b: number, c: number): boolean 
   return ((bitmap[at >>> 5] as number) & (1 << (at & 31))) !== 0;
 }
 
-function slotsOf(grams: Iterable<string>): Uint32Array {
+/** The slots of the first KEY_LENGTH characters of each text. */
+function slotsOf(texts: Iterable<string>): Uint32Array {
   const bitmap = new Uint32Array((1 << BITMAP_BITS) / 32);
-  for (const gram of grams) {
-    const at = slot(gram.charCodeAt(0), gram.charCodeAt(1), gram.charCodeAt(2));
+  setSlots(bitmap, texts);
+  return bitmap;
+}
+
+function setSlots(bitmap: Uint32Array, texts: Iterable<string>): void {
+  for (const text of texts) {
+    const at = slot(text.charCodeAt(0), text.charCodeAt(1), text.charCodeAt(2));
     bitmap[at >>> 5] = (bitmap[at >>> 5] as number) | (1 << (at & 31));
   }
-  return bitmap;
 }
 
 /** `text` with every span replaced by REDACTED; spans widened to whole escapes, so JSON stays JSON. */

@@ -5,6 +5,7 @@
  * the engine made (each scrubs its own credentials, in every spelling, and keeps up with OAuth
  * refreshes) and the raw values of the auth settings, including values no client could be made from.
  */
+import { SHORTEST_SECRET } from "../../shared/piece-index.js";
 import { Redactor } from "../../shared/redact.js";
 
 /** Anything that scrubs a value the way MusicClient.redact does. */
@@ -32,6 +33,9 @@ export class CredentialScrubber {
 
   /** A JSON-like value (or text) with every known credential replaced by `[redacted]`. */
   value<T>(value: T): T {
+    // One client per account: a worker that served hundreds would walk each value hundreds of
+    // times. Most of what is scrubbed (the state's ids, times and counts) can hold nothing.
+    if (!mayHoldSecret(value)) return value;
     let out = this.own.value(value);
     for (const redact of this.clients) out = redact(out);
     return out;
@@ -40,6 +44,29 @@ export class CredentialScrubber {
   text(value: string): string {
     return this.value(value);
   }
+}
+
+/** Plain objects and arrays are looked into this deep; deeper ones are left to the scrubbers. */
+const LOOK_DEPTH = 8;
+
+/**
+ * Whether a value holds a text (or key) long enough to be or hold a credential. Every spelling of
+ * a secret (shared/secret-forms.ts) is at least SHORTEST_SECRET characters, shorter values are no
+ * secrets, and a piece is longer still: so numbers, booleans, nulls and short texts hold none.
+ * Anything else than plain data (an Error, a Buffer, a Date…) counts as holding one: the scrubbers
+ * decide.
+ */
+export function mayHoldSecret(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.length >= SHORTEST_SECRET;
+  if (value === null || typeof value !== "object") return false;
+  if (depth >= LOOK_DEPTH) return true;
+  if (Array.isArray(value)) return value.some((v) => mayHoldSecret(v, depth + 1));
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return true;
+  for (const [key, v] of Object.entries(value)) {
+    if (key.length >= SHORTEST_SECRET || mayHoldSecret(v, depth + 1)) return true;
+  }
+  return false;
 }
 
 /** The one scrubber of this process: loggers and outputs are shared by every environment in it. */

@@ -6,15 +6,14 @@ import type { AccountHealth, Condition, HealthStore, RecipeHealth } from "../typ
 
 export const healthStore: HealthStore & ThisType<Stored> = {
   async recordGeneration(recipeId, hash, at) {
+    // Nearly every run finds its recipe's hash last already: one read, no transaction (a new
+    // generation another process adds meanwhile is as if it came just after this read).
+    const known = await lastGeneration(this.d.db, this.d.t, recipeId);
+    if (known && known.hash === hash) return known.generation;
     // Guarded per recipe: two processes seeing a new hash at once must not both number it.
     return this.d.guarded("recipe_generations", recipeId, async (tx) => {
       const g = this.d.t.recipeGenerations;
-      const [last] = await tx
-        .select()
-        .from(g)
-        .where(eq(g.recipeId, recipeId))
-        .orderBy(desc(g.generation))
-        .limit(1);
+      const last = await lastGeneration(tx, this.d.t, recipeId);
       if (last && last.hash === hash) return last.generation;
       const generation = (last?.generation ?? 0) + 1;
       await tx.insert(g).values({ recipeId, generation, hash, seenAt: at });
@@ -80,6 +79,11 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   },
 
   async recordRecipeSuccess(recipeId, account, at) {
+    // A recipe with no failures counted has nothing to change: read without a transaction, and
+    // only a change takes the guarded read-and-write (a failure recorded meanwhile is as if it
+    // came just after this success).
+    const known = await readRecipeHealth(this.d.db, this.d.t, recipeId);
+    if (known.consecutiveFailures === 0 && known.account === account) return known;
     return updateRecipeHealth(this, recipeId, at, (h) => ({ ...h, account, consecutiveFailures: 0 }));
   },
 
@@ -149,6 +153,17 @@ function updateRecipeHealth(
       .onConflictDoUpdate({ target: s.d.t.recipeHealth.recipeId, set: values });
     return next;
   });
+}
+
+async function lastGeneration(q: Db, t: Tables, recipeId: string) {
+  const g = t.recipeGenerations;
+  const [last] = await q
+    .select()
+    .from(g)
+    .where(eq(g.recipeId, recipeId))
+    .orderBy(desc(g.generation))
+    .limit(1);
+  return last;
 }
 
 async function readHealth(q: Db, t: Tables, account: string): Promise<AccountHealth> {
