@@ -5,17 +5,10 @@
  * long a process takes to load (seconds on a loaded machine) never decides whether they overlap.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { pathToFileURL } from "node:url";
-import { ensureBuilt, ROOT } from "./cli-process.js";
+import { ROOT } from "./cli-process.js";
 
 /** A process given this long in all is stuck, not slow: it is killed and its run fails. */
 const LIMIT_MS = 60_000;
-
-/** The script's import of a module of the package, compiled (dist/), built first if a source is newer. */
-export async function builtModule(path: string): Promise<string> {
-  await ensureBuilt();
-  return JSON.stringify(pathToFileURL(`${ROOT}dist/${path}`).href);
-}
 
 /** What a script puts before its work: prints `ready`, then waits for the start (one stdin line). */
 export const AWAIT_START = `process.stdout.write("ready\\n");

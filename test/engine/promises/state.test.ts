@@ -13,9 +13,10 @@ import { unlockRefusal } from "../../../cli/musicsync/unlock.js";
 import { abandonedRunReason } from "../../../engine/state/holder.js";
 import { openSqliteState } from "../../../engine/state/sqlite.js";
 import { collectHistory, renderHistoryText } from "../../../engine/status/history.js";
+import { builtModule } from "../../support/cli-process.js";
 import { musicsync, writeRecipes } from "../../support/daemon-harness.js";
 import { catalogueSongs, type Harness, startHarness } from "../../support/sync-harness.js";
-import { AWAIT_START, builtModule, runTogether } from "../../support/together.js";
+import { AWAIT_START, runTogether } from "../../support/together.js";
 
 let dir: string;
 beforeEach(() => {

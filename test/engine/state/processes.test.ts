@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { openSqliteState } from "../../../engine/state/sqlite.js";
-import { AWAIT_START, builtModule, runTogether } from "../../support/together.js";
+import { builtModule } from "../../support/cli-process.js";
+import { AWAIT_START, runTogether } from "../../support/together.js";
 
 const PROCESSES = 3;
 const CALLS = 15;
