@@ -10,9 +10,9 @@
  * guide shows (127.0.0.1:8080, --port 8080) are swapped for free ones, and a `postgres://` state URL
  * for a fresh database of a throwaway server, in lines and saved files alike.
  *
- * Every ```ts block runs with tsx to the end (exit 0, within a time-out) and must print what the
- * ```text output block after it shows (`…` stands for any text within a line); each is also kept in
- * examples/, where the type check covers it.
+ * Every ```ts block runs with `node` (as docs/client.md tells a reader) to the end (exit 0, within
+ * a time-out) and must print what the ```text output block after it shows (`…` stands for any text
+ * within a line); each is also kept in examples/, where the type check covers it.
  *
  * A block that cannot run here (it needs a real account, a person, or hours) is marked with
  * `<!-- not run: why -->` just before it; NOT_RUN lists every such mark, so none hides silently.

@@ -22,7 +22,7 @@ export interface Ran {
 
 /** How long a background server may take to listen, and how often it is looked for. */
 const LISTEN_MS = 90_000;
-const LISTEN_POLL_MS = 200;
+const LISTEN_POLL_MS = 25;
 /** How long a background process may take to stop on SIGTERM before it is killed. */
 const STOP_MS = 20_000;
 
@@ -123,16 +123,38 @@ export class ShellSession {
     await Promise.race([new Promise((done) => this.shell.once("exit", done)), sleep(ms)]);
   }
 
-  /** Writes `script` to the shell and waits for its `@@n value` line. */
+  /**
+   * Writes `script` to the shell and waits for its `@@n value` line: looked for each time the shell
+   * writes (a poll would add its period to every line of every guide), bounded by `timeoutMs`.
+   */
   private async send(n: number, script: string, timeoutMs: number): Promise<number> {
     const marker = new RegExp(`^@@${n} (\\d+)$`, "m");
-    this.shell.stdin!.write(`${script}\n`);
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const seen = marker.exec(this.stdout)?.[1];
-      if (seen !== undefined) return Number(seen);
-      if (this.shell.exitCode !== null) throw new Error(`the shell ended: ${this.stderr}`);
-      await sleep(50);
+    const shell = this.shell;
+    let check: () => void = () => {};
+    const answered = new Promise<number | Error>((done) => {
+      check = () => {
+        const seen = marker.exec(this.stdout)?.[1];
+        if (seen !== undefined) done(Number(seen));
+        else if (shell.exitCode !== null || shell.signalCode !== null)
+          done(new Error(`the shell ended: ${this.stderr}`));
+      };
+    });
+    // After this class's own listener, so that `this.stdout` already holds the new output.
+    shell.stdout!.on("data", check);
+    shell.once("exit", check);
+    const timer = setTimeout(check, 0);
+    let limit: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((done) => (limit = setTimeout(() => done(null), timeoutMs)));
+    try {
+      shell.stdin!.write(`${script}\n`);
+      const got = await Promise.race([answered, late]);
+      if (typeof got === "number") return got;
+      if (got instanceof Error) throw got;
+    } finally {
+      clearTimeout(timer);
+      clearTimeout(limit);
+      shell.stdout!.off("data", check);
+      shell.off("exit", check);
     }
     this.kill();
     throw new Error(`no answer within ${timeoutMs} ms (the session was ended): ${script}\n${this.stderr}`);

@@ -1,6 +1,6 @@
 /**
  * The fleet's pure parts: what a seed's fleet is drawn to be, and how its promises are
- * judged from what was read. The fleet itself runs in soak.test.ts and `npm run soak`.
+ * judged from what was read. The fleet itself runs in soak-fleet.test.ts and `npm run soak`.
  */
 import { describe, expect, it } from "vitest";
 import {

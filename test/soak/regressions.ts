@@ -1,6 +1,7 @@
 /**
  * Every seed that ever broke a promise, with what broke and the promise it broke.
- * soak.test.ts runs each one; a seed stays here after its fix so the break cannot come back.
+ * soak-regressions-1 and -2.test.ts run each one (soak-fleet.test.ts those found on PostgreSQL); a seed
+ * stays here after its fix so the break cannot come back.
  */
 export interface Regression {
   seed: number;

@@ -3,21 +3,20 @@
  * open or migration error names the file, runs whose process is gone are closed as `interrupted` by
  * the next open and `history` says so, and `unlock` refuses while the lock's holder is alive.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { unlockRefusal } from "../../../cli/musicsync/unlock.js";
 import { abandonedRunReason } from "../../../engine/state/holder.js";
 import { openSqliteState } from "../../../engine/state/sqlite.js";
 import { collectHistory, renderHistoryText } from "../../../engine/status/history.js";
+import { builtModule } from "../../support/cli-process.js";
 import { musicsync, writeRecipes } from "../../support/daemon-harness.js";
 import { catalogueSongs, type Harness, startHarness } from "../../support/sync-harness.js";
-
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+import { AWAIT_START, runTogether } from "../../support/together.js";
 
 let dir: string;
 beforeEach(() => {
@@ -38,16 +37,16 @@ function deadPid(): number {
  * Starts `workers` node processes that each open `rounds` fresh databases (the engine's state and
  * the emulator's store) at the same moments, and resolves with what each open reported.
  */
-function openTogether(workers: number, rounds: number): Promise<string[]> {
+async function openTogether(workers: number, rounds: number): Promise<string[]> {
   const script = join(dir, "open-worker.mjs");
-  const url = (p: string) => pathToFileURL(join(ROOT, p)).href;
   writeFileSync(
     script,
-    `import { openSqliteState } from ${JSON.stringify(url("engine/state/sqlite.ts"))};
-import { openDb } from ${JSON.stringify(url("emulator/store/db.ts"))};
-const [dir, start, rounds, gap] = process.argv.slice(2);
+    `import { openSqliteState } from ${await builtModule("engine/state/sqlite.js")};
+import { openDb } from ${await builtModule("emulator/store/db.js")};
+const [dir, rounds, gap] = process.argv.slice(2);
+${AWAIT_START}
 for (let r = 0; r < Number(rounds); r++) {
-  const at = Number(start) + r * Number(gap);
+  const at = start + r * Number(gap);
   while (Date.now() < at) await new Promise((res) => setTimeout(res, Math.min(5, at - Date.now())));
   try {
     const state = openSqliteState(dir + "/state-" + r + ".db");
@@ -60,38 +59,12 @@ for (let r = 0; r < Number(rounds); r++) {
 }
 `,
   );
-  // Every worker waits for the same start (time to load tsx first), then one round every `gap` ms.
-  const start = Date.now() + 6_000;
-  const runs = Array.from(
-    { length: workers },
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          ["--import", "tsx", script, dir, String(start), String(rounds), "100"],
-          {
-            cwd: ROOT,
-            stdio: ["ignore", "pipe", "pipe"],
-          },
-        );
-        let out = "";
-        let err = "";
-        child.stdout.on("data", (c: Buffer) => {
-          out += c.toString();
-        });
-        child.stderr.on("data", (c: Buffer) => {
-          err += c.toString();
-        });
-        const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-        child.on("error", reject);
-        child.on("exit", (code) => {
-          clearTimeout(timer);
-          if (code !== 0) reject(new Error(`worker exited ${code}: ${err}`));
-          else resolve(out.trim().split("\n"));
-        });
-      }),
+  // Every worker starts at once, then one round every 100 ms.
+  const outs = await runTogether(
+    script,
+    Array.from({ length: workers }, () => [dir, String(rounds), "100"]),
   );
-  return Promise.all(runs).then((lines) => lines.flat());
+  return outs.flatMap((out) => out.split("\n"));
 }
 
 describe("concurrent first open", () => {

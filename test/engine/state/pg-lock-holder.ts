@@ -1,8 +1,9 @@
 /**
  * A process that takes an account's lock through the real state (`openState`), prints the attempt
  * as one JSON line, then idles until killed: "a lock left by a killed process" for the lock and
- * `unlock` tests. Run by node with tsx as a loader, in that one process: tsx's own command would
- * run the script in a grandchild, which a SIGKILL of the child would leave holding the lock.
+ * `unlock` tests. It imports the compiled state (dist/, rebuilt first when a source is newer), so
+ * node runs it alone: no tsx to load, and no grandchild (as tsx's own command would start) that a
+ * SIGKILL of the child would leave holding the lock.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -10,13 +11,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LockAttempt } from "../../../engine/state/types.js";
+import { builtModule } from "../../support/cli-process.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const WAIT_MS = 30_000;
 
-const script = (staleMs: number) => `
-import { openState } from ${JSON.stringify(join(ROOT, "engine/state/open.ts"))};
-import { currentHolder } from ${JSON.stringify(join(ROOT, "engine/state/holder.ts"))};
+const script = async (staleMs: number) => `
+import { openState } from ${await builtModule("engine/state/open.js")};
+import { currentHolder } from ${await builtModule("engine/state/holder.js")};
 const [url, account] = process.argv.slice(2);
 const state = openState(url);
 const attempt = await state.acquireLock(account, currentHolder(), Date.now(), ${staleMs});
@@ -33,9 +35,9 @@ export interface LockHolder {
 
 export async function spawnLockHolder(url: string, account: string, staleMs = 60_000): Promise<LockHolder> {
   const folder = mkdtempSync(join(tmpdir(), "musicsync-lock-holder-"));
-  const file = join(folder, "holder.mts");
-  writeFileSync(file, script(staleMs));
-  const child = spawn(process.execPath, ["--import", "tsx", file, url, account], {
+  const file = join(folder, "holder.mjs");
+  writeFileSync(file, await script(staleMs));
+  const child = spawn(process.execPath, [file, url, account], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

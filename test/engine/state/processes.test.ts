@@ -3,15 +3,14 @@
  * a next run planned) is guarded by BEGIN IMMEDIATE across processes, and awaited within each, so
  * no process undoes another's write and no count is lost.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { openSqliteState } from "../../../engine/state/sqlite.js";
+import { builtModule } from "../../support/cli-process.js";
+import { AWAIT_START, runTogether } from "../../support/together.js";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const PROCESSES = 3;
 const CALLS = 15;
 
@@ -21,16 +20,16 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** One process: waits for the common start, then makes its calls all at once; prints "ok" or why not. */
-function worker(file: string, start: number, id: number): Promise<string> {
+/** The processes: each waits for the common start, then makes its calls all at once; prints "ok" or why not. */
+async function writeTogether(file: string): Promise<string[]> {
   const script = join(dir, "worker.mjs");
-  const state = pathToFileURL(join(ROOT, "engine/state/sqlite.ts")).href;
   writeFileSync(
     script,
-    `import { openSqliteState } from ${JSON.stringify(state)};
-const [file, start, id, calls] = process.argv.slice(2);
+    `import { openSqliteState } from ${await builtModule("engine/state/sqlite.js")};
+const [file, id, calls] = process.argv.slice(2);
 const state = openSqliteState(file);
-while (Date.now() < Number(start)) await new Promise((r) => setTimeout(r, 5));
+${AWAIT_START}
+while (Date.now() < start) await new Promise((r) => setTimeout(r, 5));
 const writes = [];
 for (let i = 0; i < Number(calls); i++) {
   writes.push(state.recordFailure("acc", i, "refused", { suspendAfter: 1000 }));
@@ -43,39 +42,16 @@ const failed = settled.filter((s) => s.status === "rejected").map((s) => String(
 console.log(failed.length === 0 ? "ok" : failed.join("; "));
 `,
   );
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", script, file, String(start), String(id), String(CALLS)],
-      {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      err += c.toString();
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      if (code !== 0) reject(new Error(`worker exited ${code}: ${err}`));
-      else resolve(out.trim());
-    });
-  });
+  return runTogether(
+    script,
+    Array.from({ length: PROCESSES }, (_, id) => [file, String(id), String(CALLS)]),
+  );
 }
 
 it("loses no failure count and no planned run when processes write one file at once", async () => {
   const file = join(dir, "state.db");
   await openSqliteState(file).close();
-  // Time for each process to load tsx before the common start.
-  const start = Date.now() + 6_000;
-  const outs = await Promise.all(Array.from({ length: PROCESSES }, (_, id) => worker(file, start, id)));
+  const outs = await writeTogether(file);
   expect(outs).toEqual(Array(PROCESSES).fill("ok"));
   const state = openSqliteState(file);
   try {
