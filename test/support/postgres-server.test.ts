@@ -97,6 +97,14 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
         const tables = "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'";
         expect(await query(a, tables)).toEqual([{ table_name: "only_in_a" }]);
         expect(await query(b, tables)).toEqual([]);
+        // A copy of a database (no session on it) holds its tables, and is a database of its own.
+        const copy = await server.createDatabase("copy", a);
+        expect(await query(copy, tables)).toEqual([{ table_name: "only_in_a" }]);
+        await query(copy, "CREATE TABLE only_in_copy (id integer)");
+        expect(await query(a, tables)).toEqual([{ table_name: "only_in_a" }]);
+        await expect(
+          server.createDatabase("copy", `${server.url.replace(/postgres$/, "")}x";DROP`),
+        ).rejects.toThrow(/is not a database made by createDatabase/);
       } finally {
         await server.stop();
       }

@@ -38,8 +38,12 @@ declare module "vitest" {
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (or MUSICSYNC_TEST_PG_URL). */
   url: string;
-  /** A fresh empty database; its URL. `prefix` starts its name (letters, digits, `_`). */
-  createDatabase(prefix?: string): Promise<string>;
+  /**
+   * A fresh empty database; its URL. `prefix` starts its name (letters, digits, `_`). `from`: the
+   * URL of a database of this server to copy instead (one made here that no session is connected to:
+   * e.g. one migrated once, then closed, for each test to get a migrated database of its own).
+   */
+  createDatabase(prefix?: string, from?: string): Promise<string>;
   stop(): Promise<void>;
   /** A server of its own (not MUSICSYNC_TEST_PG_URL's) can be taken down and brought back. */
   outage?: Outage;
@@ -430,7 +434,7 @@ function ownServer(bin: string, folder: string, data: string, first: Running): P
   };
   return {
     url,
-    createDatabase: (prefix) => createDatabase(url, prefix),
+    createDatabase: (prefix, from) => createDatabase(url, prefix, from),
     stop: () => {
       stopped ??= stopAsync(running, stopSync);
       return stopped;
@@ -481,18 +485,17 @@ async function stopAsync(running: Running, stopSync: () => void): Promise<void> 
   log(`PostgreSQL on port ${running.port} stopped in ${Date.now() - started} ms`);
 }
 
-/** `CREATE DATABASE` on the server of `url`; the new database's URL (same credentials). */
-async function createDatabase(url: string, prefix = "test"): Promise<string> {
-  const clean = prefix
-    .toLowerCase()
-    .replace(/[^a-z0-9_]/g, "_")
-    .slice(0, 40);
-  const name = `${clean}_${randomBytes(6).toString("hex")}`;
+/** `CREATE DATABASE` on the server of `url`, empty or a copy of `from`'s; the new database's URL. */
+async function createDatabase(url: string, prefix = "test", from?: string): Promise<string> {
+  const name = `${databaseName(prefix)}_${randomBytes(6).toString("hex")}`;
+  // template0 when empty: nobody is ever connected to it, so databases can be made at the same time.
+  const template = from === undefined ? "template0" : decodeURIComponent(new URL(from).pathname.slice(1));
+  if (!/^[a-z0-9_]+$/.test(template))
+    throw new Error(`createDatabase: ${JSON.stringify(template)} is not a database made by createDatabase`);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    // template0: nobody is ever connected to it, so databases can be made at the same time.
-    await client.query(`CREATE DATABASE "${name}" TEMPLATE template0`);
+    await client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   } finally {
     await client.end();
   }
@@ -501,13 +504,21 @@ async function createDatabase(url: string, prefix = "test"): Promise<string> {
   return target.href;
 }
 
+/** A prefix as the start of a database name: lower-case letters, digits and `_`, 40 at most. */
+function databaseName(prefix: string): string {
+  return prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "_")
+    .slice(0, 40);
+}
+
 /** An existing server (MUSICSYNC_TEST_PG_URL): databases made through it are dropped by stop(). */
 export function externalPostgres(url: string): PostgresServer {
   const made: string[] = [];
   return {
     url,
-    createDatabase: async (prefix) => {
-      const created = await createDatabase(url, prefix);
+    createDatabase: async (prefix, from) => {
+      const created = await createDatabase(url, prefix, from);
       made.push(decodeURIComponent(new URL(created).pathname.slice(1)));
       return created;
     },
