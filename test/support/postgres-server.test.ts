@@ -2,11 +2,17 @@
  * The test PostgreSQL server itself: it starts on 127.0.0.1 in a temp folder, as the `postgres` user
  * under root, hands out fresh databases, and `stop()` leaves no process and no folder behind.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { postgresBinaries, startPostgres, withoutPostgres } from "./postgres-server.js";
+import {
+  makeTemplatesFolder,
+  type PostgresServer,
+  postgresBinaries,
+  startPostgres,
+  withoutPostgres,
+} from "./postgres-server.js";
 
 /** Whether a process of that pid exists (a zombie would count: the server's must be reaped too). */
 function alive(pid: number): boolean {
@@ -91,10 +97,84 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
         const tables = "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'";
         expect(await query(a, tables)).toEqual([{ table_name: "only_in_a" }]);
         expect(await query(b, tables)).toEqual([]);
+        // A copy of a database (no session on it) holds its tables, and is a database of its own.
+        const copy = await server.createDatabase("copy", a);
+        expect(await query(copy, tables)).toEqual([{ table_name: "only_in_a" }]);
+        await query(copy, "CREATE TABLE only_in_copy (id integer)");
+        expect(await query(a, tables)).toEqual([{ table_name: "only_in_a" }]);
+        await expect(
+          server.createDatabase("copy", `${server.url.replace(/postgres$/, "")}x";DROP`),
+        ).rejects.toThrow(/is not a database made by createDatabase/);
       } finally {
         await server.stop();
       }
     }, 60_000);
+
+    it("copies the run's template: the first server initdbs and leaves one, the next copy it, each its own cluster", async () => {
+      const run = makeTemplatesFolder()!;
+      const templates = run.folder;
+      const servers: PostgresServer[] = [];
+      try {
+        servers.push(await startPostgres({ templates }));
+        expect(servers[0]!.made).toBe("initdb");
+        expect(readdirSync(templates)).toHaveLength(1);
+        servers.push(await startPostgres({ templates }), await startPostgres({ templates }));
+        expect(servers.map((s) => s.made)).toEqual(["initdb", "copy", "copy"]);
+        const [a, b] = servers;
+        await query(a!.url, "CREATE TABLE only_in_a (id integer)");
+        const tables = "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'";
+        expect(await query(b!.url, tables)).toEqual([]);
+        const dataOf = async (s: PostgresServer) =>
+          (await query<{ d: string }>(s.url, "SELECT current_setting('data_directory') AS d"))[0]!.d;
+        const [da, db] = [await dataOf(a!), await dataOf(b!)];
+        expect(da).not.toBe(db);
+        // The copy is the server's user's, as initdb's output is (under root: not root's).
+        expect(statSync(db).uid).toBe(statSync(da).uid);
+        expect(await query(b!.url, "SELECT current_setting('listen_addresses') AS l")).toEqual([
+          { l: "127.0.0.1" },
+        ]);
+      } finally {
+        for (const s of servers) await s.stop();
+        run.remove();
+        expect(existsSync(templates)).toBe(false);
+      }
+    }, 90_000);
+
+    it("a missing, damaged or stale template costs an initdb, never the server", async () => {
+      const run = makeTemplatesFolder()!;
+      const templates = run.folder;
+      const servers: PostgresServer[] = [];
+      const works = async (s: PostgresServer) =>
+        expect(await query(s.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
+      try {
+        // A folder that is not there (removed under the run): initdb, and nothing left behind.
+        servers.push(await startPostgres({ templates: join(templates, "gone") }));
+        expect(servers[0]!.made).toBe("initdb");
+        await works(servers[0]!);
+        servers.push(await startPostgres({ templates }));
+        const [template] = readdirSync(templates);
+        // Damaged: its control file gone, so the copy cannot start.
+        rmSync(join(templates, template!, "global", "pg_control"));
+        servers.push(await startPostgres({ templates }));
+        expect(servers[2]!.made).toBe("initdb");
+        await works(servers[2]!);
+        // ...and its initdb left a good template in its place.
+        expect(existsSync(join(templates, template!, "global", "pg_control"))).toBe(true);
+        // Stale: a cluster of another major version, which these binaries refuse.
+        writeFileSync(join(templates, template!, "PG_VERSION"), "9\n");
+        servers.push(await startPostgres({ templates }));
+        expect(servers[3]!.made).toBe("initdb");
+        await works(servers[3]!);
+        servers.push(await startPostgres({ templates }));
+        expect(servers[4]!.made).toBe("copy");
+        await works(servers[4]!);
+        expect(readdirSync(templates)).toEqual([template]);
+      } finally {
+        for (const s of servers) await s.stop();
+        run.remove();
+        expect(existsSync(templates)).toBe(false);
+      }
+    }, 120_000);
 
     it("restart(): sessions end, the server comes back on the same port with its data; stop() after it leaves nothing", async () => {
       const server = await startPostgres();

@@ -9,7 +9,7 @@
  * still gets fresh databases from it, dropped again at the end.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   accessSync,
   chownSync,
@@ -19,19 +19,31 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
 } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The folder where this run of the tests keeps its initdb'd data folder (StartOptions.templates). */
+    postgresTemplates?: string;
+  }
+}
 
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (or MUSICSYNC_TEST_PG_URL). */
   url: string;
-  /** A fresh empty database; its URL. `prefix` starts its name (letters, digits, `_`). */
-  createDatabase(prefix?: string): Promise<string>;
+  /**
+   * A fresh empty database; its URL. `prefix` starts its name (letters, digits, `_`). `from`: the
+   * URL of a database of this server to copy instead (one made here that no session is connected to:
+   * e.g. one migrated once, then closed, for each test to get a migrated database of its own).
+   */
+  createDatabase(prefix?: string, from?: string): Promise<string>;
   stop(): Promise<void>;
   /** A server of its own (not MUSICSYNC_TEST_PG_URL's) can be taken down and brought back. */
   outage?: Outage;
@@ -40,6 +52,8 @@ export interface PostgresServer {
    * port and data, resolving once it answers (the outage's two steps in one).
    */
   restart?(downMs: number, mode: "fast" | "immediate"): Promise<void>;
+  /** A server of its own only: whether its data folder was a copy of the run's template or initdb's. */
+  made?: "copy" | "initdb";
 }
 
 /**
@@ -127,7 +141,11 @@ function toolEnv(): NodeJS.ProcessEnv {
 
 /** Runs one of the tools to its end, as the server's user; its output is in the error if it fails. */
 function runTool(bin: string, tool: string, args: string[], cwd: string, timeout: number): void {
-  const result = spawnSync(join(bin, tool), args, {
+  runAsServer(join(bin, tool), args, cwd, timeout);
+}
+
+function runAsServer(file: string, args: string[], cwd: string, timeout: number): void {
+  const result = spawnSync(file, args, {
     cwd,
     env: toolEnv(),
     timeout,
@@ -136,12 +154,22 @@ function runTool(bin: string, tool: string, args: string[], cwd: string, timeout
   });
   if (result.status !== 0)
     throw new Error(
-      `${tool} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}): ${result.stderr}`,
+      `${basename(file)} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}): ${result.stderr}`,
     );
 }
 
-/** Starts a server of its own: initdb, then the postmaster on a free port, waiting until it answers. */
-export async function startPostgres(): Promise<PostgresServer> {
+export interface StartOptions {
+  /**
+   * A folder this run of the tests keeps an initdb'd data folder in (test/global-setup.ts makes it):
+   * the first server of the run initdbs and leaves a copy there, the next ones copy it, which costs
+   * a fraction of an initdb. Each server still has a data folder, a port and a postmaster of its
+   * own. Anything amiss with the folder or the copy falls back to initdb.
+   */
+  templates?: string;
+}
+
+/** Starts a server of its own: a fresh data folder, then the postmaster on a free port, waiting until it answers. */
+export async function startPostgres(options: StartOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinaries();
   if (bin === null) throw new Error(INSTALL_HINT);
   const user = runAs();
@@ -150,19 +178,103 @@ export async function startPostgres(): Promise<PostgresServer> {
     if (user) chownSync(folder, user.uid, user.gid);
     const data = join(folder, "data");
     const started = Date.now();
-    runTool(
-      bin,
-      "initdb",
-      ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"],
-      folder,
-      INITDB_MS,
-    );
-    const running = await launchOnFreePort(bin, folder, data);
-    log(`PostgreSQL on port ${running.port} ready in ${Date.now() - started} ms (${folder})`);
-    return ownServer(bin, folder, data, running);
+    let made = freshData(bin, folder, data, options.templates);
+    let running: Running;
+    try {
+      running = await launchOnFreePort(bin, folder, data);
+    } catch (e) {
+      // A copy that does not start (a template damaged or of other binaries) costs an initdb, never
+      // the run; the template goes, so that the initdb leaves a good one for the next servers.
+      if (made !== "copy" || options.templates === undefined) throw e;
+      log(`a copy of the template did not start; initdb instead (${e instanceof Error ? e.message : e})`);
+      rmSync(data, { recursive: true, force: true });
+      discard(templatePath(options.templates, bin));
+      made = freshData(bin, folder, data, options.templates);
+      running = await launchOnFreePort(bin, folder, data);
+    }
+    log(`PostgreSQL on port ${running.port} ready in ${Date.now() - started} ms (${made}, ${folder})`);
+    return { ...ownServer(bin, folder, data, running), made };
   } catch (e) {
     rmSync(folder, { recursive: true, force: true });
     throw e;
+  }
+}
+
+function initdb(bin: string, folder: string, data: string): void {
+  runTool(
+    bin,
+    "initdb",
+    ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"],
+    folder,
+    INITDB_MS,
+  );
+}
+
+/**
+ * Fills `data` with a new cluster: a copy of the run's template when there is one, else initdb —
+ * and then, with a templates folder, a copy of the result left there for the next servers. Copies
+ * are made by `cp -a` as the server's user, so they belong to it as initdb's output does.
+ */
+function freshData(bin: string, folder: string, data: string, templates?: string): "copy" | "initdb" {
+  if (templates === undefined) {
+    initdb(bin, folder, data);
+    return "initdb";
+  }
+  const template = templatePath(templates, bin);
+  if (existsSync(join(template, "PG_VERSION"))) {
+    try {
+      runAsServer("cp", ["-a", template, data], folder, INITDB_MS);
+      if (existsSync(join(data, "PG_VERSION"))) return "copy";
+    } catch {
+      // Fall through to initdb: the template is only a shortcut.
+    }
+    rmSync(data, { recursive: true, force: true });
+  }
+  initdb(bin, folder, data);
+  // Copied under a name of its own, then renamed: a template is complete once it has its name, and
+  // when two workers race only the first rename wins (the other finds the name taken and moves on).
+  const staged = `${template}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  try {
+    runAsServer("cp", ["-a", data, staged], folder, INITDB_MS);
+    renameSync(staged, template);
+  } catch {
+    rmSync(staged, { recursive: true, force: true });
+  }
+  return "initdb";
+}
+
+/** Named for the binaries: a run whose workers found different ones never mixes their clusters. */
+function templatePath(templates: string, bin: string): string {
+  return join(templates, `data-${createHash("sha256").update(bin).digest("hex").slice(0, 12)}`);
+}
+
+/** Removes a template: renamed away first, so that no server copies it half removed. */
+function discard(template: string): void {
+  const trash = `${template}.discarded.${randomBytes(4).toString("hex")}`;
+  try {
+    renameSync(template, trash);
+  } catch {
+    return; // gone already (another server discarded it)
+  }
+  rmSync(trash, { recursive: true, force: true });
+}
+
+/**
+ * The templates folder for one run of the tests (global setup makes it and removes it after the
+ * run): in the temp folder, writable by the server's user.
+ */
+export function makeTemplatesFolder(): { folder: string; remove(): void } | null {
+  let folder: string | null = null;
+  try {
+    const user = postgresBinaries() === null ? null : runAs();
+    folder = mkdtempSync(join(tmpdir(), "musicsync-pg-templates-"));
+    if (user) chownSync(folder, user.uid, user.gid);
+    const made = folder;
+    return { folder, remove: () => rmSync(made, { recursive: true, force: true }) };
+  } catch {
+    // Without it every server initdbs, as before; a machine that cannot run one says so per file.
+    if (folder) rmSync(folder, { recursive: true, force: true });
+    return null;
   }
 }
 
@@ -322,7 +434,7 @@ function ownServer(bin: string, folder: string, data: string, first: Running): P
   };
   return {
     url,
-    createDatabase: (prefix) => createDatabase(url, prefix),
+    createDatabase: (prefix, from) => createDatabase(url, prefix, from),
     stop: () => {
       stopped ??= stopAsync(running, stopSync);
       return stopped;
@@ -373,18 +485,17 @@ async function stopAsync(running: Running, stopSync: () => void): Promise<void> 
   log(`PostgreSQL on port ${running.port} stopped in ${Date.now() - started} ms`);
 }
 
-/** `CREATE DATABASE` on the server of `url`; the new database's URL (same credentials). */
-async function createDatabase(url: string, prefix = "test"): Promise<string> {
-  const clean = prefix
-    .toLowerCase()
-    .replace(/[^a-z0-9_]/g, "_")
-    .slice(0, 40);
-  const name = `${clean}_${randomBytes(6).toString("hex")}`;
+/** `CREATE DATABASE` on the server of `url`, empty or a copy of `from`'s; the new database's URL. */
+async function createDatabase(url: string, prefix = "test", from?: string): Promise<string> {
+  const name = `${databaseName(prefix)}_${randomBytes(6).toString("hex")}`;
+  // template0 when empty: nobody is ever connected to it, so databases can be made at the same time.
+  const template = from === undefined ? "template0" : decodeURIComponent(new URL(from).pathname.slice(1));
+  if (!/^[a-z0-9_]+$/.test(template))
+    throw new Error(`createDatabase: ${JSON.stringify(template)} is not a database made by createDatabase`);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    // template0: nobody is ever connected to it, so databases can be made at the same time.
-    await client.query(`CREATE DATABASE "${name}" TEMPLATE template0`);
+    await client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   } finally {
     await client.end();
   }
@@ -393,13 +504,21 @@ async function createDatabase(url: string, prefix = "test"): Promise<string> {
   return target.href;
 }
 
+/** A prefix as the start of a database name: lower-case letters, digits and `_`, 40 at most. */
+function databaseName(prefix: string): string {
+  return prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "_")
+    .slice(0, 40);
+}
+
 /** An existing server (MUSICSYNC_TEST_PG_URL): databases made through it are dropped by stop(). */
 export function externalPostgres(url: string): PostgresServer {
   const made: string[] = [];
   return {
     url,
-    createDatabase: async (prefix) => {
-      const created = await createDatabase(url, prefix);
+    createDatabase: async (prefix, from) => {
+      const created = await createDatabase(url, prefix, from);
       made.push(decodeURIComponent(new URL(created).pathname.slice(1)));
       return created;
     },
@@ -439,9 +558,14 @@ export function usePostgres(): () => PostgresServer {
       throw new Error(`CI needs PostgreSQL: ${INSTALL_HINT}`);
     });
   if (mode === "run") {
-    beforeAll(async () => {
-      server = external ? externalPostgres(external) : await startPostgres();
-    }, INITDB_MS + READY_MS);
+    beforeAll(
+      async () => {
+        // The run's templates folder, when the run has one (test/global-setup.ts).
+        const templates = inject("postgresTemplates");
+        server = external ? externalPostgres(external) : await startPostgres(templates ? { templates } : {});
+      },
+      2 * (INITDB_MS + READY_MS),
+    );
     afterAll(async () => {
       await server?.stop();
     }, STOP_MS + 5_000);

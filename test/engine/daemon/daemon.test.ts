@@ -5,7 +5,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AttemptEvent } from "../../../engine/daemon/daemon.js";
 import {
   type InProcessDaemon,
@@ -72,23 +72,29 @@ describe("musicsync daemon: schedules", () => {
         'schedule: { cron: "*/2 * * * * *", jitter: 1s }',
       ),
     });
-    d = await startDaemon(h);
-    expect(d.daemon.loaded()[0]!.recipe.schedule?.jitter_seconds).toBe(1);
-    // Six times two seconds, and a run that overlaps its next time skips it: a busy machine needs more.
-    const runs = await waitUntil(
-      () => (d!.events.length >= 6 ? d!.events.slice(0, 6) : null),
-      "6 runs",
-      45_000,
-    );
-    const offsets = runs.map((e) => e.startedAt % 2000);
-    // Within the second after each time, and not all at its very start (odds of that: 0.15⁶, about 1 in 90,000;
-    // a CI run once drew four of four under 150 ms, so four were too few).
-    // (The slack after the second is for starting the run, more on a busy machine.)
-    for (const o of offsets) expect(o).toBeLessThan(Math.min(1900, 1000 + stretched(300)));
-    expect(
-      offsets.some((o) => o > 150),
-      `offsets ${offsets.join(", ")}`,
-    ).toBe(true);
+    // The delay is the scheduler's draw (Math.random) times the jitter. Drawn here near its top, each
+    // run's delay is known instead of hoped for over many runs (six runs, 12 s, made "not all at the
+    // very start" only likely): 900 ms, so each run starts at least that long after its time and
+    // still within the second after it.
+    const random = vi.spyOn(Math, "random").mockReturnValue(0.9);
+    try {
+      d = await startDaemon(h);
+      expect(d.daemon.loaded()[0]!.recipe.schedule?.jitter_seconds).toBe(1);
+      const runs = await waitUntil(
+        () => (d!.events.length >= 2 ? d!.events.slice(0, 2) : null),
+        "2 runs",
+        30_000,
+      );
+      const offsets = runs.map((e) => e.startedAt % 2000);
+      expect(random).toHaveBeenCalled();
+      // (The slack after the second is for starting the run, more on a busy machine.)
+      for (const o of offsets) {
+        expect(o, `offsets ${offsets.join(", ")}`).toBeGreaterThanOrEqual(900);
+        expect(o, `offsets ${offsets.join(", ")}`).toBeLessThan(Math.min(1900, 1000 + stretched(300)));
+      }
+    } finally {
+      random.mockRestore();
+    }
   }, 60_000);
 
   it("runs the recipes of one account one at a time, the others waiting their turn", async () => {
@@ -181,7 +187,10 @@ describe("musicsync daemon: failures", () => {
 
     // Suspended: its times come and go without a run, while the other recipe keeps running.
     const fineBefore = of(d.events, "fine").length;
-    await new Promise((r) => setTimeout(r, 2200));
+    await waitUntil(
+      () => of(d!.events, "broken").length >= 5 && of(d!.events, "fine").length > fineBefore,
+      "two of broken's times while suspended, and a run of fine",
+    );
     expect(
       of(d.events, "broken")
         .slice(3)
@@ -197,7 +206,13 @@ describe("musicsync daemon: failures", () => {
     await writeRecipes(h.dir, [{ id: "broken", cron: "* * * * * *", ids: songs.slice(3) }]);
     const reload = await d.daemon.reload();
     expect(reload.changed).toEqual(["broken"]);
-    await new Promise((r) => setTimeout(r, 1200));
+    const reloadedAt = of(d.events, "broken").length;
+    await waitUntil(() => of(d!.events, "broken").length > reloadedAt, "a time of broken after the reload");
+    expect(
+      of(d.events, "broken")
+        .slice(reloadedAt)
+        .every((e) => e.outcome === "suspended"),
+    ).toBe(true);
     expect((await state.runs("broken")).length).toBe(3);
     const resumed = await musicsync(["resume", "broken", "-p", h.projectFile]);
     expect(resumed).toMatchObject({ code: 0, stdout: "Recipe broken resumed.\n" });
@@ -243,7 +258,14 @@ describe("musicsync daemon: failures", () => {
       async () => (await state.health("default")).suspendedAt !== null,
       "the account's suspension",
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    // Each recipe's times come after it: the failed attempt's, then suspended ones.
+    await waitUntil(
+      () =>
+        ["first", "second"].every((id) =>
+          d!.events.slice(failedAt).some((e) => e.recipeId === id && e.outcome === "suspended"),
+        ),
+      "a suspended time of each recipe",
+    );
     const after = d.events.slice(failedAt);
     // One failed attempt, no retries: the rest of the account's runs are skipped.
     expect(after.filter((e) => e.outcome === "failed")).toHaveLength(1);
@@ -263,7 +285,15 @@ describe("musicsync daemon: failures", () => {
     const stats = async () =>
       ((await (await fetch(`${h!.emulator.url}/_emulator/stats`)).json()) as { total: number }).total;
     const before = await stats();
-    await new Promise((r) => setTimeout(r, 1500));
+    const quietFrom = d.events.length;
+    await waitUntil(
+      () => ["first", "second"].every((id) => of(d!.events.slice(quietFrom), id).length > 0),
+      "a time of each recipe",
+    );
+    expect(
+      d.events.slice(quietFrom).every((e) => e.outcome === "suspended"),
+      "no attempt while the account is suspended",
+    ).toBe(true);
     expect(await stats()).toBe(before);
 
     await setHashAge(config.auth.maxHashAgeSeconds);

@@ -204,23 +204,28 @@ describe("signals", () => {
     expect(lock?.holder).toBe(`${hostname()}:${first.child.pid}`);
     // On this machine a dead holder's pid is noticed at once; a holder on another machine cannot be
     // checked, only its heartbeat can. Make the lock look like that one's to exercise the expiry.
-    // Its last heartbeat is now: the second daemon, however fast it starts, finds it fresh.
-    const beat = Date.now();
-    db.prepare("UPDATE locks SET holder = ?, heartbeat_at = ? WHERE lock_id = ?").run(
-      `elsewhere:${first.child.pid}`,
-      beat,
-      lock!.lockId,
-    );
-    db.close();
+    // Its heartbeat is set ahead (fresh however long the second daemon takes to start), then, once
+    // the second daemon waits for it, to now: from then on it expires after --lock-stale, 1 s (the
+    // wait was a 4 s staleness counted from before the daemon's start, which had to cover that start).
+    const setBeat = (at: number) =>
+      db
+        .prepare("UPDATE locks SET holder = ?, heartbeat_at = ? WHERE lock_id = ?")
+        .run(`elsewhere:${first.child.pid}`, at, lock!.lockId);
+    setBeat(Date.now() + 3_600_000);
+    // The slow writes only served to catch the first daemon mid-run: the second one's run goes at speed.
+    await h.faults({ config: null });
 
-    const second = spawnDaemon(h.projectFile, ["--lock-stale", "4s", "--lock-wait", "200ms"]);
+    const second = spawnDaemon(h.projectFile, ["--lock-stale", "1s", "--lock-wait", "200ms"]);
     children.push(second);
     await second.waitForLog((l) => l.msg === "waiting for the account's lock", "the wait for the lock");
+    const beat = Date.now();
+    setBeat(beat);
+    db.close();
     const taken = await second.waitForLog(
       (l) => l.msg === "write batch confirmed",
       "a write by the second daemon",
     );
-    expect(taken.time as number).toBeGreaterThanOrEqual(beat + 4000);
+    expect(taken.time as number).toBeGreaterThanOrEqual(beat + 1000);
     const done = await second.waitForLog((l) => l.msg === "run finished", "the second daemon's run");
     expect(done.outcome).toBe("converged");
     second.child.kill("SIGTERM");
