@@ -32,19 +32,22 @@ describe("soak on PostgreSQL: each seed's state in a database of its own", () =>
     stretched(240_000),
   );
 
-  // Regressions found on PostgreSQL, replayed as the soak ran them there: with the fleet the seed draws.
+  // Regressions found on PostgreSQL, replayed as the soak ran them there: with the fleet the seed draws,
+  // or the one it was forced to have.
   it.each(
-    REGRESSIONS.filter((r) => r.state === "postgres").map((r) => [r.seed, r.promise, r.found] as const),
+    REGRESSIONS.filter((r) => r.state === "postgres").map(
+      (r) => [r.seed, r.promise, r.found, r.fleet ?? "auto"] as const,
+    ),
   )(
     "regression seed %i (%s): %s",
-    async (seed) => {
+    async (seed, _promise, _found, fleet) => {
       const { violations } = await runSeed(seed, {
         kill: "auto",
         command,
         ...attacks,
         surfaces: "none",
         postgres: server(),
-        fleet: "auto",
+        fleet,
       });
       expect(violations, describeViolations(violations)).toEqual([]);
     },
