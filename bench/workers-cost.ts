@@ -49,7 +49,12 @@ interface Side {
   wallPerRun: Record<Kind, number[]>;
 }
 
-function musicsync(checkout: Checkout, s: Scenario, args: readonly string[]): ChildProcess {
+/** A checkout's built musicsync on the scenario's project, its warnings as JSON on this stderr. */
+export function musicsync(
+  checkout: Pick<Checkout, "dir">,
+  s: Scenario,
+  args: readonly string[],
+): ChildProcess {
   return spawn(
     process.execPath,
     [join(checkout.dir, "dist/bin/musicsync.js"), "-p", s.projectFile, ...args],
@@ -61,7 +66,7 @@ function musicsync(checkout: Checkout, s: Scenario, args: readonly string[]): Ch
   );
 }
 
-const exited = (c: ChildProcess) =>
+export const exited = (c: ChildProcess) =>
   new Promise<number | null>((resolve) => {
     if (c.exitCode !== null || c.signalCode !== null) resolve(c.exitCode);
     else c.once("exit", (code) => resolve(code));

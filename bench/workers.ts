@@ -31,14 +31,14 @@
  * PostgreSQL is started here (test/support/postgres-server.ts) unless MUSICSYNC_TEST_PG_URL is set.
  * Never fails on a slow figure; exits 1 when a check is not zero or a scenario does not finish.
  */
-import { type ChildProcess, fork, spawn } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import pg from "pg";
-import { ensureBuilt, MAIN, ROOT } from "../test/support/cli-process.js";
+import { ensureBuilt, ROOT } from "../test/support/cli-process.js";
 import { externalPostgres, type PostgresServer, startPostgres } from "../test/support/postgres-server.js";
 import { commandLine } from "./args.js";
-import { workerCost } from "./workers-cost.js";
+import { exited, musicsync as run, workerCost } from "./workers-cost.js";
 import { cpuSeconds, machineBusy, postgresCpu } from "./workers-cpu.js";
 import {
   convergedRecipes,
@@ -101,19 +101,8 @@ function startEmulatorProcess(): Promise<Emulator> {
   });
 }
 
-function musicsync(s: Scenario, args: readonly string[]): ChildProcess {
-  return spawn(process.execPath, [MAIN, "-p", s.projectFile, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...s.env, MUSICSYNC_LOG_LEVEL: "warn", MUSICSYNC_LOG_FORMAT: "json" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
-
-const exited = (c: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) resolve(c.exitCode);
-    else c.once("exit", (code) => resolve(code));
-  });
+/** This checkout's musicsync (built by ensureBuilt). */
+const musicsync = (s: Scenario, args: readonly string[]) => run({ dir: ROOT }, s, args);
 
 function workerArgs(lease: string): string[] {
   return [
