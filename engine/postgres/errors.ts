@@ -103,7 +103,9 @@ export function openingError(pool: pg.Pool, e: unknown): Error {
 // authorisation, 3D000 no such database, 53300 too many connections, 57P01-57P03 server shut down,
 // 57P05 ended by the server's idle_session_timeout. A FATAL 55000 is a database that does not take
 // connections for now (ALLOW_CONNECTIONS false, as during maintenance): it comes back like a restart.
-const CONNECTION_STATES = /^(08|28)...$|^3D000$|^53300$|^57P0[1235]$/;
+const CONNECTION_STATES = /^(08|28)...$|^3D000$|^53300$/;
+/** The server ended the session: 57P01-57P03 shut down, 57P05 its idle_session_timeout. */
+const SESSION_ENDED = /^57P0[1235]$/;
 // Node's socket errors (ECONNREFUSED, ENOTFOUND, ETIMEDOUT, EAI_AGAIN…).
 const SOCKET_CODES = /^E[A-Z_]+$/;
 // node-postgres' own connection failures, which carry no code.
@@ -114,7 +116,8 @@ export function isConnectionError(e: unknown): boolean {
   const root = rootOf(e);
   const code = codeOf(root);
   if (code === "55000") return (root as { severity?: unknown }).severity === "FATAL";
-  if (code !== undefined) return CONNECTION_STATES.test(code) || SOCKET_CODES.test(code);
+  if (code !== undefined)
+    return CONNECTION_STATES.test(code) || SESSION_ENDED.test(code) || SOCKET_CODES.test(code);
   return root instanceof Error && POOL_MESSAGES.test(messageOf(root));
 }
 
@@ -126,7 +129,7 @@ export function isSessionEnded(e: unknown): boolean {
   // Through every cause: the migrator wraps what the server said in an error of its own.
   for (let link = e, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
     const code = codeOf(link);
-    if (code !== undefined && /^57P0[1235]$/.test(code)) return true;
+    if (code !== undefined && SESSION_ENDED.test(code)) return true;
     if (code === undefined && /Connection terminated/i.test(link.message)) return true;
   }
   return false;
