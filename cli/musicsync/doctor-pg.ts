@@ -8,8 +8,7 @@
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import pg from "pg";
 import { describePool, redact } from "../../engine/postgres/errors.js";
-import { pgStateOn } from "../../engine/state/pg.js";
-import { enginePgMigrationsFolder } from "../../engine/state/pg-migrate.js";
+import { enginePgMigrationsFolder, pgStateOn } from "../../engine/state/pg.js";
 import type { StoredAccountsReader } from "./accounts.js";
 import { type Check, error, ok, warning } from "./doctor-check.js";
 import { lockChecks, suspensionChecks } from "./doctor-locks.js";

@@ -193,7 +193,7 @@ export function disown(
 /**
  * Commits an action's journal mark (`mark`) with the ownership changes gathered since the last
  * such commit, in one batch. The changes are let go only once it has committed: a batch retried
- * after a lost connection runs its work again (engine/state/pg/reconnect.ts) and must find them all.
+ * after a lost connection runs its work again (engine/postgres/reconnect.ts) and must find them all.
  */
 export async function commitWithOwnership(
   s: ApplySession,

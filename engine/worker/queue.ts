@@ -11,7 +11,7 @@
  * its worker): a job whose account is busy is sent back with a short delay.
  */
 import { type Job, PgBoss } from "pg-boss";
-import { DEFAULT_RECONNECT, reconnecting } from "../state/pg/reconnect.js";
+import { DEFAULT_RECONNECT, reconnecting } from "../postgres/reconnect.js";
 import { carryOverOldQueue, setAsideOldQueue } from "./queue-upgrade.js";
 
 export const RUN_QUEUE = "musicsync-recipe-run";

@@ -7,9 +7,9 @@ import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { isSessionEnded, openingError, queryError } from "../../postgres/errors.js";
+import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "../../postgres/reconnect.js";
 import type { Db, Dialect } from "../dialect.js";
 import type { Tables } from "../tables.js";
-import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "./reconnect.js";
 import { engineTables } from "./schema.js";
 
 export class PgDialect implements Dialect {

@@ -1,6 +1,6 @@
 /**
  * A batch the state runs again: on PostgreSQL a transaction cut by a lost connection is rolled back
- * and its work run again from the start (engine/state/pg/reconnect.ts). An action's confirmation
+ * and its work run again from the start (engine/postgres/reconnect.ts). An action's confirmation
  * records the rows its write made the engine's in that batch, so a second run of its work must
  * record them all again.
  */

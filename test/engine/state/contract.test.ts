@@ -25,7 +25,7 @@ describe.each(implementations)("EngineState contract: $name", (impl) => contract
 
 // PostgreSQL needs a server: this test file starts one (a fresh database per test). Each test's
 // database is a copy of one migrated once (then closed: a database being copied may have no
-// session), not migrated again: the migrations are pg-migrate.test.ts's subject, and ran for
+// session), not migrated again: the migrations are test/engine/postgres/migrate.test.ts's subject, and ran for
 // every one of some 80 tests here, they were most of this file's time.
 describe("EngineState contract: postgres", () => {
   const server = usePostgres();

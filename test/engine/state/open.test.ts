@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PgMigrationError } from "../../../engine/postgres/migrate.js";
 import { openState } from "../../../engine/state/open.js";
 import { PgDialect } from "../../../engine/state/pg/dialect.js";
-import { PgMigrationError } from "../../../engine/state/pg-migrate.js";
 import { parseStateUrl, resolveStateUrl } from "../../../engine/state/url.js";
 
 let dir: string;

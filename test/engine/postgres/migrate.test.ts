@@ -12,12 +12,9 @@ import { is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { migratePostgres, PgMigrationError } from "../../../engine/postgres/migrate.js";
 import * as schema from "../../../engine/state/pg/schema.js";
-import {
-  enginePgMigrationsFolder,
-  migratePostgres,
-  PgMigrationError,
-} from "../../../engine/state/pg-migrate.js";
+import { enginePgMigrationsFolder } from "../../../engine/state/pg.js";
 import { usePostgres } from "../../support/postgres-server.js";
 
 const server = usePostgres();

@@ -5,7 +5,7 @@
  * rolled back unless its commit had arrived, and every write is idempotent (upsert, mark, delete by
  * key) or, in that window, only costs a duplicate run record or attempt count.
  */
-import { isConnectionError } from "../../postgres/errors.js";
+import { isConnectionError } from "./errors.js";
 
 export interface Reconnect {
   /** How long, from the first failure, a call keeps trying; 0 never tries again. */

@@ -7,9 +7,8 @@
  */
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
 import type pg from "pg";
-import { migrationsFolder } from "../../shared/package-root.js";
 import { pending } from "../../shared/sqlite-migrate.js";
-import { describePool, isConnectionError, PgStateError } from "../postgres/errors.js";
+import { describePool, isConnectionError, PgStateError } from "./errors.js";
 
 const SCHEMA = "drizzle";
 const TABLE = "__drizzle_migrations";
@@ -34,10 +33,6 @@ export class PgMigrationError extends PgStateError {
     super(database, `cannot ${verb} the ${what} ${database}${which}`, cause, secret);
     this.name = "PgMigrationError";
   }
-}
-
-export function enginePgMigrationsFolder(from?: string): string {
-  return migrationsFolder("engine-pg", from);
 }
 
 /**
