@@ -96,14 +96,18 @@ describe.skipIf(!capturesPresent)("an English page carries the captures' words",
 describe.each(["de", "ja"])("a client with language %s", (language) => {
   const client = () => new MusicClient({ baseUrl: emu.url, language, retry: false });
 
-  it("gets the page's carousel titles in its language, not the captures' English ones", async () => {
-    const english = captureTitlesOf(/^(yt_get_artist|yt_browse_artist$|ytm_\d+_\d+_get_artist)/);
-    const titles = await servedTitles(fullArtist(), language);
-    expect(titles.length).toBeGreaterThanOrEqual(4);
-    // Some words are the same in English (German `Videos`), but not the albums carousel's.
-    expect(english).toContain("Albums");
-    expect(titles).not.toContain("Albums");
-  });
+  // Without ../shared/fixtures there are no captures' words to tell apart.
+  it.skipIf(!capturesPresent)(
+    "gets the page's carousel titles in its language, not the captures' English ones",
+    async () => {
+      const english = captureTitlesOf(/^(yt_get_artist|yt_browse_artist$|ytm_\d+_\d+_get_artist)/);
+      const titles = await servedTitles(fullArtist(), language);
+      expect(titles.length).toBeGreaterThanOrEqual(4);
+      // Some words are the same in English (German `Videos`), but not the albums carousel's.
+      expect(english).toContain("Albums");
+      expect(titles).not.toContain("Albums");
+    },
+  );
 
   it("finds the artist's categories", async () => {
     const artist = await client().getArtist(fullArtist());
