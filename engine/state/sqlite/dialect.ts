@@ -69,11 +69,12 @@ export class SqliteDialect implements Dialect {
    * lose it, until the next FULL commit, which writes the log through to the disk with it.
    */
   async lightly<T>(work: () => Promise<T>): Promise<T> {
-    this.sqlite.pragma("synchronous = NORMAL");
+    // exec: pragma() would prepare a statement on every run of a sync, to return nothing.
+    this.sqlite.exec("PRAGMA synchronous = NORMAL");
     try {
       return await work();
     } finally {
-      this.sqlite.pragma("synchronous = FULL");
+      this.sqlite.exec("PRAGMA synchronous = FULL");
     }
   }
 
