@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
@@ -12,6 +13,11 @@ const SHARED = ["test/src/**/*.test.ts", "test/engine/match/**/*.test.ts"];
 export default defineConfig({
   test: {
     globalSetup: ["test/global-setup.ts"],
+    // Files at once: as many as there are cores. Most files spend their time waiting on what they
+    // started (servers, commands, timers), and vitest's default (cores − 1) ran one file at a time
+    // on two cores. VITEST_MAX_WORKERS overrides it: .ci/run gives each of its side-by-side suites
+    // its share.
+    maxWorkers: availableParallelism(),
     // A budget for a hang, not a speed check (bench/ measures speed): on a loaded machine (a CI
     // runner shared with other jobs) a test that takes 4 s alone took over 20 s.
     testTimeout: 120_000,
