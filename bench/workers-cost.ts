@@ -7,12 +7,13 @@
  * - converging runs: one row of every target playlist removed by its owner first, so that each
  *   run reads, finds one row missing and adds it back (one write).
  * Each checkout has its own database on the one PostgreSQL server and its own accounts on the one
- * emulator, set up by its own bench/workers-setup.ts (its own schema and sealing).
+ * emulator, set up by its own bench/workers-setup.ts (its own schema and sealing). The worker also
+ * counts the SQL statements and connections it sends and opens (./statement-count.mjs), per run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { Agent } from "undici";
@@ -44,9 +45,20 @@ interface Side {
   scenario: Scenario;
   db: pg.Client;
   worker: ChildProcess;
+  /** Where the worker writes its statement counts (./statement-count.mjs). */
+  countsFile: string;
   /** Worker CPU ms per recipe run, one figure per round. */
   perRun: Record<Kind, number[]>;
   wallPerRun: Record<Kind, number[]>;
+  /** The worker's statements and new connections per recipe run, one figure per round. */
+  statements: Record<Kind, Counts[]>;
+}
+
+/** What ./statement-count.mjs counts in the worker process. */
+interface Counts {
+  state: number;
+  queue: number;
+  connections: number;
 }
 
 /** A checkout's built musicsync on the scenario's project, its warnings as JSON on this stderr. */
@@ -54,13 +66,20 @@ export function musicsync(
   checkout: Pick<Checkout, "dir">,
   s: Scenario,
   args: readonly string[],
+  node: { args: readonly string[]; env: Record<string, string> } = { args: [], env: {} },
 ): ChildProcess {
   return spawn(
     process.execPath,
-    [join(checkout.dir, "dist/bin/musicsync.js"), "-p", s.projectFile, ...args],
+    [...node.args, join(checkout.dir, "dist/bin/musicsync.js"), "-p", s.projectFile, ...args],
     {
       cwd: checkout.dir,
-      env: { ...process.env, ...s.env, MUSICSYNC_LOG_LEVEL: "warn", MUSICSYNC_LOG_FORMAT: "json" },
+      env: {
+        ...process.env,
+        ...s.env,
+        ...node.env,
+        MUSICSYNC_LOG_LEVEL: "warn",
+        MUSICSYNC_LOG_FORMAT: "json",
+      },
       stdio: ["ignore", "ignore", "inherit"],
     },
   );
@@ -138,14 +157,20 @@ async function openSide(
   const db = new pg.Client({ connectionString: stateUrl });
   await db.connect();
   const args = ["worker", "--concurrency", String(o.concurrency), "--no-schedule", "--poll", "500ms"];
-  const worker = musicsync(checkout, scenario, [...args, "--lease", "10m"]);
+  const countsFile = join(scenario.dir, "statements.json");
+  const worker = musicsync(checkout, scenario, [...args, "--lease", "10m"], {
+    args: ["--import", pathToFileURL(resolve(import.meta.dirname, "statement-count.mjs")).href],
+    env: { BENCH_STATEMENTS_FILE: countsFile },
+  });
   const side: Side = {
     checkout,
     scenario,
     db,
     worker,
+    countsFile,
     perRun: { noChange: [], converging: [] },
     wallPerRun: { noChange: [], converging: [] },
+    statements: { noChange: [], converging: [] },
   };
   await runAll(side, o.timeoutS); // the first runs make the playlists: not counted
   return side;
@@ -158,13 +183,32 @@ async function closeSide(side: Side): Promise<void> {
   await rm(side.scenario.dir, { recursive: true, force: true });
 }
 
-/** One checkout's round of one kind: its worker's CPU and wall time per run. */
+/** The worker's counts so far: it writes them when signalled (asked outside the CPU readings). */
+async function countsOf(side: Side): Promise<Counts> {
+  await rm(side.countsFile, { force: true });
+  side.worker.kill("SIGUSR2");
+  for (let tries = 0; tries < 100; tries++) {
+    const text = await readFile(side.countsFile, "utf8").catch(() => "");
+    if (text !== "") return JSON.parse(text) as Counts;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${side.checkout.label}: the worker did not write its statement counts`);
+}
+
+/** One checkout's round of one kind: its worker's CPU, wall time and statements per run. */
 async function measure(side: Side, kind: Kind, emulator: string, timeoutS: number): Promise<void> {
   if (kind === "converging") await removeOneRowEach(emulator, side.scenario);
+  const before = await countsOf(side);
   const { cpuMs, wallMs } = await runAll(side, timeoutS);
+  const after = await countsOf(side);
   const n = side.scenario.desired.size;
   side.perRun[kind].push(cpuMs / n);
   side.wallPerRun[kind].push(wallMs / n);
+  side.statements[kind].push({
+    state: (after.state - before.state) / n,
+    queue: (after.queue - before.queue) / n,
+    connections: (after.connections - before.connections) / n,
+  });
 }
 
 /** The floor of one of the first checkout's recipe runs (a static source: one read, the target's). */
@@ -215,6 +259,10 @@ function report(sides: readonly Side[], floor: number, o: CostOptions): void {
         base && base !== s ? `, ${(ms / median(base.perRun[kind])).toFixed(2)}x ${base.checkout.label}` : "";
       console.log(
         `    ${s.checkout.label.padEnd(7)} ${ms.toFixed(1)} ms CPU/run (${(ms / floor).toFixed(1)}x the floor${ratio}), ${perMin(ms)} recipes/min/core, wall ${median(s.wallPerRun[kind]).toFixed(1)} ms/run; rounds ${s.perRun[kind].map((x) => x.toFixed(1)).join(" ")}`,
+      );
+      const per = (key: keyof Counts) => median(s.statements[kind].map((c) => c[key])).toFixed(1);
+      console.log(
+        `            per run: ${per("state")} state statements, ${per("queue")} queue statements (its polling included), ${per("connections")} new connections`,
       );
     }
   }

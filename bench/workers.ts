@@ -10,7 +10,7 @@
  * up, syncs `cost-accounts` × `recipes` recipes round after round; printed are the worker process's
  * own CPU per run (from /proc: not the bench's, the emulator's or PostgreSQL's) and the recipes per
  * minute one core would give at that cost, for no-change runs and for converging runs (one row to
- * add back), next to the floor of a run (./floor.ts, as bench/recipe-cost.ts has it). With
+ * add back), and the SQL statements and new connections per run, next to the floor of a run (./floor.ts, as bench/recipe-cost.ts has it). With
  * `--against DIR` (another checkout, built: dist/bin) the same on that checkout, its rounds
  * interleaved with this one's: before and after from one run. `--cost-rounds 0` skips this part;
  * `--cost-only` skips the rest.
