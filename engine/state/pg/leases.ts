@@ -10,16 +10,29 @@
  * session is watched ('error' and 'end', TCP keepalive, a check every few seconds that it answers
  * and still holds the lock) and `lockLost` says so, for the runner to send no further write
  * (engine/run/lease.ts). It is never retaken behind the run's back: another may have written since.
+ * A session whose lock was released on purpose (the row deleted, the advisory lock let go) waits
+ * for the process's next lock (../../postgres/sessions.ts); a lost one is never used again.
  */
 import type pg from "pg";
+import {
+  holdsAdvisoryLock,
+  keepIdle,
+  nameSession,
+  releaseAdvisoryLock,
+  takeAdvisoryLock,
+  tryAdvisoryLock,
+} from "../../postgres/advisory.js";
 import { redact } from "../../postgres/errors.js";
+import { KeptSessions } from "../../postgres/sessions.js";
 import type { Leases } from "../state.js";
 import type { RowLocks } from "../stores/locks.js";
 import type { LockAttempt, LockInfo } from "../types.js";
 
-/** The advisory lock's key: a 64-bit hash of the account, in a space of its own. */
-const KEY = "hashtextextended('musicsync account ' || $1, 0)";
+/** The advisory lock's key: the account, in a space of its own. */
+const KEY = "musicsync account ";
 const SESSION_NAME = "musicsync lock ";
+/** A waiting session's name: no lock's, so that no takeover or `unlock` ends it. */
+const WAITING_NAME = "musicsync lock";
 /** How long to wait for a hung holder's session to end after it was told to. */
 const TAKEOVER_TIMEOUT_MS = 10_000;
 
@@ -38,11 +51,14 @@ interface Held {
   lost: string | null;
   timer: NodeJS.Timeout | null;
   checking: boolean;
+  /** Its session's listeners, removed when the session goes back to wait. */
+  listeners: { error: (e: Error) => void; end: () => void };
 }
 
 export class PgLeaseLockStore implements Leases {
   /** The locks this process holds, by lock id. */
   private readonly held = new Map<string, Held>();
+  private readonly sessions: KeptSessions;
   /** Reading locks is the rows' business alone. */
   readonly lock: RowLocks["lock"];
   readonly locks: RowLocks["locks"];
@@ -58,37 +74,43 @@ export class PgLeaseLockStore implements Leases {
   ) {
     this.lock = rows.lock;
     this.locks = rows.locks;
+    // Exempt before the advisory lock is taken: the row's write that follows may idle a session
+    // past the server's timeout, and its end would free the account (and fail the acquire).
+    this.sessions = new KeptSessions(connect, keepIdle);
   }
 
   async acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt> {
-    const session = await this.connect();
-    let kept = false;
+    const [session, got] = await this.sessions.take((c) => tryAdvisoryLock(c, KEY + account));
+    let attempt: LockAttempt | null = null;
     try {
-      // Exempt before the advisory lock is taken: the row's write that follows may idle this session
-      // past the server's timeout, and its end would free the account (and fail the acquire).
-      await keepIdle(session);
-      const got = await tryLease(session, account);
-      const attempt = got
+      attempt = got
         ? // The session lock is ours: a row still there belongs to a session that is gone.
           await this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY)
         : await this.takeOverIfStale(session, account, holder, at, staleAfterMs);
       if (attempt.acquired) {
-        await keepOpen(session, attempt.lock.lockId);
+        // Named after its lock, so that a takeover or `unlock` ends this session and no other.
+        await nameSession(session, SESSION_NAME + attempt.lock.lockId);
         this.watch(attempt.lock.lockId, account, session);
-        kept = true;
       }
       return attempt;
     } finally {
-      if (!kept) await session.end().catch(() => undefined);
+      // Not taken, the session holds nothing and waits for the next lock; after a failure it may
+      // hold the account, and only its end surely frees it.
+      if (attempt?.acquired === false) this.sessions.giveBack(session);
+      else if (!this.held.has(attempt?.lock.lockId ?? "")) await session.end().catch(() => undefined);
     }
   }
 
   /** From now on, the session's end in any way marks the lock lost. */
   private watch(lockId: string, account: string, session: pg.Client): void {
-    const held: Held = { account, session, lost: null, timer: null, checking: false };
+    const listeners = {
+      error: (e: Error) => lose(held, this.closed(e)),
+      end: () => lose(held, "the state database closed its connection"),
+    };
+    const held: Held = { account, session, lost: null, timer: null, checking: false, listeners };
     this.held.set(lockId, held);
-    session.on("error", (e: Error) => lose(held, this.closed(e)));
-    session.on("end", () => lose(held, "the state database closed its connection"));
+    session.on("error", listeners.error);
+    session.on("end", listeners.end);
     held.timer = setInterval(() => void this.check(held), this.checks.everyMs);
     held.timer.unref();
   }
@@ -102,7 +124,7 @@ export class PgLeaseLockStore implements Leases {
       timer = setTimeout(() => resolve("late"), this.checks.timeoutMs);
     });
     try {
-      const answer = await Promise.race([stillHolds(held.session, held.account), late]);
+      const answer = await Promise.race([holdsAdvisoryLock(held.session, KEY + held.account), late]);
       if (answer === "late") {
         const seconds = Math.round(this.checks.timeoutMs / 1000);
         lose(held, `the state database did not answer a check of its connection within ${seconds} s`);
@@ -149,14 +171,36 @@ export class PgLeaseLockStore implements Leases {
   }
 
   async releaseLock(lockId: string): Promise<void> {
+    let rowGone = false;
     try {
       await this.rows.releaseLock(lockId);
+      rowGone = true;
     } finally {
       const held = this.held.get(lockId);
       this.held.delete(lockId);
-      // Ending the session frees its advisory lock (an unlock first would only cost a round trip).
-      if (held) await letGo(held);
+      // A row left (the database unreachable) names this session: it ends, freeing the account.
+      if (held) await this.letGo(held, rowGone);
     }
+  }
+
+  /**
+   * Released on purpose: a session whose row is gone lets go of the account and waits for the
+   * next lock; any other ends. Its end from now on is no loss.
+   */
+  private async letGo(held: Held, reuse: boolean): Promise<void> {
+    if (held.timer) clearInterval(held.timer);
+    const { session, listeners } = held;
+    const wasLost = held.lost !== null;
+    held.lost ??= "released";
+    session.removeListener("error", listeners.error);
+    session.removeListener("end", listeners.end);
+    if (
+      reuse &&
+      !wasLost &&
+      (await releaseAdvisoryLock(session, KEY + held.account, WAITING_NAME).catch(() => false))
+    )
+      this.sessions.giveBack(session);
+    else await session.end().catch(() => undefined);
   }
 
   async forceUnlock(lockId: string): Promise<boolean> {
@@ -168,7 +212,7 @@ export class PgLeaseLockStore implements Leases {
         // Waited for, so an acquire right after `unlock` finds the account free (or taken by another).
         if (await takeFrom(session, row.lockId, row.account)) {
           // Let go before `unlock` returns, not whenever the server sees the session end.
-          await session.query(`SELECT pg_advisory_unlock(${KEY})`, [row.account]);
+          await releaseAdvisoryLock(session, KEY + row.account, WAITING_NAME);
         }
       } finally {
         await session.end().catch(() => undefined);
@@ -177,11 +221,12 @@ export class PgLeaseLockStore implements Leases {
     return removed;
   }
 
-  /** Ends the sessions of the locks this process still holds (the state is closing). */
+  /** Ends the sessions of the locks this process still holds and those waiting (the state is closing). */
   async close(): Promise<void> {
     const open = [...this.held.values()];
     this.held.clear();
-    await Promise.all(open.map(letGo));
+    await Promise.all(open.map((held) => this.letGo(held, false)));
+    await this.sessions.close();
   }
 }
 
@@ -194,62 +239,9 @@ function lose(held: Held, why: string): void {
   held.session.end().catch(() => undefined);
 }
 
-async function letGo(held: Held): Promise<void> {
-  if (held.timer) clearInterval(held.timer);
-  // Released on purpose: its end is no loss.
-  held.lost ??= "released";
-  await held.session.end().catch(() => undefined);
-}
-
-/** No `idle_session_timeout` (PostgreSQL 14+): the session idles by design; its end frees the account. */
-async function keepIdle(session: pg.Client): Promise<void> {
-  await session.query(
-    `SELECT set_config('idle_session_timeout', '0', false)
-       WHERE current_setting('server_version_num')::int >= 140000`,
-  );
-}
-
-/** Names the session after its lock, so that a takeover or `unlock` ends this session and no other. */
-async function keepOpen(session: pg.Client, lockId: string): Promise<void> {
-  await session.query("SELECT set_config('application_name', $1, false)", [SESSION_NAME + lockId]);
-}
-
-/** Whether this session still holds the account's advisory lock (a 64-bit key: classid, objid). */
-async function stillHolds(session: pg.Client, account: string): Promise<boolean> {
-  const { rows } = await session.query<{ held: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
-        AND pid = pg_backend_pid() AND objsubid = 1
-        AND ((classid::bigint << 32) | objid::bigint) = ${KEY}) AS held`,
-    [account],
-  );
-  return rows[0]?.held === true;
-}
-
-async function tryLease(session: pg.Client, account: string): Promise<boolean> {
-  const { rows } = await session.query<{ got: boolean }>(`SELECT pg_try_advisory_lock(${KEY}) AS got`, [
-    account,
-  ]);
-  return rows[0]?.got === true;
-}
-
-/**
- * Ends the session named after `lockId`, then takes the account's session lock, waiting (bounded)
- * for it to let go (pg_terminate_backend only signals). False when another process took it first.
- */
-async function takeFrom(session: pg.Client, lockId: string, account: string): Promise<boolean> {
-  await session.query(
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
-    [SESSION_NAME + lockId],
-  );
-  await session.query(`SET lock_timeout = ${TAKEOVER_TIMEOUT_MS}`);
-  try {
-    await session.query(`SELECT pg_advisory_lock(${KEY})`, [account]);
-    return true;
-  } catch (e) {
-    // 55P03: lock_timeout — someone else holds the account now.
-    if ((e as { code?: string }).code === "55P03") return false;
-    throw e;
-  }
+/** Ends the session of lock `lockId`, then takes the account, waiting (bounded) for it to let go. */
+function takeFrom(session: pg.Client, lockId: string, account: string): Promise<boolean> {
+  return takeAdvisoryLock(session, SESSION_NAME + lockId, KEY + account, TAKEOVER_TIMEOUT_MS);
 }
 
 /** A session holds the account but has not written its row yet: busy, named as such. */

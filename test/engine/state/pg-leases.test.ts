@@ -195,6 +195,78 @@ function sessionsOf(url: string): { connect: () => Promise<pg.Client>; made: pg.
   return { connect, made };
 }
 
+describe("a lock's session kept for the next lock", () => {
+  it("serves the process's next lock (no new connection), the account free while it waits", {
+    timeout: 30_000,
+  }, async () => {
+    const url = await server().createDatabase("leases_kept");
+    const admin = poolOf(url);
+    const sessions = sessionsOf(url);
+    const state = stateOf(url);
+    const leases = new PgLeaseLockStore(await rowsOf(state, admin), sessions.connect);
+    try {
+      const first = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
+      const [pid] = await advisoryHolders(admin);
+      await leases.releaseLock(first.lockId);
+      expect(await advisoryHolders(admin)).toEqual([]);
+      // Another state takes the account meanwhile, then lets it go.
+      const other = acquired(await state.acquireLock(ACCOUNT, "other", Date.now(), STALE));
+      await state.releaseLock(other.lockId);
+      const second = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
+      expect(await advisoryHolders(admin)).toEqual([pid]);
+      expect(sessions.made).toHaveLength(1);
+      expect(leases.lockLost(second.lockId)).toBeNull();
+      await leases.releaseLock(second.lockId);
+      // Closing ends the waiting session too.
+      await leases.close();
+      await until("the waiting session to end", async () => {
+        const { rows } = await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [pid]);
+        return rows.length === 0;
+      });
+    } finally {
+      await leases.close();
+    }
+  });
+
+  it("is not used once ended while it waits: the next lock gets a new session, and its loss is still seen", {
+    timeout: 30_000,
+  }, async () => {
+    const url = await server().createDatabase("leases_kept_cut");
+    const admin = poolOf(url);
+    const sessions = sessionsOf(url);
+    const leases = new PgLeaseLockStore(await rowsOf(stateOf(url), admin), sessions.connect, {
+      everyMs: 100,
+      timeoutMs: 1_000,
+    });
+    try {
+      const first = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
+      const [pid] = await advisoryHolders(admin);
+      await leases.releaseLock(first.lockId);
+      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+      const second = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
+      expect(sessions.made).toHaveLength(2);
+      const [now] = await advisoryHolders(admin);
+      expect(now).not.toBe(pid);
+      expect(leases.lockLost(second.lockId)).toBeNull();
+      // The new session ended in turn: the lock is lost, not given back.
+      await admin.query("SELECT pg_terminate_backend($1)", [now]);
+      await until("the lock to be known lost", async () => leases.lockLost(second.lockId) !== null);
+      await leases.releaseLock(second.lockId);
+      const third = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
+      expect(sessions.made).toHaveLength(3);
+      await leases.releaseLock(third.lockId);
+    } finally {
+      await leases.close();
+    }
+  });
+});
+
+/** The lock rows alone (a state without leases), once `state` made the tables. */
+async function rowsOf(state: EngineState, pool: pg.Pool): Promise<PgLeaseLockStore["rows"]> {
+  await state.locks();
+  return pgStateOn(pool);
+}
+
 describe("a lock lost to its session's error", () => {
   it("says why without the connection's password, in any spelling or piece", {
     timeout: 30_000,

@@ -206,8 +206,7 @@ function lostBy(state: EngineState, lockId: string): string | null {
  * Runs A up to its gate, ends its lock's session with `end`, lets B (the real command) sync the
  * recipe to the end, opens the gate, and returns A's run with what was seen on the way.
  */
-async function loseTheLockMidRun(spec: RecipeSpec, end: (pid: number) => Promise<void>) {
-  const a = writer();
+async function loseTheLockMidRun(spec: RecipeSpec, end: (pid: number) => Promise<void>, a = writer()) {
   await control("requests", "DELETE");
   const running = syncRecipe(recipe(h.project, recipeYaml(spec)), a.env);
   await a.gate.reached;
@@ -256,6 +255,32 @@ describe("a run whose PostgreSQL lock session ends", () => {
     expect(rest.every((e) => e.status === "failed" && (e.result as { sent?: boolean }).sent === false)).toBe(
       true,
     );
+    await onlyBsWrites(spec, a);
+  }, 120_000);
+
+  it("a lock session kept from A's last run and ended under its next: the same (the session is reused, the promise kept)", async () => {
+    // A's first run finds nothing to do (the real command synced the recipe first), and its lock's
+    // session waits for A's next lock.
+    const warm = await recipeOf("warm", 40);
+    const first = await musicsync(["sync", "-p", h.projectFile, "-r", warm.id]);
+    expect(first.code, first.stderr).toBe(0);
+    const a = writer();
+    expect((await syncRecipe(recipe(h.project, recipeYaml(warm)), a.env)).outcome).toBe("no_changes");
+    const { rows } = await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'musicsync lock'`,
+    );
+    expect(rows).toHaveLength(1);
+    const spec = await recipeOf("reused", 20);
+    const { run, record } = await loseTheLockMidRun(
+      spec,
+      async (pid) => {
+        expect(pid).toBe(rows[0]!.pid);
+        await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+      },
+      a,
+    );
+    expect(run.outcome).toBe("interrupted");
+    expect(record.error).toMatch(/^the lock on account "default" was lost: the state database closed/);
     await onlyBsWrites(spec, a);
   }, 120_000);
 

@@ -1,0 +1,72 @@
+/**
+ * A session-level advisory lock on a text key, as PostgreSQL has it: taken, checked, let go of, and
+ * taken from the session of a given name. The state's account locks are built on these
+ * (engine/state/pg/leases.ts, docs/ENGINE.md#locks); what a lock means is theirs.
+ */
+import type pg from "pg";
+
+/** The lock's 64-bit key: a hash of its text. */
+const KEY = "hashtextextended($1, 0)";
+
+/** No `idle_session_timeout` (PostgreSQL 14+): the session idles by design; its end frees the lock. */
+export async function keepIdle(session: pg.Client): Promise<void> {
+  await session.query(
+    `SELECT set_config('idle_session_timeout', '0', false)
+       WHERE current_setting('server_version_num')::int >= 140000`,
+  );
+}
+
+/** Names the session (`application_name`), so that `takeAdvisoryLock` can end this one and no other. */
+export async function nameSession(session: pg.Client, name: string): Promise<void> {
+  await session.query("SELECT set_config('application_name', $1, false)", [name]);
+}
+
+export async function tryAdvisoryLock(session: pg.Client, key: string): Promise<boolean> {
+  const { rows } = await session.query<{ got: boolean }>(`SELECT pg_try_advisory_lock(${KEY}) AS got`, [key]);
+  return rows[0]?.got === true;
+}
+
+/** Whether this session still holds the lock (a 64-bit key: classid, objid). */
+export async function holdsAdvisoryLock(session: pg.Client, key: string): Promise<boolean> {
+  const { rows } = await session.query<{ held: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+        AND pid = pg_backend_pid() AND objsubid = 1
+        AND ((classid::bigint << 32) | objid::bigint) = ${KEY}) AS held`,
+    [key],
+  );
+  return rows[0]?.held === true;
+}
+
+/** Lets go of the lock and renames the session, in one round trip; false if it did not hold it. */
+export async function releaseAdvisoryLock(session: pg.Client, key: string, name: string): Promise<boolean> {
+  const { rows } = await session.query<{ freed: boolean }>(
+    `SELECT pg_advisory_unlock(${KEY}) AS freed, set_config('application_name', $2, false)`,
+    [key, name],
+  );
+  return rows[0]?.freed === true;
+}
+
+/**
+ * Ends the sessions named `holder`, then takes the lock, waiting at most `timeoutMs` for it to be
+ * let go (pg_terminate_backend only signals). False when another session took it first.
+ */
+export async function takeAdvisoryLock(
+  session: pg.Client,
+  holder: string,
+  key: string,
+  timeoutMs: number,
+): Promise<boolean> {
+  await session.query(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
+    [holder],
+  );
+  await session.query(`SET lock_timeout = ${timeoutMs}`);
+  try {
+    await session.query(`SELECT pg_advisory_lock(${KEY})`, [key]);
+    return true;
+  } catch (e) {
+    // 55P03: lock_timeout — another session holds it now.
+    if ((e as { code?: string }).code === "55P03") return false;
+    throw e;
+  }
+}
