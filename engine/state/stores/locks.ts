@@ -4,24 +4,30 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { changed, inByteOrder, oneRow, type Stored } from "../dialect.js";
+import { changed, type Db, inByteOrder, oneRow, type Stored } from "../dialect.js";
 import type { LockInfo, LockStore } from "../types.js";
 
 export type RowLocks = Required<Omit<LockStore, "lockLost">>;
 
 export const lockStore: RowLocks & ThisType<Stored> = {
   async acquireLock(account, holder, at, staleAfterMs) {
+    const l = this.d.t.locks;
+    const lock: LockInfo = { account, lockId: randomUUID(), holder, acquiredAt: at, heartbeatAt: at };
+    const replace = (q: Db) => q.insert(l).values(lock).onConflictDoUpdate({ target: l.account, set: lock });
+    // Every row stale: the caller holds the account otherwise (PostgreSQL's session lock), so no
+    // other taker can come between; whatever row is there is replaced in one statement.
+    if (staleAfterMs === Number.NEGATIVE_INFINITY) {
+      await replace(this.d.db);
+      return { acquired: true as const, lock };
+    }
     // Guarded per account (the guard taken before the read): two processes racing for a free
     // account cannot both see it free, and a racer waits for the winner's commit and then sees its
     // lock. The primary key alone would only turn the loser's insert into an error.
     return this.d.guarded("locks", account, async (tx) => {
-      const l = this.d.t.locks;
       const current = await oneRow(tx, l, eq(l.account, account));
       if (current && at - current.heartbeatAt <= staleAfterMs)
         return { acquired: false as const, heldBy: current };
-      const lock: LockInfo = { account, lockId: randomUUID(), holder, acquiredAt: at, heartbeatAt: at };
-      if (current) await tx.delete(l).where(eq(l.account, account));
-      await tx.insert(l).values(lock);
+      await replace(tx);
       return { acquired: true as const, lock };
     });
   },

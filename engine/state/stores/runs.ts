@@ -103,23 +103,13 @@ export const runStore: RunStore & ThisType<Stored> = {
   },
 
   async journal(runId) {
-    const { db, t } = this.d;
-    const rows = await db
-      .select()
-      .from(t.journal)
-      .where(eq(t.journal.runId, runId))
-      .orderBy(asc(t.journal.seq));
-    return rows.map(journalEntryOf);
+    const j = this.d.t.journal;
+    return journalWhere(this, eq(j.runId, runId), sql`${j.seq}`);
   },
 
   async unfinishedWrites() {
-    const { db, t } = this.d;
-    const rows = await db
-      .select()
-      .from(t.journal)
-      .where(inArray(t.journal.status, ["pending", "sent", "unknown"]))
-      .orderBy(asc(t.journal.runId), asc(t.journal.seq));
-    return rows.map(journalEntryOf);
+    const j = this.d.t.journal;
+    return journalWhere(this, inArray(j.status, ["pending", "sent", "unknown"]), sql`${j.runId}, ${j.seq}`);
   },
 
   /** INSERT … ON CONFLICT DO UPDATE: two records of one run at once leave one row, the later one. */
@@ -145,6 +135,12 @@ const journalEntryOf = ({ id: _id, ...r }: Row<"journal">): JournalEntry => ({
   payload: parse(r.payload),
   result: parse(r.result),
 });
+
+/** The journal's entries that `where` selects, in the order of `order`. */
+async function journalWhere(s: Stored, where: SQL, order: SQL): Promise<JournalEntry[]> {
+  const rows = await s.d.db.select().from(s.d.t.journal).where(where).orderBy(order);
+  return rows.map(journalEntryOf);
+}
 
 const runBeforeOf = (r: Row<"runBefore">): RunBeforeRecord => ({
   ...r,
