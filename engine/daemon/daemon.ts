@@ -531,8 +531,8 @@ export class Daemon {
     }
     if (error === null && (outcome === "converged" || outcome === "no_changes")) {
       const { id, account } = e.loaded.recipe;
+      // Its conditions (Degraded False among them) came with the run's end (engine/run/runner.ts).
       await this.state.recordRecipeSuccess(id, account, this.env.clock.now());
-      await this.setCondition(id, "Degraded", "False", "Healthy", "the last run converged");
       const actions = e.run?.plan?.actions.length ?? 0;
       this.logger.info(
         { ...e.log, outcome, actions, requests: e.requests, durationMs: e.durationMs },

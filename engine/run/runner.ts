@@ -20,7 +20,15 @@ import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
 import { actionCounts, journalFate } from "../state/counts.js";
 import { currentHolder } from "../state/holder.js";
-import type { EngineState, JournalEntry, OwnedRow, RunKind, Snapshot, Stores } from "../state/types.js";
+import type {
+  EngineState,
+  JournalEntry,
+  NewCondition,
+  OwnedRow,
+  RunKind,
+  Snapshot,
+  Stores,
+} from "../state/types.js";
 import { withAlbumPlaylists } from "../targets/albums.js";
 import { keepPersonRatings, personRatings } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
@@ -290,43 +298,33 @@ export function incompleteReads(plan: Plan): string[] {
 /**
  * The conditions a one-shot run leaves (the daemon adds its own on top): Ready and Degraded say
  * whether the target matches the plan, SourceComplete whether every source was read in full,
- * AuthValid that the credentials were accepted.
+ * AuthValid that the credentials were accepted. Written in one statement.
  */
-async function recordApplyConditions(
-  stores: Stores,
-  plan: Plan,
-  converged: boolean,
-  counts: Record<string, number>,
-  at: number,
-) {
-  const recipeId = plan.recipe.id;
-  const set = (c: Parameters<EngineState["setCondition"]>[1]) => stores.setCondition(recipeId, c, at);
+function applyConditions(plan: Plan, converged: boolean, counts: Record<string, number>): NewCondition[] {
   const why = [shortfall(counts), ...incompleteReads(plan)].join("; ");
-  await set(
-    converged
-      ? { type: "Ready", status: "True", reason: "Converged", message: "the target matches the plan" }
-      : { type: "Ready", status: "False", reason: "PartialApply", message: why },
-  );
-  await set(
-    converged
-      ? { type: "Degraded", status: "False", reason: "Healthy", message: "the last run converged" }
-      : { type: "Degraded", status: "True", reason: "PartialApply", message: why },
-  );
   const truncated = plan.guards.filter(
     (g) => g.guard === "source_truncated" || g.guard === "source_shrunk" || g.guard === "too_few_items",
   );
-  await set({
-    type: "SourceComplete",
-    status: truncated.length === 0 ? "True" : "False",
-    reason: truncated.length === 0 ? "SourcesRead" : "SourceTruncated",
-    message: truncated.map((g) => g.message).join("; ") || "every source read in full",
-  });
-  await set({
-    type: "AuthValid",
-    status: "True",
-    reason: "Accepted",
-    message: "the service accepted the credentials",
-  });
+  return [
+    converged
+      ? { type: "Ready", status: "True", reason: "Converged", message: "the target matches the plan" }
+      : { type: "Ready", status: "False", reason: "PartialApply", message: why },
+    converged
+      ? { type: "Degraded", status: "False", reason: "Healthy", message: "the last run converged" }
+      : { type: "Degraded", status: "True", reason: "PartialApply", message: why },
+    {
+      type: "SourceComplete",
+      status: truncated.length === 0 ? "True" : "False",
+      reason: truncated.length === 0 ? "SourcesRead" : "SourceTruncated",
+      message: truncated.map((g) => g.message).join("; ") || "every source read in full",
+    },
+    {
+      type: "AuthValid",
+      status: "True",
+      reason: "Accepted",
+      message: "the service accepted the credentials",
+    },
+  ];
 }
 
 /**
@@ -353,16 +351,13 @@ export async function recordRunFailure(
     suspendAfter: env.suspendAfterFailures ?? 5,
     authExpired: expired,
   });
-  const set = (c: Parameters<EngineState["setCondition"]>[1]) =>
-    state.setCondition(run.recipeId, c, clock.now());
-  if (expired) await set({ type: "AuthValid", status: "False", reason: "Expired", message: why });
-  await set({ type: "Ready", status: "False", reason: expired ? "AuthExpired" : "RunFailed", message: why });
-  await set({
-    type: "Degraded",
-    status: "True",
-    reason: expired ? "AuthExpired" : "RunFailed",
-    message: why,
-  });
+  const reason = expired ? "AuthExpired" : "RunFailed";
+  const conditions: NewCondition[] = [
+    { type: "Ready", status: "False", reason, message: why },
+    { type: "Degraded", status: "True", reason, message: why },
+  ];
+  if (expired) conditions.push({ type: "AuthValid", status: "False", reason: "Expired", message: why });
+  await state.setCondition(run.recipeId, conditions, clock.now());
   return why;
 }
 
@@ -446,7 +441,7 @@ async function recordApplied(
     await stores.finishRun(runId, { at, result: outcome, counts });
     // A plan of the recipe was applied: any plan still held for it is out of date.
     await stores.supersedeApprovals(recipeId, at);
-    await recordApplyConditions(stores, plan, converged, counts, at);
+    await stores.setCondition(recipeId, applyConditions(plan, converged, counts), at);
     if (applied) await stores.recordSuccess(plan.account);
   });
   const err = converged
@@ -476,10 +471,14 @@ async function recordLockLost(
   const counts = countsOfApply(result);
   await state.finishRun(runId, { at: clock.now(), result: "interrupted", error: lost, counts });
   const message = `${lost}; ${shortfall(counts)}`;
-  const set = (c: Parameters<EngineState["setCondition"]>[1]) =>
-    state.setCondition(plan.recipe.id, c, clock.now());
-  await set({ type: "Ready", status: "False", reason: "LockLost", message });
-  await set({ type: "Degraded", status: "True", reason: "LockLost", message });
+  await state.setCondition(
+    plan.recipe.id,
+    [
+      { type: "Ready", status: "False", reason: "LockLost", message },
+      { type: "Degraded", status: "True", reason: "LockLost", message },
+    ],
+    clock.now(),
+  );
   return { recipeId: plan.recipe.id, plan, apply: result, outcome: "interrupted", error: lost };
 }
 

@@ -120,6 +120,8 @@ export interface Condition {
   changedAt: number;
 }
 
+export type NewCondition = Omit<Condition, "changedAt">;
+
 export interface AccountHealth {
   account: string;
   consecutiveFailures: number;
@@ -226,7 +228,12 @@ export interface LockStore {
 export interface HealthStore {
   /** Records a recipe version; returns its generation (a new one only when the hash changed). */
   recordGeneration(recipeId: string, hash: string, at: number): Promise<number>;
-  setCondition(recipeId: string, condition: Omit<Condition, "changedAt">, at: number): Promise<void>;
+  /** Sets one condition or several, in one statement (of a type given twice, the last). */
+  setCondition(
+    recipeId: string,
+    conditions: NewCondition | readonly NewCondition[],
+    at: number,
+  ): Promise<void>;
   conditions(recipeId: string): Promise<Condition[]>;
 
   /** A failed run: counts towards suspension; `authExpired` suspends at once. */

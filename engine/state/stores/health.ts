@@ -21,13 +21,15 @@ export const healthStore: HealthStore & ThisType<Stored> = {
     });
   },
 
-  async setCondition(recipeId, c, at) {
+  async setCondition(recipeId, conditions, at) {
     const { db, t } = this.d;
+    const rows = [conditions].flat().map((c) => ({ ...c, recipeId, changedAt: at }));
+    if (rows.length === 0) return;
     // One statement, so no other writer comes between the read of the status and the write.
     // changedAt moves only when the status does: "False since 3 days" stays true across runs.
     await db
       .insert(t.conditions)
-      .values({ ...c, recipeId, changedAt: at })
+      .values(lastOfEach(rows, (c) => c.type))
       .onConflictDoUpdate({
         target: [t.conditions.recipeId, t.conditions.type],
         set: {

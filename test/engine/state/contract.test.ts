@@ -602,6 +602,26 @@ function conditionStore(get: Get): void {
     expect(await s.conditions("none")).toEqual([]);
   });
 
+  it("sets several conditions at once, each as alone (of a type given twice, the last)", async () => {
+    const s = get();
+    await s.setCondition("r", { type: "Ready", status: "False", reason: "a", message: "" }, 10);
+    await s.setCondition(
+      "r",
+      [
+        { type: "Ready", status: "False", reason: "b", message: "still" },
+        { type: "Degraded", status: "True", reason: "c", message: "" },
+        { type: "Degraded", status: "False", reason: "d", message: "last" },
+      ],
+      20,
+    );
+    expect(await s.conditions("r")).toEqual([
+      { type: "Degraded", status: "False", reason: "d", message: "last", changedAt: 20 },
+      { type: "Ready", status: "False", reason: "b", message: "still", changedAt: 10 },
+    ]);
+    await s.setCondition("r", [], 30);
+    expect(await s.conditions("r")).toHaveLength(2);
+  });
+
   it("counts a new generation only when the recipe's hash changes", async () => {
     const s = get();
     expect(await s.recordGeneration("r", "h1", 10)).toBe(1);
