@@ -3,8 +3,9 @@
  * (engine/state/pg/leases.ts) serves one lock, then waits for the next, so that a worker's runs do
  * not each pay a connection (its start-up, its authentication, its set-up). A session is given back
  * only once nothing of its last use is left (its lock let go); one that ends while it waits is
- * dropped, one that fails its next first use (it may have died unseen: a network cut) is ended and
- * a new one used instead, and beyond `keep` waiting ones a session given back is ended.
+ * dropped, one that fails its next first use or does not answer it in time (it may have died
+ * unseen: a network cut) is ended and a new one used instead, and beyond `keep` waiting ones a
+ * session given back is ended.
  */
 import type pg from "pg";
 
@@ -19,6 +20,8 @@ export class KeptSessions {
     private readonly connect: () => Promise<pg.Client>,
     /** What a new session does once, before its first use. */
     private readonly prepare: (client: pg.Client) => Promise<void>,
+    /** How long a waiting session may take to answer its next first use. */
+    private readonly answerWithinMs: number,
     private readonly keep = 4,
   ) {}
 
@@ -28,9 +31,10 @@ export class KeptSessions {
     if (waiting !== undefined) {
       this.stopWatching(waiting);
       try {
-        return [waiting, await first(waiting)];
+        return [waiting, await answered(first(waiting), this.answerWithinMs)];
       } catch {
-        await waiting.end().catch(() => undefined);
+        // Not awaited: on a cut network the goodbye may never be answered.
+        waiting.end().catch(() => undefined);
       }
     }
     const client = await this.connect();
@@ -51,7 +55,8 @@ export class KeptSessions {
     }
     const drop = () => {
       this.stopWatching(client);
-      this.idle.splice(this.idle.indexOf(client), 1);
+      const at = this.idle.indexOf(client);
+      if (at >= 0) this.idle.splice(at, 1);
     };
     this.drops.set(client, drop);
     client.once("end", drop);
@@ -70,4 +75,13 @@ export class KeptSessions {
     for (const client of waiting) this.stopWatching(client);
     await Promise.all(waiting.map((c) => c.end().catch(() => undefined)));
   }
+}
+
+/** `work`'s answer, or a failure once `ms` have passed without it. */
+function answered<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -76,7 +76,7 @@ export class PgLeaseLockStore implements Leases {
     this.locks = rows.locks;
     // Exempt before the advisory lock is taken: the row's write that follows may idle a session
     // past the server's timeout, and its end would free the account (and fail the acquire).
-    this.sessions = new KeptSessions(connect, keepIdle);
+    this.sessions = new KeptSessions(connect, keepIdle, checks.timeoutMs);
   }
 
   async acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt> {

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openState } from "../../../engine/state/open.js";
@@ -256,6 +257,36 @@ describe("a lock's session kept for the next lock", () => {
       expect(sessions.made).toHaveLength(3);
       await leases.releaseLock(third.lockId);
     } finally {
+      await leases.close();
+    }
+  });
+});
+
+describe("a kept session that stops answering while it waits (its backend frozen, as across a cut network)", () => {
+  it("is given up after the check's time: the next lock gets a new session", {
+    timeout: 30_000,
+  }, async () => {
+    const url = await server().createDatabase("leases_kept_frozen");
+    const admin = poolOf(url);
+    const sessions = sessionsOf(url);
+    const leases = new PgLeaseLockStore(await rowsOf(stateOf(url), admin), sessions.connect, {
+      everyMs: 60_000,
+      timeoutMs: 500,
+    });
+    let frozen: number | undefined;
+    try {
+      const first = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
+      [frozen] = await advisoryHolders(admin);
+      await leases.releaseLock(first.lockId);
+      expect(spawnSync("kill", ["-STOP", String(frozen)]).status).toBe(0);
+      const second = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
+      expect(sessions.made).toHaveLength(2);
+      const [holder] = await advisoryHolders(admin);
+      expect(holder).not.toBe(frozen);
+      expect(leases.lockLost(second.lockId)).toBeNull();
+      await leases.releaseLock(second.lockId);
+    } finally {
+      if (frozen !== undefined) spawnSync("kill", ["-CONT", String(frozen)]);
       await leases.close();
     }
   });
