@@ -6,6 +6,7 @@
 import type { SQL, SQLWrapper } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { chunk } from "../../shared/chunk.js";
 import type { Tables } from "./tables.js";
 
 /** The stores' query builder, typed as PostgreSQL's (as the tables are); SQLite's answers the same calls. */
@@ -96,6 +97,17 @@ export function inByteOrder<T extends PgTable>(
 // JSON is kept as text, so that what is read back is byte for byte what was written.
 export const json = (value: unknown): string => JSON.stringify(value ?? null);
 export const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+type Write<T> = (q: Db, slice: T[]) => Promise<unknown>;
+
+/** Writes `items` a slice of `size` a statement, all or nothing: one statement alone is so already. */
+export async function inSlices<T>(d: Dialect, items: readonly T[], size: number, write: Write<T>) {
+  const slices = chunk(items, size);
+  if (slices.length < 2) return slices[0] && (await write(d.db, slices[0]));
+  return d.transaction(async (tx) => {
+    for (const slice of slices) await write(tx, slice);
+  });
+}
 
 /** How many rows an UPDATE or DELETE changed, as node-postgres (`rowCount`) or better-sqlite3 (`changes`) says. */
 export function changed(result: unknown): number {

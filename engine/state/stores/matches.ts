@@ -3,7 +3,7 @@
 import { inArray, sql } from "drizzle-orm";
 import { chunk } from "../../../shared/chunk.js";
 import type { CachedMatch } from "../../match/cached-match.js";
-import { lastOfEach, type Stored } from "../dialect.js";
+import { inSlices, lastOfEach, type Stored } from "../dialect.js";
 import type { Row } from "../tables.js";
 import type { MatchStore } from "../types.js";
 
@@ -39,23 +39,20 @@ export const matchStore: MatchStore & ThisType<Stored> = {
       reasons: JSON.stringify(c.reasons),
       matchedAt: c.matchedAt,
     }));
-    if (rows.length === 0) return;
     // All or nothing, whatever the number of statements.
-    await this.d.transaction(async (tx) => {
-      for (const slice of chunk(rows, SLICE)) {
-        await tx
-          .insert(m)
-          .values(slice)
-          .onConflictDoUpdate({
-            target: m.entryKey,
-            set: {
-              videoId: sql`excluded.video_id`,
-              score: sql`excluded.score`,
-              reasons: sql`excluded.reasons`,
-              matchedAt: sql`excluded.matched_at`,
-            },
-          });
-      }
-    });
+    await inSlices(this.d, rows, SLICE, (q, slice) =>
+      q
+        .insert(m)
+        .values(slice)
+        .onConflictDoUpdate({
+          target: m.entryKey,
+          set: {
+            videoId: sql`excluded.video_id`,
+            score: sql`excluded.score`,
+            reasons: sql`excluded.reasons`,
+            matchedAt: sql`excluded.matched_at`,
+          },
+        }),
+    );
   },
 };

@@ -2,7 +2,7 @@
 
 import { and, asc, desc, eq, gte, inArray, or, type SQL } from "drizzle-orm";
 import { chunk } from "../../../shared/chunk.js";
-import { inByteOrder, json, oneRow, parse, type Stored } from "../dialect.js";
+import { inByteOrder, inSlices, json, oneRow, parse, type Stored } from "../dialect.js";
 import type { Row } from "../tables.js";
 import type { OwnershipStore, Snapshot } from "../types.js";
 
@@ -54,13 +54,7 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
    */
   async addOwnedRows(account, target, rows) {
     if (rows.length === 0) return;
-    const values = rows.map((r) => ({
-      account,
-      target,
-      itemKey: r.itemKey,
-      setVideoId: r.setVideoId,
-      addedAt: r.addedAt,
-    }));
+    const values = rows.map((r) => ({ ...r, account, target }));
     await this.d.guarded("owned_rows", JSON.stringify([account, target]), async (tx) => {
       for (const slice of chunk(values, SLICE)) await tx.insert(this.d.t.ownedRows).values(slice);
     });
@@ -97,22 +91,17 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
    * given twice is kept once, and a process inserting the same key at once waits and then skips it.
    */
   async addTombstones(account, target, recipeId, keys, at) {
-    if (keys.length === 0) return;
+    const b = this.d.t.tombstones;
     const values = keys.map((itemKey) => ({ account, target, itemKey, recipeId, createdAt: at }));
-    await this.d.transaction(async (tx) => {
-      for (const slice of chunk(values, SLICE)) {
-        await tx.insert(this.d.t.tombstones).values(slice).onConflictDoNothing();
-      }
-    });
+    await inSlices(this.d, values, SLICE, (q, slice) => q.insert(b).values(slice).onConflictDoNothing());
   },
 
   async removeTombstones(account, target, keys) {
-    if (keys.length === 0) return;
     const b = this.d.t.tombstones;
     const scope = and(eq(b.account, account), eq(b.target, target));
-    await this.d.transaction(async (tx) => {
-      for (const slice of chunk(keys, SLICE)) await tx.delete(b).where(and(scope, inArray(b.itemKey, slice)));
-    });
+    await inSlices(this.d, keys, SLICE, (q, slice) =>
+      q.delete(b).where(and(scope, inArray(b.itemKey, slice))),
+    );
   },
 
   async snapshot(account, target) {

@@ -1,9 +1,8 @@
 /** Runs, their journal and before-records; on open, closes the runs a gone process left `running`. */
 
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { chunk } from "../../../shared/chunk.js";
 import { actionCounts, journalFate } from "../counts.js";
-import { changed, json, oneRow, parse, type Stored } from "../dialect.js";
+import { changed, inSlices, json, oneRow, parse, type Stored } from "../dialect.js";
 import { abandonedRunReason, DEFAULT_LOCK_STALE_MS, type RunningRun } from "../holder.js";
 import type { Row } from "../tables.js";
 import type { JournalEntry, RunBeforeRecord, RunRecord, RunStore } from "../types.js";
@@ -64,9 +63,8 @@ export const runStore: RunStore & ThisType<Stored> = {
       .where(eq(t.runs.id, runId));
   },
 
-  /** All or nothing (one transaction); the unique (run_id, seq) index refuses a write journalled twice. */
+  /** All or nothing; the unique (run_id, seq) index refuses a write journalled twice. */
   async journalPlanned(runId, entries, at) {
-    if (entries.length === 0) return;
     const rows = entries.map((e) => ({
       runId,
       seq: e.seq,
@@ -76,9 +74,7 @@ export const runStore: RunStore & ThisType<Stored> = {
       status: "pending" as const,
       updatedAt: at,
     }));
-    await this.d.transaction(async (tx) => {
-      for (const slice of chunk(rows, SLICE)) await tx.insert(this.d.t.journal).values(slice);
-    });
+    await inSlices(this.d, rows, SLICE, (q, slice) => q.insert(this.d.t.journal).values(slice));
   },
 
   /**
