@@ -86,6 +86,8 @@ interface Ended {
   log: { recipe: string; account: string; run: number | null; trigger: RunTrigger; attempt: number };
   requests: number;
   durationMs: number;
+  /** The recipe had no failure counted when the attempt began: a success has nothing to record. */
+  healthy: boolean;
 }
 
 export interface DaemonDeps {
@@ -367,7 +369,7 @@ export class Daemon {
     const attempt = event.attempt;
     if (!failed || attempt > this.options.retries || this.shutdown.requested) return null;
     // Suspended by this failure (its own count, or the account's expired credentials): no retry.
-    if ((await this.suspension(loaded)) !== null) return null;
+    if ((await this.suspension(loaded)).why !== null) return null;
     const delay = backoffStep(attempt, this.options.retryDelayMs, this.options.maxRetryDelayMs);
     const at = this.env.clock.now() + delay;
     await this.state
@@ -419,14 +421,19 @@ export class Daemon {
     );
   }
 
-  /** Why the recipe must not run now (its own or its account's suspension), or null. */
-  private async suspension(loaded: LoadedRecipe): Promise<string | null> {
+  /**
+   * Why the recipe must not run now (its own or its account's suspension), or null; and whether it
+   * has no failure counted (recordRecipeSuccess would change nothing).
+   */
+  private async suspension(loaded: LoadedRecipe): Promise<{ why: string | null; healthy: boolean }> {
     const { id, account } = loaded.recipe;
     const own = await this.state.recipeHealth(id);
-    if (own.suspendedAt !== null) return `suspended: ${own.suspendedReason ?? ""}`;
+    const healthy = own.consecutiveFailures === 0 && own.account === account;
+    if (own.suspendedAt !== null) return { why: `suspended: ${own.suspendedReason ?? ""}`, healthy };
     const acc = await this.state.health(account);
-    if (acc.suspendedAt !== null) return `account ${account} suspended: ${acc.suspendedReason ?? ""}`;
-    return null;
+    const why =
+      acc.suspendedAt === null ? null : `account ${account} suspended: ${acc.suspendedReason ?? ""}`;
+    return { why, healthy };
   }
 
   private async attempt(loaded: LoadedRecipe, trigger: RunTrigger, attempt: number): Promise<AttemptEvent> {
@@ -444,7 +451,7 @@ export class Daemon {
       startedAt,
       finishedAt: clock.now(),
     });
-    const suspended = await this.suspension(loaded);
+    const { why: suspended, healthy } = await this.suspension(loaded);
     if (suspended !== null) {
       this.logger.info({ recipe: id, account }, `not run: ${suspended}; lift it with: musicsync resume`);
       return event({ outcome: "suspended", error: suspended });
@@ -463,6 +470,7 @@ export class Daemon {
         log: { recipe: id, account, run: runId, trigger, attempt },
         requests: run?.apply?.requests ?? 0,
         durationMs: clock.now() - startedAt,
+        healthy,
       }),
     );
   }
@@ -531,8 +539,9 @@ export class Daemon {
     }
     if (error === null && (outcome === "converged" || outcome === "no_changes")) {
       const { id, account } = e.loaded.recipe;
-      // Its conditions (Degraded False among them) came with the run's end (engine/run/runner.ts).
-      await this.state.recordRecipeSuccess(id, account, this.env.clock.now());
+      // Its conditions (Degraded False among them) came with the run's end (engine/run/runner.ts);
+      // a failure recorded since the attempt began is as if it came just after this success.
+      if (!e.healthy) await this.state.recordRecipeSuccess(id, account, this.env.clock.now());
       const actions = e.run?.plan?.actions.length ?? 0;
       this.logger.info(
         { ...e.log, outcome, actions, requests: e.requests, durationMs: e.durationMs },

@@ -57,6 +57,11 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   },
 
   async recordSuccess(account) {
+    // A record with no failure counted has nothing to change: read without the guard, no write (a
+    // failure recorded meanwhile is as if it came just after this success).
+    const table = this.d.t.accountHealth;
+    const known = await oneRow(this.d.db, table, eq(table.account, account));
+    if (known?.consecutiveFailures === 0) return known;
     return updateAccountHealth(this, account, (h) => ({ ...h, consecutiveFailures: 0 }));
   },
 
