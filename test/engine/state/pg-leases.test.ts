@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openState } from "../../../engine/state/open.js";
-import { PgLeaseLockStore } from "../../../engine/state/pg/leases.js";
+import { type LeaseChecks, PgLeaseLockStore } from "../../../engine/state/pg/leases.js";
 import { pgStateOn } from "../../../engine/state/pg.js";
 import type { EngineState, LockAttempt, LockInfo } from "../../../engine/state/types.js";
 import { usePostgres } from "../../support/postgres-server.js";
@@ -17,8 +17,10 @@ const WAIT_MS = 30_000;
 const states: EngineState[] = [];
 const holders: LockHolder[] = [];
 const pools: pg.Pool[] = [];
+const ownLeases: PgLeaseLockStore[] = [];
 
 afterEach(async () => {
+  await Promise.all(ownLeases.splice(0).map((l) => l.close()));
   await Promise.all(holders.splice(0).map((h) => h.kill()));
   await Promise.all(states.splice(0).map((s) => s.close().catch(() => undefined)));
   await Promise.all(pools.splice(0).map((p) => p.end().catch(() => undefined)));
@@ -196,107 +198,84 @@ function sessionsOf(url: string): { connect: () => Promise<pg.Client>; made: pg.
   return { connect, made };
 }
 
+/**
+ * Leases of the test's own over a fresh database, whose first lock was taken and released: its
+ * session (`pid`) waits for the next lock. `next()` takes the account again.
+ */
+async function afterOneLock(db: string, checks?: LeaseChecks) {
+  const url = await server().createDatabase(db);
+  const admin = poolOf(url);
+  const sessions = sessionsOf(url);
+  const state = stateOf(url);
+  await state.locks(); // the tables
+  const leases = new PgLeaseLockStore(pgStateOn(admin), sessions.connect, checks);
+  ownLeases.push(leases);
+  const next = async () => acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
+  const first = await next();
+  const [pid] = await advisoryHolders(admin);
+  await leases.releaseLock(first.lockId);
+  return { admin, sessions, state, leases, pid: pid!, next };
+}
+
 describe("a lock's session kept for the next lock", () => {
   it("serves the process's next lock (no new connection), the account free while it waits", {
     timeout: 30_000,
   }, async () => {
-    const url = await server().createDatabase("leases_kept");
-    const admin = poolOf(url);
-    const sessions = sessionsOf(url);
-    const state = stateOf(url);
-    const leases = new PgLeaseLockStore(await rowsOf(state, admin), sessions.connect);
-    try {
-      const first = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
-      const [pid] = await advisoryHolders(admin);
-      await leases.releaseLock(first.lockId);
-      expect(await advisoryHolders(admin)).toEqual([]);
-      // Another state takes the account meanwhile, then lets it go.
-      const other = acquired(await state.acquireLock(ACCOUNT, "other", Date.now(), STALE));
-      await state.releaseLock(other.lockId);
-      const second = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
-      expect(await advisoryHolders(admin)).toEqual([pid]);
-      expect(sessions.made).toHaveLength(1);
-      expect(leases.lockLost(second.lockId)).toBeNull();
-      await leases.releaseLock(second.lockId);
-      // Closing ends the waiting session too.
-      await leases.close();
-      await until("the waiting session to end", async () => {
-        const { rows } = await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [pid]);
-        return rows.length === 0;
-      });
-    } finally {
-      await leases.close();
-    }
+    const { admin, sessions, state, leases, pid, next } = await afterOneLock("leases_kept");
+    expect(await advisoryHolders(admin)).toEqual([]);
+    // Another state takes the account meanwhile, then lets it go.
+    const other = acquired(await state.acquireLock(ACCOUNT, "other", Date.now(), STALE));
+    await state.releaseLock(other.lockId);
+    const second = await next();
+    expect(await advisoryHolders(admin)).toEqual([pid]);
+    expect(sessions.made).toHaveLength(1);
+    expect(leases.lockLost(second.lockId)).toBeNull();
+    await leases.releaseLock(second.lockId);
+    // Closing ends the waiting session too.
+    await leases.close();
+    await until("the waiting session to end", async () => {
+      const { rows } = await admin.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [pid]);
+      return rows.length === 0;
+    });
   });
 
   it("is not used once ended while it waits: the next lock gets a new session, and its loss is still seen", {
     timeout: 30_000,
   }, async () => {
-    const url = await server().createDatabase("leases_kept_cut");
-    const admin = poolOf(url);
-    const sessions = sessionsOf(url);
-    const leases = new PgLeaseLockStore(await rowsOf(stateOf(url), admin), sessions.connect, {
-      everyMs: 100,
-      timeoutMs: 1_000,
-    });
-    try {
-      const first = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
-      const [pid] = await advisoryHolders(admin);
-      await leases.releaseLock(first.lockId);
-      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
-      const second = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
-      expect(sessions.made).toHaveLength(2);
-      const [now] = await advisoryHolders(admin);
-      expect(now).not.toBe(pid);
-      expect(leases.lockLost(second.lockId)).toBeNull();
-      // The new session ended in turn: the lock is lost, not given back.
-      await admin.query("SELECT pg_terminate_backend($1)", [now]);
-      await until("the lock to be known lost", async () => leases.lockLost(second.lockId) !== null);
-      await leases.releaseLock(second.lockId);
-      const third = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
-      expect(sessions.made).toHaveLength(3);
-      await leases.releaseLock(third.lockId);
-    } finally {
-      await leases.close();
-    }
+    const checks = { everyMs: 100, timeoutMs: 1_000 };
+    const { admin, sessions, leases, pid, next } = await afterOneLock("leases_kept_cut", checks);
+    await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+    const second = await next();
+    expect(sessions.made).toHaveLength(2);
+    const [now] = await advisoryHolders(admin);
+    expect(now).not.toBe(pid);
+    expect(leases.lockLost(second.lockId)).toBeNull();
+    // The new session ended in turn: the lock is lost, not given back.
+    await admin.query("SELECT pg_terminate_backend($1)", [now]);
+    await until("the lock to be known lost", async () => leases.lockLost(second.lockId) !== null);
+    await leases.releaseLock(second.lockId);
+    await leases.releaseLock((await next()).lockId);
+    expect(sessions.made).toHaveLength(3);
   });
-});
 
-describe("a kept session that stops answering while it waits (its backend frozen, as across a cut network)", () => {
-  it("is given up after the check's time: the next lock gets a new session", {
+  it("is given up when it does not answer in the check's time (its backend frozen, as across a cut network)", {
     timeout: 30_000,
   }, async () => {
-    const url = await server().createDatabase("leases_kept_frozen");
-    const admin = poolOf(url);
-    const sessions = sessionsOf(url);
-    const leases = new PgLeaseLockStore(await rowsOf(stateOf(url), admin), sessions.connect, {
-      everyMs: 60_000,
-      timeoutMs: 500,
-    });
-    let frozen: number | undefined;
+    const checks = { everyMs: 60_000, timeoutMs: 500 };
+    const { admin, sessions, leases, pid, next } = await afterOneLock("leases_kept_frozen", checks);
+    expect(spawnSync("kill", ["-STOP", String(pid)]).status).toBe(0);
     try {
-      const first = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
-      [frozen] = await advisoryHolders(admin);
-      await leases.releaseLock(first.lockId);
-      expect(spawnSync("kill", ["-STOP", String(frozen)]).status).toBe(0);
-      const second = acquired(await leases.acquireLock(ACCOUNT, "me", Date.now(), STALE));
+      const second = await next();
       expect(sessions.made).toHaveLength(2);
       const [holder] = await advisoryHolders(admin);
-      expect(holder).not.toBe(frozen);
+      expect(holder).not.toBe(pid);
       expect(leases.lockLost(second.lockId)).toBeNull();
       await leases.releaseLock(second.lockId);
     } finally {
-      if (frozen !== undefined) spawnSync("kill", ["-CONT", String(frozen)]);
-      await leases.close();
+      spawnSync("kill", ["-CONT", String(pid)]);
     }
   });
 });
-
-/** The lock rows alone (a state without leases), once `state` made the tables. */
-async function rowsOf(state: EngineState, pool: pg.Pool): Promise<PgLeaseLockStore["rows"]> {
-  await state.locks();
-  return pgStateOn(pool);
-}
 
 describe("a lock lost to its session's error", () => {
   it("says why without the connection's password, in any spelling or piece", {
