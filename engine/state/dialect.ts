@@ -3,9 +3,9 @@
  * PostgreSQL (./pg/dialect.ts) do differently (docs/ARCHITECTURE.md#the-state). Upserts need none
  * (both speak `ON CONFLICT … excluded.`), nor counts of changed rows (`changed` reads either).
  */
-import type { SQL, SQLWrapper } from "drizzle-orm";
+import { and, eq, getTableName, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
-import type { PgTable } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { chunk } from "../../shared/chunk.js";
 import type { Tables } from "./tables.js";
 
@@ -67,16 +67,21 @@ export interface Stored {
   readonly d: Dialect;
 }
 
-/** The row of `table` that `where` selects (the first, if several), or null. */
+/** The row of `table` whose columns equal `match`'s values (the first, if several), or null. */
 export async function oneRow<T extends PgTable>(
   q: Db,
   table: T,
-  where: SQL | undefined,
+  match: Partial<T["$inferSelect"]>,
 ): Promise<T["$inferSelect"] | null> {
-  const [row] = (await q
-    .select()
-    .from(table as PgTable)
-    .where(where)) as T["$inferSelect"][];
+  const names = Object.keys(match);
+  const columns = table as unknown as Record<string, PgColumn>;
+  const build = (db: Db) =>
+    db
+      .select()
+      .from(table as PgTable)
+      .where(and(...names.map((name) => eq(columns[name] as PgColumn, sql.placeholder(name)))));
+  const key = `${getTableName(table)}(${names.join(",")})`;
+  const [row] = (await prepared(q, key, build, match)) as T["$inferSelect"][];
   return row ?? null;
 }
 
@@ -97,6 +102,36 @@ export function inByteOrder<T extends PgTable>(
 // JSON is kept as text, so that what is read back is byte for byte what was written.
 export const json = (value: unknown): string => JSON.stringify(value ?? null);
 export const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+/**
+ * A placeholder for each name, for a prepared query's values. Typed `never`, which fits any column:
+ * drizzle takes a placeholder wherever a value goes (its update types leave it out).
+ */
+export function placeholders<K extends string>(...names: K[]): Record<K, never> {
+  return Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<K, never>;
+}
+
+type Prepared<R> = { execute(values?: Record<string, unknown>): Promise<R> };
+/** The queries prepared on each builder: SQLite's one connection (its transactions' too), PostgreSQL's pool or a transaction. */
+const preparedOn = new WeakMap<Db, Map<string, Prepared<unknown>>>();
+
+/**
+ * Runs on `q` a query that every run makes, built and prepared the first time with placeholders
+ * where `values` go: drizzle's building costs such a query more than the database's running of it.
+ * PostgreSQL keeps it as a named statement of each session. `key` names the one text `build` gives.
+ */
+export function prepared<R>(
+  q: Db,
+  key: string,
+  build: (q: Db) => { prepare(name: string): Prepared<R> },
+  values: object,
+): Promise<R> {
+  const queries = preparedOn.get(q) ?? new Map<string, Prepared<unknown>>();
+  preparedOn.set(q, queries);
+  const query = queries.get(key) ?? build(q).prepare(key);
+  queries.set(key, query);
+  return query.execute(values as Record<string, unknown>) as Promise<R>;
+}
 
 type Write<T> = (q: Db, slice: T[]) => Promise<unknown>;
 

@@ -15,7 +15,7 @@ export const accountStore: AccountStore & ThisType<Stored> = {
   },
 
   async storedAccount(name) {
-    const row = await oneRow(this.d.db, this.d.t.accounts, eq(this.d.t.accounts.name, name));
+    const row = await oneRow(this.d.db, this.d.t.accounts, { name });
     return row && storedAccountOf(row);
   },
 

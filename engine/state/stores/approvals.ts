@@ -1,6 +1,6 @@
 /** Plans held for approval. */
 import { and, desc, eq } from "drizzle-orm";
-import { changed, oneRow, type Stored } from "../dialect.js";
+import { changed, type Db, oneRow, placeholders, prepared, type Stored } from "../dialect.js";
 import type { Row } from "../tables.js";
 import type { Approval, ApprovalStore } from "../types.js";
 
@@ -35,17 +35,19 @@ export const approvalStore: ApprovalStore & ThisType<Stored> = {
   },
 
   async approval(runId) {
-    const row = await oneRow(this.d.db, this.d.t.approvals, eq(this.d.t.approvals.runId, runId));
+    const row = await oneRow(this.d.db, this.d.t.approvals, { runId });
     return row && approvalOf(row);
   },
 
   async supersedeApprovals(recipeId, at) {
-    const { db, t } = this.d;
-    const r = await db
-      .update(t.approvals)
-      .set({ status: "superseded", decidedAt: at })
-      .where(and(eq(t.approvals.recipeId, recipeId), eq(t.approvals.status, "pending")));
-    return changed(r);
+    const a = this.d.t.approvals;
+    const { id, at: decidedAt } = placeholders("id", "at");
+    const build = (q: Db) =>
+      q
+        .update(a)
+        .set({ status: "superseded", decidedAt })
+        .where(and(eq(a.recipeId, id), eq(a.status, "pending")));
+    return changed(await prepared(this.d.db, "approvals.supersede", build, { id: recipeId, at }));
   },
 
   /** One UPDATE guarded by `pending`: a second decider waits for the first, then finds it decided. */

@@ -1,8 +1,12 @@
 /** Account and recipe health, conditions, generations, the next run and source reads. */
 import { desc, eq, sql } from "drizzle-orm";
-import { type Db, inByteOrder, lastOfEach, oneRow, type Stored } from "../dialect.js";
+import { type Db, inByteOrder, lastOfEach, oneRow, placeholders, prepared, type Stored } from "../dialect.js";
 import type { Tables } from "../tables.js";
 import type { AccountHealth, Condition, HealthStore, RecipeHealth } from "../types.js";
+
+const RECIPE = placeholders("recipeId", "at");
+/** A condition's own columns. */
+const COLUMNS = ["type", "status", "reason", "message"] as const;
 
 export const healthStore: HealthStore & ThisType<Stored> = {
   async recordGeneration(recipeId, hash, at) {
@@ -22,23 +26,37 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   },
 
   async setCondition(recipeId, conditions, at) {
-    const { db, t } = this.d;
-    const rows = [conditions].flat().map((c) => ({ ...c, recipeId, changedAt: at }));
+    const c = this.d.t.conditions;
+    const rows = lastOfEach([conditions].flat(), (row) => row.type);
     if (rows.length === 0) return;
+    // Prepared for each count of rows: their values are numbered placeholders.
+    const values = Object.fromEntries(rows.flatMap((row, i) => COLUMNS.map((k) => [k + i, row[k]])));
+    const row = (i: number) => {
+      const slot = (k: (typeof COLUMNS)[number]) => sql.placeholder(k + i) as never;
+      const own = {
+        type: slot("type"),
+        status: slot("status"),
+        reason: slot("reason"),
+        message: slot("message"),
+      };
+      return { ...own, recipeId: RECIPE.recipeId, changedAt: RECIPE.at };
+    };
     // One statement, so no other writer comes between the read of the status and the write.
     // changedAt moves only when the status does: "False since 3 days" stays true across runs.
-    await db
-      .insert(t.conditions)
-      .values(lastOfEach(rows, (c) => c.type))
-      .onConflictDoUpdate({
-        target: [t.conditions.recipeId, t.conditions.type],
-        set: {
-          status: sql`excluded.status`,
-          reason: sql`excluded.reason`,
-          message: sql`excluded.message`,
-          changedAt: sql`case when ${t.conditions.status} = excluded.status then ${t.conditions.changedAt} else excluded.changed_at end`,
-        },
-      });
+    const build = (q: Db) =>
+      q
+        .insert(c)
+        .values(rows.map((_, i) => row(i)))
+        .onConflictDoUpdate({
+          target: [c.recipeId, c.type],
+          set: {
+            status: sql`excluded.status`,
+            reason: sql`excluded.reason`,
+            message: sql`excluded.message`,
+            changedAt: sql`case when ${c.status} = excluded.status then ${c.changedAt} else excluded.changed_at end`,
+          },
+        });
+    await prepared(this.d.db, `conditions.set(${rows.length})`, build, { ...values, recipeId, at });
   },
 
   async conditions(recipeId) {
@@ -60,7 +78,7 @@ export const healthStore: HealthStore & ThisType<Stored> = {
     // A record with no failure counted has nothing to change: read without the guard, no write (a
     // failure recorded meanwhile is as if it came just after this success).
     const table = this.d.t.accountHealth;
-    const known = await oneRow(this.d.db, table, eq(table.account, account));
+    const known = await oneRow(this.d.db, table, { account });
     if (known?.consecutiveFailures === 0) return known;
     return updateAccountHealth(this, account, (h) => ({ ...h, consecutiveFailures: 0 }));
   },
@@ -116,7 +134,9 @@ export const healthStore: HealthStore & ThisType<Stored> = {
 
   async sourceReads(recipeId) {
     const r = this.d.t.sourceReads;
-    const rows = await inByteOrder(this, r, r.sourceId, eq(r.recipeId, recipeId));
+    const build = (q: Db) =>
+      q.select().from(r).where(eq(r.recipeId, RECIPE.recipeId)).orderBy(this.d.bytewise(r.sourceId));
+    const rows = await prepared(this.d.db, "source_reads(recipe_id)", build, { recipeId });
     return new Map(rows.map((row) => [row.sourceId, row.items]));
   },
 
@@ -164,17 +184,14 @@ function updateRecipeHealth(
 
 async function lastGeneration(q: Db, t: Tables, recipeId: string) {
   const g = t.recipeGenerations;
-  const [last] = await q
-    .select()
-    .from(g)
-    .where(eq(g.recipeId, recipeId))
-    .orderBy(desc(g.generation))
-    .limit(1);
+  const build = (db: Db) =>
+    db.select().from(g).where(eq(g.recipeId, RECIPE.recipeId)).orderBy(desc(g.generation)).limit(1);
+  const [last] = await prepared(q, "recipe_generations(last)", build, { recipeId });
   return last;
 }
 
 async function readHealth(q: Db, t: Tables, account: string): Promise<AccountHealth> {
-  return (await oneRow(q, t.accountHealth, eq(t.accountHealth.account, account))) ?? freshAccount(account);
+  return (await oneRow(q, t.accountHealth, { account })) ?? freshAccount(account);
 }
 
 /** Reads an account's health, changes it and writes it back, guarded per account. */
@@ -205,7 +222,7 @@ function failedOnce<H extends AccountHealth | RecipeHealth>(
 }
 
 async function readRecipeHealth(q: Db, t: Tables, recipeId: string): Promise<RecipeHealth> {
-  const r = await oneRow(q, t.recipeHealth, eq(t.recipeHealth.recipeId, recipeId));
+  const r = await oneRow(q, t.recipeHealth, { recipeId });
   if (!r) return freshRecipe(recipeId);
   const { updatedAt: _u, ...rest } = r;
   return rest;

@@ -4,8 +4,15 @@
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { changed, type Db, inByteOrder, oneRow, type Stored } from "../dialect.js";
+import { changed, type Db, inByteOrder, oneRow, placeholders, prepared, type Stored } from "../dialect.js";
+import type { Tables } from "../tables.js";
 import type { LockInfo, LockStore } from "../types.js";
+
+const LOCK = placeholders("account", "lockId", "holder", "acquiredAt", "heartbeatAt");
+
+/** A lock's row written over whatever row its account has. */
+const replacing = (l: Tables["locks"]) => (q: Db) =>
+  q.insert(l).values(LOCK).onConflictDoUpdate({ target: l.account, set: LOCK });
 
 export type RowLocks = Required<Omit<LockStore, "lockLost">>;
 
@@ -13,7 +20,7 @@ export const lockStore: RowLocks & ThisType<Stored> = {
   async acquireLock(account, holder, at, staleAfterMs) {
     const l = this.d.t.locks;
     const lock: LockInfo = { account, lockId: randomUUID(), holder, acquiredAt: at, heartbeatAt: at };
-    const replace = (q: Db) => q.insert(l).values(lock).onConflictDoUpdate({ target: l.account, set: lock });
+    const replace = (q: Db) => prepared(q, "locks.replace", replacing(l), lock);
     // Every row stale: the caller holds the account otherwise (PostgreSQL's session lock), so no
     // other taker can come between; whatever row is there is replaced in one statement.
     if (staleAfterMs === Number.NEGATIVE_INFINITY) {
@@ -24,7 +31,7 @@ export const lockStore: RowLocks & ThisType<Stored> = {
     // account cannot both see it free, and a racer waits for the winner's commit and then sees its
     // lock. The primary key alone would only turn the loser's insert into an error.
     return this.d.guarded("locks", account, async (tx) => {
-      const current = await oneRow(tx, l, eq(l.account, account));
+      const current = await oneRow(tx, l, { account });
       if (current && at - current.heartbeatAt <= staleAfterMs)
         return { acquired: false as const, heldBy: current };
       await replace(tx);
@@ -38,12 +45,14 @@ export const lockStore: RowLocks & ThisType<Stored> = {
   },
 
   async releaseLock(lockId) {
-    const { db, t } = this.d;
-    await db.delete(t.locks).where(eq(t.locks.lockId, lockId));
+    const l = this.d.t.locks;
+    await prepared(this.d.db, "locks.release", (q) => q.delete(l).where(eq(l.lockId, LOCK.lockId)), {
+      lockId,
+    });
   },
 
   async lock(account) {
-    return oneRow(this.d.db, this.d.t.locks, eq(this.d.t.locks.account, account));
+    return oneRow(this.d.db, this.d.t.locks, { account });
   },
 
   async locks() {

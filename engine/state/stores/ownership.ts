@@ -1,8 +1,8 @@
 /** Owned playlists and rows, tombstones and snapshots; upserts are one atomic `INSERT … ON CONFLICT`. */
 
-import { and, asc, desc, eq, gte, inArray, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, or } from "drizzle-orm";
 import { chunk } from "../../../shared/chunk.js";
-import { inByteOrder, inSlices, json, oneRow, parse, type Stored } from "../dialect.js";
+import { type Db, inSlices, json, oneRow, parse, placeholders, prepared, type Stored } from "../dialect.js";
 import type { Row } from "../tables.js";
 import type { OwnershipStore, Snapshot } from "../types.js";
 
@@ -10,11 +10,12 @@ import type { OwnershipStore, Snapshot } from "../types.js";
 const SLICE = 500;
 /** Rows named by (key, setVideoId) per DELETE: each an `or` term, under SQLite's expression depth of 1,000. */
 const PAIRS = 100;
+const AT = placeholders("account", "target", "since");
 
 export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   async ownedPlaylist(account, recipeId) {
     const p = this.d.t.ownedPlaylists;
-    return oneRow(this.d.db, p, and(eq(p.account, account), eq(p.recipeId, recipeId)));
+    return oneRow(this.d.db, p, { account, recipeId });
   },
 
   async recordOwnedPlaylist(p) {
@@ -36,16 +37,14 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   },
 
   async ownedRows(account, target) {
-    const { db, t } = this.d;
-    return db
-      .select({
-        itemKey: t.ownedRows.itemKey,
-        setVideoId: t.ownedRows.setVideoId,
-        addedAt: t.ownedRows.addedAt,
-      })
-      .from(t.ownedRows)
-      .where(and(eq(t.ownedRows.account, account), eq(t.ownedRows.target, target)))
-      .orderBy(asc(t.ownedRows.id));
+    const o = this.d.t.ownedRows;
+    const build = (q: Db) =>
+      q
+        .select({ itemKey: o.itemKey, setVideoId: o.setVideoId, addedAt: o.addedAt })
+        .from(o)
+        .where(and(eq(o.account, AT.account), eq(o.target, AT.target)))
+        .orderBy(asc(o.id));
+    return prepared(this.d.db, "owned_rows(account,target)", build, { account, target });
   },
 
   /**
@@ -77,13 +76,11 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   },
 
   async tombstones(account, target) {
-    const b = this.d.t.tombstones;
-    return tombstoneKeys(this, and(eq(b.account, account), eq(b.target, target)));
+    return tombstoneKeys(this, { account, target, since: Number.MIN_SAFE_INTEGER });
   },
 
   async tombstonesSince(account, target, since) {
-    const b = this.d.t.tombstones;
-    return tombstoneKeys(this, and(eq(b.account, account), eq(b.target, target), gte(b.createdAt, since)));
+    return tombstoneKeys(this, { account, target, since });
   },
 
   /**
@@ -106,7 +103,7 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
 
   async snapshot(account, target) {
     const s = this.d.t.targetSnapshots;
-    const row = await oneRow(this.d.db, s, and(eq(s.account, account), eq(s.target, target)));
+    const row = await oneRow(this.d.db, s, { account, target });
     return row && snapshotOf(row);
   },
 
@@ -143,8 +140,18 @@ function snapshotOf({ meta, ...r }: Row<"targetSnapshots">): Snapshot {
   };
 }
 
-/** The keys in item key order (bytewise, as SQLite's primary-key index gives them), which a Set keeps. */
-async function tombstoneKeys(s: Stored, where: SQL | undefined): Promise<Set<string>> {
+/**
+ * The keys tombstoned since `since` in item key order (bytewise, as SQLite's primary-key index gives
+ * them), which a Set keeps.
+ */
+async function tombstoneKeys(s: Stored, at: { account: string; target: string; since: number }) {
   const b = s.d.t.tombstones;
-  return new Set((await inByteOrder(s, b, b.itemKey, where)).map((r) => r.itemKey));
+  const build = (q: Db) =>
+    q
+      .select({ itemKey: b.itemKey })
+      .from(b)
+      .where(and(eq(b.account, AT.account), eq(b.target, AT.target), gte(b.createdAt, AT.since)))
+      .orderBy(s.d.bytewise(b.itemKey));
+  const rows = await prepared(s.d.db, "tombstones(account,target,since)", build, at);
+  return new Set(rows.map((r) => r.itemKey));
 }

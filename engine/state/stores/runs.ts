@@ -2,43 +2,46 @@
 
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { actionCounts, journalFate } from "../counts.js";
-import { changed, inSlices, json, oneRow, parse, type Stored } from "../dialect.js";
+import {
+  changed,
+  type Db,
+  inSlices,
+  json,
+  oneRow,
+  parse,
+  placeholders,
+  prepared,
+  type Stored,
+} from "../dialect.js";
 import { abandonedRunReason, DEFAULT_LOCK_STALE_MS, type RunningRun } from "../holder.js";
 import type { Row } from "../tables.js";
 import type { JournalEntry, RunBeforeRecord, RunRecord, RunStore } from "../types.js";
 
 /** Rows per INSERT: 7 values a journal row. */
 const SLICE = 500;
+/** The placeholders of a run's start and end, written by prepared queries. */
+const START = placeholders("recipeId", "account", "kind", "recipeHash", "holder");
+const END = placeholders("id", "at", "result", "counts", "error");
 
 export const runStore: RunStore & ThisType<Stored> = {
   async startRun(run) {
-    const { db, t } = this.d;
-    const [row] = await db
-      .insert(t.runs)
-      .values({
-        recipeId: run.recipeId,
-        account: run.account,
-        kind: run.kind,
-        recipeHash: run.recipeHash,
-        startedAt: run.at,
-        result: "running",
-        holder: run.holder ?? null,
-      })
-      .returning({ id: t.runs.id });
+    const r = this.d.t.runs;
+    const start = { ...START, startedAt: END.at, result: "running" as const };
+    const build = (q: Db) => q.insert(r).values(start).returning({ id: r.id });
+    const [row] = await prepared(this.d.db, "runs.start", build, { ...run, holder: run.holder ?? null });
     return row!.id;
   },
 
   async finishRun(runId, end) {
-    const { db, t } = this.d;
-    await db
-      .update(t.runs)
-      .set({
-        finishedAt: end.at,
-        result: end.result,
-        counts: end.counts ? json(end.counts) : null,
-        error: end.error ?? null,
-      })
-      .where(eq(t.runs.id, runId));
+    const r = this.d.t.runs;
+    const { id, at, ...set } = END;
+    const build = (q: Db) =>
+      q
+        .update(r)
+        .set({ ...set, finishedAt: at })
+        .where(eq(r.id, id));
+    const counts = end.counts ? json(end.counts) : null;
+    await prepared(this.d.db, "runs.finish", build, { ...end, id: runId, counts, error: end.error ?? null });
   },
 
   async runs(recipeId, limit = 20) {
@@ -51,7 +54,7 @@ export const runStore: RunStore & ThisType<Stored> = {
   },
 
   async run(runId) {
-    const row = await oneRow(this.d.db, this.d.t.runs, eq(this.d.t.runs.id, runId));
+    const row = await oneRow(this.d.db, this.d.t.runs, { id: runId });
     return row && runRecordOf(row);
   },
 
@@ -105,7 +108,13 @@ export const runStore: RunStore & ThisType<Stored> = {
 
   async unfinishedWrites() {
     const j = this.d.t.journal;
-    return journalWhere(this, inArray(j.status, ["pending", "sent", "unknown"]), sql`${j.runId}, ${j.seq}`);
+    const build = (q: Db) =>
+      q
+        .select()
+        .from(j)
+        .where(inArray(j.status, ["pending", "sent", "unknown"]))
+        .orderBy(j.runId, j.seq);
+    return (await prepared(this.d.db, "journal(unfinished)", build, {})).map(journalEntryOf);
   },
 
   /** INSERT … ON CONFLICT DO UPDATE: two records of one run at once leave one row, the later one. */
@@ -116,7 +125,7 @@ export const runStore: RunStore & ThisType<Stored> = {
   },
 
   async runBefore(runId) {
-    const row = await oneRow(this.d.db, this.d.t.runBefore, eq(this.d.t.runBefore.runId, runId));
+    const row = await oneRow(this.d.db, this.d.t.runBefore, { runId });
     return row && runBeforeOf(row);
   },
 };
