@@ -71,8 +71,8 @@ interface SecretWindows {
   /** Spellings of a secret too short for pieces: found only whole. */
   whole: string[];
   /** KEY_LENGTH-character windows of every spelling, short ones too: what a piece is made of. */
-  keys: string[];
-  pieces: string[];
+  keys: ReadonlySet<string>;
+  pieces: ReadonlySet<string>;
 }
 
 /**
@@ -90,17 +90,23 @@ function windowsOf(secret: string): SecretWindows {
   const long = secret.length >= PIECE_LENGTH;
   const made: SecretWindows = {
     whole: long ? [] : forms,
-    keys: [...new Set(forms.flatMap((f) => windows(f, KEY_LENGTH)))],
-    pieces: long ? [...new Set(forms.flatMap((f) => windows(f, PIECE_LENGTH)))] : [],
+    keys: new Set(forms.flatMap((f) => windows(f, KEY_LENGTH))),
+    pieces: new Set(long ? forms.flatMap((f) => windows(f, PIECE_LENGTH)) : []),
   };
   if (windowCache.size >= WINDOW_CACHE_SIZE) windowCache.delete(windowCache.keys().next().value as string);
   windowCache.set(secret, made);
   return made;
 }
 
+/** Long secrets that came after the first sync, kept apart at most (a browser client keeps 8 hashes). */
+const MOST_PASSING = 16;
+
 /**
- * The windows of every spelling of the current secrets, counted so that a secret that comes or
- * goes (a new SAPISIDHASH each second) updates the index without spelling the others again.
+ * The windows of every spelling of the current secrets. Those of the first sync, and short ones,
+ * are counted in one table, so that one that goes takes only its own windows with it. A long
+ * secret that comes later (a new SAPISIDHASH each second, the oldest going) is kept apart with its
+ * own windows, so that its coming and going costs no counting: a probe's hit is checked against
+ * the table and then each of the few passing secrets.
  */
 export class PieceIndex {
   private readonly keys = new Map<string, number>();
@@ -114,6 +120,8 @@ export class PieceIndex {
   /** Every character of a key: an escape standing for any other cannot be part of a piece. */
   private alphabet = new Set<number>();
   private current = new Set<string>();
+  /** The passing secrets' windows, oldest first. */
+  private passing = new Map<string, SecretWindows>();
   private last: readonly string[] = [];
   /**
    * Keys and pieces gone since the bitmaps were built: their bits stay set (a false hit costs
@@ -124,34 +132,65 @@ export class PieceIndex {
   rebuilds = 0;
 
   get empty(): boolean {
-    return this.pieces.size === 0 && this.whole.size === 0;
+    return this.pieces.size === 0 && this.whole.size === 0 && this.passing.size === 0;
   }
 
   sync(secrets: readonly string[]): void {
     if (secrets.length === this.last.length && secrets.every((s, i) => s === this.last[i])) return;
     this.last = [...secrets];
     const next = new Set(secrets.filter((s) => typeof s === "string" && s.length >= SHORTEST_SECRET));
-    const added: string[] = [];
+    const first = this.keySlots.length === 0;
     for (const gone of this.current) if (!next.has(gone)) this.change(gone, -1);
-    for (const secret of next) {
-      if (this.current.has(secret)) continue;
-      this.change(secret, 1);
-      added.push(secret);
+    for (const [gone, w] of this.passing) {
+      if (next.has(gone)) continue;
+      this.passing.delete(gone);
+      this.stale += w.keys.size + w.pieces.size;
     }
-    this.current = next;
-    // A browser client's secrets change every second (a new SAPISIDHASH comes, an old one goes):
-    // the newcomer's bits are set, the leaver's stay until they outnumber the live windows.
-    if (this.keySlots.length === 0 || this.stale > this.keys.size + this.pieces.size) this.rebuild();
+    const added = [...next].filter((s) => !this.current.has(s) && !this.passing.has(s));
+    this.current = new Set([...this.current].filter((s) => next.has(s)));
+    for (const secret of added) {
+      if (first || secret.length < PIECE_LENGTH) this.settle(secret);
+      else this.passing.set(secret, windowsOf(secret));
+    }
+    // Many that come and stay (secrets added one by one) join the counted table after all.
+    for (const [secret] of this.passing) if (this.passing.size > MOST_PASSING) this.settle(secret);
+    // The newcomer's bits are set; a leaver's stay until the leavers outnumber the live windows.
+    if (first || this.stale > this.live()) this.rebuild();
     else for (const secret of added) this.mark(secret);
+  }
+
+  private settle(secret: string): void {
+    this.passing.delete(secret);
+    this.change(secret, 1);
+    this.current.add(secret);
+  }
+
+  private live(): number {
+    let count = this.keys.size + this.pieces.size;
+    for (const w of this.passing.values()) count += w.keys.size + w.pieces.size;
+    return count;
+  }
+
+  private hasKey(key: string): boolean {
+    if (this.keys.has(key)) return true;
+    for (const w of this.passing.values()) if (w.keys.has(key)) return true;
+    return false;
+  }
+
+  private hasPiece(piece: string): boolean {
+    if (this.pieces.has(piece)) return true;
+    for (const w of this.passing.values()) if (w.pieces.has(piece)) return true;
+    return false;
   }
 
   /** The bitmaps and the alphabet made anew from the live keys and pieces. */
   private rebuild(): void {
-    this.keySlots = slotsOf(this.keys.keys());
-    this.headSlots = slotsOf(this.pieces.keys());
+    const passing = [...this.passing.values()];
+    this.keySlots = slotsOf([this.keys.keys(), ...passing.map((w) => w.keys)]);
+    this.headSlots = slotsOf([this.pieces.keys(), ...passing.map((w) => w.pieces)]);
     this.alphabet = new Set();
-    for (const key of this.keys.keys())
-      for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
+    for (const keys of [this.keys.keys(), ...passing.map((w) => w.keys)])
+      for (const key of keys) for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
     this.stale = 0;
     this.rebuilds++;
   }
@@ -175,7 +214,7 @@ export class PieceIndex {
   spans(text: string): Span[] {
     const spans: Span[] = [];
     if (this.empty || text.length < SHORTEST_SECRET) return spans;
-    if (this.pieces.size > 0) this.probe(text, spans);
+    if (this.pieces.size > 0 || this.passing.size > 0) this.probe(text, spans);
     for (const form of this.whole.keys()) {
       for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
         spans.push([at, at + form.length]);
@@ -191,11 +230,11 @@ export class PieceIndex {
     const last = text.length - KEY_LENGTH;
     for (let i = 0; i <= last; i += STRIDE) {
       if (!slotSet(keySlots, text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2))) continue;
-      if (!this.keys.has(text.slice(i, i + KEY_LENGTH))) continue;
+      if (!this.hasKey(text.slice(i, i + KEY_LENGTH))) continue;
       for (let j = Math.max(0, i - STRIDE + 1); j <= i && j + PIECE_LENGTH <= text.length; j++) {
         // A piece starts with one of few heads: most candidates end here, without a new string.
         if (!slotSet(headSlots, text.charCodeAt(j), text.charCodeAt(j + 1), text.charCodeAt(j + 2))) continue;
-        if (this.pieces.has(text.slice(j, j + PIECE_LENGTH))) spans.push([j, j + PIECE_LENGTH]);
+        if (this.hasPiece(text.slice(j, j + PIECE_LENGTH))) spans.push([j, j + PIECE_LENGTH]);
       }
     }
   }
@@ -235,7 +274,7 @@ export class PieceIndex {
     for (let from = 0; from + KEY_LENGTH <= units.length; from++) {
       const [a, b, c] = units.slice(from, from + KEY_LENGTH) as [number, number, number];
       if (a < 0 || c < 0 || !slotSet(this.keySlots, a, b, c)) continue;
-      if (this.keys.has(String.fromCharCode(a, b, c))) return true;
+      if (this.hasKey(String.fromCharCode(a, b, c))) return true;
     }
     return false;
   }
@@ -247,7 +286,7 @@ export class PieceIndex {
       near.rawAt[from + length] as number,
     ];
     for (let from = 0; from + PIECE_LENGTH <= near.text.length; from++) {
-      if (this.pieces.has(near.text.slice(from, from + PIECE_LENGTH))) spans.push(raw(from, PIECE_LENGTH));
+      if (this.hasPiece(near.text.slice(from, from + PIECE_LENGTH))) spans.push(raw(from, PIECE_LENGTH));
     }
     for (const form of this.whole.keys()) {
       for (let from = near.text.indexOf(form); from >= 0; from = near.text.indexOf(form, from + 1)) {
@@ -280,10 +319,10 @@ function slotSet(bitmap: Uint32Array, a: number, b: number, c: number): boolean 
   return ((bitmap[at >>> 5] as number) & (1 << (at & 31))) !== 0;
 }
 
-/** The slots of the first KEY_LENGTH characters of each text. */
-function slotsOf(texts: Iterable<string>): Uint32Array {
+/** The slots of the first KEY_LENGTH characters of each text of each list. */
+function slotsOf(lists: Iterable<string>[]): Uint32Array {
   const bitmap = new Uint32Array((1 << BITMAP_BITS) / 32);
-  setSlots(bitmap, texts);
+  for (const texts of lists) setSlots(bitmap, texts);
   return bitmap;
 }
 
