@@ -115,13 +115,26 @@ export function cleanRows(draft: Draft): void {
   }
 }
 
-/** Entries the target lacks: added, or skipped (removed by hand, tombstoned, unavailable). */
+/** Why a plan skips an id of the account's quarantine (readers of a plan match its first word). */
+const QUARANTINED = "quarantined: the service refused to add it";
+
+/**
+ * Entries the target lacks: added, or skipped (quarantined, removed by hand, tombstoned,
+ * unavailable). Only here, among the adds, does the quarantine count: an entry a row already holds
+ * was matched to it and stays (docs/ENGINE.md#ownership).
+ */
 export function decideAdds(draft: Draft, rules: TargetRules): void {
   const { actual, owned, policy } = draft;
   const keepAway = policy.mode === "append" || (policy.mode === "sync" && policy.on_drift === "adopt");
+  const quarantined = draft.desired.quarantined;
   for (const entry of draft.entries) {
     if (entry.row !== null) continue;
     const { key, line } = entry;
+    if (quarantined?.has(key)) {
+      line.op = "skip";
+      line.reason = QUARANTINED;
+      continue;
+    }
     // A playlist about to be created has no history: nothing of it can have been removed by hand.
     const goneAfterEngineAdded = actual.exists && owned.rows.has(key);
     const tombstoned = actual.exists && owned.tombstones.has(key);

@@ -32,6 +32,11 @@ export interface Desired {
   sources?: readonly SourceSize[];
   /** File rows that could not be read and entries no video was found for. */
   notes?: readonly SourceNote[];
+  /**
+   * Keys the service refused lately (the account's quarantine): never added while it lasts, but a
+   * row that already holds one is the person's song like any other and stays.
+   */
+  quarantined?: ReadonlySet<string>;
 }
 
 /** How many items one source returned, and how many its last complete read held. */

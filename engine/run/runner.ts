@@ -83,17 +83,12 @@ export async function unfinishedOf(state: EngineState, recipeId: string): Promis
   return unfinished.filter((e) => runs.has(e.runId));
 }
 
-function withoutQuarantined(desired: Desired, target: TargetSpec, quarantine: ReadonlySet<string>): Desired {
-  if (quarantine.size === 0) return desired;
-  const items = [];
-  const skipped = [...desired.skipped];
-  for (const item of desired.items) {
-    const k = targetKey(target, item);
-    if (k !== null && quarantine.has(k)) {
-      skipped.push({ item, reason: "quarantined: the service refused to add it" });
-    } else items.push(item);
-  }
-  return { ...desired, items, skipped };
+/**
+ * The account's quarantine, for the planner to leave out of the adds only: an id another recipe
+ * had refused must not take a row this target already holds out of it (soak seed 1229).
+ */
+function withQuarantine(desired: Desired, quarantine: ReadonlySet<string>): Desired {
+  return quarantine.size === 0 ? desired : { ...desired, quarantined: quarantine };
 }
 
 /**
@@ -180,9 +175,8 @@ async function desiredFor(loaded: LoadedRecipe, env: EngineEnv, side: TargetSide
     tombstones: side.owned.tombstones,
     lastReads: await env.state.sourceReads(recipe.id),
   });
-  const desired = withoutQuarantined(
+  const desired = withQuarantine(
     await withAlbumPlaylists(built, recipe.target, actual.rows, client),
-    recipe.target,
     await env.state.tombstonesSince(recipe.account, QUARANTINE_TARGET, env.clock.now() - QUARANTINE_MS),
   );
   // Ratings the person set by hand are kept unless the recipe overrides them (targets/ratings.ts).

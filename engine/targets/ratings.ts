@@ -24,10 +24,16 @@ export type Rating = "LIKE" | "DISLIKE" | "INDIFFERENT";
 /** Reads of the service this needs (a part of `SourceClient`). */
 export type RatingsClient = Pick<SourceClient, "getAlbum" | "getWatchPlaylist" | "getLikedSongs">;
 
-/** The items of a likes target the plan would rate: desired, with a videoId, not yet in the target. */
+/**
+ * The items of a likes target the plan would rate: desired, with a videoId, not yet in the target,
+ * not quarantined (the plan skips those: no rating of theirs needs reading).
+ */
 export function toRate(desired: Desired, actualRows: readonly Item[]): Item[] {
   const have = new Set(actualRows.map((r) => r.videoId));
-  return desired.items.filter((i) => i.videoId !== null && !have.has(i.videoId));
+  const quarantined = desired.quarantined;
+  return desired.items.filter(
+    (i) => i.videoId !== null && !have.has(i.videoId) && !quarantined?.has(i.videoId),
+  );
 }
 
 function asRating(value: string | null | undefined): Rating | null {

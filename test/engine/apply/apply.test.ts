@@ -110,6 +110,29 @@ describe("apply", () => {
     expect(again.plan.lines.find((l) => l.videoId === bad)?.reason).toMatch(/quarantined/);
   });
 
+  it("keeps a row of an id another recipe had quarantined: only its add is skipped", async () => {
+    h = await startHarness();
+    const env = h.env();
+    const songs = catalogueSongs(h, 8);
+    const held = songs[2]!;
+    const lacking = songs[7]!;
+    const ids = [...songs.slice(0, 6), lacking];
+    await syncRecipe(recipe(h.project, yaml(songs.slice(0, 6), "mirror")), env);
+    // Refused for another recipe of the account: the quarantine is account-wide.
+    await env.state.addTombstones("default", QUARANTINE_TARGET, "other", [held, lacking], env.clock.now());
+    const loaded = recipe(h.project, yaml(ids, "mirror"));
+    const planned = await planRecipe(loaded, env);
+    expect(planned.plan.actions).toEqual([]);
+    const line = (id: string) => planned.plan.lines.find((l) => l.videoId === id);
+    expect(line(held)).toMatchObject({ op: "keep", reason: null });
+    expect(line(lacking)).toMatchObject({ op: "skip", reason: "quarantined: the service refused to add it" });
+    const run = await syncRecipe(loaded, env);
+    expect(run.outcome).toBe("no_changes");
+    expect((await playlistRows(h, planned.plan.target.playlistId!)).map((r) => r.videoId)).toEqual(
+      songs.slice(0, 6),
+    );
+  });
+
   it("creates the playlist without a bad id the create was refused for", async () => {
     h = await startHarness();
     const env = h.env();
