@@ -15,6 +15,8 @@ export function runJson(r: RecipeRun) {
     // What held writes back and what a file source could not match: part of what the run did.
     guards: r.plan?.guards ?? [],
     notes: r.plan?.notes ?? [],
+    // What the plan left out and why (quarantined, tombstoned, unavailable…): the text says it too.
+    skipped: (r.plan?.lines ?? []).filter((l) => l.op === "skip"),
     requests: r.apply?.requests ?? 0,
     actions: r.apply?.outcomes ?? [],
     quarantined: r.apply?.quarantined ?? [],

@@ -3,7 +3,7 @@
  * each check takes what was read and what the soak knows (its own model of the person's edits and
  * of desired, never the engine's tables) and returns the broken promises.
  */
-import type { PlanAction } from "../../engine/plan/types.js";
+import type { PlanAction, PlanLine } from "../../engine/plan/types.js";
 import type { RecipeRun } from "../../engine/run/run-types.js";
 import type { RecipeSpec } from "./generate.js";
 
@@ -87,10 +87,21 @@ export interface Claim {
  * what the engine should have quarantined (docs/ENGINE.md#limits-of-the-service).
  */
 export function reportedQuarantine(run: Pick<RecipeRun, "plan" | "apply">): Set<string> {
-  const skipped = (run.plan?.lines ?? [])
+  return quarantineSaid(run.plan?.lines ?? [], run.apply?.quarantined ?? []);
+}
+
+/**
+ * The same from a report's parts, as `sync --json` prints them too: the plan's skipped lines (its
+ * `skipped`) and the ids the apply quarantined (its `quarantined`).
+ */
+export function quarantineSaid(
+  lines: readonly Pick<PlanLine, "op" | "key" | "videoId" | "reason">[],
+  applied: readonly string[],
+): Set<string> {
+  const skipped = lines
     .filter((l) => l.op === "skip" && l.reason?.startsWith("quarantined"))
     .map((l) => l.key ?? l.videoId ?? "");
-  return new Set([...(run.apply?.quarantined ?? []), ...skipped]);
+  return new Set([...applied, ...skipped]);
 }
 
 /** Whether the run says the target now equals desired. */

@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { PlanAction } from "../../engine/plan/types.js";
+import type { PlanAction, PlanLine } from "../../engine/plan/types.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
 import { renderPlansJson } from "../../engine/render/json.js";
@@ -66,6 +66,7 @@ import {
   type Found,
   type Model,
   newModel,
+  quarantineSaid,
   reportedQuarantine,
   type Violation,
 } from "./invariants.js";
@@ -479,6 +480,9 @@ interface RunJson {
   error: string | null;
   requests?: number;
   guards?: { guard: string; blocks: string }[];
+  /** The plan's skipped lines, and the ids this run's apply quarantined. */
+  skipped?: PlanLine[];
+  quarantined?: string[];
 }
 
 /** The reports of `sync --json` / `apply --json`, or a violation when it printed none. */
@@ -490,11 +494,13 @@ function processReports(s: Seed, run: number, p: ProcessRun, faultFree: boolean,
       // The JSON names the plan's guards (max_removals…), but a fault may also have cut a read short
       // unseen (the target's included, which holds every write back: "all").
       const guards = faultFree ? (r.guards ?? []) : [{ guard: "unknown", blocks: "all" }];
+      // What it skipped as quarantined, said in its report, excuses those ids as a run's plan does.
+      const quarantined = quarantineSaid(r.skipped ?? [], r.quarantined ?? []);
       reports.set(r.recipe, {
-        claim: { outcome: r.outcome, guards, errors: [] },
+        claim: { outcome: r.outcome, guards, errors: [], quarantined },
         actions: null,
         outcomes: [],
-        quarantined: new Set(),
+        quarantined: new Set(r.quarantined ?? []),
         sourceGuarded: !faultFree,
         requests: r.requests ?? null,
         echo,

@@ -159,8 +159,14 @@ describe("musicsync plan / apply / sync against the emulator", () => {
       outcome: "partial",
       quarantined: ["zzzzzzzzzzz"],
     });
-    const settled = await musicsync(["sync", "-p", h.projectFile]);
+    // The next run skips the id, and its report says which and why.
+    const settled = await musicsync(["sync", "-p", h.projectFile, "--json"]);
     expect(settled.code).toBe(0);
+    expect(JSON.parse(settled.stdout).runs[0]).toMatchObject({
+      outcome: "no_changes",
+      quarantined: [],
+      skipped: [{ op: "skip", videoId: "zzzzzzzzzzz", reason: "quarantined: the service refused to add it" }],
+    });
 
     const env = h.env({ stateFile: h.stateFile });
     await withLock(env, "default", async () => {
