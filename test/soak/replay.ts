@@ -1,6 +1,7 @@
 /**
  * Every seed that ever found a break (regressions.ts), each replaying the story that once broke: with
- * no new surface (surfaces.ts), so the seed draws what it drew then. Dealt out alternately to two
+ * no new surface (surfaces.ts), so the seed draws what it drew then (or, for a seed that broke only
+ * under them, every attack and surface `npm run soak` draws). Dealt out alternately to two
  * test files (soak-regressions-1 and -2), so that vitest's two workers replay them side by side; a
  * seed added to regressions.ts lands in one of them by its place in the list.
  */
@@ -16,8 +17,15 @@ export function regressionsShare(share: number, shares: number) {
     .map((r) => [r.seed, r.promise, r.found] as const);
 }
 
-/** Replays one regression seed with `command`; fails naming every violation. */
+/**
+ * Replays one regression seed with `command`, with the attacks it broke under (regressions.ts
+ * `attacks`); fails naming every violation.
+ */
 export async function replay(seed: number, command: readonly string[]): Promise<void> {
-  const { violations } = await runSeed(seed, { kill: "auto", command, ...attacks, surfaces: "none" });
+  const all = REGRESSIONS.some((r) => r.seed === seed && !r.state && r.attacks === "all");
+  const drawn = all
+    ? ({ hostile: "all", surfaces: "all" } as const)
+    : ({ ...attacks, surfaces: "none" } as const);
+  const { violations } = await runSeed(seed, { kill: "auto", command, ...drawn });
   expect(violations, describeViolations(violations)).toEqual([]);
 }
