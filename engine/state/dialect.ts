@@ -67,6 +67,12 @@ export interface Stored {
   readonly d: Dialect;
 }
 
+/** Where each column of `names` equals the placeholder of its name. */
+function matching(table: PgTable, names: readonly string[]): SQL | undefined {
+  const columns = table as unknown as Record<string, PgColumn>;
+  return and(...names.map((name) => eq(columns[name] as PgColumn, sql.placeholder(name))));
+}
+
 /** The row of `table` whose columns equal `match`'s values (the first, if several), or null. */
 export async function oneRow<T extends PgTable>(
   q: Db,
@@ -74,29 +80,32 @@ export async function oneRow<T extends PgTable>(
   match: Partial<T["$inferSelect"]>,
 ): Promise<T["$inferSelect"] | null> {
   const names = Object.keys(match);
-  const columns = table as unknown as Record<string, PgColumn>;
   const build = (db: Db) =>
     db
       .select()
       .from(table as PgTable)
-      .where(and(...names.map((name) => eq(columns[name] as PgColumn, sql.placeholder(name)))));
+      .where(matching(table, names));
   const key = `${getTableName(table)}(${names.join(",")})`;
   const [row] = (await prepared(q, key, build, match)) as T["$inferSelect"][];
   return row ?? null;
 }
 
-/** The rows of `table` (those `where` selects), in the byte order of `column`: the same on both. */
-export function inByteOrder<T extends PgTable>(
+/** The rows of `table` whose columns equal `match`'s values, in the byte order of `column`: the same on both. */
+export async function inByteOrder<T extends PgTable>(
   s: Stored,
   table: T,
-  column: SQLWrapper,
-  where?: SQL,
+  column: PgColumn,
+  match: Partial<T["$inferSelect"]> = {},
 ): Promise<T["$inferSelect"][]> {
-  const query = s.d.db
-    .select()
-    .from(table as PgTable)
-    .where(where);
-  return query.orderBy(s.d.bytewise(column)) as unknown as Promise<T["$inferSelect"][]>;
+  const names = Object.keys(match);
+  const build = (db: Db) =>
+    db
+      .select()
+      .from(table as PgTable)
+      .where(matching(table, names))
+      .orderBy(s.d.bytewise(column));
+  const key = `${getTableName(table)}(${names.join(",")}) by ${column.name}`;
+  return (await prepared(s.d.db, key, build, match)) as T["$inferSelect"][];
 }
 
 // JSON is kept as text, so that what is read back is byte for byte what was written.

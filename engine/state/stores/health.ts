@@ -61,7 +61,7 @@ export const healthStore: HealthStore & ThisType<Stored> = {
 
   async conditions(recipeId) {
     const c = this.d.t.conditions;
-    const rows = await inByteOrder(this, c, c.type, eq(c.recipeId, recipeId));
+    const rows = await inByteOrder(this, c, c.type, { recipeId });
     return rows.map(({ recipeId: _r, ...condition }): Condition => condition);
   },
 
@@ -134,9 +134,7 @@ export const healthStore: HealthStore & ThisType<Stored> = {
 
   async sourceReads(recipeId) {
     const r = this.d.t.sourceReads;
-    const build = (q: Db) =>
-      q.select().from(r).where(eq(r.recipeId, RECIPE.recipeId)).orderBy(this.d.bytewise(r.sourceId));
-    const rows = await prepared(this.d.db, "source_reads(recipe_id)", build, { recipeId });
+    const rows = await inByteOrder(this, r, r.sourceId, { recipeId });
     return new Map(rows.map((row) => [row.sourceId, row.items]));
   },
 
