@@ -15,7 +15,12 @@ import { stateTargetKey } from "../plan/owned.js";
 import { plan as makePlan, targetKey } from "../plan/plan.js";
 import type { ActualTarget, Desired, Owned, Plan } from "../plan/types.js";
 import type { FileSource, LoadedRecipe, TargetSpec } from "../recipe/types.js";
-import { type FileSourceDeps, readFileSource } from "../sources/file-source.js";
+import {
+  type FileSourceDeps,
+  type LoadedFile,
+  loadFileSource,
+  readFileSource,
+} from "../sources/file-source.js";
 import { makeItem } from "../sources/item.js";
 import { readSources } from "../sources/read.js";
 import { actionCounts, journalFate } from "../state/counts.js";
@@ -116,10 +121,20 @@ export function pacedSearch(env: EngineEnv, account: string): FileSourceDeps["se
   return (query, filter) => pacer.send(() => client.search(query, { filter, limit: 20 }));
 }
 
-/** How a run reads `file` sources: matches cached in the state, searches paced. */
-function fileReader(env: EngineEnv, account: string) {
+/** The recipe's file sources read from disk, by source id: done before the run's first request. */
+async function loadFiles(loaded: LoadedRecipe): Promise<Map<string, LoadedFile>> {
+  const files = new Map<string, LoadedFile>();
+  for (const spec of loaded.recipe.sources) {
+    if (spec.type === "file") files.set(spec.id, await loadFileSource(spec));
+  }
+  return files;
+}
+
+/** How a run reads `file` sources: loaded beforehand, matches cached in the state, searches paced. */
+function fileReader(env: EngineEnv, account: string, files: ReadonlyMap<string, LoadedFile>) {
   const search = pacedSearch(env, account);
-  return (spec: FileSource) => readFileSource(spec, { search, cache: env.state, now: env.clock.now() });
+  return (spec: FileSource) =>
+    readFileSource(spec, { search, cache: env.state, now: env.clock.now() }, files.get(spec.id));
 }
 
 /** Reads a target and what the state remembers of it (`recipeId`: the id it is owned under). */
@@ -156,7 +171,12 @@ export async function readSide(
 }
 
 /** Reads the sources and runs the pipeline against the target as read. */
-async function desiredFor(loaded: LoadedRecipe, env: EngineEnv, side: TargetSide): Promise<Desired> {
+async function desiredFor(
+  loaded: LoadedRecipe,
+  env: EngineEnv,
+  side: TargetSide,
+  files: ReadonlyMap<string, LoadedFile>,
+): Promise<Desired> {
   const { recipe } = loaded;
   const client = env.clientFor(recipe.account);
   const { actual } = side.read;
@@ -168,7 +188,7 @@ async function desiredFor(loaded: LoadedRecipe, env: EngineEnv, side: TargetSide
           .filter((v): v is string => !!v),
       )
     : undefined;
-  const reads = await readSources(recipe, client, actual.rows, fileReader(env, recipe.account));
+  const reads = await readSources(recipe, client, actual.rows, fileReader(env, recipe.account, files));
   const built = buildDesired(loaded, reads, {
     now: new Date(env.clock.now()),
     ...(liked ? { liked } : {}),
@@ -196,8 +216,10 @@ async function desiredFor(loaded: LoadedRecipe, env: EngineEnv, side: TargetSide
  */
 export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<Planned> {
   const { recipe } = loaded;
+  // Local input first: a file source that cannot be read fails the run naming it, before any request.
+  const files = await loadFiles(loaded);
   const side = await readSide(env, recipe.account, recipe.id, recipe.target);
-  const desired = await desiredFor(loaded, env, side);
+  const desired = await desiredFor(loaded, env, side, files);
   if (recipe.target.type === "playlist" && recipe.policy.overflow === "split") {
     return planSplit(loaded, env, side, desired, (id, target) => readSide(env, recipe.account, id, target));
   }

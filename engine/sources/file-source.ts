@@ -89,9 +89,28 @@ async function overridesOf(spec: FileSource) {
   }
 }
 
-export async function readFileSource(spec: FileSource, deps: FileSourceDeps): Promise<SourceRead> {
+/** A file source's local part: its rows and matches.yaml, read before anything is asked of the service. */
+export interface LoadedFile {
+  read: Awaited<ReturnType<typeof entriesOf>>;
+  overrides: Awaited<ReturnType<typeof overridesOf>>;
+}
+
+/**
+ * Reads a file source's file and corrections. A run does this before its first request, so a file
+ * that cannot be read (missing, a device, a credentials file) fails the run naming the file, never
+ * after the service has been asked anything (or with a service fault hiding the file's fault).
+ */
+export async function loadFileSource(spec: FileSource): Promise<LoadedFile> {
   const read = await entriesOf(spec);
-  const overrides = await overridesOf(spec);
+  return { read, overrides: await overridesOf(spec) };
+}
+
+export async function readFileSource(
+  spec: FileSource,
+  deps: FileSourceDeps,
+  loaded?: LoadedFile,
+): Promise<SourceRead> {
+  const { read, overrides } = loaded ?? (await loadFileSource(spec));
   const { resolutions } = await resolveEntries(read.entries, { ...deps, overrides });
   const notes: SourceNote[] = read.issues.map((i) => ({
     source: spec.id,

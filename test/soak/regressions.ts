@@ -150,4 +150,11 @@ export const REGRESSIONS: readonly Regression[] = [
     promise: "docs/ENGINE.md#limits-of-the-service",
     attacks: "all",
   },
+  {
+    seed: 1279,
+    found:
+      "a recipe's file source was a hostile (sparse) file, but the run read the target first and met an injected service fault, so the error named the service, not the file (file sources are now read before any request)",
+    promise: "docs/ENGINE.md#bad-input",
+    attacks: "all",
+  },
 ];

@@ -3,7 +3,7 @@
  * holds versions, covers and karaoke takes of the songs (the answers come from the emulator's own
  * database, never from the matcher). Also: the cache, matches.yaml, the guards, `match`, `export`.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../../cli/musicsync/main.js";
@@ -66,12 +66,16 @@ async function project(hh: Harness, csv: string, extra = ""): Promise<LoadedReci
   return recipes[0]!;
 }
 
-async function searches(hh: Harness): Promise<number> {
+/** Requests the emulator has answered so far, by endpoint (faulted attempts and reads included). */
+async function requestCounts(hh: Harness): Promise<Record<string, number>> {
   const stats = (await (await fetch(`${hh.emulator.url}/_emulator/stats`)).json()) as {
     requests: Record<string, number>;
   };
-  return stats.requests.search ?? 0;
+  return stats.requests;
 }
+
+const searches = async (hh: Harness) => (await requestCounts(hh)).search ?? 0;
+const allRequests = async (hh: Harness) => Object.values(await requestCounts(hh)).reduce((n, c) => n + c, 0);
 
 async function importedRows(hh: Harness): Promise<string[]> {
   const [id] = await playlistsTitled(hh, "Imported");
@@ -226,6 +230,24 @@ describe("hostile files through a run", () => {
     await writeFile(join(dir, "matches.yaml"), '"a - b": not-a-video-id\n');
     await expect(syncRecipe(loaded, env)).rejects.toThrow(/matches\.yaml:1:\d+: .*video id or skip/);
     expect(await playlistsTitled(h, "Imported")).toEqual([]);
+  }, 90_000);
+
+  it("a file that cannot be read fails the run before any request, naming the file (soak seed 1279)", async () => {
+    h = await startHarness();
+    const loaded = await project(h, exportify(originalSongs(h, 2, "hard-first")));
+    const list = join(h.dir, "recipes", "list.csv");
+    const before = await allRequests(h);
+    for (const [hostile, says] of [
+      [Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256)), /list\.csv.*binary/],
+      [null, /list\.csv does not exist/],
+    ] as const) {
+      await rm(list, { force: true });
+      if (hostile) await writeFile(list, hostile);
+      await expect(planRecipe(loaded, h.env())).rejects.toThrow(says);
+      await expect(syncRecipe(loaded, h.env())).rejects.toThrow(says);
+    }
+    // Not the target's read either: a fault there would otherwise hide the file's (the soak's seed).
+    expect(await allRequests(h)).toBe(before);
   }, 90_000);
 
   it("a copy of the credentials read as a playlist: refused before any search, by a run and by match", async () => {
