@@ -423,17 +423,21 @@ export class Daemon {
 
   /**
    * Why the recipe must not run now (its own or its account's suspension), or null; and whether it
-   * has no failure counted (recordRecipeSuccess would change nothing).
+   * and its account have no failure counted (a success would change nothing).
    */
-  private async suspension(loaded: LoadedRecipe): Promise<{ why: string | null; healthy: boolean }> {
+  private async suspension(
+    loaded: LoadedRecipe,
+  ): Promise<{ why: string | null; healthy: boolean; accountClear: boolean }> {
     const { id, account } = loaded.recipe;
     const own = await this.state.recipeHealth(id);
     const healthy = own.consecutiveFailures === 0 && own.account === account;
-    if (own.suspendedAt !== null) return { why: `suspended: ${own.suspendedReason ?? ""}`, healthy };
+    if (own.suspendedAt !== null) {
+      return { why: `suspended: ${own.suspendedReason ?? ""}`, healthy, accountClear: false };
+    }
     const acc = await this.state.health(account);
     const why =
       acc.suspendedAt === null ? null : `account ${account} suspended: ${acc.suspendedReason ?? ""}`;
-    return { why, healthy };
+    return { why, healthy, accountClear: acc.consecutiveFailures === 0 };
   }
 
   private async attempt(loaded: LoadedRecipe, trigger: RunTrigger, attempt: number): Promise<AttemptEvent> {
@@ -451,13 +455,13 @@ export class Daemon {
       startedAt,
       finishedAt: clock.now(),
     });
-    const { why: suspended, healthy } = await this.suspension(loaded);
+    const { why: suspended, healthy, accountClear } = await this.suspension(loaded);
     if (suspended !== null) {
       this.logger.info({ recipe: id, account }, `not run: ${suspended}; lift it with: musicsync resume`);
       return event({ outcome: "suspended", error: suspended });
     }
     this.currentRun.delete(id);
-    const { run, error } = await this.runWaitingForLock(loaded);
+    const { run, error } = await this.runWaitingForLock(loaded, accountClear);
     const runId = this.currentRun.get(id) ?? null;
     return event(
       await this.settle({
@@ -476,7 +480,10 @@ export class Daemon {
   }
 
   /** Syncs the recipe; while another process holds the account's lock, waits and tries again. */
-  private async runWaitingForLock(loaded: LoadedRecipe): Promise<{ run: RecipeRun | null; error: unknown }> {
+  private async runWaitingForLock(
+    loaded: LoadedRecipe,
+    accountClear: boolean,
+  ): Promise<{ run: RecipeRun | null; error: unknown }> {
     const { id, account } = loaded.recipe;
     let waiting: number | null = null;
     // A wait ends when a try gets past the lock (at that try's start), or when it is given up.
@@ -486,7 +493,7 @@ export class Daemon {
     for (;;) {
       const tried = this.env.clock.now();
       try {
-        const run = await syncRecipe(loaded, this.env);
+        const run = await syncRecipe(loaded, { ...this.env, accountClear });
         waited(tried);
         return { run, error: null };
       } catch (e) {

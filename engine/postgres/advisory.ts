@@ -21,9 +21,16 @@ export async function nameSession(session: pg.Client, name: string): Promise<voi
   await session.query("SELECT set_config('application_name', $1, false)", [name]);
 }
 
-export async function tryAdvisoryLock(session: pg.Client, key: string): Promise<boolean> {
-  const { rows } = await session.query<{ got: boolean }>(`SELECT pg_try_advisory_lock(${KEY}) AS got`, [key]);
-  return rows[0]?.got === true;
+/**
+ * Takes the lock if it is free, and then (in the same round trip) names the session `name`; a
+ * session that did not get it keeps its name.
+ */
+export async function tryAdvisoryLock(session: pg.Client, key: string, name: string): Promise<boolean> {
+  const { rows } = await session.query<{ named: string | null }>(
+    `SELECT CASE WHEN pg_try_advisory_lock(${KEY}) THEN set_config('application_name', $2, false) END AS named`,
+    [key, name],
+  );
+  return typeof rows[0]?.named === "string";
 }
 
 /** Whether this session still holds the lock (a 64-bit key: classid, objid). */

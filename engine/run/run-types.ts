@@ -35,6 +35,12 @@ export interface EngineEnv {
   lockStaleMs?: number;
   /** The account's lock the run holds (set by withLock): asked before every write. */
   lease?: Lease;
+  /**
+   * The caller read the account's health as the attempt began and found no failure counted (the
+   * daemon and workers do): a run that succeeds then has nothing to clear and reads nothing for it.
+   * A failure another process records meanwhile is as if it came just after this success.
+   */
+  accountClear?: boolean;
 }
 
 /** Exit-code relevant outcomes of one recipe. */

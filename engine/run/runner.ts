@@ -458,7 +458,7 @@ async function recordApplied(
     // A plan of the recipe was applied: any plan still held for it is out of date.
     await stores.supersedeApprovals(recipeId, at);
     await stores.setCondition(recipeId, applyConditions(plan, converged, counts), at);
-    if (applied) await stores.recordSuccess(plan.account);
+    if (applied && env.accountClear !== true) await stores.recordSuccess(plan.account);
   });
   const err = converged
     ? null

@@ -209,8 +209,17 @@ export interface OwnershipStore {
 
 /** One lock per account, so that two processes never write to one account at once. */
 export interface LockStore {
-  /** Takes the account's lock; a lock whose heartbeat is older than `staleAfterMs` is taken over. */
-  acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt>;
+  /**
+   * Takes the account's lock; a lock whose heartbeat is older than `staleAfterMs` is taken over.
+   * `lockId`: the id the lock gets when taken (a new one by default).
+   */
+  acquireLock(
+    account: string,
+    holder: string,
+    at: number,
+    staleAfterMs: number,
+    lockId?: string,
+  ): Promise<LockAttempt>;
   heartbeat(lockId: string, at: number): Promise<boolean>;
   releaseLock(lockId: string): Promise<void>;
   lock(account: string): Promise<LockInfo | null>;

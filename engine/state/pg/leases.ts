@@ -13,6 +13,7 @@
  * A session whose lock was released on purpose (the row deleted, the advisory lock let go) waits
  * for the process's next lock (../../postgres/sessions.ts); a lost one is never used again.
  */
+import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import {
   holdsAdvisoryLock,
@@ -80,16 +81,19 @@ export class PgLeaseLockStore implements Leases {
   }
 
   async acquireLock(account: string, holder: string, at: number, staleAfterMs: number): Promise<LockAttempt> {
-    const [session, got] = await this.sessions.take((c) => tryAdvisoryLock(c, KEY + account));
+    // Named after its lock once it holds the account (by the try itself, or after a takeover), so
+    // that a takeover or `unlock` ends this session and no other.
+    const lockId = randomUUID();
+    const name = SESSION_NAME + lockId;
+    const [session, got] = await this.sessions.take((c) => tryAdvisoryLock(c, KEY + account, name));
     let attempt: LockAttempt | null = null;
     try {
       attempt = got
         ? // The session lock is ours: a row still there belongs to a session that is gone.
-          await this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY)
-        : await this.takeOverIfStale(session, account, holder, at, staleAfterMs);
+          await this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY, lockId)
+        : await this.takeOverIfStale(session, account, holder, at, staleAfterMs, lockId);
       if (attempt.acquired) {
-        // Named after its lock, so that a takeover or `unlock` ends this session and no other.
-        await nameSession(session, SESSION_NAME + attempt.lock.lockId);
+        if (!got) await nameSession(session, name);
         this.watch(attempt.lock.lockId, account, session);
       }
       return attempt;
@@ -152,6 +156,7 @@ export class PgLeaseLockStore implements Leases {
     holder: string,
     at: number,
     staleAfterMs: number,
+    lockId: string,
   ): Promise<LockAttempt> {
     const current = await this.rows.lock(account);
     if (current === null) return { acquired: false, heldBy: starting(account, at) };
@@ -161,7 +166,7 @@ export class PgLeaseLockStore implements Leases {
     if (!(await takeFrom(session, current.lockId, account))) {
       return { acquired: false, heldBy: (await this.rows.lock(account)) ?? current };
     }
-    return this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY);
+    return this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY, lockId);
   }
 
   /** False once the lock's row is gone or its session was lost. */

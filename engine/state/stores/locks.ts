@@ -17,9 +17,9 @@ const replacing = (l: Tables["locks"]) => (q: Db) =>
 export type RowLocks = Required<Omit<LockStore, "lockLost">>;
 
 export const lockStore: RowLocks & ThisType<Stored> = {
-  async acquireLock(account, holder, at, staleAfterMs) {
+  async acquireLock(account, holder, at, staleAfterMs, lockId = randomUUID()) {
     const l = this.d.t.locks;
-    const lock: LockInfo = { account, lockId: randomUUID(), holder, acquiredAt: at, heartbeatAt: at };
+    const lock: LockInfo = { account, lockId, holder, acquiredAt: at, heartbeatAt: at };
     const replace = (q: Db) => prepared(q, "locks.replace", replacing(l), lock);
     // Every row stale: the caller holds the account otherwise (PostgreSQL's session lock), so no
     // other taker can come between; whatever row is there is replaced in one statement.

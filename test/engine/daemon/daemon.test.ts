@@ -221,6 +221,9 @@ describe("musicsync daemon: failures", () => {
       "a run after resume",
     );
     expect((await state.recipeHealth("broken")).consecutiveFailures).toBe(0);
+    // Its failures counted on the account too; a success clears them (the daemon reads the
+    // account's health as each attempt begins, and a run that found none counted writes none).
+    expect((await state.health("default")).consecutiveFailures).toBe(0);
     expect((await state.conditions("broken")).find((c) => c.type === "Ready")).toMatchObject({
       status: "True",
     });
