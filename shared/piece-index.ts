@@ -136,8 +136,10 @@ export class PieceIndex {
   }
 
   sync(secrets: readonly string[]): void {
+    // A frozen list cannot have changed since it was last seen: the common case costs no compare.
+    if (secrets === this.last && Object.isFrozen(secrets)) return;
     if (secrets.length === this.last.length && secrets.every((s, i) => s === this.last[i])) return;
-    this.last = [...secrets];
+    this.last = Object.isFrozen(secrets) ? secrets : [...secrets];
     const next = new Set(secrets.filter((s) => typeof s === "string" && s.length >= SHORTEST_SECRET));
     const first = this.keySlots.length === 0;
     for (const gone of this.current) if (!next.has(gone)) this.change(gone, -1);

@@ -36,9 +36,20 @@ export class CredentialScrubber {
     // One client per account: a worker that served hundreds would walk each value hundreds of
     // times. Most of what is scrubbed (the state's ids, times and counts) can hold nothing.
     if (!mayHoldSecret(value)) return value;
+    // Plain data is written out once and each scrubber searches the text (a sampled pass), instead
+    // of each walking the value; only a value in which one finds something is walked.
+    const text = typeof value === "string" ? null : jsonText(value);
+    if (text !== null && this.clean(text)) return value;
     let out = this.own.value(value);
     for (const redact of this.clients) out = redact(out);
     return out;
+  }
+
+  /** Whether no scrubber finds anything in `text`. */
+  private clean(text: string): boolean {
+    if (this.own.text(text) !== text) return false;
+    for (const redact of this.clients) if (redact(text) !== text) return false;
+    return true;
   }
 
   text(value: string): string {
@@ -67,6 +78,40 @@ export function mayHoldSecret(value: unknown, depth = 0): boolean {
     if (key.length >= SHORTEST_SECRET || mayHoldSecret(v, depth + 1)) return true;
   }
   return false;
+}
+
+/** How deep `jsonText` looks; deeper values (or cycles) are walked by the scrubbers instead. */
+const TEXT_DEPTH = 64;
+
+/**
+ * The JSON text of plain data (texts, numbers, booleans, nulls, undefined, plain objects and arrays), whose
+ * every text and key it holds as written: a scrubber finds in it whatever it would find walking the
+ * value. Null for anything else, and for texts holding a backslash: the scrubbers read an escape in
+ * a text as the service would have sent it (a secret escaped twice), which the text's JSON spelling
+ * (`\\`) would hide.
+ */
+export function jsonText(value: unknown): string | null {
+  if (!plainData(value, 0)) return null;
+  const text = JSON.stringify(value);
+  return text.includes("\\\\") ? null : text;
+}
+
+function plainData(value: unknown, depth: number): boolean {
+  // An undefined holds no text (JSON leaves it out, or writes null).
+  const type = typeof value;
+  if (value === null || type === "string" || type === "number" || type === "boolean" || type === "undefined")
+    return true;
+  if (typeof value !== "object" || depth >= TEXT_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const v of value) if (!plainData(v, depth + 1)) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key in value) {
+    if (!plainData((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 /** The one scrubber of this process: loggers and outputs are shared by every environment in it. */

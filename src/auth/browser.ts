@@ -168,6 +168,9 @@ export function browserProvider(
   for (const value of cookies.values()) secrets.add(value);
   // Answers to earlier requests may still be on their way while newer hashes are sent.
   const recent: string[] = [];
+  // Every response and error is scrubbed with this list: made again only when a hash comes, and
+  // frozen, so that a scrubber can tell at a glance it is the one it saw (shared/piece-index.ts).
+  let listed: readonly string[] | null = null;
 
   return {
     kind: "browser",
@@ -178,11 +181,13 @@ export function browserProvider(
       if (recent[recent.length - 1] !== authorization) {
         recent.push(authorization);
         if (recent.length > RECENT_HASHES) recent.shift();
+        listed = null;
       }
       return { ...fixed, authorization };
     },
     secrets() {
-      return [...secrets, ...recent];
+      listed ??= Object.freeze([...secrets, ...recent]);
+      return listed;
     },
   };
 }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { PieceIndex } from "../../shared/piece-index.js";
 import { sapisidHash } from "../../src/auth/sapisid.js";
+import { seeded } from "../support/seeded.js";
 
 const COOKIE = "SID=g.a000abcDEF123456789xyzXYZ; SAPISID=Qw3rTy/UiOp-AsDfGh_1234; HSID=AbCdEf0123456789";
 const ORIGIN = "https://music.youtube.com";
@@ -35,6 +36,22 @@ describe("a piece index whose secrets change every second", () => {
     }
   });
 
+  it("notices a list changed in place; only a frozen one is taken as unchanged by its identity", () => {
+    const index = new PieceIndex();
+    const list = [hashAt(1_700_000_000)];
+    index.sync(list);
+    expect(found(index, list[0]!.slice(-20))).toBe(true);
+    const gone = list[0]!;
+    list[0] = hashAt(1_700_000_001);
+    index.sync(list);
+    expect(found(index, list[0]!.slice(-20))).toBe(true);
+    expect(found(index, gone.slice(-20))).toBe(false);
+    const frozen = Object.freeze([hashAt(1_700_000_002)]);
+    index.sync(frozen);
+    index.sync(frozen);
+    expect(found(index, frozen[0]!.slice(-20))).toBe(true);
+  });
+
   it("is made whole again only now and then, not at every change", () => {
     const index = new PieceIndex();
     const changes = 40;
@@ -44,16 +61,9 @@ describe("a piece index whose secrets change every second", () => {
   });
 });
 
-/** A small seeded generator (mulberry32): the same seed gives the same secrets and texts. */
+/** Seeded secrets: the same seed gives the same secrets and texts. */
 function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const int = (n: number) => Math.floor(next() * n);
+  const { int } = seeded(seed);
   const CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/+=_-.:é"\\';
   const secret = () => Array.from({ length: 20 + int(40) }, () => CHARS[int(CHARS.length)]).join("");
   return { int, secret };

@@ -6,7 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { CredentialScrubber, mayHoldSecret } from "../../../engine/output/scrub.js";
 import { SHORTEST_SECRET } from "../../../shared/piece-index.js";
+import { Redactor } from "../../../shared/redact.js";
 import { secretForms } from "../../../shared/secret-forms.js";
+import { seeded } from "../../support/seeded.js";
 
 const SECRET = "SAPISID-0123456789abcdef/xyz";
 
@@ -65,5 +67,72 @@ describe("the engine's scrubber", () => {
       expect(s.length).toBeGreaterThanOrEqual(SHORTEST_SECRET);
       for (const form of secretForms(s)) expect(form.length).toBeGreaterThanOrEqual(SHORTEST_SECRET);
     }
+  });
+});
+
+/** Clients as the engine adds them: each a MusicClient's scrubbing of its own secrets. */
+function withClients(secrets: readonly string[][]) {
+  const redactors = secrets.map((own) => new Redactor(() => own));
+  const scrubber = new CredentialScrubber();
+  for (const r of redactors) {
+    scrubber.addClient(<T>(v: T): T => (typeof v === "string" ? (r.text(v) as T) : r.value(v)));
+  }
+  // What the scrubber did before it searched plain data as one text: each client walks the value.
+  const walked = <T>(v: T): T => redactors.reduce((out, r) => r.value(out), v);
+  return { scrubber, walked };
+}
+
+const CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/+=_-.:;é"\\\n ';
+
+/** Seeded plain data, some texts and keys holding a piece of a secret in one of its spellings. */
+function plantedValues(seed: number, secrets: readonly string[]) {
+  const { int, next } = seeded(seed);
+  const filler = () => Array.from({ length: int(30) }, () => CHARS[int(CHARS.length)]).join("");
+  const piece = () => {
+    const forms = secretForms(secrets[int(secrets.length)]!);
+    const form = forms[int(forms.length)]!;
+    const length = Math.min(form.length, 12 + int(20));
+    const at = int(form.length - length + 1);
+    return form.slice(at, at + length);
+  };
+  const text = () => (next() < 0.15 ? filler() + piece() + filler() : filler());
+  const value = (depth: number): unknown => {
+    const roll = int(depth >= 3 ? 4 : 6);
+    if (roll === 0) return int(1e9);
+    if (roll === 1) return [null, undefined, true][int(3)];
+    if (roll <= 3) return text();
+    if (roll === 4) return Array.from({ length: int(4) }, () => value(depth + 1));
+    return Object.fromEntries(Array.from({ length: int(4) }, () => [text(), value(depth + 1)]));
+  };
+  return Array.from({ length: 60 }, () => ({ row: value(0) }));
+}
+
+describe("plain data searched as one text (seeded)", () => {
+  it.each(Array.from({ length: 25 }, (_, i) => i + 1))(
+    "seed %i: scrubs exactly what each client's walk of the value scrubs",
+    (seed) => {
+      const { int } = seeded(seed * 7919);
+      const secret = () => Array.from({ length: 16 + int(30) }, () => CHARS[int(CHARS.length)]).join("");
+      const secrets = [[secret(), secret()], [secret(), secret()], [secret()]];
+      const { scrubber, walked } = withClients(secrets);
+      let changed = 0;
+      for (const v of plantedValues(seed, secrets.flat())) {
+        const expected = walked(v);
+        expect(scrubber.value(v)).toEqual(expected);
+        if (expected !== v) changed++;
+      }
+      // Not a vacuous comparison: the seeds plant pieces the walk finds.
+      expect(changed).toBeGreaterThan(0);
+    },
+  );
+
+  it("a secret escaped in a text (a JSON answer quoted inside another) is still cut", () => {
+    const secret = "SAPISID-0123456789abcdef/xyz";
+    const { scrubber } = withClients([[secret]]);
+    // The text holds the escapes themselves, as a body quoted in a string would.
+    const quoted = secret.replace(/[0-9]/g, (d) => `\\u003${d}`);
+    const v = { echo: `said ${quoted} once`, n: 1 };
+    expect(JSON.stringify(scrubber.value(v))).not.toContain("abcdef/xyz");
+    expect(scrubber.value(v)).not.toEqual(v);
   });
 });

@@ -251,4 +251,19 @@ describe("the browser provider", () => {
     // `f6=40000000`… is 11 characters and goes in; short values would mangle ordinary text.
     expect(secrets.every((s) => s.length >= 8)).toBe(true);
   });
+
+  it("hands out one frozen list of secrets until a new hash comes, then one with it", async () => {
+    let at = 1_750_000_000_123;
+    const provider = browserProvider(parseHeaderLines(FIREFOX), { source: "test", now: () => at });
+    const first = (await provider.headers()).authorization!;
+    const listed = provider.secrets();
+    expect(Object.isFrozen(listed)).toBe(true);
+    await provider.headers(); // the same second: the same hash
+    expect(provider.secrets()).toBe(listed);
+    at += 1000;
+    const next = (await provider.headers()).authorization!;
+    expect(next).not.toBe(first);
+    expect(provider.secrets()).not.toBe(listed);
+    expect(provider.secrets()).toEqual(expect.arrayContaining([first, next]));
+  });
 });
