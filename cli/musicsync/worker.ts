@@ -9,29 +9,14 @@ import { isConnectionError } from "../../engine/postgres/errors.js";
 import { loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
 import { parseStateUrl } from "../../engine/state/url.js";
-import {
-  DEFAULT_QUEUE_SETTINGS,
-  MIN_LEASE_SECONDS,
-  openQueue,
-  QUEUE_SCHEMA,
-  type QueueSettings,
-} from "../../engine/worker/queue.js";
+import { openQueue, QUEUE_SCHEMA } from "../../engine/worker/queue.js";
 import { oldQueueSchema } from "../../engine/worker/queue-upgrade.js";
-import { Worker, type WorkerOptions } from "../../engine/worker/worker.js";
-import { parseDuration } from "../../shared/duration.js";
+import { Worker } from "../../engine/worker/worker.js";
 import { loadProjectFor } from "./accounts.js";
-import { commandLogger, type DaemonFlags, optionsOf } from "./daemon.js";
+import { commandLogger, optionsOf } from "./daemon.js";
 import { CliError, type CommandRun } from "./io.js";
 import { loadTolerant, recipePaths, stateFileOf } from "./project.js";
-
-export interface WorkerFlags extends DaemonFlags {
-  concurrency: string;
-  lease: string;
-  tick: string;
-  schedule: boolean;
-  poll: string;
-  busyRetry: string;
-}
+import type { WorkerFlags, WorkerSettings } from "./worker-settings.js";
 
 /** The state's PostgreSQL URL, or a one-line refusal that never repeats the setting. */
 export function postgresStateOf(run: CommandRun, project: Project, command: string): string {
@@ -45,40 +30,14 @@ export function postgresStateOf(run: CommandRun, project: Project, command: stri
   return url;
 }
 
-function workerSettings(o: WorkerFlags): { worker: WorkerOptions; queue: QueueSettings } {
-  try {
-    const concurrency = Number(o.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
-      throw new Error(`--concurrency: "${o.concurrency}" is not a whole number from 1 to 64`);
-    const leaseMs = parseDuration(o.lease, "--lease");
-    if (leaseMs < MIN_LEASE_SECONDS * 1000)
-      throw new Error(`--lease: "${o.lease}" is shorter than ${MIN_LEASE_SECONDS} seconds`);
-    const pollMs = Math.max(500, parseDuration(o.poll, "--poll"));
-    const queue = {
-      leaseSeconds: Math.ceil(leaseMs / 1000),
-      // A dead worker's job is looked for a few times per lease, at most every 30 s.
-      superviseSeconds: Math.max(
-        1,
-        Math.min(DEFAULT_QUEUE_SETTINGS.superviseSeconds, Math.floor(leaseMs / 3000)),
-      ),
-      pollSeconds: pollMs / 1000,
-    };
-    const worker = {
-      concurrency,
-      tickMs: o.schedule ? parseDuration(o.tick, "--tick") : 0,
-      busyRetryMs: parseDuration(o.busyRetry, "--busy-retry"),
-      leaseMs,
-      pollSeconds: queue.pollSeconds,
-    };
-    return { worker, queue };
-  } catch (e) {
-    throw new CliError((e as Error).message);
-  }
-}
-
-export async function runWorker(run: CommandRun, paths: readonly string[], o: WorkerFlags): Promise<void> {
+/** `settings`: the worker's flags as workerSettings read them (before this module was loaded). */
+export async function runWorker(
+  run: CommandRun,
+  paths: readonly string[],
+  o: WorkerFlags,
+  settings: WorkerSettings,
+): Promise<void> {
   const { g } = run;
-  const settings = workerSettings(o);
   const options = optionsOf(o);
   const logger = commandLogger(run, o.logFormat);
   const project = await loadProjectFor(run);

@@ -13,6 +13,7 @@
 import { type Job, PgBoss } from "pg-boss";
 import { DEFAULT_RECONNECT, reconnecting } from "../postgres/reconnect.js";
 import { carryOverOldQueue, setAsideOldQueue } from "./queue-upgrade.js";
+import { DEFAULT_QUEUE_SETTINGS, type QueueSettings } from "./settings.js";
 
 export const RUN_QUEUE = "musicsync-recipe-run";
 /** pg-boss's tables live apart from the engine's, in this schema of the same database. */
@@ -28,33 +29,11 @@ export interface RunJob {
   attempt: number;
 }
 
-export interface QueueSettings {
-  /**
-   * A job whose worker has not been heard from for this many seconds is taken as its worker's
-   * death and retried. The worker's heartbeat renews it every half lease while a run goes on, so a
-   * run may take longer. At least MIN_LEASE_SECONDS.
-   */
-  leaseSeconds: number;
-  /** How often a live worker looks for such jobs (pg-boss's supervisor). */
-  superviseSeconds: number;
-  /** How often an idle worker asks for a job. */
-  pollSeconds: number;
-}
-
-/** pg-boss refuses a heartbeat shorter than this. */
-export const MIN_LEASE_SECONDS = 10;
-
 /**
  * The longest a run may hold its job even with a live heartbeat (pg-boss's maximum expiry): only a
  * run stuck that long is given to another worker, whose run then waits for the account's lock.
  */
 export const RUN_LIMIT_SECONDS = 24 * 60 * 60;
-
-export const DEFAULT_QUEUE_SETTINGS: QueueSettings = Object.freeze({
-  leaseSeconds: 60,
-  superviseSeconds: 20,
-  pollSeconds: 2,
-});
 
 /**
  * pg-boss copies the queue's heartbeat and expiry into each job as it is sent, so a job sent before

@@ -1,9 +1,10 @@
 /**
  * The options of `musicsync worker` and `musicsync enqueue`; their actions load
- * cli/musicsync/worker.ts (and pg-boss) only when they run.
+ * cli/musicsync/worker.ts (and pg-boss) only when they run, and `worker` only once its own flags
+ * are good.
  */
 import type { CommandRun, MusicsyncCommand } from "../io.js";
-import type { WorkerFlags } from "../worker.js";
+import type { WorkerFlags } from "../worker-settings.js";
 
 export const worker: MusicsyncCommand = {
   name: "worker",
@@ -30,7 +31,9 @@ export const worker: MusicsyncCommand = {
     ["--log-format <format>", "auto (pretty on a terminal), json or pretty", "auto"],
   ],
   action: async (run: CommandRun, paths: string[], o: WorkerFlags) => {
-    await (await import("../worker.js")).runWorker(run, paths, o);
+    // A small module of its own: the flags are checked before the engine and pg-boss are loaded.
+    const settings = (await import("../worker-settings.js")).workerSettings(o);
+    await (await import("../worker.js")).runWorker(run, paths, o, settings);
   },
 };
 

@@ -13,14 +13,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  type JobQueue,
-  openQueue,
-  QUEUE_SCHEMA,
-  type QueueSettings,
-  RUN_QUEUE,
-} from "../../../engine/worker/queue.js";
+import { type JobQueue, openQueue, QUEUE_SCHEMA, RUN_QUEUE } from "../../../engine/worker/queue.js";
 import { oldQueueSchema, setAsideOldQueue } from "../../../engine/worker/queue-upgrade.js";
+import type { QueueSettings } from "../../../engine/worker/settings.js";
 import { ensureBuilt, musicsync } from "../../support/cli-process.js";
 import { writeRecipes } from "../../support/daemon-harness.js";
 import { usePostgres } from "../../support/postgres-server.js";
