@@ -38,8 +38,8 @@ export interface PlaylistView {
   /** Rows of this page, with their setVideoIds. */
   rows: PlaylistItemRow[];
   offset: number;
-  total: number;
-  totalSeconds: number;
+  /** Whether rows follow this page (a continuation token ends it). */
+  more: boolean;
   owned: boolean;
   marks: Marks;
   /** Whether the viewer saved this playlist to the library. */
@@ -49,6 +49,16 @@ export interface PlaylistView {
   collaborators: { name: string; channelId: string }[];
   /** Reuses a serialized row by a key naming all its inputs (the emulator's row cache), if given. */
   memo?: (key: string, render: () => Json) => unknown;
+}
+
+/**
+ * A first page with the playlist's totals, which its header shows. A continuation page goes
+ * without them: counting a long playlist's rows and length on every page of a read made the read
+ * quadratic in its length.
+ */
+export interface PlaylistHead extends PlaylistView {
+  total: number;
+  totalSeconds: number;
 }
 
 export function playlistRows(v: PlaylistView): unknown[] {
@@ -89,9 +99,10 @@ export function playlistRows(v: PlaylistView): unknown[] {
     ].join("\u0001");
     return memo(key, () => render(r, i));
   });
-  const next = v.offset + v.rows.length;
-  if (next < v.total)
+  if (v.more) {
+    const next = v.offset + v.rows.length;
     rows.push(continuationItem(continuationToken({ k: "pl", id: v.playlist.playlistId, o: next })));
+  }
   return rows;
 }
 
@@ -108,7 +119,7 @@ function withRank(rank: number | null, row: Json): Json {
   return row;
 }
 
-export function playlistHeader(v: PlaylistView): Json {
+export function playlistHeader(v: PlaylistHead): Json {
   const p = v.playlist;
   const year = String(new Date(p.createdAt).getUTCFullYear());
   const privacyWord = p.privacy[0] + p.privacy.slice(1).toLowerCase();
@@ -327,7 +338,7 @@ function collaboratorsFacepile(v: PlaylistView): Json {
   };
 }
 
-export function playlistPage(v: PlaylistView): Json {
+export function playlistPage(v: PlaylistHead): Json {
   const shelf: Json = {
     playlistId: v.playlist.playlistId,
     contents: playlistRows(v),

@@ -14,6 +14,7 @@ import {
 import type { Marks } from "../render/items.js";
 import {
   PLAYLIST_PAGE_SIZE,
+  type PlaylistHead,
   type PlaylistView,
   playlistContinuation,
   playlistPage,
@@ -26,7 +27,7 @@ import { type Continuation, continuationToken } from "../tokens.js";
 import { accountId, marks, requireAccount } from "./viewer.js";
 
 /** The view with the emulator's row cache, when it is on. */
-function withRowCache(ctx: ApiContext, view: PlaylistView): PlaylistView {
+function withRowCache<V extends PlaylistView>(ctx: ApiContext, view: V): V {
   const rows = ctx.state.rows;
   return rows === null ? view : { ...view, memo: (key, render) => rows.get(key, render) };
 }
@@ -42,13 +43,35 @@ export function playlistView(
   offset: number,
   pageSize = PLAYLIST_PAGE_SIZE,
 ): PlaylistView {
+  return viewOf(ctx, playlistId, offset, pageSize, false);
+}
+
+/** The first page of a playlist with its totals, as its header shows them. */
+export function playlistHead(
+  ctx: ApiContext,
+  playlistId: string,
+  pageSize = PLAYLIST_PAGE_SIZE,
+): PlaylistHead {
+  return viewOf(ctx, playlistId, 0, pageSize, true);
+}
+
+function viewOf(ctx: ApiContext, id: string, offset: number, size: number, totals: true): PlaylistHead;
+function viewOf(ctx: ApiContext, id: string, offset: number, size: number, totals: false): PlaylistView;
+function viewOf(
+  ctx: ApiContext,
+  playlistId: string,
+  offset: number,
+  pageSize: number,
+  totals: boolean,
+): PlaylistView {
   const m = marks(ctx);
   const view =
     playlistId === "LM"
       ? likedView(ctx, offset, m)
       : playlistId === "SE"
         ? savedEpisodesView(ctx, offset, m)
-        : (catalogueView(ctx, playlistId, offset, m) ?? storedView(ctx, playlistId, offset, pageSize, m));
+        : (catalogueView(ctx, playlistId, offset, m) ??
+          storedView(ctx, playlistId, offset, pageSize, m, totals));
   m.prefetch(view.rows.map((r) => r.videoId));
   return view;
 }
@@ -64,12 +87,13 @@ function pageOf<T extends SongRow>(
   offset: number,
   m: Marks,
   more: Partial<PlaylistView> = {},
-): PlaylistView {
+): PlaylistHead {
   const rows = all.slice(offset, offset + PLAYLIST_PAGE_SIZE);
   return {
     playlist,
     rows: rows.map((r, i) => ({ ...r, setVideoId: idOf(r, offset + i) })),
     offset,
+    more: offset + rows.length < all.length,
     total: all.length,
     totalSeconds: all.reduce((n, s) => n + s.durationSeconds, 0),
     owned: false,
@@ -81,7 +105,7 @@ function pageOf<T extends SongRow>(
   };
 }
 
-function likedView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
+function likedView(ctx: ApiContext, offset: number, m: Marks): PlaylistHead {
   const account = requireAccount(ctx);
   const liked = ctx.state.store.library.likedSongs(account.id);
   const idOf = (s: SongRow) => likedSetVideoId(s.videoId);
@@ -91,7 +115,7 @@ function likedView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
 }
 
 /** Saved episodes as playlist rows. */
-function savedEpisodesView(ctx: ApiContext, offset: number, m: Marks): PlaylistView {
+function savedEpisodesView(ctx: ApiContext, offset: number, m: Marks): PlaylistHead {
   const account = requireAccount(ctx);
   const rows = ctx.state.store.library.savedEpisodes(account.id).map((e) => episodeItem(e, e.setVideoId));
   const idOf = (r: PlaylistItemRow) => r.setVideoId;
@@ -102,7 +126,7 @@ function savedEpisodesView(ctx: ApiContext, offset: number, m: Marks): PlaylistV
 }
 
 /** An artist's songs or videos (`OLAK5uy_<channel>_songs`), or an album's tracks; null for neither. */
-function catalogueView(ctx: ApiContext, playlistId: string, offset: number, m: Marks): PlaylistView | null {
+function catalogueView(ctx: ApiContext, playlistId: string, offset: number, m: Marks): PlaylistHead | null {
   const catalogue = ctx.state.store.catalogue;
   const artistSongs = /^OLAK5uy_(.{22})_(songs|videos)$/.exec(playlistId);
   if (artistSongs) {
@@ -128,14 +152,15 @@ function catalogueView(ctx: ApiContext, playlistId: string, offset: number, m: M
   return pageOf(playlist, tracks, idOf, offset, m, { saved: m.saved(playlistId) });
 }
 
-/** A playlist the store holds: its page of rows and its totals. */
+/** A playlist the store holds: its page of rows, and its totals when asked for. */
 function storedView(
   ctx: ApiContext,
   playlistId: string,
   offset: number,
   pageSize: number,
   m: Marks,
-): PlaylistView {
+  totals: boolean,
+): PlaylistView | PlaylistHead {
   const store = ctx.state.store;
   const me = accountId(ctx);
   const playlist = store.playlists.playlist(playlistId);
@@ -143,18 +168,23 @@ function storedView(
   const owned = me !== null && playlist.ownerAccountId === me;
   const collaborator = me !== null && store.library.inLibrary(me, "collaboration", playlistId);
   if (playlist.privacy === "PRIVATE" && !owned && !collaborator) throw notFound();
-  const page = store.playlists.page(playlistId, offset, pageSize);
-  return {
+  const view = {
     playlist,
-    rows: page.rows,
     offset,
-    total: page.count,
-    totalSeconds: page.seconds,
     owned,
     marks: m,
     saved: m.saved(playlistId),
     ownerName: owned ? (ctx.viewer?.account.name ?? null) : null,
     collaborators: collaboratorsOf(ctx, playlist),
+  };
+  if (!totals) return { ...view, ...store.playlists.rowsFrom(playlistId, offset, pageSize) };
+  const page = store.playlists.page(playlistId, offset, pageSize);
+  return {
+    ...view,
+    rows: page.rows,
+    more: offset + page.rows.length < page.count,
+    total: page.count,
+    totalSeconds: page.seconds,
   };
 }
 
@@ -187,7 +217,7 @@ function virtualPlaylist(playlistId: string, title: string, author: string): Pla
 export const likedSetVideoId = (videoId: string): string => stableSetVideoId(`LM:${videoId}`);
 
 export function playlistBrowse(ctx: ApiContext, browseId: string): unknown {
-  return playlistPage(withRowCache(ctx, playlistView(ctx, browseId.slice(2), 0)));
+  return playlistPage(withRowCache(ctx, playlistHead(ctx, browseId.slice(2))));
 }
 
 export function playlistNext(ctx: ApiContext, playlistId: string, offset: number): unknown {

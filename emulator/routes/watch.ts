@@ -43,7 +43,7 @@ function queue(ctx: ApiContext, playlistId: string, videoId: string | null, shuf
       const view = playlistView(ctx, id, offset);
       rows.push(...view.rows.map((r, i) => entry(ctx, r, id, offset + i, r.setVideoId)));
       offset += view.rows.length;
-      if (view.rows.length === 0 || offset >= view.total) break;
+      if (view.rows.length === 0 || !view.more) break;
     }
     entries = rows;
     if (shuffle) {

@@ -15,7 +15,7 @@ import type { AddedRow, PlaylistEditBatch } from "../store/playlist-edit-batch.j
 import type { PlaylistFields } from "../store/playlist-edits.js";
 import type { AccountRow, PlaylistRow } from "../store/rows.js";
 import { readFeedback } from "../tokens.js";
-import { playlistView } from "./catalogue-pages.js";
+import { playlistHead } from "./catalogue-pages.js";
 import { requireAccount, str } from "./viewer.js";
 
 /** The service's limits on a playlist's title and description. */
@@ -200,7 +200,7 @@ export function editPlaylist(ctx: ApiContext): unknown {
   batch.finish();
   if (results.length) {
     // After adds the service sends the refreshed header and a toast (capture yt_add_playlist_items_20240626).
-    response.newHeader = playlistHeader(playlistView(ctx, pid, 0, 1));
+    response.newHeader = playlistHeader(playlistHead(ctx, pid, 1));
     response.actions = [savedToPlaylistToast(pid, store.playlists.playlist(pid)?.title ?? "playlist")];
   }
   return { status: "STATUS_SUCCEEDED", ...response, playlistEditResults: results };

@@ -131,19 +131,28 @@ export class PlaylistStore {
   }
 
   /**
-   * One page of rows with the playlist's totals. A first page that holds every row (one more is
-   * asked for, to know) gives the totals itself; a longer playlist counts them in the database.
+   * One page of rows and whether more follow (one more row is asked for, to know): all that a
+   * continuation needs. Its totals would cost a pass over the whole playlist, on every page.
+   */
+  rowsFrom(playlistId: string, offset: number, limit: number): { rows: PlaylistItemRow[]; more: boolean } {
+    const rows = this.playlistItems(playlistId, offset, limit + 1);
+    return rows.length > limit ? { rows: rows.slice(0, limit), more: true } : { rows, more: false };
+  }
+
+  /**
+   * One page of rows with the playlist's totals (what a header shows). A first page that holds
+   * every row gives the totals itself; a longer playlist counts them in the database.
    */
   page(
     playlistId: string,
     offset: number,
     limit: number,
   ): { rows: PlaylistItemRow[]; count: number; seconds: number } {
-    const rows = this.playlistItems(playlistId, offset, limit + 1);
-    if (offset === 0 && rows.length <= limit) {
+    const { rows, more } = this.rowsFrom(playlistId, offset, limit);
+    if (offset === 0 && !more) {
       return { rows, count: rows.length, seconds: rows.reduce((n, r) => n + r.durationSeconds, 0) };
     }
-    return { rows: rows.slice(0, limit), ...this.playlistStats(playlistId) };
+    return { rows, ...this.playlistStats(playlistId) };
   }
 
   /** A playlist's row count and length (songs and podcast episodes alike). */

@@ -1,6 +1,7 @@
 /**
  * A playlist page as the store now builds it (the emulator's inside): its totals come
- * from the rows themselves when the first page holds them all, from a count otherwise; the viewer's
+ * from the rows themselves when the first page holds them all, from a count otherwise (a
+ * continuation's page goes without them, knowing only whether rows follow); the viewer's
  * marks on its rows are read in one go before rendering. Both are checked against the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,6 +60,10 @@ describe("a playlist page's totals", () => {
         const page = emu.state.store.playlists.page(id, offset, 100);
         expect({ count: page.count, seconds: page.seconds }).toEqual(expected);
         expect(page.rows.length).toBe(Math.max(0, Math.min(100, n - offset)));
+        // A continuation's page: the same rows, and whether any follow, without the totals.
+        const next = emu.state.store.playlists.rowsFrom(id, offset, 100);
+        expect(next.rows.map((r) => r.setVideoId)).toEqual(page.rows.map((r) => r.setVideoId));
+        expect(next.more).toBe(offset + 100 < n);
       }
       const client = new MusicClient({ auth: headers, baseUrl: emu.url });
       const p = await client.getPlaylist(id, { limit: null });
