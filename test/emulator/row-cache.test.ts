@@ -36,6 +36,17 @@ describe("RawJson and stringify", () => {
     cache.get("b", render);
     expect(renders).toBe(4);
   });
+
+  it("count a piece's size in UTF-8 bytes, as it is sent", () => {
+    const cache = new RenderCache(27);
+    const piece = cache.get("a", () => "éé"); // 4 characters serialized, 6 bytes
+    expect(piece.bytes.length).toBe(6);
+    expect(piece.text).toBe('"éé"');
+    cache.get("b", () => "x".repeat(20)); // 22 bytes: 28 in all (26 characters), a leaves
+    expect(cache.size).toBe(1);
+    cache.get("c", () => "xx"); // 4 bytes more: 26, both kept
+    expect(cache.size).toBe(2);
+  });
 });
 
 describe("pages with and without the row cache", () => {
