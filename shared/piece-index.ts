@@ -287,11 +287,19 @@ export class PieceIndex {
       near.rawAt[from] as number,
       near.rawAt[from + length] as number,
     ];
-    for (let from = 0; from + PIECE_LENGTH <= near.text.length; from++) {
-      if (this.hasPiece(near.text.slice(from, from + PIECE_LENGTH))) spans.push(raw(from, PIECE_LENGTH));
+    const { text } = near;
+    for (let from = 0; from + PIECE_LENGTH <= text.length; from++) {
+      // As in the probe: most places start no piece, and the bitmap says so without a new string.
+      const head = slotSet(
+        this.headSlots,
+        text.charCodeAt(from),
+        text.charCodeAt(from + 1),
+        text.charCodeAt(from + 2),
+      );
+      if (head && this.hasPiece(text.slice(from, from + PIECE_LENGTH))) spans.push(raw(from, PIECE_LENGTH));
     }
     for (const form of this.whole.keys()) {
-      for (let from = near.text.indexOf(form); from >= 0; from = near.text.indexOf(form, from + 1)) {
+      for (let from = text.indexOf(form); from >= 0; from = text.indexOf(form, from + 1)) {
         spans.push(raw(from, form.length));
       }
     }
