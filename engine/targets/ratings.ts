@@ -13,6 +13,8 @@
  * the rating just before the plan, not from a page read minutes earlier. A song with no album page
  * (a music video, an episode) has no such read: its rating is unknown and it is rated as asked.
  * A DISLIKE recipe needs only the liked-songs list, which is complete.
+ * A page that came back cut short (fewer tracks than it counts) may have left out the very song: its
+ * rating is then unread, not unknown, and the song is skipped until a read is whole (soak seed 1402).
  */
 import type { Desired } from "../plan/types.js";
 import type { TargetSpec } from "../recipe/types.js";
@@ -40,9 +42,12 @@ function asRating(value: string | null | undefined): Rating | null {
   return value === "LIKE" || value === "DISLIKE" || value === "INDIFFERENT" ? value : null;
 }
 
-/** Album browse ids (MPRE…) of the items; an item without one is looked up in its watch queue. */
-async function albumsOf(items: readonly Item[], client: RatingsClient): Promise<Set<string>> {
-  const albums = new Set<string>();
+/**
+ * Album browse ids (MPRE…) of the items, each with the songs looked for on it; an item without one
+ * is looked up in its watch queue.
+ */
+async function albumsOf(items: readonly Item[], client: RatingsClient): Promise<Map<string, string[]>> {
+  const albums = new Map<string, string[]>();
   for (const item of items) {
     let album = item.album?.id ?? null;
     if (album === null && item.videoId !== null) {
@@ -51,26 +56,46 @@ async function albumsOf(items: readonly Item[], client: RatingsClient): Promise<
       const ref = first?.album;
       album = ref && typeof ref === "object" ? (ref.id ?? null) : null;
     }
-    if (album?.startsWith("MPRE")) albums.add(album);
+    if (album?.startsWith("MPRE") && item.videoId !== null) {
+      albums.set(album, [...(albums.get(album) ?? []), item.videoId]);
+    }
   }
   return albums;
 }
 
+/** Fewer rows than the page says it holds: the read was cut short. */
+function cutShort(count: number | null | undefined, got: number): boolean {
+  return typeof count === "number" && got < count;
+}
+
+/** The ratings read, and the songs whose page came back cut short without them (see the file comment). */
+export interface ReadRatings {
+  ratings: Map<string, Rating>;
+  unread: Set<string>;
+}
+
 /** The person's rating of each song that can be read (see the file comment); absent = unknown. */
+export async function readRatingsOf(items: readonly Item[], client: RatingsClient): Promise<ReadRatings> {
+  const read: ReadRatings = { ratings: new Map(), unread: new Set() };
+  if (items.length === 0) return read;
+  for (const [browseId, songs] of await albumsOf(items, client)) {
+    const album = await client.getAlbum(browseId);
+    for (const t of album.tracks) {
+      const rating = asRating(t.likeStatus);
+      if (t.videoId && rating) read.ratings.set(t.videoId, rating);
+    }
+    if (!cutShort(album.trackCount, album.tracks.length)) continue;
+    for (const v of songs) if (!read.ratings.has(v)) read.unread.add(v);
+  }
+  return read;
+}
+
+/** The ratings alone: a song whose page came back cut short is as unknown as one with no page. */
 export async function readRatings(
   items: readonly Item[],
   client: RatingsClient,
 ): Promise<Map<string, Rating>> {
-  const ratings = new Map<string, Rating>();
-  if (items.length === 0) return ratings;
-  for (const browseId of await albumsOf(items, client)) {
-    const album = await client.getAlbum(browseId);
-    for (const t of album.tracks) {
-      const rating = asRating(t.likeStatus);
-      if (t.videoId && rating) ratings.set(t.videoId, rating);
-    }
-  }
-  return ratings;
+  return (await readRatingsOf(items, client)).ratings;
 }
 
 /** The rating a person set that a recipe writing `target` would undo, and how the plan says it. */
@@ -90,21 +115,32 @@ function conflict(target: TargetSpec): { rating: Rating; reason: string } | null
 export function keepPersonRatings(
   desired: Desired,
   target: TargetSpec,
-  ratings: ReadonlyMap<string, Rating>,
+  read: ReadRatings,
   actualRows: readonly Item[] = [],
 ): Desired {
   const c = conflict(target);
-  if (c === null || ratings.size === 0) return desired;
+  if (c === null || (read.ratings.size === 0 && read.unread.size === 0)) return desired;
   const present = new Set(actualRows.map((r) => r.videoId));
   const items: Item[] = [];
   const skipped = [...desired.skipped];
   for (const item of desired.items) {
     const v = item.videoId;
-    if (v !== null && ratings.get(v) === c.rating && !present.has(v)) {
-      skipped.push({ item, reason: c.reason });
-    } else items.push(item);
+    const why = v === null || present.has(v) ? null : reasonToKeep(read, v, c);
+    if (why !== null) skipped.push({ item, reason: why });
+    else items.push(item);
   }
   return { ...desired, items, skipped };
+}
+
+/** Why the recipe must not rate `videoId` now: the person rated it the other way, or it is unread. */
+function reasonToKeep(
+  read: ReadRatings,
+  videoId: string,
+  c: { rating: Rating; reason: string },
+): string | null {
+  if (read.ratings.get(videoId) === c.rating) return c.reason;
+  if (read.unread.has(videoId)) return "its rating could not be read (the page came back cut short)";
+  return null;
 }
 
 /**
@@ -117,9 +153,18 @@ export async function personRatings(
   actualRows: readonly Item[],
   client: RatingsClient,
   override: boolean,
-): Promise<Map<string, Rating>> {
-  if (target.type !== "likes" || override) return new Map();
-  if (target.rating === "LIKE") return readRatings(toRate(desired, actualRows), client);
+): Promise<ReadRatings> {
+  if (target.type !== "likes" || override) return { ratings: new Map(), unread: new Set() };
+  if (target.rating === "LIKE") return readRatingsOf(toRate(desired, actualRows), client);
   const liked = await client.getLikedSongs({ limit: null });
-  return new Map(liked.tracks.filter((t) => t.videoId).map((t) => [t.videoId as string, "LIKE" as Rating]));
+  const ratings = new Map(
+    liked.tracks.filter((t) => t.videoId).map((t) => [t.videoId as string, "LIKE" as Rating]),
+  );
+  // A liked list cut short may leave out a song the person liked: the songs it lacks are unread.
+  const unread = new Set<string>();
+  if (cutShort(liked.trackCount, liked.tracks.length)) {
+    for (const i of toRate(desired, actualRows))
+      if (i.videoId && !ratings.has(i.videoId)) unread.add(i.videoId);
+  }
+  return { ratings, unread };
 }

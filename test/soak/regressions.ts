@@ -157,4 +157,10 @@ export const REGRESSIONS: readonly Regression[] = [
     promise: "docs/ENGINE.md#bad-input",
     attacks: "all",
   },
+  {
+    seed: 1402,
+    found:
+      "a LIKE recipe liked a song the person had disliked: the album page its rating is read from came back cut short (a truncate fault), without the song, and an unread rating was taken as unknown",
+    promise: "docs/ENGINE.md#ratings",
+  },
 ];
