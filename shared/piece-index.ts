@@ -28,7 +28,7 @@ export const SHORTEST_SECRET = 8;
  */
 const KEY_LENGTH = 3;
 const STRIDE = PIECE_LENGTH - KEY_LENGTH + 1;
-/** 2^18 bits (32 KiB) a bitmap, two per client with credentials. */
+/** 2^18 bits (32 KiB) the bitmap, one per client with credentials. */
 const BITMAP_BITS = 18;
 const BITMAP_MASK = (1 << BITMAP_BITS) - 1;
 /** A piece with an escaped character in it lies within this many raw characters of the escape. */
@@ -70,9 +70,29 @@ export function merged(spans: Span[]): Span[] {
 interface SecretWindows {
   /** Spellings of a secret too short for pieces: found only whole. */
   whole: string[];
+  /** Spellings of a long secret: a candidate piece is looked for in them. */
+  long: string[];
+  /** The long spellings joined by SEPARATOR, so that one search covers them all. */
+  joined: string;
   /** KEY_LENGTH-character windows of every spelling, short ones too: what a piece is made of. */
   keys: ReadonlySet<string>;
-  pieces: ReadonlySet<string>;
+}
+
+/**
+ * Between the joined spellings: a piece without it that is found in the joined text lies within
+ * one spelling. A piece holding it is looked for spelling by spelling.
+ */
+const SEPARATOR = "\u0000";
+
+/**
+ * Whether `piece` is part of a spelling of the secret. Its PIECE_LENGTH-character windows are not
+ * kept in a set: making some 13,000 of them (and as many KEY_LENGTH ones) was most of a command's
+ * first scrub, run while its code was still cold, and a body has only a few hundred candidates
+ * (probes whose key is a secret's) to look for.
+ */
+function holds(w: SecretWindows, piece: string): boolean {
+  if (!piece.includes(SEPARATOR)) return w.joined.includes(piece);
+  return w.long.some((form) => form.includes(piece));
 }
 
 /**
@@ -90,8 +110,9 @@ function windowsOf(secret: string): SecretWindows {
   const long = secret.length >= PIECE_LENGTH;
   const made: SecretWindows = {
     whole: long ? [] : forms,
+    long: long ? forms : [],
+    joined: long ? forms.join(SEPARATOR) : "",
     keys: new Set(forms.flatMap((f) => windows(f, KEY_LENGTH))),
-    pieces: new Set(long ? forms.flatMap((f) => windows(f, PIECE_LENGTH)) : []),
   };
   if (windowCache.size >= WINDOW_CACHE_SIZE) windowCache.delete(windowCache.keys().next().value as string);
   windowCache.set(secret, made);
@@ -106,33 +127,37 @@ const MOST_PASSING = 16;
  * are counted in one table, so that one that goes takes only its own windows with it. A long
  * secret that comes later (a new SAPISIDHASH each second, the oldest going) is kept apart with its
  * own windows, so that its coming and going costs no counting: a probe's hit is checked against
- * the table and then each of the few passing secrets.
+ * the table and then each of the few passing secrets; a candidate piece is looked for in the
+ * spellings of each long secret.
  */
 export class PieceIndex {
   private readonly keys = new Map<string, number>();
-  private readonly pieces = new Map<string, number>();
   /** Every spelling of secrets shorter than PIECE_LENGTH: found only whole. */
   private readonly whole = new Map<string, number>();
-  /** The keys' slots: the probe's first, allocation-free test (a bit may outlive its key). */
+  /**
+   * The keys' slots: the probe's first, allocation-free test (a bit may outlive its key), and the
+   * test of a candidate piece (each of its KEY_LENGTH-character windows is a key).
+   */
   private keySlots: Uint32Array = new Uint32Array(0);
-  /** The slots of the first KEY_LENGTH characters of each piece. */
-  private headSlots: Uint32Array = new Uint32Array(0);
   /** Every character of a key: an escape standing for any other cannot be part of a piece. */
   private alphabet = new Set<number>();
-  private current = new Set<string>();
+  /** The secrets counted in the table, with their windows. */
+  private current = new Map<string, SecretWindows>();
+  /** The counted secrets that are long: those a piece can be part of. */
+  private settledLong: SecretWindows[] = [];
   /** The passing secrets' windows, oldest first. */
   private passing = new Map<string, SecretWindows>();
   private last: readonly string[] = [];
   /**
-   * Keys and pieces gone since the bitmaps were built: their bits stay set (a false hit costs
+   * Keys gone since the bitmap was built: their bits stay set (a false hit costs
    * only the exact check that follows it) until a rebuild clears them.
    */
   private stale = 0;
-  /** How many times the bitmaps were made whole (tests read it: a secret that comes should not). */
+  /** How many times the bitmap was made whole (tests read it: a secret that comes should not). */
   rebuilds = 0;
 
   get empty(): boolean {
-    return this.pieces.size === 0 && this.whole.size === 0 && this.passing.size === 0;
+    return this.settledLong.length === 0 && this.whole.size === 0 && this.passing.size === 0;
   }
 
   sync(secrets: readonly string[]): void {
@@ -142,20 +167,21 @@ export class PieceIndex {
     this.last = Object.isFrozen(secrets) ? secrets : [...secrets];
     const next = new Set(secrets.filter((s) => typeof s === "string" && s.length >= SHORTEST_SECRET));
     const first = this.keySlots.length === 0;
-    for (const gone of this.current) if (!next.has(gone)) this.change(gone, -1);
+    for (const gone of this.current.keys()) if (!next.has(gone)) this.change(gone, -1);
     for (const [gone, w] of this.passing) {
       if (next.has(gone)) continue;
       this.passing.delete(gone);
-      this.stale += w.keys.size + w.pieces.size;
+      this.stale += w.keys.size;
     }
     const added = [...next].filter((s) => !this.current.has(s) && !this.passing.has(s));
-    this.current = new Set([...this.current].filter((s) => next.has(s)));
+    this.current = new Map([...this.current].filter(([s]) => next.has(s)));
     for (const secret of added) {
       if (first || secret.length < PIECE_LENGTH) this.settle(secret);
       else this.passing.set(secret, windowsOf(secret));
     }
     // Many that come and stay (secrets added one by one) join the counted table after all.
     for (const [secret] of this.passing) if (this.passing.size > MOST_PASSING) this.settle(secret);
+    this.settledLong = [...this.current.values()].filter((w) => w.long.length > 0);
     // The newcomer's bits are set; a leaver's stay until the leavers outnumber the live windows.
     if (first || this.stale > this.live()) this.rebuild();
     else for (const secret of added) this.mark(secret);
@@ -164,12 +190,12 @@ export class PieceIndex {
   private settle(secret: string): void {
     this.passing.delete(secret);
     this.change(secret, 1);
-    this.current.add(secret);
+    this.current.set(secret, windowsOf(secret));
   }
 
   private live(): number {
-    let count = this.keys.size + this.pieces.size;
-    for (const w of this.passing.values()) count += w.keys.size + w.pieces.size;
+    let count = this.keys.size;
+    for (const w of this.passing.values()) count += w.keys.size;
     return count;
   }
 
@@ -180,16 +206,15 @@ export class PieceIndex {
   }
 
   private hasPiece(piece: string): boolean {
-    if (this.pieces.has(piece)) return true;
-    for (const w of this.passing.values()) if (w.pieces.has(piece)) return true;
+    for (const w of this.settledLong) if (holds(w, piece)) return true;
+    for (const w of this.passing.values()) if (holds(w, piece)) return true;
     return false;
   }
 
-  /** The bitmaps and the alphabet made anew from the live keys and pieces. */
+  /** The bitmap and the alphabet made anew from the live keys. */
   private rebuild(): void {
     const passing = [...this.passing.values()];
     this.keySlots = slotsOf([this.keys.keys(), ...passing.map((w) => w.keys)]);
-    this.headSlots = slotsOf([this.pieces.keys(), ...passing.map((w) => w.pieces)]);
     this.alphabet = new Set();
     for (const keys of [this.keys.keys(), ...passing.map((w) => w.keys)])
       for (const key of keys) for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
@@ -197,26 +222,24 @@ export class PieceIndex {
     this.rebuilds++;
   }
 
-  /** A new secret's keys and pieces set in the bitmaps, and its keys' characters in the alphabet. */
+  /** A new secret's keys set in the bitmap, and their characters in the alphabet. */
   private mark(secret: string): void {
-    const { keys, pieces } = windowsOf(secret);
+    const { keys } = windowsOf(secret);
     setSlots(this.keySlots, keys);
-    setSlots(this.headSlots, pieces);
     for (const key of keys) for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
   }
 
   private change(secret: string, delta: number): void {
-    const { whole, keys, pieces } = windowsOf(secret);
+    const { whole, keys } = windowsOf(secret);
     for (const form of whole) countIn(this.whole, form, delta);
     for (const key of keys) if (countIn(this.keys, key, delta)) this.stale++;
-    for (const piece of pieces) if (countIn(this.pieces, piece, delta)) this.stale++;
   }
 
   /** Where `text` holds a piece or a whole short secret, as it stands or as JSON decodes it; merged. */
   spans(text: string): Span[] {
     const spans: Span[] = [];
     if (this.empty || text.length < SHORTEST_SECRET) return spans;
-    if (this.pieces.size > 0 || this.passing.size > 0) this.probe(text, spans);
+    if (this.settledLong.length > 0 || this.passing.size > 0) this.probe(text, spans);
     for (const form of this.whole.keys()) {
       for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
         spans.push([at, at + form.length]);
@@ -228,14 +251,16 @@ export class PieceIndex {
 
   /** The sampled pass: each probe whose slot is set is checked for the pieces that would cover it. */
   private probe(text: string, spans: Span[]): void {
-    const { keySlots, headSlots } = this;
+    const { keySlots } = this;
     const last = text.length - KEY_LENGTH;
     for (let i = 0; i <= last; i += STRIDE) {
-      if (!slotSet(keySlots, text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2))) continue;
+      // slotSet written out: this loop runs over every body, and a command's first bodies run it
+      // cold, where a call costs as much as the test.
+      const at = slot(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2));
+      if (((keySlots[at >>> 5] as number) & (1 << (at & 31))) === 0) continue;
       if (!this.hasKey(text.slice(i, i + KEY_LENGTH))) continue;
       for (let j = Math.max(0, i - STRIDE + 1); j <= i && j + PIECE_LENGTH <= text.length; j++) {
-        // A piece starts with one of few heads: most candidates end here, without a new string.
-        if (!slotSet(headSlots, text.charCodeAt(j), text.charCodeAt(j + 1), text.charCodeAt(j + 2))) continue;
+        if (!keysAlong(keySlots, text, j)) continue;
         if (this.hasPiece(text.slice(j, j + PIECE_LENGTH))) spans.push([j, j + PIECE_LENGTH]);
       }
     }
@@ -287,19 +312,13 @@ export class PieceIndex {
       near.rawAt[from] as number,
       near.rawAt[from + length] as number,
     ];
-    const { text } = near;
-    for (let from = 0; from + PIECE_LENGTH <= text.length; from++) {
-      // As in the probe: most places start no piece, and the bitmap says so without a new string.
-      const head = slotSet(
-        this.headSlots,
-        text.charCodeAt(from),
-        text.charCodeAt(from + 1),
-        text.charCodeAt(from + 2),
-      );
-      if (head && this.hasPiece(text.slice(from, from + PIECE_LENGTH))) spans.push(raw(from, PIECE_LENGTH));
+    const decoded = near.text;
+    for (let from = 0; from + PIECE_LENGTH <= decoded.length; from++) {
+      if (!keysAlong(this.keySlots, decoded, from)) continue;
+      if (this.hasPiece(decoded.slice(from, from + PIECE_LENGTH))) spans.push(raw(from, PIECE_LENGTH));
     }
     for (const form of this.whole.keys()) {
-      for (let from = text.indexOf(form); from >= 0; from = text.indexOf(form, from + 1)) {
+      for (let from = decoded.indexOf(form); from >= 0; from = decoded.indexOf(form, from + 1)) {
         spans.push(raw(from, form.length));
       }
     }
@@ -327,6 +346,18 @@ function unitAt(text: string, at: number): Escape {
 function slotSet(bitmap: Uint32Array, a: number, b: number, c: number): boolean {
   const at = slot(a, b, c);
   return ((bitmap[at >>> 5] as number) & (1 << (at & 31))) !== 0;
+}
+
+/**
+ * Whether each KEY_LENGTH-character window a PIECE_LENGTH-long run at `at` is cut into has its slot
+ * set: a piece's are all keys. Most candidates end here, without a new string or a search of the
+ * spellings.
+ */
+function keysAlong(bitmap: Uint32Array, text: string, at: number): boolean {
+  for (let k = at; k + KEY_LENGTH <= at + PIECE_LENGTH; k += KEY_LENGTH) {
+    if (!slotSet(bitmap, text.charCodeAt(k), text.charCodeAt(k + 1), text.charCodeAt(k + 2))) return false;
+  }
+  return true;
 }
 
 /** The slots of the first KEY_LENGTH characters of each text of each list. */
