@@ -23,6 +23,7 @@
  * The library (`import "musicapi"`) is tsc's dist/ as before; only the two bins change.
  */
 import { existsSync, renameSync, rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const BUNDLED = new Set(["commander", "yaml", "node-cron", "drizzle-orm", "undici"]);
@@ -33,9 +34,18 @@ function packageOf(specifier) {
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
 }
 
+/**
+ * Our code's `import … from "undici"` gets the part of undici the commands use (what and why: that
+ * file). Its own requires, and the `request` it takes from the index, resolve as ever.
+ */
+const UNDICI_FOR_COMMANDS = fileURLToPath(new URL("./undici-for-commands.cjs", import.meta.url));
+
 const keepExternal = {
   name: "keep-packages-external",
   setup(b) {
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      args.importer.endsWith(".ts") ? { path: UNDICI_FOR_COMMANDS } : undefined,
+    );
     b.onResolve({ filter: /^[^./]/ }, (args) =>
       args.path.startsWith("node:") || !BUNDLED.has(packageOf(args.path)) ? { external: true } : undefined,
     );
