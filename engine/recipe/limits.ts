@@ -91,7 +91,8 @@ function isMappingToken(token: CST.Token): boolean {
  * The first collection nested deeper than `MAX_NESTING` (or a mapping too big, or too many aliases),
  * found on yaml's CST with an explicit stack: yaml's own composer recurses and reports "Maximum call
  * stack size exceeded" past ~1,000 levels, and the checks after it recurse too. The caller parses
- * once and hands the same tokens to the composer when they pass.
+ * once and hands the same tokens to the composer when they pass. structure-scan.ts gives the same
+ * answer from the text, before yaml's lexer and parser spend a second on a hostile file.
  */
 export function structureProblem(tokens: readonly CST.Token[]): TextProblem | null {
   const stack: { token: CST.Token; depth: number }[] = tokens.map((token) => ({ token, depth: 0 }));

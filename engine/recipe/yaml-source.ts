@@ -24,6 +24,7 @@ import {
   type TextProblem,
   valueProblem,
 } from "./limits.js";
+import { quickStructureProblem } from "./structure-scan.js";
 
 export type Path = readonly (string | number)[];
 
@@ -132,7 +133,9 @@ function composeChecked(
   text: string,
   lineCounter: LineCounter,
 ): { docs: Document.Parsed[]; issues: RecipeIssue[] } {
-  const early = controlCharacterProblem(text) ?? documentsProblem(text);
+  // A plain hostile text's structure problem is found from the text: yaml's lexer and parser alone
+  // take a second on 100,000 levels of nesting, before the walk could refuse it.
+  const early = controlCharacterProblem(text) ?? documentsProblem(text) ?? quickStructureProblem(text);
   if (early) return { docs: [], issues: problemIssue(file, text, early) };
   const tokens: CST.Token[] = [...new Parser(lineCounter.addNewLine).parse(text)];
   const structure = structureProblem(tokens);
