@@ -33,7 +33,7 @@ interface Trigger {
  */
 class GiveUp {}
 
-/** The answer is known before the end: the root collection holds everything the walk could meet. */
+/** The answer is known before the end: the root mapping holds everything the walk could meet. */
 class Settled {
   constructor(readonly problem: TextProblem) {}
 }
@@ -417,7 +417,8 @@ class Scan {
   private checkKeys(c: Collection): void {
     if (c.kind !== "map" || c.items !== MAX_MAPPING_KEYS + 1 || c.depth > MAX_NESTING) return;
     const t: Trigger = { start: c.start, end: Number.POSITIVE_INFINITY, message: BIG_MAPPING };
-    if (c.depth === 1) throw new Settled({ offset: t.start, message: t.message });
+    // A root flow mapping could still turn out to be a key (`{…}: x`), a root block mapping not.
+    if (c.depth === 1 && c.indent >= 0) throw new Settled({ offset: t.start, message: t.message });
     this.bigMappings.push(t);
     this.open.set(c, t);
   }
