@@ -20,6 +20,7 @@ import type { Desired } from "../plan/types.js";
 import type { TargetSpec } from "../recipe/types.js";
 import type { Item } from "../sources/item.js";
 import type { SourceClient } from "../sources/reader.js";
+import { cutShort } from "./read.js";
 
 export type Rating = "LIKE" | "DISLIKE" | "INDIFFERENT";
 
@@ -61,11 +62,6 @@ async function albumsOf(items: readonly Item[], client: RatingsClient): Promise<
     }
   }
   return albums;
-}
-
-/** Fewer rows than the page says it holds: the read was cut short. */
-function cutShort(count: number | null | undefined, got: number): boolean {
-  return typeof count === "number" && got < count;
 }
 
 /** The ratings read, and the songs whose page came back cut short without them (see the file comment). */

@@ -47,6 +47,11 @@ function rowsOf(tracks: PlaylistResult["tracks"]): Item[] {
   return tracks.map((t, i) => fromTrack(t, "target", i + 1));
 }
 
+/** Fewer rows than the page says it holds: the read was cut short. */
+export function cutShort(count: number | null | undefined, got: number): boolean {
+  return typeof count === "number" && got < count;
+}
+
 function fromPlaylist(playlistId: string, p: PlaylistResult): ActualTarget {
   const rows = rowsOf(p.tracks);
   const count = p.trackCount ?? null;
@@ -57,7 +62,7 @@ function fromPlaylist(playlistId: string, p: PlaylistResult): ActualTarget {
     description: p.description ?? null,
     privacy: p.privacy && PRIVACY.has(p.privacy) ? (p.privacy as Privacy) : null,
     rows,
-    truncated: count !== null && rows.length < count,
+    truncated: cutShort(count, rows.length),
   };
 }
 
