@@ -40,6 +40,37 @@ function packageOf(specifier) {
  */
 const UNDICI_FOR_COMMANDS = fileURLToPath(new URL("./undici-for-commands.cjs", import.meta.url));
 
+/**
+ * Two of commander's imports, made cheap. `import process from "node:process"`: an ES module's import
+ * of a builtin reads every export it has, so the lazy ones load at once — for `process` some 45 of
+ * Node's internal modules (streams, worker threads, readline …), compiled before `--help` prints a
+ * line; commander wants the global `process` object, which is what it gets. And `node:child_process`
+ * (networking and streams) serves the one thing we never ask of commander, subcommands that are
+ * separate executables: it loads when first used, if ever.
+ */
+const COMMANDER_SHIMS = {
+  "node:process": "export default globalThis.process;",
+  "node:child_process":
+    'import { createRequire } from "node:module";\n' +
+    "let m;\n" +
+    'export default new Proxy({}, { get: (_, k) => (m ??= createRequire(import.meta.url)("node:child_process"))[k] });',
+};
+const commanderShims = {
+  name: "commander-shims",
+  setup(b) {
+    b.onResolve({ filter: /^node:(child_)?process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: "commander-shim" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "commander-shim" }, ({ path }) => ({
+      loader: "js",
+      contents: COMMANDER_SHIMS[path],
+      resolveDir: fileURLToPath(new URL(".", import.meta.url)),
+    }));
+  },
+};
+
 const keepExternal = {
   name: "keep-packages-external",
   setup(b) {
@@ -73,7 +104,7 @@ await build({
   banner: {
     js: 'import { createRequire as bundleRequire } from "node:module";\nconst require = bundleRequire(import.meta.url);',
   },
-  plugins: [keepExternal],
+  plugins: [commanderShims, keepExternal],
   logLevel: "warning",
 });
 

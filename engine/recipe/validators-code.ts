@@ -23,6 +23,30 @@ export const AJV_OPTIONS = {
   strictRequired: false,
 };
 
+/**
+ * ajv's code with each validator made a parenthesised function expression, which V8 compiles as the
+ * module is compiled instead of on the first call. The two validators are some 300 KB of code: left
+ * lazy, the first check of a recipe compiled all of it (about a tenth of `musicsync validate`), on
+ * every run; compiled with the module, it is part of what Node's compile cache keeps, and a later
+ * run reads it back. The exports become `export { … }` (hoisted), since a `const` is not yet set
+ * where ajv writes `export const recipe = validate10`. Throws when ajv's output no longer has the
+ * shape this relies on, so a new ajv fails the build rather than leaving the validators lazy.
+ */
+export function compiledOnLoad(code: string, names: readonly string[]): string {
+  const exports = [...code.matchAll(/export const (\w+) = (validate\d+);/g)];
+  const starts = code.match(/(?<![\w$])function validate\d+\(/g) ?? [];
+  const ends = code.match(/return errors === 0;\}/g) ?? [];
+  if (exports.length !== names.length || starts.length !== names.length || ends.length !== names.length) {
+    throw new Error(
+      `ajv's standalone code changed shape: ${exports.length} exports, ${starts.length} validators, ${ends.length} ends (expected ${names.length} each)`,
+    );
+  }
+  return code
+    .replace(/export const (\w+) = (validate\d+);/g, "export { $2 as $1 };")
+    .replace(/(?<![\w$])function (validate\d+)\(/g, "const $1 = (function $1(")
+    .replace(/return errors === 0;\}/g, "return errors === 0;});");
+}
+
 export function validatorsModuleText(): string {
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true } });
   ajv.addSchema(recipeSchema);
@@ -34,7 +58,7 @@ export function validatorsModuleText(): string {
     // ajv's standalone code loads its run-time helpers with require, even as an ES module.
     'import { createRequire } from "node:module";',
     "const require = createRequire(import.meta.url);",
-    code.replace(/^"use strict";/, ""),
+    compiledOnLoad(code.replace(/^"use strict";/, ""), ["recipe", "project"]),
     // The schemas as plain data, for the engine's public entry (schema-data.ts): TypeBox, which
     // builds them, takes longer to load than the rest of the recipe loader.
     `export const schemas = ${JSON.stringify({ recipe: recipeSchema, project: projectSchema })};`,

@@ -13,7 +13,7 @@ import {
   loadRecipeTexts,
 } from "../../../engine/recipe/load.js";
 import type { Project } from "../../../engine/recipe/types.js";
-import { validatorsModuleText } from "../../../engine/recipe/validators-code.js";
+import { compiledOnLoad, validatorsModuleText } from "../../../engine/recipe/validators-code.js";
 
 const minimal = `apiVersion: musicsync/v1
 kind: Recipe
@@ -344,6 +344,22 @@ describe("recipes/", () => {
   it("keeps the validators made at build time in step with the schema objects", () => {
     const file = new URL("../../../engine/recipe/validators.generated.ts", import.meta.url);
     expect(readFileSync(file, "utf8")).toBe(validatorsModuleText());
+  });
+
+  it("makes each validator a parenthesised function, compiled with its module, and refuses code of another shape", () => {
+    const text = validatorsModuleText();
+    // Every validator the module exports is bound to a parenthesised function expression.
+    const exported = [...text.matchAll(/export \{ (validate\d+) as (\w+) \};/g)].map((m) => m[1]);
+    expect(exported).toHaveLength(2);
+    for (const name of exported) expect(text).toContain(`const ${name} = (function ${name}(`);
+    expect(text).not.toMatch(/(?<![\w$(])function validate\d+\(/);
+    const two = "export const a = validate1;function validate1(data){return errors === 0;}";
+    expect(compiledOnLoad(two, ["a"])).toBe(
+      "export { validate1 as a };const validate1 = (function validate1(data){return errors === 0;});",
+    );
+    expect(() => compiledOnLoad(`${two}function validate2(data){return errors === 0;}`, ["a"])).toThrow(
+      /changed shape: 1 exports, 2 validators, 2 ends/,
+    );
   });
 });
 
