@@ -1,7 +1,7 @@
 /**
  * The HTTP server: routing of `POST /youtubei/v1/<endpoint>` (any query parameters), the HTML and
- * script pages, the player's tracking address, the upload host, the OAuth endpoints and the control
- * endpoints under `/_emulator/`. Every failure becomes the service's JSON error format; nothing a
+ * script pages, the streams (`/videoplayback`), the player's tracking address, the upload host,
+ * the OAuth endpoints and the control endpoints under `/_emulator/`. Every failure becomes the service's JSON error format; nothing a
  * client sends can crash it.
  */
 import {
@@ -11,7 +11,8 @@ import {
   type ServerResponse,
   STATUS_CODES,
 } from "node:http";
-import type { Duplex } from "node:stream";
+import { type Duplex, Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { gunzipSync } from "node:zlib";
 import { readBody as readLimitedBody, sendBody, sendJson } from "../shared/http.js";
 import { deviceCode, resolveViewer, token } from "./auth.js";
@@ -24,6 +25,8 @@ import { basejs, playlistHtml, startPage } from "./render/pages.js";
 import { attributeRequest, logRequest } from "./request-log.js";
 import { recordPlayback } from "./routes/player.js";
 import { uploadFinalize, uploadStart } from "./routes/uploads.js";
+import { type StreamAnswer, videoplayback } from "./routes/videoplayback.js";
+import { streamBytes } from "./stream-bytes.js";
 
 /**
  * Limits on what a client may send (emulator/README.md "Limits"), far above any real client's
@@ -383,8 +386,8 @@ async function handleUpload(state: EmulatorState, req: IncomingMessage, res: Ser
 }
 
 /**
- * The GET pages: the start page, the player script, the `/playlist` page and the playback
- * tracking address. False when the path is none of them.
+ * The GET pages: the start page, the player script, the `/playlist` page, the streams and the
+ * playback tracking address. False when the path is none of them.
  */
 function handlePage(state: EmulatorState, req: IncomingMessage, res: ServerResponse, url: URL): boolean {
   const path = url.pathname;
@@ -403,6 +406,11 @@ function handlePage(state: EmulatorState, req: IncomingMessage, res: ServerRespo
     sendText(res, 200, "text/html; charset=utf-8", playlistHtml(state, url.searchParams.get("list") ?? ""));
     return true;
   }
+  if (path === "/videoplayback") {
+    count(state, "GET /videoplayback");
+    sendStream(res, videoplayback(state, url.searchParams, header(req, "range")));
+    return true;
+  }
   if (path === "/api/stats/playback") {
     count(state, "GET /api/stats/playback");
     recordPlayback(state, req.headers, url.searchParams);
@@ -411,6 +419,25 @@ function handlePage(state: EmulatorState, req: IncomingMessage, res: ServerRespo
     return true;
   }
   return false;
+}
+
+/**
+ * Writes a stream answer: the stream host's bare statuses for refusals (no JSON body), else the
+ * bytes, made as they are sent, so a long episode costs no more memory than a short song.
+ */
+function sendStream(res: ServerResponse, answer: StreamAnswer): void {
+  if (!answer.body) {
+    res.writeHead(answer.status, { ...answer.headers, "content-length": "0" });
+    res.end();
+    return;
+  }
+  res.writeHead(answer.status, answer.headers);
+  const { videoId, itag, range } = answer.body;
+  if (res.req.method === "HEAD" || !range) {
+    res.end();
+    return;
+  }
+  pipeline(Readable.from(streamBytes(videoId, itag, range)), res).catch(() => res.socket?.destroy());
 }
 
 /**

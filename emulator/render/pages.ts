@@ -6,6 +6,8 @@
  */
 import { clientVersion } from "../../shared/wire/constants.js";
 import type { EmulatorState } from "../context.js";
+import { cipherPlan } from "../stream-cipher.js";
+import { playerScript } from "./player-script.js";
 
 export const PLAYER_VERSION = "e12fbea4";
 export const JS_URL = `/s/player/${PLAYER_VERSION}/player_ias.vflset/en_US/base.js`;
@@ -36,20 +38,12 @@ export function startPage(state: EmulatorState): string {
 }
 
 /**
- * The player script. As in the service's script, `signatureTimestamp` is a property of an object
- * built inside a function that a variable holds (`var x=function(…){…signatureTimestamp:N…}`), within
- * the `_yt_player` wrapper: third-party extractors (youtubei.js's player parsing) look for it there,
- * and a bare top-level object is not found. Our client reads the `signatureTimestamp:N` text.
+ * The player script (render/player-script.ts): `signatureTimestamp`, and the signature and `n`
+ * functions of this player version, which the stream URLs of `player` need (emulator/README.md
+ * "Stream URLs and the player script"). Our client reads the `signatureTimestamp:N` text.
  */
 export function basejs(state: EmulatorState): string {
-  const sts = signatureTimestamp(state.now());
-  return [
-    "var _yt_player={};(function(g){var window=this;",
-    `var mJa=function(a){a=a===void 0?{}:a;return{signatureTimestamp:${sts},player:"${PLAYER_VERSION}",hl:a.hl||"en"}};`,
-    "g.playerConfig=mJa;",
-    "})(_yt_player);",
-    "",
-  ].join("\n");
+  return playerScript(PLAYER_VERSION, signatureTimestamp(state.now()), cipherPlan(PLAYER_VERSION));
 }
 
 export function playlistHtml(state: EmulatorState, list: string): string {

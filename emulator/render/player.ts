@@ -4,8 +4,10 @@
  */
 import type { EmulatorState } from "../context.js";
 import type { EpisodeRow, SongRow } from "../store/rows.js";
+import { AUDIO_FORMATS, streamLength } from "../stream-bytes.js";
+import { streamSecrets } from "../stream-cipher.js";
 import { imageSizes, type Json } from "./common.js";
-import { signatureTimestamp } from "./pages.js";
+import { PLAYER_VERSION, signatureTimestamp } from "./pages.js";
 
 /** One stats address (`baseUrl` with its query) and the headers the client sends with it. */
 function tracking(base: string, path: string, videoId: string, seconds: number): Json {
@@ -97,33 +99,51 @@ function playabilityStatus(playable: boolean): Json {
   };
 }
 
-/** `streamingData`: two audio formats (AAC and Opus) served from the emulator's address. */
+/**
+ * `streamingData`: two audio formats (AAC and Opus) served from the emulator's address. As for the
+ * music web client in the captures (yt_get_song_tracking_url_20240728), each format carries a
+ * `signatureCipher` (`s`, `sp=sig`, and a `url` holding `n`) instead of a plain `url`: a client runs
+ * the player script's functions on `s` and `n` before `GET /videoplayback` accepts the URL
+ * (emulator/README.md "Stream URLs and the player script").
+ */
 function streamingData(base: string, v: Playable, sts: number): Json {
-  const format = (itag: number, mime: string, bitrate: number) => ({
-    itag,
-    url: `${base}/videoplayback?id=${v.videoId}&itag=${itag}&sts=${sts}`,
-    mimeType: mime,
-    bitrate,
-    averageBitrate: Math.floor(bitrate * 0.9),
-    initRange: { start: "0", end: "722" },
-    indexRange: { start: "723", end: "1200" },
-    lastModified: "1700000000000000",
-    contentLength: String(Math.floor((v.seconds * bitrate) / 8)),
-    quality: "tiny",
-    projectionType: "RECTANGULAR",
-    highReplication: true,
-    audioQuality: itag === 251 ? "AUDIO_QUALITY_MEDIUM" : "AUDIO_QUALITY_LOW",
-    approxDurationMs: String(v.seconds * 1000),
-    audioSampleRate: "48000",
-    audioChannels: 2,
-    loudnessDb: -5.2,
-  });
+  const format = (itag: number, mime: string, bitrate: number) => {
+    const contentLength = String(streamLength(v.seconds, bitrate));
+    const { s, n } = streamSecrets(PLAYER_VERSION, v.videoId, itag);
+    const url = new URLSearchParams({
+      id: v.videoId,
+      itag: String(itag),
+      source: "youtube",
+      mime: mime.split(";")[0]!,
+      clen: contentLength,
+      dur: v.seconds.toFixed(3),
+      sts: String(sts),
+      c: "WEB_REMIX",
+      n,
+    });
+    return {
+      itag,
+      mimeType: mime,
+      bitrate,
+      averageBitrate: Math.floor(bitrate * 0.9),
+      initRange: { start: "0", end: "722" },
+      indexRange: { start: "723", end: "1200" },
+      lastModified: "1700000000000000",
+      contentLength,
+      quality: "tiny",
+      projectionType: "RECTANGULAR",
+      highReplication: true,
+      audioQuality: itag === 251 ? "AUDIO_QUALITY_MEDIUM" : "AUDIO_QUALITY_LOW",
+      approxDurationMs: String(v.seconds * 1000),
+      audioSampleRate: "48000",
+      audioChannels: 2,
+      loudnessDb: -5.2,
+      signatureCipher: new URLSearchParams({ s, sp: "sig", url: `${base}/videoplayback?${url}` }).toString(),
+    };
+  };
   return {
     expiresInSeconds: "21540",
-    adaptiveFormats: [
-      format(140, 'audio/mp4; codecs="mp4a.40.2"', 130000),
-      format(251, 'audio/webm; codecs="opus"', 140000),
-    ],
+    adaptiveFormats: AUDIO_FORMATS.map((f) => format(f.itag, f.mime, f.bitrate)),
   };
 }
 

@@ -16,8 +16,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Innertube, Log, Parser, YTNodes } from "youtubei.js";
 import { type RunningEmulator, startEmulator } from "../../emulator/index.js";
 import { call, headersFor } from "./helpers.js";
+import { provideEvaluator } from "./js-evaluator.js";
 
 Log.setLevel(Log.Level.NONE);
+// youtubei.js runs the player script's functions only through an evaluator its users provide.
+provideEvaluator();
 
 const FIXTURES = fileURLToPath(new URL("../../../shared/fixtures/responses/", import.meta.url));
 
@@ -367,8 +370,40 @@ describe("youtubei.js's Music client through a user's session, signed out", () =
     expect(info.basic_info.duration).toBe(found.song!.duration?.seconds);
     const format = info.chooseFormat({ type: "audio", quality: "best" });
     expect(format.mime_type).toMatch(/^audio\//);
+    // As the music web client gets them (capture yt_get_song_tracking_url_20240728), the format's
+    // URL is a signatureCipher: youtubei.js runs the player script's functions on its s and n.
+    expect(format.signature_cipher).toBeTruthy();
+    expect(format.url).toBeUndefined();
+    expect(reports).toEqual([]);
+  });
+
+  it("deciphers the audio format's URL with the player script, and the emulator serves it", async () => {
+    const info = await yt.music.getInfo(found.song!.id!);
+    const format = info.chooseFormat({ type: "audio", quality: "best" });
     const url = new URL(await format.decipher(yt.session.player));
     expect(url.searchParams.get("id")).toBe(found.song!.id);
+    expect(url.origin).toBe(emu.url);
+    const audio = await fetch(url);
+    expect(audio.status).toBe(200);
+    expect(audio.headers.get("content-type")).toBe(format.mime_type.split(";")[0]);
+    expect((await audio.arrayBuffer()).byteLength).toBe(format.content_length);
+    // The stream host refuses a URL whose sig or n the script did not make.
+    for (const key of ["sig", "n"]) {
+      const wrong = new URL(url);
+      wrong.searchParams.set(key, `${url.searchParams.get(key)}x`);
+      expect((await fetch(wrong)).status, key).toBe(403);
+    }
+    expect(reports).toEqual([]);
+  });
+
+  it("downloads the song's audio with youtubei.js's own downloader", async () => {
+    const info = await yt.music.getInfo(found.song!.id!);
+    const format = info.chooseFormat({ type: "audio", quality: "best" });
+    // The downloader deciphers, then asks for googlevideo's `range` in 10 MB pieces.
+    const stream = await info.download({ type: "audio", quality: "best" });
+    let size = 0;
+    for await (const chunk of stream) size += chunk.byteLength;
+    expect(size).toBe(format.content_length);
     expect(reports).toEqual([]);
   });
 });
