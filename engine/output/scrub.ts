@@ -19,7 +19,13 @@ export type Scrub = <T>(value: T) => T;
  */
 export class CredentialScrubber {
   private readonly secrets = new Set<string>();
-  private readonly own = new Redactor(() => [...this.secrets]);
+  /**
+   * The secrets as a frozen list, made again only when one comes: every value scrubbed syncs the
+   * index with it, and a frozen list it saw last is known unchanged at a glance (one per account's
+   * credentials in a worker, which a compare would walk each time).
+   */
+  private listed: readonly string[] = Object.freeze([]);
+  private readonly own = new Redactor(() => this.listed);
   private readonly clients = new Set<Scrub>();
   /** The clients' secret indexes (a MusicClient's): screened all at once with the own secrets. */
   private readonly indexes = new Set<() => PieceIndex>();
@@ -39,7 +45,9 @@ export class CredentialScrubber {
 
   /** Raw secret values: an inline auth setting, an OAuth client secret. */
   addSecrets(values: readonly string[]): void {
+    const before = this.secrets.size;
     for (const v of values) this.secrets.add(v);
+    if (this.secrets.size !== before) this.listed = Object.freeze([...this.secrets]);
   }
 
   /** A JSON-like value (or text) with every known credential replaced by `[redacted]`. */

@@ -153,6 +153,16 @@ describe("plain data searched as one text (seeded)", () => {
     },
   );
 
+  it("a secret added after values were scrubbed is cut from the next ones, and a known one again", () => {
+    const { scrubber } = withClients([["client-secret-0123456789"]], true);
+    const later = "added-later-secret-9876543210";
+    expect(scrubber.value({ note: `x ${later} y` })).toEqual({ note: `x ${later} y` });
+    scrubber.addSecrets([later]);
+    expect(scrubber.value({ note: `x ${later} y` })).toEqual({ note: "x [redacted] y" });
+    scrubber.addSecrets([later]);
+    expect(scrubber.text(`x ${later.slice(2, 16)} y`)).toBe("x [redacted] y");
+  });
+
   it("a secret escaped in a text (a JSON answer quoted inside another) is still cut", () => {
     const secret = "SAPISID-0123456789abcdef/xyz";
     const { scrubber } = withClients([[secret]]);
