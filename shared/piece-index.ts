@@ -26,10 +26,12 @@ export const SHORTEST_SECRET = 8;
  * Probes read KEY_LENGTH characters every STRIDE positions: any PIECE_LENGTH-long run then holds
  * one probe whole. Three characters keep the probes few and the bitmap's false hits rare.
  */
-const KEY_LENGTH = 3;
-const STRIDE = PIECE_LENGTH - KEY_LENGTH + 1;
+export const KEY_LENGTH = 3;
+export const STRIDE = PIECE_LENGTH - KEY_LENGTH + 1;
 /** 2^18 bits (32 KiB) the bitmap, one per client with credentials. */
 const BITMAP_BITS = 18;
+/** The bitmap's length in 32-bit words. */
+export const BITMAP_WORDS = (1 << BITMAP_BITS) / 32;
 const BITMAP_MASK = (1 << BITMAP_BITS) - 1;
 /** A piece with an escaped character in it lies within this many raw characters of the escape. */
 const ESCAPE_REACH = (PIECE_LENGTH - 1) * 6;
@@ -37,7 +39,7 @@ const ESCAPE_REACH = (PIECE_LENGTH - 1) * 6;
 const SEARCH_AHEAD = 1024;
 
 /** Three character codes as a bitmap position: a fold, not a hash; collisions only cost a check. */
-function slot(a: number, b: number, c: number): number {
+export function slot(a: number, b: number, c: number): number {
   return ((a << 12) ^ (b << 6) ^ c) & BITMAP_MASK;
 }
 
@@ -155,6 +157,16 @@ export class PieceIndex {
   private stale = 0;
   /** How many times the bitmap was made whole (tests read it: a secret that comes should not). */
   rebuilds = 0;
+  /** How many times bits were set in the bitmap as it stands (a screen over many indexes follows it). */
+  marks = 0;
+
+  /**
+   * The bitmap of the keys' slots, read-only: a new one after each rebuild, the same one with more
+   * bits after a mark. A screen over many indexes keeps the union of theirs (piece-screen.ts).
+   */
+  get slots(): Uint32Array {
+    return this.keySlots;
+  }
 
   get empty(): boolean {
     return this.settledLong.length === 0 && this.whole.size === 0 && this.passing.size === 0;
@@ -227,6 +239,7 @@ export class PieceIndex {
     const { keys } = windowsOf(secret);
     setSlots(this.keySlots, keys);
     for (const key of keys) for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
+    this.marks++;
   }
 
   private change(secret: string, delta: number): void {
@@ -258,12 +271,42 @@ export class PieceIndex {
       // cold, where a call costs as much as the test.
       const at = slot(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2));
       if (((keySlots[at >>> 5] as number) & (1 << (at & 31))) === 0) continue;
-      if (!this.hasKey(text.slice(i, i + KEY_LENGTH))) continue;
-      for (let j = Math.max(0, i - STRIDE + 1); j <= i && j + PIECE_LENGTH <= text.length; j++) {
-        if (!keysAlong(keySlots, text, j)) continue;
-        if (this.hasPiece(text.slice(j, j + PIECE_LENGTH))) spans.push([j, j + PIECE_LENGTH]);
-      }
+      this.piecesAround(text, i, text.slice(i, i + KEY_LENGTH), spans);
     }
+  }
+
+  /** The pieces that hold the probe at `i`, whose slot is set; `key` is the probe's text. */
+  private piecesAround(text: string, i: number, key: string, spans: Span[]): void {
+    if (!this.hasKey(key)) return;
+    for (let j = Math.max(0, i - STRIDE + 1); j <= i && j + PIECE_LENGTH <= text.length; j++) {
+      if (!keysAlong(this.keySlots, text, j)) continue;
+      if (this.hasPiece(text.slice(j, j + PIECE_LENGTH))) spans.push([j, j + PIECE_LENGTH]);
+    }
+  }
+
+  /**
+   * Whether `spans` would find a piece that holds the probe at `i` (a multiple of STRIDE; `key` is
+   * the probe's text): a screen asks this of each index once the union of their bitmaps has the slot.
+   */
+  pieceAt(text: string, i: number, key: string): boolean {
+    if (this.settledLong.length === 0 && this.passing.size === 0) return false;
+    if (!slotSet(this.keySlots, key.charCodeAt(0), key.charCodeAt(1), key.charCodeAt(2))) return false;
+    const spans: Span[] = [];
+    this.piecesAround(text, i, key, spans);
+    return spans.length > 0;
+  }
+
+  /**
+   * Whether `spans` would find what no probe finds: a whole short secret, or a piece behind an
+   * escape (looked for only when the text holds a backslash, `escaped`).
+   */
+  findsBesidesProbes(text: string, escaped: boolean): boolean {
+    if (this.empty || text.length < SHORTEST_SECRET) return false;
+    for (const form of this.whole.keys()) if (text.includes(form)) return true;
+    if (!escaped) return false;
+    const spans: Span[] = [];
+    this.escapes(text, spans);
+    return spans.length > 0;
   }
 
   /**
@@ -353,7 +396,7 @@ function slotSet(bitmap: Uint32Array, a: number, b: number, c: number): boolean 
  * set: a piece's are all keys. Most candidates end here, without a new string or a search of the
  * spellings.
  */
-function keysAlong(bitmap: Uint32Array, text: string, at: number): boolean {
+export function keysAlong(bitmap: Uint32Array, text: string, at: number): boolean {
   for (let k = at; k + KEY_LENGTH <= at + PIECE_LENGTH; k += KEY_LENGTH) {
     if (!slotSet(bitmap, text.charCodeAt(k), text.charCodeAt(k + 1), text.charCodeAt(k + 2))) return false;
   }
@@ -362,7 +405,7 @@ function keysAlong(bitmap: Uint32Array, text: string, at: number): boolean {
 
 /** The slots of the first KEY_LENGTH characters of each text of each list. */
 function slotsOf(lists: Iterable<string>[]): Uint32Array {
-  const bitmap = new Uint32Array((1 << BITMAP_BITS) / 32);
+  const bitmap = new Uint32Array(BITMAP_WORDS);
   for (const texts of lists) setSlots(bitmap, texts);
   return bitmap;
 }

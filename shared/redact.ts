@@ -72,7 +72,11 @@ export class Redactor {
 
   constructor(private readonly secrets: () => readonly string[]) {}
 
-  private ready(): PieceIndex {
+  /**
+   * The index of the secrets as they stand now: what a screen over many redactors searches with
+   * (piece-screen.ts), one pass for all of them.
+   */
+  ready(): PieceIndex {
     this.index.sync(this.secrets());
     return this.index;
   }

@@ -1,3 +1,4 @@
+import type { PieceIndex } from "../shared/piece-index.js";
 import * as browsingOps from "./operations/browsing.js";
 import * as exploreOps from "./operations/explore.js";
 import * as libraryOps from "./operations/library.js";
@@ -84,6 +85,14 @@ export class MusicClient {
    */
   redact<T>(value: T): T {
     return this.ctx.redact(value);
+  }
+
+  /**
+   * @internal The index of this client's credentials as they stand now: a process with a client per
+   * account screens its outputs for all of them in one pass (engine/output/scrub.ts).
+   */
+  secretIndex(): PieceIndex {
+    return this.ctx.secretIndex();
   }
 
   // ── search: search, getSearchSuggestions ─────────────────────────────────────────────────────

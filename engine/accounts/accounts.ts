@@ -201,7 +201,10 @@ function clientCheck(name: string, setting: string, text: string, a: AccountInpu
         ? { oauthCredentials: { clientId: a.oauth_client.id, clientSecret: a.oauth_client.secret } }
         : {}),
     });
-    engineScrubber.addClient((value) => made.redact(value));
+    engineScrubber.addClient(
+      (value) => made.redact(value),
+      () => made.secretIndex(),
+    );
   } catch (e) {
     // The client's messages never quote a credential (and the scrubber knows them by now).
     throw new AccountInputError(

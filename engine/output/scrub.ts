@@ -5,7 +5,8 @@
  * the engine made (each scrubs its own credentials, in every spelling, and keeps up with OAuth
  * refreshes) and the raw values of the auth settings, including values no client could be made from.
  */
-import { SHORTEST_SECRET } from "../../shared/piece-index.js";
+import { type PieceIndex, SHORTEST_SECRET } from "../../shared/piece-index.js";
+import { PieceScreen } from "../../shared/piece-screen.js";
 import { Redactor } from "../../shared/redact.js";
 
 /** Anything that scrubs a value the way MusicClient.redact does. */
@@ -18,17 +19,35 @@ export type Scrub = <T>(value: T) => T;
  */
 export class CredentialScrubber {
   private readonly secrets = new Set<string>();
-  private readonly own = new Redactor(() => [...this.secrets]);
+  /**
+   * The secrets as a frozen list, made again only when one comes: every value scrubbed syncs the
+   * index with it, and a frozen list it saw last is known unchanged at a glance (one per account's
+   * credentials in a worker, which a compare would walk each time).
+   */
+  private listed: readonly string[] = Object.freeze([]);
+  private readonly own = new Redactor(() => this.listed);
   private readonly clients = new Set<Scrub>();
+  /** The clients' secret indexes (a MusicClient's): screened all at once with the own secrets. */
+  private readonly indexes = new Set<() => PieceIndex>();
+  /** Clients that gave no index: each searches a text itself. */
+  private readonly unscreened = new Set<Scrub>();
+  private readonly screen = new PieceScreen();
 
-  /** A client's `redact`. */
-  addClient(redact: Scrub): void {
+  /**
+   * A client's `redact`, and the index of its secrets when it has one (`MusicClient.secretIndex`):
+   * with it, a text is searched once for every client instead of once per client.
+   */
+  addClient(redact: Scrub, index?: () => PieceIndex): void {
     this.clients.add(redact);
+    if (index) this.indexes.add(index);
+    else this.unscreened.add(redact);
   }
 
   /** Raw secret values: an inline auth setting, an OAuth client secret. */
   addSecrets(values: readonly string[]): void {
+    const before = this.secrets.size;
     for (const v of values) this.secrets.add(v);
+    if (this.secrets.size !== before) this.listed = Object.freeze([...this.secrets]);
   }
 
   /** A JSON-like value (or text) with every known credential replaced by `[redacted]`. */
@@ -36,19 +55,36 @@ export class CredentialScrubber {
     // One client per account: a worker that served hundreds would walk each value hundreds of
     // times. Most of what is scrubbed (the state's ids, times and counts) can hold nothing.
     if (!mayHoldSecret(value)) return value;
-    // Plain data is written out once and each scrubber searches the text (a sampled pass), instead
-    // of each walking the value; only a value in which one finds something is walked.
-    const text = typeof value === "string" ? null : jsonText(value);
-    if (text !== null && this.clean(text)) return value;
+    // Plain data is written out once and that text searched (one sampled pass for every client
+    // with an index), instead of each client walking the value; only a value in which something
+    // is found is walked.
+    const text = typeof value === "string" ? value : jsonText(value);
+    if (text !== null && this.screened(text)) {
+      if (typeof value !== "string") return this.unscreenedClean(text) ? value : this.walk(value);
+      let out: T = value;
+      for (const redact of this.unscreened) out = redact(out);
+      return out;
+    }
+    return this.walk(value);
+  }
+
+  /** Every scrubber's walk of the value, one after the other. */
+  private walk<T>(value: T): T {
     let out = this.own.value(value);
     for (const redact of this.clients) out = redact(out);
     return out;
   }
 
-  /** Whether no scrubber finds anything in `text`. */
-  private clean(text: string): boolean {
-    if (this.own.text(text) !== text) return false;
-    for (const redact of this.clients) if (redact(text) !== text) return false;
+  /** Whether neither the own secrets nor any client with an index finds anything in `text`. */
+  private screened(text: string): boolean {
+    const indexes = [this.own.ready()];
+    for (const index of this.indexes) indexes.push(index());
+    return this.screen.clean(text, indexes);
+  }
+
+  /** Whether no client without an index finds anything in `text`. */
+  private unscreenedClean(text: string): boolean {
+    for (const redact of this.unscreened) if (redact(text) !== text) return false;
     return true;
   }
 

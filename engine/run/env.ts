@@ -72,7 +72,10 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
       const opts = clientOptions(account, options.logger.child({ account: name }));
       if (account.emulator) {
         const embedded = embeddedEmulator(name, account.emulator, base, opts, (made) =>
-          engineScrubber.addClient((value) => made.redact(value)),
+          engineScrubber.addClient(
+            (value) => made.redact(value),
+            () => made.secretIndex(),
+          ),
         );
         emulators.push(embedded);
         clients.set(name, embedded.client);
@@ -87,7 +90,10 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
       } catch (error) {
         throw settingError(setting, error);
       }
-      engineScrubber.addClient((value) => made.redact(value));
+      engineScrubber.addClient(
+        (value) => made.redact(value),
+        () => made.secretIndex(),
+      );
       clients.set(name, made);
       return made;
     },

@@ -82,4 +82,6 @@ export interface TargetSide {
   read: TargetRead;
   reconciliation: Reconciliation;
   owned: Owned;
+  /** The account's quarantine (ids another recipe refused), read with the target's tombstones. */
+  quarantine: ReadonlySet<string>;
 }

@@ -160,14 +160,18 @@ export async function readSide(
   const rows = new Set(ownedRows.map((r) => r.itemKey));
   for (const a of reconciliation.ownedAdds) rows.add(a.itemKey);
   for (const r of reconciliation.ownedRemoves) rows.delete(r.itemKey);
+  const [tombstones, quarantine] = await env.state.tombstonesWith(account, key, {
+    target: QUARANTINE_TARGET,
+    since: env.clock.now() - QUARANTINE_MS,
+  });
   const owned: Owned = {
     playlist:
       target.type === "playlist" &&
       (target.playlist.id !== null || (actual.exists && read.foundBy !== "none")),
     rows,
-    tombstones: await env.state.tombstones(account, key),
+    tombstones,
   };
-  return { read, reconciliation, owned };
+  return { read, reconciliation, owned, quarantine };
 }
 
 /** Reads the sources and runs the pipeline against the target as read. */
@@ -197,7 +201,7 @@ async function desiredFor(
   });
   const desired = withQuarantine(
     await withAlbumPlaylists(built, recipe.target, actual.rows, client),
-    await env.state.tombstonesSince(recipe.account, QUARANTINE_TARGET, env.clock.now() - QUARANTINE_MS),
+    side.quarantine,
   );
   // Ratings the person set by hand are kept unless the recipe overrides them (targets/ratings.ts).
   const ratings = await personRatings(

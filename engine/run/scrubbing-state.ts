@@ -22,6 +22,7 @@ const READS: ReadonlySet<string> = new Set<keyof EngineState>([
   "ownedRows",
   "tombstones",
   "tombstonesSince",
+  "tombstonesWith",
   "snapshot",
   "snapshotOf",
   "lock",

@@ -192,6 +192,15 @@ export interface OwnershipStore {
   tombstones(account: string, target: string): Promise<Set<string>>;
   /** Tombstones recorded at `since` or later (quarantined ids expire: docs/ENGINE.md#ownership). */
   tombstonesSince(account: string, target: string, since: number): Promise<Set<string>>;
+  /**
+   * A target's tombstones and those of `other` recorded at `since` or later, in one read: every run
+   * reads its target's and its account's quarantine (docs/ENGINE.md#ownership).
+   */
+  tombstonesWith(
+    account: string,
+    target: string,
+    other: { target: string; since: number },
+  ): Promise<[Set<string>, Set<string>]>;
   addTombstones(
     account: string,
     target: string,

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, ProxyAgent } from "undici";
+import type { PieceIndex } from "../../shared/piece-index.js";
 import { Redactor } from "../../shared/redact.js";
 import {
   DEFAULT_RETRY,
@@ -189,6 +190,10 @@ class Transport implements OperationContext {
   redact<T>(value: T): T {
     if (typeof value === "string") return this.redactor.text(value) as T;
     return value instanceof Error ? this.redactor.error(value) : this.redactor.value(value);
+  }
+
+  secretIndex(): PieceIndex {
+    return this.redactor.ready();
   }
 
   /** The request body: the operation's fields plus the client context (docs/PROTOCOL.md#the-request-context). */

@@ -3,6 +3,7 @@
  * context an operation runs in. Declared beside the transport that implements it, so the
  * operations above lean on it and the transport needs nothing of theirs.
  */
+import type { PieceIndex } from "../../shared/piece-index.js";
 import type { AuthKind } from "../auth/types.js";
 import type { Logger } from "../logger.js";
 import type { JsonObject } from "../parsers/nav.js";
@@ -66,4 +67,9 @@ export interface OperationContext {
   notes(operation: string): ParseNotes;
   /** `value` (text, a JSON-like value, or an error) with the client's credentials scrubbed out. */
   redact<T>(value: T): T;
+  /**
+   * The index of the client's credentials as they stand now (synced), for a process with many
+   * clients that screens a text for all of them in one pass (shared/piece-screen.ts).
+   */
+  secretIndex(): PieceIndex;
 }

@@ -11,6 +11,7 @@ const SLICE = 500;
 /** Rows named by (key, setVideoId) per DELETE: each an `or` term, under SQLite's expression depth of 1,000. */
 const PAIRS = 100;
 const AT = placeholders("account", "target", "since");
+const WITH = placeholders("account", "target", "other", "since");
 
 export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   async ownedPlaylist(account, recipeId) {
@@ -81,6 +82,30 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
 
   async tombstonesSince(account, target, since) {
     return tombstoneKeys(this, { account, target, since });
+  },
+
+  async tombstonesWith(account, target, other) {
+    const b = this.d.t.tombstones;
+    const build = (q: Db) =>
+      q
+        .select({ target: b.target, itemKey: b.itemKey, createdAt: b.createdAt })
+        .from(b)
+        .where(
+          and(
+            eq(b.account, WITH.account),
+            or(eq(b.target, WITH.target), and(eq(b.target, WITH.other), gte(b.createdAt, WITH.since))),
+          ),
+        )
+        .orderBy(this.d.bytewise(b.itemKey));
+    const at = { account, target, other: other.target, since: other.since };
+    const rows = await prepared(this.d.db, "tombstones(account,target|other,since)", build, at);
+    const own = new Set<string>();
+    const others = new Set<string>();
+    for (const r of rows) {
+      if (r.target === target) own.add(r.itemKey);
+      if (r.target === other.target && r.createdAt >= other.since) others.add(r.itemKey);
+    }
+    return [own, others];
   },
 
   /**

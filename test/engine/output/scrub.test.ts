@@ -70,12 +70,17 @@ describe("the engine's scrubber", () => {
   });
 });
 
-/** Clients as the engine adds them: each a MusicClient's scrubbing of its own secrets. */
-function withClients(secrets: readonly string[][]) {
+/**
+ * Clients as the engine adds them: each a MusicClient's scrubbing of its own secrets, with the
+ * index of its secrets (screened: one pass for all) or without (each asked in turn).
+ */
+function withClients(secrets: readonly string[][], screened = false) {
   const redactors = secrets.map((own) => new Redactor(() => own));
   const scrubber = new CredentialScrubber();
   for (const r of redactors) {
-    scrubber.addClient(<T>(v: T): T => (typeof v === "string" ? (r.text(v) as T) : r.value(v)));
+    const redact = <T>(v: T): T => (typeof v === "string" ? (r.text(v) as T) : r.value(v));
+    if (screened) scrubber.addClient(redact, () => r.ready());
+    else scrubber.addClient(redact);
   }
   // What the scrubber did before it searched plain data as one text: each client walks the value.
   const walked = <T>(v: T): T => redactors.reduce((out, r) => r.value(out), v);
@@ -125,6 +130,38 @@ describe("plain data searched as one text (seeded)", () => {
       expect(changed).toBeGreaterThan(0);
     },
   );
+
+  it.each(Array.from({ length: 10 }, (_, i) => i + 1))(
+    "seed %i: fifteen screened clients scrub exactly what each one's walk scrubs",
+    (seed) => {
+      const { int } = seeded(seed * 6151);
+      const secret = () => Array.from({ length: 16 + int(30) }, () => CHARS[int(CHARS.length)]).join("");
+      // Short ones too (found whole only), as a cookie's shorter values are.
+      const short = () => Array.from({ length: 8 + int(4) }, () => CHARS[int(CHARS.length)]).join("");
+      const secrets = Array.from({ length: 15 }, () => [secret(), short()]);
+      const { scrubber, walked } = withClients(secrets, true);
+      let changed = 0;
+      for (const v of plantedValues(seed, secrets.flat())) {
+        const expected = walked(v);
+        expect(scrubber.value(v)).toEqual(expected);
+        if (expected !== v) changed++;
+        for (const text of [JSON.stringify(v), ...(typeof v.row === "string" ? [v.row] : [])]) {
+          expect(scrubber.text(text)).toBe(walked(text));
+        }
+      }
+      expect(changed).toBeGreaterThan(0);
+    },
+  );
+
+  it("a secret added after values were scrubbed is cut from the next ones, and a known one again", () => {
+    const { scrubber } = withClients([["client-secret-0123456789"]], true);
+    const later = "added-later-secret-9876543210";
+    expect(scrubber.value({ note: `x ${later} y` })).toEqual({ note: `x ${later} y` });
+    scrubber.addSecrets([later]);
+    expect(scrubber.value({ note: `x ${later} y` })).toEqual({ note: "x [redacted] y" });
+    scrubber.addSecrets([later]);
+    expect(scrubber.text(`x ${later.slice(2, 16)} y`)).toBe("x [redacted] y");
+  });
 
   it("a secret escaped in a text (a JSON answer quoted inside another) is still cut", () => {
     const secret = "SAPISID-0123456789abcdef/xyz";

@@ -157,6 +157,7 @@ function side(a: ActualTarget, o: Owned = owned()): TargetSide {
     read: { actual: a, foundBy: a.exists ? "state" : "none" },
     reconciliation: { ownedAdds: [], ownedRemoves: [], verdicts: [], runs: [] },
     owned: o,
+    quarantine: new Set(),
   };
 }
 

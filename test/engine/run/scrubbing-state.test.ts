@@ -8,6 +8,8 @@ import { CredentialScrubber } from "../../../engine/output/scrub.js";
 import { scrubbingState } from "../../../engine/run/scrubbing-state.js";
 import type { EngineState, Stores } from "../../../engine/state/types.js";
 import { Redactor } from "../../../shared/redact.js";
+import { MusicClient } from "../../../src/index.js";
+import { seeded } from "../../support/seeded.js";
 
 const SECRET = "SAPISID-0123456789abcdef/xyz";
 
@@ -23,6 +25,7 @@ function recorder() {
   const state: Record<string, unknown> = {
     recordOwnedPlaylist: record("recordOwnedPlaylist"),
     finishRun: record("finishRun"),
+    journalMark: record("journalMark"),
     ownedRows: record("ownedRows"),
     tombstones: record("tombstones"),
     storedAccount: record("storedAccount"),
@@ -77,5 +80,50 @@ describe("the scrubbing state", () => {
       ["storedAccount", [SECRET]],
     ]);
     expect(asked()).toBe(0);
+  });
+
+  it("cuts a piece of the fifteenth client's secret, screened with fourteen others (seeded)", async () => {
+    const { int } = seeded(15);
+    const word = (n: number) =>
+      Array.from(
+        { length: n },
+        () => "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-/"[int(65)],
+      ).join("");
+    const s = new CredentialScrubber();
+    const sapisids: string[] = [];
+    // As the engine adds a worker's clients: one per account, each with the index of its secrets.
+    for (let i = 0; i < 15; i++) {
+      const sapisid = word(24);
+      sapisids.push(sapisid);
+      const made = new MusicClient({
+        auth: { cookie: `SID=${word(30)}; SAPISID=${sapisid}; HSID=${word(9)}`, "x-goog-authuser": "0" },
+        dispatcher: false,
+      });
+      s.addClient(
+        (value) => made.redact(value),
+        () => made.secretIndex(),
+      );
+    }
+    const { state, calls } = recorder();
+    const scrubbing = scrubbingState(state, s);
+    const piece = sapisids[14]!.slice(5, 17);
+    const clean = {
+      account: "acc15",
+      recipeId: "r",
+      target: "t",
+      playlistId: "PLabcdefghijklmnopqrstuvwxyz012345",
+      createdAt: 1,
+    };
+    await scrubbing.recordOwnedPlaylist(clean);
+    await scrubbing.finishRun(1, {
+      at: 1,
+      result: "failed",
+      error: `the service said ${encodeURIComponent(piece)}!`,
+    });
+    await scrubbing.journalMark(1, 1, "failed", 2, { nested: [`x${piece}y`] });
+    const stored = JSON.stringify(calls);
+    expect(calls[0]![1][0]).toBe(clean);
+    expect(stored).not.toContain(piece);
+    expect(stored.match(/\[redacted\]/g)).toHaveLength(2);
   });
 });

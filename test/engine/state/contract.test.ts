@@ -356,6 +356,27 @@ function tombstoneStore(get: Get): void {
     expect(await s.tombstonesSince("acc", "pl:1", 301)).toEqual(new Set());
     expect(await s.tombstones("acc", "pl:1")).toEqual(new Set(["old", "edge", "new"]));
   });
+
+  it("reads a target's tombstones and another's since a time in one call, as the two reads give them", async () => {
+    const s = get();
+    await s.addTombstones("acc", "pl:1", "r", ["b", "a"], 100);
+    await s.addTombstones("acc", "quarantine", "r", ["q-old"], 100);
+    await s.addTombstones("acc", "quarantine", "r", ["q-new", "a"], 300);
+    await s.addTombstones("other", "quarantine", "r", ["q-other"], 300);
+    await s.addTombstones("other", "pl:1", "r", ["x"], 300);
+    for (const since of [0, 200, 301]) {
+      const [own, quarantine] = await s.tombstonesWith("acc", "pl:1", { target: "quarantine", since });
+      expect([...own]).toEqual([...(await s.tombstones("acc", "pl:1"))]);
+      expect([...quarantine]).toEqual([...(await s.tombstonesSince("acc", "quarantine", since))]);
+    }
+    const [own, quarantine] = await s.tombstonesWith("acc", "pl:1", { target: "quarantine", since: 200 });
+    expect([...own]).toEqual(["a", "b"]);
+    expect([...quarantine]).toEqual(["a", "q-new"]);
+    // The same target on both sides: all of it, and the part since the time.
+    const [all, recent] = await s.tombstonesWith("acc", "quarantine", { target: "quarantine", since: 200 });
+    expect([...all]).toEqual(["a", "q-new", "q-old"]);
+    expect([...recent]).toEqual(["a", "q-new"]);
+  });
 }
 
 function snapshotStore(get: Get): void {
