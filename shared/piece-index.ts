@@ -78,6 +78,13 @@ interface SecretWindows {
   joined: string;
   /** KEY_LENGTH-character windows of every spelling, short ones too: what a piece is made of. */
   keys: ReadonlySet<string>;
+  /**
+   * The keys' bitmap slots and their characters, each listed once: what marking the secret in an
+   * index costs. A SAPISIDHASH comes every second with some thousand keys drawn from a few dozen
+   * characters, so they are worked out here once, not by every client that sees it.
+   */
+  slots: Uint32Array;
+  chars: readonly number[];
 }
 
 /**
@@ -110,11 +117,14 @@ function windowsOf(secret: string): SecretWindows {
   if (known) return known;
   const forms = secretForms(secret);
   const long = secret.length >= PIECE_LENGTH;
+  const keys = new Set(forms.flatMap((f) => windows(f, KEY_LENGTH)));
   const made: SecretWindows = {
     whole: long ? [] : forms,
     long: long ? forms : [],
     joined: long ? forms.join(SEPARATOR) : "",
-    keys: new Set(forms.flatMap((f) => windows(f, KEY_LENGTH))),
+    keys,
+    slots: Uint32Array.from(new Set(Array.from(keys, keySlot))),
+    chars: charsOf(keys),
   };
   if (windowCache.size >= WINDOW_CACHE_SIZE) windowCache.delete(windowCache.keys().next().value as string);
   windowCache.set(secret, made);
@@ -223,23 +233,29 @@ export class PieceIndex {
     return false;
   }
 
-  /** The bitmap and the alphabet made anew from the live keys. */
+  /**
+   * The bitmap and the alphabet made anew from the live secrets' windows: the counted table's keys
+   * are exactly the windows of the counted secrets, so these give the same bits.
+   */
   private rebuild(): void {
-    const passing = [...this.passing.values()];
-    this.keySlots = slotsOf([this.keys.keys(), ...passing.map((w) => w.keys)]);
+    this.keySlots = new Uint32Array(BITMAP_WORDS);
     this.alphabet = new Set();
-    for (const keys of [this.keys.keys(), ...passing.map((w) => w.keys)])
-      for (const key of keys) for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
+    for (const w of this.current.values()) this.markWindows(w);
+    for (const w of this.passing.values()) this.markWindows(w);
     this.stale = 0;
     this.rebuilds++;
   }
 
   /** A new secret's keys set in the bitmap, and their characters in the alphabet. */
   private mark(secret: string): void {
-    const { keys } = windowsOf(secret);
-    setSlots(this.keySlots, keys);
-    for (const key of keys) for (let i = 0; i < KEY_LENGTH; i++) this.alphabet.add(key.charCodeAt(i));
+    this.markWindows(windowsOf(secret));
     this.marks++;
+  }
+
+  private markWindows(w: SecretWindows): void {
+    const bitmap = this.keySlots;
+    for (const at of w.slots) bitmap[at >>> 5] = (bitmap[at >>> 5] as number) | (1 << (at & 31));
+    for (const unit of w.chars) this.alphabet.add(unit);
   }
 
   private change(secret: string, delta: number): void {
@@ -403,18 +419,16 @@ export function keysAlong(bitmap: Uint32Array, text: string, at: number): boolea
   return true;
 }
 
-/** The slots of the first KEY_LENGTH characters of each text of each list. */
-function slotsOf(lists: Iterable<string>[]): Uint32Array {
-  const bitmap = new Uint32Array(BITMAP_WORDS);
-  for (const texts of lists) setSlots(bitmap, texts);
-  return bitmap;
+/** Each character code of the keys, once. */
+function charsOf(keys: ReadonlySet<string>): number[] {
+  const chars = new Set<number>();
+  for (const key of keys) for (let i = 0; i < KEY_LENGTH; i++) chars.add(key.charCodeAt(i));
+  return [...chars];
 }
 
-function setSlots(bitmap: Uint32Array, texts: Iterable<string>): void {
-  for (const text of texts) {
-    const at = slot(text.charCodeAt(0), text.charCodeAt(1), text.charCodeAt(2));
-    bitmap[at >>> 5] = (bitmap[at >>> 5] as number) | (1 << (at & 31));
-  }
+/** The bitmap slot of a key (its first KEY_LENGTH characters). */
+function keySlot(key: string): number {
+  return slot(key.charCodeAt(0), key.charCodeAt(1), key.charCodeAt(2));
 }
 
 /** `text` with every span replaced by REDACTED; spans widened to whole escapes, so JSON stays JSON. */

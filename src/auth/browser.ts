@@ -171,13 +171,19 @@ export function browserProvider(
   // Every response and error is scrubbed with this list: made again only when a hash comes, and
   // frozen, so that a scrubber can tell at a glance it is the one it saw (shared/piece-index.ts).
   let listed: readonly string[] | null = null;
+  // The hash carries the whole second only: requests within one second share one SHA-1.
+  let hashed = { second: Number.NaN, authorization: "" };
 
   return {
     kind: "browser",
     sendsApiKey: true,
     authUser: kept["x-goog-authuser"]?.trim() || "0",
     async headers() {
-      const authorization = sapisidHash(sapisid.value, origin, now() / 1000);
+      const second = Math.floor(now() / 1000);
+      if (hashed.second !== second) {
+        hashed = { second, authorization: sapisidHash(sapisid.value, origin, second) };
+      }
+      const { authorization } = hashed;
       if (recent[recent.length - 1] !== authorization) {
         recent.push(authorization);
         if (recent.length > RECENT_HASHES) recent.shift();

@@ -29,6 +29,32 @@ function step(node: unknown, key: PathKey): unknown {
 
 /** The value at `path`, or `undefined` when any step is missing or of the wrong kind. */
 export function get(node: unknown, path: Path): unknown {
+  return recorder === null ? walk(node, path) : recordedGet(node, path);
+}
+
+/**
+ * `get` when nothing records: one test per step and an early return at the first step that cannot
+ * be taken. Every parser reads dozens of paths per row through here, so it is the parsers' hottest
+ * code (bench/parse profiles).
+ */
+function walk(node: unknown, path: Path): unknown {
+  let current = node;
+  for (let i = 0; i < path.length; i++) {
+    if (typeof current !== "object" || current === null) return undefined;
+    const key = path[i] as PathKey;
+    if (typeof key === "number") {
+      if (!Array.isArray(current)) return undefined;
+      current = current[key < 0 ? current.length + key : key];
+    } else {
+      if (Array.isArray(current)) return undefined;
+      current = (current as JsonObject)[key];
+    }
+  }
+  return current;
+}
+
+/** `get` while `recordReads` runs: the same walk, noting how far it went. */
+function recordedGet(node: unknown, path: Path): unknown {
   let current = node;
   for (let i = 0; i < path.length; i++) {
     if (current === undefined || current === null) {

@@ -27,6 +27,7 @@ import { thumbnailsAt } from "./thumbnails.js";
 export const MRLIR = "musicResponsiveListItemRenderer";
 
 const FLEX_COLUMNS: Path = ["flexColumns"];
+const TEXT: Path = ["text"];
 const PLAY_BUTTON: Path = PLAY_NAV.slice(0, -1);
 const MENU_VIDEO_TYPE: Path = [...MENU_ITEMS, 0, "menuNavigationItemRenderer", ...NAV_VIDEO_TYPE];
 const EDIT_ACTION: Path = [
@@ -59,7 +60,22 @@ export function flexRuns(row: unknown, index: number): readonly unknown[] | unde
 /** `FLEX(index)[run].text`, or null. */
 export function flexText(row: unknown, index: number, run = 0): string | null {
   const runs = flexRuns(row, index);
-  return runs === undefined ? null : str(runs[run], ["text"]);
+  return runs === undefined ? null : str(runs[run], TEXT);
+}
+
+/** The runs of every flex column of a row, by index (undefined where a column has none). */
+function allFlexRuns(row: unknown): (readonly unknown[] | undefined)[] {
+  const columns = get(row, FLEX_COLUMNS);
+  if (!Array.isArray(columns)) return [];
+  return columns.map((column) => {
+    const runs = get(column, FLEX_COLUMN_RUNS);
+    return Array.isArray(runs) ? runs : undefined;
+  });
+}
+
+/** The text of the first of `runs` (as `flexText` reads it), null without runs. */
+function firstRunText(runs: readonly unknown[] | undefined): string | null {
+  return runs === undefined ? null : str(runs[0], TEXT);
 }
 
 /** `FIXED(0)` text: `simpleText`, else `runs[0].text`; null when absent. */
@@ -119,11 +135,11 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
   let unrecognisedIndex: number | null = null;
   let durationIndex: number | null = null;
 
-  const columns = get(row, FLEX_COLUMNS);
-  const columnCount = Array.isArray(columns) ? columns.length : 0;
-  for (let i = 0; i < columnCount; i++) {
-    const runs = get((columns as unknown[])[i], FLEX_COLUMN_RUNS);
-    if (!Array.isArray(runs)) continue;
+  // Each column's runs, read once: the title, artist, album and duration below come from them.
+  const columnRuns = allFlexRuns(row);
+  for (let i = 0; i < columnRuns.length; i++) {
+    const runs = columnRuns[i];
+    if (runs === undefined) continue;
     const first = runs[0];
     const endpoint = get(first, ["navigationEndpoint"]);
     if (!isObject(endpoint)) {
@@ -151,23 +167,23 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
   if (artistIndex === null && unrecognisedIndex !== null) artistIndex = unrecognisedIndex;
   if (artistIndex === null && userChannelIndex !== null) artistIndex = userChannelIndex;
 
-  const title = titleIndex === null ? null : flexText(row, titleIndex);
+  const title = titleIndex === null ? null : firstRunText(columnRuns[titleIndex]);
   if (title === "Song deleted") return null;
 
   let artists: ArtistRef[] | null = null;
   if (artistIndex !== null) {
-    const runs = flexRuns(row, artistIndex);
+    const runs = columnRuns[artistIndex];
     artists = runs === undefined ? [] : parseArtistRuns(runs);
   }
   let album: AlbumRef | null = null;
   if (albumIndex !== null) {
-    const runs = flexRuns(row, albumIndex);
+    const runs = columnRuns[albumIndex];
     if (runs !== undefined) album = runRef(runs[0]);
   }
 
   let duration = fixedText(row);
   if ((duration === null || duration === "") && durationIndex !== null)
-    duration = flexText(row, durationIndex);
+    duration = firstRunText(columnRuns[durationIndex]);
 
   const item: PlaylistItem = {
     videoId,
@@ -181,7 +197,7 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
     isAvailable,
     isExplicit: get(row, BADGE_LABEL) !== undefined,
     videoType: str(row, MENU_VIDEO_TYPE),
-    views: options.album === true ? flexText(row, 2) : null,
+    views: options.album === true ? firstRunText(columnRuns[2]) : null,
     communityVoteStatus: communityVote(row),
   };
   if (hasMenu) Object.assign(item, parseMenuData(row));
