@@ -104,7 +104,7 @@ type Needles = ReturnType<typeof needles>;
  * list (growing by a hash per signed request), and spelling each secret out costs more than a scan.
  */
 const recent = new Map<string, Needles>();
-const RECENT = 8;
+const RECENT = 4;
 
 function needlesOf(secrets: readonly string[], minLen: number): Needles {
   const key = JSON.stringify([minLen, secrets]);
