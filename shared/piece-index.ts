@@ -133,6 +133,8 @@ function windowsOf(secret: string): SecretWindows {
 
 /** Long secrets that came after the first sync, kept apart at most (a browser client keeps 8 hashes). */
 const MOST_PASSING = 16;
+/** Candidate pieces remembered with their answer at most, until the secrets change. */
+const MOST_LOOKED = 4096;
 
 /**
  * The windows of every spelling of the current secrets. Those of the first sync, and short ones,
@@ -161,6 +163,13 @@ export class PieceIndex {
   private passing = new Map<string, SecretWindows>();
   private last: readonly string[] = [];
   /**
+   * Candidates already looked for, and whether they were found: a service that echoes credentials
+   * back repeats the same spellings all through a body, and each costs a search of every long
+   * secret's spellings. Filled only by candidates (probes whose windows are all keys), so a body
+   * without credentials adds next to nothing; emptied whenever the secrets change.
+   */
+  private looked = new Map<string, boolean>();
+  /**
    * Keys gone since the bitmap was built: their bits stay set (a false hit costs
    * only the exact check that follows it) until a rebuild clears them.
    */
@@ -187,6 +196,7 @@ export class PieceIndex {
     if (secrets === this.last && Object.isFrozen(secrets)) return;
     if (secrets.length === this.last.length && secrets.every((s, i) => s === this.last[i])) return;
     this.last = Object.isFrozen(secrets) ? secrets : [...secrets];
+    this.looked.clear();
     const next = new Set(secrets.filter((s) => typeof s === "string" && s.length >= SHORTEST_SECRET));
     const first = this.keySlots.length === 0;
     for (const gone of this.current.keys()) if (!next.has(gone)) this.change(gone, -1);
@@ -228,6 +238,15 @@ export class PieceIndex {
   }
 
   private hasPiece(piece: string): boolean {
+    const known = this.looked.get(piece);
+    if (known !== undefined) return known;
+    const found = this.searchPiece(piece);
+    if (this.looked.size >= MOST_LOOKED) this.looked.clear();
+    this.looked.set(piece, found);
+    return found;
+  }
+
+  private searchPiece(piece: string): boolean {
     for (const w of this.settledLong) if (holds(w, piece)) return true;
     for (const w of this.passing.values()) if (holds(w, piece)) return true;
     return false;

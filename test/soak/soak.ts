@@ -831,9 +831,11 @@ async function hostileStep(s: Seed, run: number): Promise<string | null> {
 function checkEchoed(s: Seed, run: number) {
   const server = s.echo!.server;
   s.trace(`  echo proxy so far: ${[...server.counts].map(([k, n]) => `${k} ${n}`).join(", ")}`);
-  const sent = server.sent.slice(s.echoSent).join("\n");
+  const sent = server.sent.slice(s.echoSent);
   s.echoSent = server.sent.length;
-  if (sent !== "" && findCredentialPieces(sent, secretsNow(s)).length === 0)
+  const secrets = secretsNow(s);
+  // Answer by answer, stopping at the first that holds one: the answers run to megabytes.
+  if (sent.length > 0 && !sent.some((answer) => findCredentialPieces(answer, secrets).length > 0))
     report(s, run, "*", [
       {
         invariant: "soak-sees-the-echo",

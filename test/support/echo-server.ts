@@ -223,17 +223,21 @@ export function statusFailed(c: Reflected): Record<string, unknown> {
 }
 
 /** Plants a spelling of the credentials after every `runs[].text` (titles, names, descriptions). */
-export function plant(value: unknown, c: Reflected, counter = { n: 0 }): unknown {
-  if (Array.isArray(value)) return value.map((v) => plant(v, c, counter));
-  if (typeof value !== "object" || value === null) return value;
+export function plant(value: unknown, c: Reflected): unknown {
+  // Spelled once per answer, not once per object in it: a browse page holds thousands of objects.
   const spellings = everySpelling(c).split("\n");
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (key === "text" && typeof v === "string")
-      out[key] = `${v} ${spellings[counter.n++ % spellings.length]}`;
-    else out[key] = plant(v, c, counter);
-  }
-  return out;
+  let n = 0;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v !== "object" || v === null) return v;
+    const out: Record<string, unknown> = {};
+    for (const [key, x] of Object.entries(v)) {
+      if (key === "text" && typeof x === "string") out[key] = `${x} ${spellings[n++ % spellings.length]}`;
+      else out[key] = walk(x);
+    }
+    return out;
+  };
+  return walk(value);
 }
 
 /** What the server does with one request: an echo, or (with an upstream) forward it, planted or not. */
