@@ -745,6 +745,16 @@ describe("credentials in what the service sends back", () => {
     expect(scrubbed.kept).toBe("Daft Punk");
     expect(echoed.note).toContain(sapisid); // the value given is not changed in place
   });
+
+  it("secretIndex holds the signed-in client's credentials as they stand: a piece of its SAPISID is found", async () => {
+    const headers = await headersFor(emu, 1);
+    const sapisid = /SAPISID=([^;]+)/.exec(String(headers.cookie ?? headers.Cookie))?.[1] ?? "";
+    expect(sapisid.length).toBeGreaterThan(12);
+    const index = signedIn.secretIndex();
+    const text = `an answer that echoes ${sapisid.slice(1, 13)} in its middle`;
+    expect(index.spans(text).map(([from, to]) => text.slice(from, to))).toContain(sapisid.slice(1, 13));
+    expect(index.spans("an answer that echoes nothing of anyone's")).toEqual([]);
+  });
 });
 
 describe("completeness", () => {
