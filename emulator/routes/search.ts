@@ -210,13 +210,14 @@ function uploadsSearch(
  */
 function namedCollection(ctx: ApiContext, q: string): SearchItem | null {
   const same = (title: string) => title.toLowerCase() === q.toLowerCase();
-  for (const filter of ["community_playlists", "featured_playlists", "podcasts"] as const) {
-    const hit = results(ctx, q, filter, "catalogue", 0, 100).find(
-      (i) => (i.type === "playlist" || i.type === "podcast") && same(i.row.title),
-    );
-    if (hit) return hit;
+  const store = ctx.state.store;
+  // The rows alone: a playlist item's row count costs a query, and a hundred rows may match.
+  for (const kind of ["community", "editorial"] as const) {
+    const row = store.playlists.search(q, kind, 0, 100).find((p) => same(p.title));
+    if (row) return { type: "playlist", row, count: store.playlists.playlistStats(row.playlistId).count };
   }
-  return null;
+  const podcast = store.catalogue.searchPodcasts(q, 0, 100).find((p) => same(p.title));
+  return podcast ? { type: "podcast", row: podcast } : null;
 }
 
 /** A continuation of a filtered (or uploads) shelf. */
