@@ -339,6 +339,18 @@ describe.skipIf(!present)("chips, Show-all links and tabs carry their filter and
     }
   });
 
+  it("signed out, a search page has the catalogue's tab only, as the signed-out capture does", async () => {
+    // Capture yt_search_highlighted_top_result_20240107 was made signed out: one tab, no link to the
+    // library or uploads, which need an account.
+    const tabsOf = (page: unknown) =>
+      (at(page, "contents", "tabbedSearchResultsRenderer", "tabs") as Json[]).map((t) =>
+        fold(String((t.tabRenderer as Json).title)),
+      );
+    expect(tabsOf(capture("yt_search_highlighted_top_result_20240107.json"))).toEqual(["YT Music"]);
+    expect(tabsOf((await api(emu, "search", { query: QUERY })).json)).toEqual(["YT Music"]);
+    expect(tabsOf((await api(emu, "search", { query: QUERY }, auth)).json)).toEqual(["YT Music", "Library"]);
+  });
+
   it("the tabs open their scope, and the library's chips stay in the library", async () => {
     const links = linksOf((await api(emu, "search", { query: QUERY }, auth)).json);
     const library = links.find((l) => l.kind === "tab" && l.label === "Library")!;

@@ -267,6 +267,19 @@ describe.skipIf(!present)("youtubei.js walks every kind of link from the pages a
     });
   }
 
+  it("a community playlist's author opens a channel page of that author's playlists", async () => {
+    const p = one<{ id: string; author: string; channel: string }>(
+      "SELECT playlist_id AS id, author_name AS author, author_channel_id AS channel FROM playlists WHERE kind = 'community' ORDER BY id LIMIT 1",
+    );
+    const r = await api(emu, "browse", { browseId: p.channel });
+    expect(r.status).toBe(200);
+    const parsed = Parser.parseResponse(r.json as never);
+    const header = parsed.header?.item().as(YTNodes.MusicVisualHeader);
+    expect(header?.title.toString()).toBe(p.author);
+    const cards = parsed.contents_memo?.getType(YTNodes.MusicTwoRowItem).map((c) => c.id) ?? [];
+    expect(cards).toContain(`VL${p.id}`);
+  });
+
   it("lists the kinds no capture shows", () => {
     console.log(
       `links followed but not compared (no capture of their kind): ${[...uncompared].sort().join(", ")}`,
