@@ -65,6 +65,7 @@ export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueS
     addLookalikes(g, new Rng(hash32(`lookalikes:${options.seed}`)), artists);
     // Drawn from nothing: it can index every song, the look-alikes too, once they are all written.
     write.fillSearchIndex();
+    write.fillPlaylistArtists();
     write.recordCatalogueKey(options);
     return g.summary;
   });

@@ -25,12 +25,12 @@ import {
   watch,
   watchPlaylist,
 } from "./common.js";
-import { abbreviate } from "./format.js";
+import { abbreviate, type DateStyle } from "./format.js";
 import {
   albumCard,
   artistCard,
   artistRuns,
-  episodeRow,
+  exploreEpisodeRow,
   type Marks,
   playlistCard,
   songCard,
@@ -327,6 +327,8 @@ export interface ExploreView {
   newAlbums: AlbumRow[];
   moods: { title: string; params: string }[];
   episodes: EpisodeRow[];
+  /** How the episodes' dates are written (the request's language and the clock). */
+  dates: DateStyle;
   trending: { playlistId: string; songs: SongRow[] };
   videos: SongRow[];
   marks: Marks;
@@ -378,7 +380,7 @@ export function explorePage(v: ExploreView): Json {
     ),
     carousel(
       "Popular episodes",
-      v.episodes.map((e, i) => episodeRow(e, i)),
+      v.episodes.map((e) => exploreEpisodeRow(e, v.dates)),
       browse("FEmusic_top_non_music_audio_episodes"),
     ),
     ...(v.topSongs ? [topSongsCarousel(v.topSongs.playlistId, v.topSongs.rows, v.marks)] : []),

@@ -37,7 +37,7 @@ import {
   watch,
   watchPlaylist,
 } from "./common.js";
-import { abbreviate, clock, type DateStyle, episodeDate } from "./format.js";
+import { abbreviate, clock, type DateStyle, episodeDate, spokenDuration } from "./format.js";
 
 /** What the viewer's state says about an item. */
 export interface Marks {
@@ -572,6 +572,36 @@ export function episodeRow(e: EpisodeRow, index: number, dates?: DateStyle): Jso
           },
         },
       ],
+    },
+  };
+}
+
+/**
+ * An episode row of explore's "Popular episodes" (capture ytm_2025_11_get_explore): the podcast
+ * page's row, but it plays the episode on its own (a bare watchEndpoint with the service's episode
+ * `params`, no playlist), its subtitle gives the date and the length, and it has no progress bar or
+ * RSS badge.
+ */
+export function exploreEpisodeRow(e: EpisodeRow, dates?: DateStyle): Json {
+  const {
+    playbackProgress: _p,
+    secondaryBadges: _b,
+    ...row
+  } = episodeRow(e, 0, dates).musicMultiRowListItemRenderer as Json;
+  const we = watch(e.videoId, { params: "8gEDmAEI", videoType: "MUSIC_VIDEO_TYPE_PODCAST_EPISODE" });
+  const date = episodeDate(e.publishedDay * 86_400_000, dates);
+  return {
+    musicMultiRowListItemRenderer: {
+      ...row,
+      overlay: overlay(we),
+      onTap: we,
+      subtitle: {
+        runs: [{ text: date }, { text: " \u2022 " }, { text: episodeLength(e.durationSeconds) }],
+        accessibility: {
+          accessibilityData: { label: `${date} \u2022 ${spokenDuration(e.durationSeconds)}` },
+        },
+      },
+      displayStyle: "MUSIC_MULTI_ROW_LIST_ITEM_DISPLAY_STYLE_EXPANDED",
     },
   };
 }

@@ -48,6 +48,11 @@ export interface SearchView {
   chips: SearchFilter[];
   /** The chip of the page's filter, drawn selected. */
   selected: SearchFilter | null;
+  /**
+   * Signed out, the page has the catalogue's tab only (capture yt_search_highlighted_top_result_20240107):
+   * the library and uploads tabs would open pages that need an account.
+   */
+  signedIn: boolean;
 }
 
 const TABS: { scope: SearchScope; title: string; id: string }[] = [
@@ -129,7 +134,7 @@ export function searchPage(view: SearchView, sections: Json[]): Json {
   if (view.chips.length) (content.sectionListRenderer as Json).header = chipCloud(view);
   const shown = view.filtered
     ? TABS.filter((t) => t.scope === view.scope)
-    : TABS.slice(0, view.scope === "uploads" ? 3 : 2);
+    : TABS.slice(0, !view.signedIn ? 1 : view.scope === "uploads" ? 3 : 2);
   const tabs = shown.map((t) =>
     t.scope === view.scope
       ? { tabRenderer: { title: t.title, selected: true, content, tabIdentifier: t.id } }

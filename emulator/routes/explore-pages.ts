@@ -16,6 +16,7 @@ import {
 import type { Marks } from "../render/items.js";
 import type { ArtistRow, SongRow } from "../store/rows.js";
 import { continuationToken } from "../tokens.js";
+import { datesOf } from "./podcast-pages.js";
 import { isPremium, premiumCharts, topSongs } from "./premium.js";
 import { saveTasteProfile } from "./track-pages.js";
 import { accountId, marks } from "./viewer.js";
@@ -180,6 +181,7 @@ function exploreHub(ctx: ApiContext): unknown {
     newAlbums: store.charts.newestAlbums(12),
     moods: store.charts.moodCategories(16),
     episodes: store.charts.newestEpisodes(12),
+    dates: datesOf(ctx),
     trending: {
       playlistId: trending ?? "",
       songs: trending ? store.playlists.playlistItems(trending, 0, 20) : [],

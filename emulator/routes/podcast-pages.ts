@@ -15,7 +15,7 @@ import {
 import { accountId, marks, requireAccount } from "./viewer.js";
 
 /** Dates in the request's language, against the emulator's clock (the service writes them so). */
-function datesOf(ctx: ApiContext): DateStyle {
+export function datesOf(ctx: ApiContext): DateStyle {
   return { language: ctx.language, now: ctx.state.now() };
 }
 

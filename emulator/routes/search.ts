@@ -210,13 +210,14 @@ function uploadsSearch(
  */
 function namedCollection(ctx: ApiContext, q: string): SearchItem | null {
   const same = (title: string) => title.toLowerCase() === q.toLowerCase();
-  for (const filter of ["community_playlists", "featured_playlists", "podcasts"] as const) {
-    const hit = results(ctx, q, filter, "catalogue", 0, 100).find(
-      (i) => (i.type === "playlist" || i.type === "podcast") && same(i.row.title),
-    );
-    if (hit) return hit;
+  const store = ctx.state.store;
+  // The rows alone: a playlist item's row count costs a query, and a hundred rows may match.
+  for (const kind of ["community", "editorial"] as const) {
+    const row = store.playlists.search(q, kind, 0, 100).find((p) => same(p.title));
+    if (row) return { type: "playlist", row, count: store.playlists.playlistStats(row.playlistId).count };
   }
-  return null;
+  const podcast = store.catalogue.searchPodcasts(q, 0, 100).find((p) => same(p.title));
+  return podcast ? { type: "podcast", row: podcast } : null;
 }
 
 /** A continuation of a filtered (or uploads) shelf. */
@@ -264,14 +265,20 @@ function cachedRow(ctx: ApiContext, item: SearchItem, m: Marks, typed: boolean):
   return cache.get(key, () => searchRow(item, m, typed)) as unknown as Json;
 }
 
-function view(query: string, scope: SearchScope, filtered: boolean, chips: SearchFilter[] = []): SearchView {
-  return { query, scope, filtered, chips, selected: null };
+function view(
+  ctx: ApiContext,
+  query: string,
+  scope: SearchScope,
+  filtered: boolean,
+  chips: SearchFilter[] = [],
+): SearchView {
+  return { query, scope, filtered, chips, selected: null, signedIn: ctx.viewer !== null };
 }
 
 function uploadsPage(ctx: ApiContext, q: string): Json {
   const r = uploadsSearch(ctx, q, 0);
   const sections = r.rows.length ? [shelf("Uploads", r.rows, r.token)] : [noResults(q)];
-  return searchPage(view(q, "uploads", false), sections);
+  return searchPage(view(ctx, q, "uploads", false), sections);
 }
 
 /**
@@ -296,7 +303,7 @@ function chipsFor(ctx: ApiContext, q: string, scope: SearchScope): SearchFilter[
 function filteredPage(ctx: ApiContext, q: string, filter: SearchFilter, scope: SearchScope): Json {
   const m = marks(ctx);
   const items = q ? results(ctx, q, filter, scope, 0, FILTERED_PAGE + 1) : [];
-  if (!items.length) return searchPage(view(q, scope, true), [noResults(q)]);
+  if (!items.length) return searchPage(view(ctx, q, scope, true), [noResults(q)]);
   const token =
     items.length > FILTERED_PAGE
       ? continuationToken({ k: "search", q, f: filter, s: scope, o: FILTERED_PAGE })
@@ -307,7 +314,7 @@ function filteredPage(ctx: ApiContext, q: string, filter: SearchFilter, scope: S
   // The catalogue's "playlists" filter answers as Community playlists, its chip selected and its
   // shelf so titled (capture yt_search_playlists_20231228, asked with the playlists params).
   const selected = filter === "playlists" && scope === "catalogue" ? "community_playlists" : filter;
-  const page = { ...view(q, scope, true, chipsFor(ctx, q, scope)), selected };
+  const page = { ...view(ctx, q, scope, true, chipsFor(ctx, q, scope)), selected };
   return searchPage(page, [shelf(SHELF_TITLES[selected], rows, token)]);
 }
 
@@ -333,11 +340,11 @@ function unfilteredPage(ctx: ApiContext, q: string, scope: SearchScope): Json {
       ),
     );
   }
-  if (!sections.length) return searchPage(view(q, scope, false), [noResults(q)]);
+  if (!sections.length) return searchPage(view(ctx, q, scope, false), [noResults(q)]);
   if (scope === "catalogue") top = namedCollection(ctx, q) ?? top;
   if (top) sections.unshift(topResultCard(top, m, ctx.language));
   // The catalogue page carries the chip row, the library tab none (no capture shows one).
-  return searchPage(view(q, scope, false, scope === "catalogue" ? UNFILTERED : []), sections);
+  return searchPage(view(ctx, q, scope, false, scope === "catalogue" ? UNFILTERED : []), sections);
 }
 
 export function search(ctx: ApiContext): unknown {

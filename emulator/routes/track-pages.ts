@@ -72,17 +72,23 @@ export function creditsBrowse(ctx: ApiContext, videoId: string): unknown {
 export function userBrowse(ctx: ApiContext, channelId: string, params: string | null): unknown | null {
   const store = ctx.state.store;
   const account = store.accounts.byChannel(channelId);
-  if (!account) return null;
-  const lists = store.playlists.playlistsOf(account.id).filter((p) => p.privacy === "PUBLIC");
-  const user = { name: account.name, channelId, marks: marks(ctx) };
+  // A community playlist's author links to its channel (capture yt_search_playlists_20231228); the
+  // catalogue's authors have no account, so their page holds their playlists and no videos.
+  const authored = account ? [] : store.playlists.playlistsByAuthor(channelId);
+  if (!account && !authored.length) return null;
+  const lists = account
+    ? store.playlists.playlistsOf(account.id).filter((p) => p.privacy === "PUBLIC")
+    : authored;
+  const user = { name: account?.name ?? authored[0]!.authorName, channelId, marks: marks(ctx) };
+  const videos = (limit: number) => (account ? store.catalogue.userVideos(account.id, limit) : []);
   if (params) {
     const p = decodeURIComponent(params);
-    if (p === USER_VIDEOS_PARAMS) return userVideosPage(user, store.catalogue.userVideos(account.id, 100));
+    if (p === USER_VIDEOS_PARAMS) return userVideosPage(user, videos(100));
     if (p !== USER_PLAYLISTS_PARAMS) throw invalidArgument();
     return userPlaylistsPage(lists);
   }
   // The page's carousel shows the first few; "More" lists them all.
-  return userPage(user, store.catalogue.userVideos(account.id, 10), lists);
+  return userPage(user, videos(10), lists);
 }
 
 export function tasteProfileBrowse(ctx: ApiContext): unknown {

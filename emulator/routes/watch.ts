@@ -10,7 +10,8 @@ import {
   watchContinuation,
   watchPage,
 } from "../render/watch.js";
-import type { SongRow } from "../store/rows.js";
+import { episodeItem } from "../store/playlists.js";
+import type { PodcastRow, SongRow } from "../store/rows.js";
 import { continuationToken, readContinuation } from "../tokens.js";
 import { continuationOf } from "./browse.js";
 import { playlistView } from "./catalogue-pages.js";
@@ -36,7 +37,10 @@ function queue(ctx: ApiContext, playlistId: string, videoId: string | null, shuf
   const store = ctx.state.store;
   const isRadio = playlistId.startsWith("RD");
   let entries: QueueEntry[];
-  if (!isRadio) {
+  const podcast = isRadio ? null : store.catalogue.podcast(playlistId);
+  if (podcast) {
+    entries = podcastQueue(ctx, podcast);
+  } else if (!isRadio) {
     const id = playlistId.startsWith("VL") ? playlistId.slice(2) : playlistId;
     const rows: QueueEntry[] = [];
     for (let offset = 0; ; ) {
@@ -67,6 +71,18 @@ function queue(ctx: ApiContext, playlistId: string, videoId: string | null, shuf
   return entries;
 }
 
+/**
+ * A podcast's episodes as a queue, newest first as its page lists them (bounded: a show longer than
+ * a radio is cut there). No capture shows an episode's queue; the podcast page's play buttons name
+ * the podcast's playlist (yt_get_podcast_20240830), so this is what they start.
+ */
+function podcastQueue(ctx: ApiContext, podcast: PodcastRow): QueueEntry[] {
+  const episodes = ctx.state.store.catalogue.episodes(podcast.id, 0, RADIO_LENGTH);
+  return episodes.map((e, i) =>
+    entry(ctx, episodeItem(e, setId(podcast.playlistId, i)), podcast.playlistId, i),
+  );
+}
+
 function view(
   ctx: ApiContext,
   playlistId: string,
@@ -81,7 +97,9 @@ function view(
     playlistId,
     title: playlistId.startsWith("RD")
       ? "Mix"
-      : (ctx.state.store.playlists.playlist(playlistId)?.title ?? "Queue"),
+      : (ctx.state.store.playlists.playlist(playlistId)?.title ??
+        ctx.state.store.catalogue.podcast(playlistId)?.title ??
+        "Queue"),
     entries: all.slice(offset, next),
     token:
       next < all.length
@@ -103,11 +121,15 @@ export function next(ctx: ApiContext): unknown {
   const videoId = str(ctx, "videoId");
   let playlistId = str(ctx, "playlistId");
   if (!videoId && !playlistId) throw invalidArgument("Request contains an invalid argument.");
-  if (videoId && !ctx.state.store.catalogue.song(videoId)) throw notFound();
+  const catalogue = ctx.state.store.catalogue;
+  const episode = videoId && !catalogue.song(videoId) ? catalogue.episode(videoId) : null;
+  if (videoId && !episode && !catalogue.song(videoId)) throw notFound();
   if (playlistId?.startsWith("VL")) playlistId = playlistId.slice(2);
   const params = str(ctx, "params") ?? "";
   const shuffle = decodeURIComponent(params) === "wAEB8gECKAE=";
-  const id = playlistId ?? `RDAMVM${videoId}`;
+  // An episode played on its own (explore's rows play it so) queues its podcast from it; a song
+  // starts its radio.
+  const id = playlistId ?? (episode ? episode.podcastPlaylistId : `RDAMVM${videoId}`);
   try {
     return watchPage(view(ctx, id, videoId, shuffle, 0));
   } catch (e) {

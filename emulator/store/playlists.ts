@@ -54,6 +54,10 @@ export class PlaylistStore {
       playlist: all()
         .where(eq(playlists.playlistId, p("playlistId")))
         .prepare(),
+      byAuthorChannel: all()
+        .where(and(eq(playlists.authorChannelId, p("channelId")), eq(playlists.privacy, "PUBLIC")))
+        .orderBy(desc(playlists.views), playlists.id)
+        .prepare(),
       playlistsOf: all()
         .where(eq(playlists.ownerAccountId, p("accountId")))
         .orderBy(desc(playlists.createdAt), desc(playlists.id))
@@ -105,6 +109,14 @@ export class PlaylistStore {
 
   playlist(playlistId: string): PlaylistRow | null {
     return this.q.playlist.get({ playlistId }) ?? null;
+  }
+
+  /**
+   * The public playlists whose author has this channel, most viewed first: how the catalogue's
+   * community playlists' authors, who have no account, get a channel page.
+   */
+  playlistsByAuthor(channelId: string): PlaylistRow[] {
+    return this.q.byAuthorChannel.all({ channelId });
   }
 
   /** An account's own playlists, newest first. */
@@ -173,7 +185,10 @@ export class PlaylistStore {
     return this.q.publicBesides.all({ playlistId, limit }).map((r) => r.id);
   }
 
-  /** Public playlists whose title contains `query`, most viewed first. */
+  /**
+   * Public playlists whose search text contains `query`, most viewed first: their title and author,
+   * and for the catalogue's own playlists the names of the artists they hold (seed.ts).
+   */
   search(query: string, kind: PlaylistSearchKind, offset: number, limit: number): PlaylistRow[] {
     const statement =
       kind === "all"

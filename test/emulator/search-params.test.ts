@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Innertube, Log, Parser, YTNodes } from "youtubei.js";
 import { type RunningEmulator, startEmulator } from "../../emulator/index.js";
-import { api, at, headersFor, type Json } from "./helpers.js";
+import { api, at, findAll, headersFor, type Json } from "./helpers.js";
 
 const RESPONSES = fileURLToPath(new URL("../../../shared/fixtures/responses/", import.meta.url));
 const present = existsSync(RESPONSES);
@@ -197,6 +197,56 @@ describe.skipIf(!present)("search params are read as the protobuf they are", () 
     expect(playlists.playlists?.contents.length).toBeGreaterThan(0);
   });
 
+  it("every playlists filter value finds the playlists that hold an artist's songs, and no results only when none does", async () => {
+    const all = <T>(sql: string, ...args: unknown[]) =>
+      emu.state.store.sqlite.prepare(sql).all(...args) as T[];
+    // An artist whose name no playlist's title or author holds, and the public playlists holding its songs.
+    const [artist] = all<{ id: number; name: string }>(
+      `SELECT id, name FROM artists a WHERE kind = 'artist' AND NOT EXISTS
+         (SELECT 1 FROM playlists p WHERE instr(lower(p.title || ' ' || p.author_name), lower(a.name)) > 0)
+       ORDER BY id LIMIT 1`,
+    );
+    expect(artist).toBeDefined();
+    const holding = (kinds: string[]) =>
+      new Set(
+        all<{ id: string }>(
+          `SELECT DISTINCT p.playlist_id AS id FROM playlists p JOIN playlist_items i ON i.playlist_id = p.playlist_id
+             JOIN songs s ON s.video_id = i.video_id
+           WHERE p.privacy = 'PUBLIC' AND s.artist_id = ? AND p.kind IN (${kinds.map(() => "?").join(",")})`,
+          artist!.id,
+          ...kinds,
+        ).map((r) => `VL${r.id}`),
+      );
+    const values: [string, string, Set<string>][] = [
+      // youtubei.js's playlist type, ytmusicapi's playlists filter (capture yt_search_playlists_20231228)
+      // and the web client's community and featured chips (captures yt_search_*_playlists_20231226).
+      [
+        "EgWKAQIoAQ%3D%3D",
+        "Community playlists",
+        holding(["editorial", "community", "mood", "chart", "user"]),
+      ],
+      [
+        "Eg-KAQwIABAAGAAgACgBMABqChAEEAMQCRAFEAo%3D",
+        "Community playlists",
+        holding(["editorial", "community", "mood", "chart", "user"]),
+      ],
+      ["EgeKAQQoAEABagwQDhAKEAMQBBAJEAU%3D", "Community playlists", holding(["community", "user"])],
+      ["EgeKAQQoADgBagwQDhAKEAMQBBAJEAU%3D", "Featured playlists", holding(["editorial", "mood"])],
+    ];
+    for (const [params, title, expected] of values) {
+      expect(expected.size, title).toBeGreaterThan(0);
+      const r = await api(emu, "search", { query: artist!.name, params });
+      expect(viewOf(r.json).shelves, params).toEqual([title]);
+      const ids = (findAll(r.json, "browseId") as string[]).filter((id) => id.startsWith("VL"));
+      expect(ids.length, params).toBeGreaterThan(0);
+      for (const id of ids) expect(expected.has(id), `${params} ${id}`).toBe(true);
+      // A query that no title, author, song or artist holds has no results in any of them.
+      const none = await api(emu, "search", { query: "zzqx", params });
+      expect(findAll(none.json, "musicShelfRenderer"), params).toEqual([]);
+      expect(findAll(none.json, "itemSectionRenderer").length, params).toBe(1);
+    }
+  });
+
   it("answers a malformed params value with the service's 400", async () => {
     // Not base64, a cut-off length, a varint longer than ten bytes, an end-group with no group.
     for (const params of ["not base64!", "%E0%A4%A", "EgWKAQII", "CP____________8B", "DA%3D%3D"]) {
@@ -287,6 +337,18 @@ describe.skipIf(!present)("chips, Show-all links and tabs carry their filter and
       if (link.label) expect(v.shelves, link.label).toEqual([link.label]);
       else expect(v.shelves.length).toBeGreaterThan(3);
     }
+  });
+
+  it("signed out, a search page has the catalogue's tab only, as the signed-out capture does", async () => {
+    // Capture yt_search_highlighted_top_result_20240107 was made signed out: one tab, no link to the
+    // library or uploads, which need an account.
+    const tabsOf = (page: unknown) =>
+      (at(page, "contents", "tabbedSearchResultsRenderer", "tabs") as Json[]).map((t) =>
+        fold(String((t.tabRenderer as Json).title)),
+      );
+    expect(tabsOf(capture("yt_search_highlighted_top_result_20240107.json"))).toEqual(["YT Music"]);
+    expect(tabsOf((await api(emu, "search", { query: QUERY })).json)).toEqual(["YT Music"]);
+    expect(tabsOf((await api(emu, "search", { query: QUERY }, auth)).json)).toEqual(["YT Music", "Library"]);
   });
 
   it("the tabs open their scope, and the library's chips stay in the library", async () => {
