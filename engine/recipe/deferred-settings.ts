@@ -1,6 +1,6 @@
 /**
  * Settings read when a command uses them, not when the project loads: an account's credentials and
- * service, a notification target, the state's URL. A `${VAR}` in one of them that is not set where
+ * service, another music service's keys, a notification target, the state's URL. A `${VAR}` in one of them that is not set where
  * the file is read is no error of the file (a recipe repository's CI checks recipes without the
  * webhook's secret): `validate` warns of it, and the command that needs the setting refuses,
  * naming the variable and where it is written, never a value.
@@ -20,6 +20,16 @@ const ACCOUNT_TEXTS: ReadonlySet<unknown> = new Set([
   "location",
 ]);
 
+/** The other services' text settings, read when a source of that service is read. */
+const SERVICE_TEXTS: ReadonlySet<unknown> = new Set([
+  "client_id",
+  "client_secret",
+  "token",
+  "api_key",
+  "base_url",
+  "accounts_url",
+]);
+
 /**
  * Whether the value at `path` of the project file is a text setting read only when a command uses
  * it. Only single text values: a whole mapping or list written as one `${VAR}` (`accounts:
@@ -33,6 +43,7 @@ export function readWhenUsed(path: Path): boolean {
       (path.length === 3 && ACCOUNT_TEXTS.has(field)) ||
       (path.length === 4 && field === "oauth_client" && (leaf === "id" || leaf === "secret"))
     );
+  if (root === "services") return path.length === 3 && SERVICE_TEXTS.has(field);
   if (root === "notify")
     return (
       (path.length === 3 && field === "url") ||

@@ -149,14 +149,23 @@ export function fileSourceIssues(
   return { errors, warnings };
 }
 
-/** File sources' paths, and their matches.yaml, made absolute against the recipe file's folder. */
+/**
+ * File sources' paths, and the matches.yaml of every source that matches songs (files and the other
+ * services'), made absolute against the recipe file's folder.
+ */
 export function placeFiles(recipe: Recipe, recipeFile: string, within: readonly string[]): Recipe {
-  if (!recipe.sources.some((s) => s.type === "file")) return recipe;
+  if (!recipe.sources.some((s) => "overrides" in s)) return recipe;
   const folder = dirname(resolve(recipeFile));
-  const sources = recipe.sources.map((s) =>
-    s.type === "file"
-      ? { ...s, path: resolve(folder, s.path), overrides: join(folder, s.overrides), within: [...within] }
-      : s,
-  );
+  const sources = recipe.sources.map((s) => {
+    if (s.type === "file") {
+      return {
+        ...s,
+        path: resolve(folder, s.path),
+        overrides: join(folder, s.overrides),
+        within: [...within],
+      };
+    }
+    return "overrides" in s ? { ...s, overrides: join(folder, s.overrides) } : s;
+  });
   return { ...recipe, sources };
 }

@@ -1,5 +1,7 @@
 /** Recipe as written → Recipe with every default filled in (then frozen by the loader). */
+
 import { parseDuration } from "../../shared/duration.js";
+import { spotifyPlaylistId } from "../services/spotify/ids.js";
 import {
   DEFAULT_POLICY,
   DEFAULT_RADIO_LIMIT,
@@ -94,6 +96,36 @@ function normaliseSource(s: SourceInput): SourceSpec {
         overrides: OVERRIDES_FILE,
         // The loader fills it; a recipe that bypasses the loader reads nothing.
         within: [],
+      };
+    case "spotify":
+      return {
+        ...base,
+        type: "spotify",
+        // The semantic checks refused a playlist that names none.
+        playlist: s.playlist === undefined ? null : spotifyPlaylistId(s.playlist),
+        library: s.library ?? null,
+        overrides: OVERRIDES_FILE,
+      };
+    case "listenbrainz":
+      return {
+        ...base,
+        type: "listenbrainz",
+        user: s.user ?? null,
+        series: s.series ?? null,
+        archived: s.archived ?? false,
+        playlist: s.playlist?.toLowerCase() ?? null,
+        title: s.title ?? null,
+        top: s.top ?? null,
+        overrides: OVERRIDES_FILE,
+      };
+    case "lastfm":
+      return {
+        ...base,
+        type: "lastfm",
+        user: s.user,
+        list: s.list,
+        period: s.period ?? "overall",
+        overrides: OVERRIDES_FILE,
       };
     case "liked":
     case "history":
@@ -227,6 +259,7 @@ export function normaliseProject(input: ProjectInput): Project {
     undo: { max_age_days: input.undo?.max_age_days ?? DEFAULT_UNDO_MAX_AGE_DAYS },
     notify: (input.notify ?? []).map(normaliseNotifyTarget),
     file_sources: { allow: [...(input.file_sources?.allow ?? [])] },
+    services: structuredClone(input.services ?? {}),
   };
 }
 

@@ -27,8 +27,13 @@ import {
   COMBINE_OPS,
   DEDUPE_KEYS,
   EXPAND_KINDS,
+  LASTFM_LISTS,
+  LASTFM_PERIODS,
   LIBRARY_KINDS,
   LIBRARY_TARGET_KINDS,
+  LISTENBRAINZ_RANGES,
+  LISTENBRAINZ_SERIES,
+  MBID_PATTERN,
   MODES,
   NAME_RULE,
   NOTIFY_EVENTS,
@@ -38,6 +43,7 @@ import {
   SEARCH_FILTERS,
   SHUFFLE_PERIODS,
   SORT_KEYS,
+  SPOTIFY_LIBRARY,
 } from "./vocabulary.js";
 
 type Options = Record<string, unknown>;
@@ -309,6 +315,39 @@ const sourceSchema = byType(
         Type.Boolean({ description: "A row that cannot be read refuses the whole file." }),
       ),
     }),
+    source("spotify", {
+      playlist: Type.Optional(
+        nonEmpty({ description: "A playlist's id, open.spotify.com link or spotify:playlist: URI." }),
+      ),
+      library: Type.Optional(
+        word(SPOTIFY_LIBRARY, { description: "The person's liked songs, saved albums or followed artists." }),
+      ),
+    }),
+    source("listenbrainz", {
+      user: Type.Optional(
+        nonEmpty({ description: "The ListenBrainz user whose playlists or statistics are read." }),
+      ),
+      series: Type.Optional(
+        word(LISTENBRAINZ_SERIES, {
+          description: "A playlist ListenBrainz makes for the user: the newest one.",
+        }),
+      ),
+      archived: Type.Optional(
+        Type.Boolean({
+          description: "With `series`: every playlist of the series ListenBrainz keeps, newest first.",
+        }),
+      ),
+      playlist: Type.Optional(Type.String({ pattern: MBID_PATTERN, description: "A playlist's MBID." })),
+      title: Type.Optional(nonEmpty({ description: "The user's own playlist of this title." })),
+      top: Type.Optional(
+        word(LISTENBRAINZ_RANGES, { description: "The user's most listened recordings over this period." }),
+      ),
+    }),
+    source("lastfm", {
+      user: nonEmpty(),
+      list: word(LASTFM_LISTS),
+      period: Type.Optional(word(LASTFM_PERIODS, { description: "For `list: top` (default overall)." })),
+    }),
   ],
 );
 
@@ -451,6 +490,68 @@ const account = Type.Object(
   closed,
 );
 
+const serviceUrl = (description: string) =>
+  Type.Optional(Type.String({ pattern: "^https?://", description }));
+const onEmulator = Type.Optional(
+  Type.Boolean({
+    description:
+      "Read this service's stand-in on the project's embedded emulator (an account with `emulator:`).",
+  }),
+);
+
+/** Where the other services' sources read, and with what keys (each also from the environment). */
+const services = Type.Object(
+  {
+    spotify: Type.Optional(
+      Type.Object(
+        {
+          client_id: Type.Optional(
+            nonEmpty({ description: "The app's client id (else SPOTIFY_CLIENT_ID)." }),
+          ),
+          client_secret: Type.Optional(
+            nonEmpty({
+              description:
+                "For public playlists without signing in (else SPOTIFY_CLIENT_SECRET); from an environment variable, not written here.",
+            }),
+          ),
+          base_url: serviceUrl("The Web API (default https://api.spotify.com/v1)."),
+          accounts_url: serviceUrl("Sign-in and tokens (default https://accounts.spotify.com)."),
+          emulator: onEmulator,
+        },
+        closed,
+      ),
+    ),
+    listenbrainz: Type.Optional(
+      Type.Object(
+        {
+          token: Type.Optional(
+            nonEmpty({ description: "A user token, for private playlists (else LISTENBRAINZ_TOKEN)." }),
+          ),
+          base_url: serviceUrl("The API (default https://api.listenbrainz.org)."),
+          emulator: onEmulator,
+        },
+        closed,
+      ),
+    ),
+    lastfm: Type.Optional(
+      Type.Object(
+        {
+          api_key: Type.Optional(
+            nonEmpty({
+              description:
+                "An API key (else LASTFM_API_KEY); from an environment variable, not written here.",
+            }),
+          ),
+          base_url: serviceUrl("The API (default https://ws.audioscrobbler.com/2.0/)."),
+          emulator: onEmulator,
+        },
+        closed,
+      ),
+    ),
+  },
+  { description: "The other music services `spotify`, `listenbrainz` and `lastfm` sources read.", ...closed },
+);
+
 const pacing = Type.Object(
   {
     min_interval_ms: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -512,6 +613,7 @@ export const projectSchema = Type.Object(
         { description: "What `file` sources may read.", ...closed },
       ),
     ),
+    services: Type.Optional(services),
     notify: Type.Optional(
       Type.Array(notifyTarget, {
         description:
@@ -523,7 +625,7 @@ export const projectSchema = Type.Object(
 );
 
 /** The parts of the shape the loaded forms (types.ts) take as they are written. */
-export const parts = { policy, requireApproval, csvColumns, emulatorAccount, pacing };
+export const parts = { policy, requireApproval, csvColumns, emulatorAccount, pacing, services };
 
 /** What `recipes/project.schema.json` holds: a project file (`musicsync.yaml`). */
 export function exportedProjectSchema(): Record<string, unknown> {

@@ -5,6 +5,7 @@
 import type { RecipeInput, SourceInput, StepInput } from "./input.js";
 import { type AccountScope, accountFinding } from "./recipe-account.js";
 import { scheduleProblems } from "./schedule.js";
+import { serviceSourceIssues } from "./service-sources.js";
 import { descriptionProblem, serviceTitle, titleProblem } from "./service-text.js";
 import { PLAYLIST_CAP } from "./types.js";
 import type { Path, PathIssue } from "./yaml-source.js";
@@ -92,6 +93,7 @@ function sourceIssues(s: SourceInput, i: number, mode: RecipeInput["mode"], name
       message: 'a "self" source is only meaningful with mode: clean',
     });
   }
+  issues.push(...serviceSourceIssues(s, i));
   return issues;
 }
 

@@ -20,14 +20,19 @@ import type {
   CombineOp,
   DedupeKey,
   ExpandKind,
+  LastfmList,
+  LastfmPeriod,
   LibraryKind,
   LibraryTargetKind,
+  ListenBrainzRange,
+  ListenBrainzSeries,
   Mode,
   NotifyEventKind,
   Privacy,
   SearchFilter,
   ShufflePeriod,
   SortKey,
+  SpotifyLibrary,
 } from "./vocabulary.js";
 import { NOTIFY_EVENTS } from "./vocabulary.js";
 
@@ -139,6 +144,48 @@ export interface FileSource extends SourceBase {
   within: readonly string[];
 }
 
+/**
+ * What the other services' sources share: their songs are matched to videos as a file's entries are
+ * (engine/match/), with the person's corrections in `matches.yaml` beside the recipe file.
+ */
+interface ServiceSourceBase extends SourceBase {
+  /** `matches.yaml` beside the recipe file (absolute once loaded). */
+  overrides: string;
+}
+
+/** A Spotify playlist, or the person's liked songs, saved albums or followed artists. */
+export interface SpotifySource extends ServiceSourceBase {
+  type: "spotify";
+  /** The playlist's id (from an id, an open.spotify.com link or a spotify:playlist: URI); null: `library`. */
+  playlist: string | null;
+  library: SpotifyLibrary | null;
+}
+
+/**
+ * One of: the newest playlist of a series ListenBrainz makes for `user` (or every one it keeps,
+ * `archived`), a playlist by MBID, `user`'s own playlist of a title, or `user`'s top recordings.
+ */
+export interface ListenBrainzSource extends ServiceSourceBase {
+  type: "listenbrainz";
+  user: string | null;
+  series: ListenBrainzSeries | null;
+  archived: boolean;
+  playlist: string | null;
+  title: string | null;
+  top: ListenBrainzRange | null;
+}
+
+/** A Last.fm user's loved tracks, top tracks over a period, or recent tracks. */
+export interface LastfmSource extends ServiceSourceBase {
+  type: "lastfm";
+  user: string;
+  list: LastfmList;
+  /** For `top`; Last.fm's default, `overall`, when not written. */
+  period: LastfmPeriod;
+}
+
+export type ServiceSource = SpotifySource | ListenBrainzSource | LastfmSource;
+
 export type SourceSpec =
   | PlaylistSource
   | AlbumSource
@@ -155,7 +202,8 @@ export type SourceSpec =
   | SavedEpisodesSource
   | StaticSource
   | SelfSource
-  | FileSource;
+  | FileSource
+  | ServiceSource;
 
 export interface CombineStep {
   combine: { op: CombineOp; sources: readonly string[] };
@@ -320,6 +368,8 @@ export interface Project {
   notify: readonly NotifyTarget[];
   /** Folders outside the project folder that `file` sources may read, as written (relative to the project file). */
   file_sources: { allow: readonly string[] };
+  /** The other music services' settings, as written (secrets may be `${VAR}`s left unresolved). */
+  services: Services;
   /**
    * Settings read only when a command uses them (accounts, notify, state) whose `${VAR}` was not
    * set where the file was loaded: left as written, refused by the command that needs them
@@ -327,6 +377,9 @@ export interface Project {
    */
   unresolved?: readonly UnresolvedSetting[];
 }
+
+/** `services:` of the project file, as written; absent services are absent. */
+export type Services = Static<typeof parts.services>;
 
 /** A setting that names environment variables not set here, and where it is. */
 export interface UnresolvedSetting {

@@ -6,6 +6,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type { RecipeIssue } from "./errors.js";
 import { didYouMean } from "./suggest.js";
 import * as generated from "./validators.generated.js";
+import { MBID_PATTERN } from "./vocabulary.js";
 import type { Path, SourceDocument } from "./yaml-source.js";
 
 /**
@@ -77,6 +78,8 @@ const PATTERN_MESSAGES: ReadonlyMap<string, string> = new Map([
   ["^MPRE", 'must be an album browse id (starting "MPRE")'],
   ["^https?://\\S+$", "must be an http:// or https:// URL"],
   ["^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "must be an HTTP header name"],
+  ["^https?://", "must start with http:// or https://"],
+  [MBID_PATTERN, "must be a MusicBrainz id (8-4-4-4-12 hexadecimal digits)"],
 ]);
 
 function patternMessage(pattern: string): string {
