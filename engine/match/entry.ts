@@ -13,6 +13,11 @@ export interface SongEntry {
   explicit: boolean | null;
   /** When the file names the service's own id (our own exports do): no search is needed. */
   videoId: string | null;
+  /**
+   * Another service's own id of the song (`spotify:track:…`, engine/services/types.ts): the key of
+   * its cached match and of its line in matches.yaml, so it is searched once whatever its words.
+   */
+  serviceId?: string | null;
 }
 
 /** A search result the matcher weighs: a song (`resultType` "song") or a video. */

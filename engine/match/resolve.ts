@@ -109,10 +109,27 @@ function fixed(
   };
 }
 
+/**
+ * An entry's keys: its own (the service's id when it has one, else its words, key.ts), then its
+ * words as well for an entry with a service id, so that a correction written as "artist - title"
+ * and a match found for the same words from a file still count.
+ */
+function keysOf(entry: SongEntry): { key: string; words: string | null } {
+  const words = entryKey(entry);
+  return entry.serviceId ? { key: entry.serviceId, words } : { key: words, words: null };
+}
+
 /** The answer that needs no search, if there is one. */
-function known(entry: SongEntry, key: string, deps: ResolveDeps, cached: CachedMatch | undefined) {
+function known(
+  entry: SongEntry,
+  keys: ReturnType<typeof keysOf>,
+  deps: ResolveDeps,
+  cached: CachedMatch | undefined,
+) {
+  const { key } = keys;
   if (entry.videoId) return fixed(entry, key, "file", entry.videoId, "the file names the video");
-  const override = deps.overrides.get(key);
+  const override =
+    deps.overrides.get(key) ?? (keys.words !== null ? deps.overrides.get(keys.words) : undefined);
   if (override === "skip")
     return { ...fixed(entry, key, "override", null, "matches.yaml says skip"), skipped: true };
   if (override) return fixed(entry, key, "override", override, "matches.yaml names the video");
@@ -125,23 +142,47 @@ function known(entry: SongEntry, key: string, deps: ResolveDeps, cached: CachedM
   return { ...fixed(entry, key, "cache", cached.videoId, ""), score: cached.score, reasons: cached.reasons };
 }
 
+/** `more` added to `have`, leaving out the videos `have` already holds. */
+function withNew(have: readonly MatchCandidate[], more: readonly MatchCandidate[]): MatchCandidate[] {
+  const seen = new Set(have.map((c) => c.videoId));
+  return [...have, ...more.filter((c) => !seen.has(c.videoId))];
+}
+
+/**
+ * Searches for one entry: by its ISRC first when it has one (the service answers a recording's
+ * code with that recording, docs/PROTOCOL.md#search), then by its words among songs, then among
+ * videos, stopping at the first search whose results hold an accepted match. What the ISRC finds
+ * is scored like any result: the service has been seen to answer a code with another recording.
+ */
 async function searchOne(
   entry: SongEntry,
   key: string,
   deps: ResolveDeps,
   count: () => void,
 ): Promise<Resolution> {
-  const query = searchQuery(entry);
-  const weigh = async (filter: "songs" | "videos") => {
+  const weigh = async (query: string, filter: "songs" | "videos") => {
     count();
     return (await deps.search(query, filter)).map(candidateOf).filter((c): c is MatchCandidate => c !== null);
   };
-  const songs = await weigh("songs");
-  let decision = decide(entry, songs);
-  if (!decision.accepted) decision = decide(entry, [...songs, ...(await weigh("videos"))]);
+  const steps: (() => Promise<MatchCandidate[]>)[] = [
+    ...(entry.isrc ? [() => weigh(entry.isrc!, "songs")] : []),
+    () => weigh(searchQuery(entry), "songs"),
+    () => weigh(searchQuery(entry), "videos"),
+  ];
+  let seen: MatchCandidate[] = [];
+  let decision = decide(entry, seen);
+  let byIsrc = entry.isrc !== null;
+  for (const step of steps) {
+    seen = withNew(seen, await step());
+    decision = decide(entry, seen);
+    if (decision.accepted) break;
+    byIsrc = false;
+  }
   const chosen = decision.accepted;
   const reasons = chosen
-    ? chosen.reasons
+    ? byIsrc
+      ? ["found by its ISRC", ...chosen.reasons]
+      : chosen.reasons
     : decision.best
       ? [mainReason(decision.best)]
       : ["no search results"];
@@ -160,7 +201,8 @@ async function searchOne(
 }
 
 /**
- * Resolves every entry; entries with the same key are searched once. Searches go one at a time
+ * Resolves every entry; entries with the same key (or, for songs of other services, the same words)
+ * are searched once. Searches go one at a time
  * (the caller's `search` paces them); each new result is cached as soon as it is known, so a run
  * stopped part way (a long file at the service's pace) does not search those entries again.
  */
@@ -168,22 +210,30 @@ export async function resolveEntries(
   entries: readonly SongEntry[],
   deps: ResolveDeps,
 ): Promise<{ resolutions: Resolution[]; searches: number }> {
-  const keys = entries.map(entryKey);
-  const cached = deps.cache
-    ? await deps.cache.cachedMatches([...new Set(keys)])
-    : new Map<string, CachedMatch>();
+  const keys = entries.map(keysOf);
+  const asked = new Set(keys.flatMap((k) => (k.words === null ? [k.key] : [k.key, k.words])));
+  const cached = deps.cache ? await deps.cache.cachedMatches([...asked]) : new Map<string, CachedMatch>();
   const byKey = new Map<string, Resolution>();
   let searches = 0;
   const resolutions: Resolution[] = [];
   for (const [i, entry] of entries.entries()) {
-    const key = keys[i]!;
-    const found = known(entry, key, deps, cached.get(key));
-    let r = found ?? byKey.get(key);
+    const k = keys[i]!;
+    const { key } = k;
+    const found = known(
+      entry,
+      k,
+      deps,
+      cached.get(key) ?? (k.words !== null ? cached.get(k.words) : undefined),
+    );
+    let r = found ?? byKey.get(key) ?? (k.words !== null ? byKey.get(k.words) : undefined);
     if (!r) {
       r = await searchOne(entry, key, deps, () => searches++);
       byKey.set(key, r);
+      if (k.words !== null) byKey.set(k.words, r);
       const fresh = { key, videoId: r.videoId, score: r.score, reasons: r.reasons, matchedAt: deps.now };
-      await deps.cache?.recordMatches([fresh]);
+      // Under the words too: the same song from a file, or another service, need not be searched again.
+      const also = k.words !== null ? [{ ...fresh, key: k.words }] : [];
+      await deps.cache?.recordMatches([fresh, ...also]);
     }
     resolutions.push(found ?? { ...r, entry });
     deps.onProgress?.(i + 1, entries.length);
