@@ -3,10 +3,12 @@
  * environment, a planned recipe and what a run comes to. Apart from runner.ts so the helpers it
  * calls can name them without importing it back.
  */
+
 import type { ApplyLogger, ApplyResult, applyPlan } from "../apply/apply.js";
 import type { EngineClient } from "../apply/client.js";
 import type { Clock, Pacer } from "../apply/pacer.js";
 import type { Owned, Plan } from "../plan/types.js";
+import type { ServiceReaders } from "../sources/service-source.js";
 import type { EngineState } from "../state/types.js";
 import type { TargetRead } from "../targets/read.js";
 import type { Reconciliation } from "./reconcile.js";
@@ -26,6 +28,8 @@ export interface EngineEnv {
   pacerFor(account: string, purpose?: "writes" | "searches"): Pacer;
   clock: Clock;
   logger: ApplyLogger;
+  /** Reads the other services' sources (engine/run/services-env.ts); absent: such sources are refused. */
+  services?: ServiceReaders;
   onAction?: Parameters<typeof applyPlan>[1]["onAction"];
   /** Told each recipe's plan before any of its writes (the command line prints it then). */
   onPlan?: (plan: Plan) => void;

@@ -14,7 +14,7 @@ import { targetFingerprint } from "../plan/fingerprint.js";
 import { stateTargetKey } from "../plan/owned.js";
 import { plan as makePlan, targetKey } from "../plan/plan.js";
 import type { ActualTarget, Desired, Owned, Plan } from "../plan/types.js";
-import type { FileSource, LoadedRecipe, TargetSpec } from "../recipe/types.js";
+import type { FileSource, LoadedRecipe, ServiceSource, TargetSpec } from "../recipe/types.js";
 import {
   type FileSourceDeps,
   type LoadedFile,
@@ -22,7 +22,8 @@ import {
   readFileSource,
 } from "../sources/file-source.js";
 import { makeItem } from "../sources/item.js";
-import { readSources } from "../sources/read.js";
+import { readSources, SourceError } from "../sources/read.js";
+import { readServiceSource } from "../sources/service-source.js";
 import { actionCounts, journalFate } from "../state/counts.js";
 import { currentHolder } from "../state/holder.js";
 import type {
@@ -137,6 +138,23 @@ function fileReader(env: EngineEnv, account: string, files: ReadonlyMap<string, 
     readFileSource(spec, { search, cache: env.state, now: env.clock.now() }, files.get(spec.id));
 }
 
+/**
+ * How a run reads the other services' sources: the environment's readers (the project's
+ * `services:`), matches cached in the state, searches paced as a file source's are.
+ */
+function serviceReader(env: EngineEnv, account: string) {
+  const search = pacedSearch(env, account);
+  return (spec: ServiceSource) => {
+    if (!env.services) {
+      throw new SourceError(
+        spec.id,
+        `${spec.type} sources need the project's services settings (musicsync.yaml)`,
+      );
+    }
+    return readServiceSource(spec, env.services, { search, cache: env.state, now: env.clock.now() });
+  };
+}
+
 /** Reads a target and what the state remembers of it (`recipeId`: the id it is owned under). */
 export async function readSide(
   env: EngineEnv,
@@ -192,7 +210,10 @@ async function desiredFor(
           .filter((v): v is string => !!v),
       )
     : undefined;
-  const reads = await readSources(recipe, client, actual.rows, fileReader(env, recipe.account, files));
+  const reads = await readSources(recipe, client, actual.rows, {
+    files: fileReader(env, recipe.account, files),
+    services: serviceReader(env, recipe.account),
+  });
   const built = buildDesired(loaded, reads, {
     now: new Date(env.clock.now()),
     ...(liked ? { liked } : {}),

@@ -6,10 +6,10 @@
 import { isAbsolute, relative } from "node:path";
 import { type FileEntry, FileSourceError, readEntriesFile } from "../files/index.js";
 import { loadOverrides, OverridesError } from "../files/overrides.js";
-import { type Resolution, type ResolveDeps, resolveEntries, unmatchedText } from "../match/resolve.js";
+import { type ResolveDeps, resolveEntries } from "../match/resolve.js";
 import { engineScrubber } from "../output/scrub.js";
 import type { FileSource } from "../recipe/types.js";
-import { type Item, makeItem } from "./item.js";
+import { matchedItems } from "./matched.js";
 import { SourceError, type SourceNote, type SourceRead } from "./read.js";
 
 export type FileSourceDeps = Omit<ResolveDeps, "overrides">;
@@ -18,21 +18,6 @@ export type FileSourceDeps = Omit<ResolveDeps, "overrides">;
 export function shownPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
-}
-
-/** The item a matched entry stands for: the file's own words, the matched video's id. */
-function itemOf(r: Resolution, source: string, rank: number): Item {
-  const { entry } = r;
-  return makeItem({
-    videoId: r.videoId,
-    title: entry.title,
-    artists: entry.artists.map((name) => ({ name, id: null })),
-    album: entry.album ? { name: entry.album, id: null } : null,
-    duration_seconds: entry.durationSeconds,
-    isExplicit: entry.explicit ?? false,
-    source,
-    rank,
-  });
 }
 
 /**
@@ -80,7 +65,8 @@ async function readEntries(spec: FileSource) {
   }
 }
 
-async function overridesOf(spec: FileSource) {
+/** The person's corrections of a source that matches songs (matches.yaml beside its recipe file). */
+export async function overridesOf(spec: Pick<FileSource, "id" | "overrides">) {
   try {
     return await loadOverrides(spec.overrides);
   } catch (e) {
@@ -117,12 +103,8 @@ export async function readFileSource(
     kind: "unreadable",
     text: `${shownPath(spec.path)}:${i.line}: ${i.message}`,
   }));
-  const items: Item[] = [];
-  for (const r of resolutions) {
-    if (r.videoId) items.push(itemOf(r, spec.id, items.length + 1));
-    // A `skip` the person wrote is their decision, not news for every plan.
-    else if (!r.skipped) notes.push({ source: spec.id, kind: "unmatched", text: unmatchedText(r) });
-  }
+  const { items, unmatched } = matchedItems(resolutions, spec.id);
+  notes.push(...unmatched);
   const capped = spec.limit === null ? items : items.slice(0, spec.limit);
   return { id: spec.id, items: capped, truncated: false, expected: null, ...(notes.length ? { notes } : {}) };
 }

@@ -10,11 +10,13 @@ import type {
   ChartSource,
   FileSource,
   LibrarySource,
+  ListenBrainzSource,
   MoodSource,
   PodcastSource,
   RadioSource,
   Recipe,
   SelfSource,
+  ServiceSource,
   SourceSpec,
 } from "../recipe/types.js";
 import type { Item } from "./item.js";
@@ -71,6 +73,8 @@ export interface ReadContext {
   self: readonly Item[] | null;
   /** Reads `file` sources (files, matches.yaml, the match cache, paced searches); absent: refused. */
   files?: (spec: FileSource) => Promise<SourceRead>;
+  /** Reads the other services' sources (engine/sources/service-source.ts); absent: refused. */
+  services?: (spec: ServiceSource) => Promise<SourceRead>;
 }
 
 function numbered<T>(
@@ -348,6 +352,12 @@ export async function readSource(
     case "file":
       if (!ctx.files) throw new SourceError(id, "file sources are read only by a run (plan, sync)");
       return ctx.files(spec);
+    case "spotify":
+    case "listenbrainz":
+    case "lastfm":
+      if (!ctx.services)
+        throw new SourceError(id, `${spec.type} sources are read only by a run (plan, sync)`);
+      return ctx.services(spec);
     case "self":
       return readSelf(spec, ctx);
   }
@@ -377,17 +387,24 @@ export async function readSources(
   recipe: Pick<Recipe, "sources">,
   client: SourceClient,
   self: readonly Item[] | null = null,
-  files?: ReadContext["files"],
+  readers: Pick<ReadContext, "files" | "services"> = {},
 ): Promise<Map<string, SourceRead>> {
   const reads = new Map<string, SourceRead>();
   for (const spec of readOrder(recipe.sources)) {
     try {
-      reads.set(spec.id, await readSource(spec, client, { reads, self, ...(files ? { files } : {}) }));
+      reads.set(spec.id, await readSource(spec, client, { reads, self, ...readers }));
     } catch (e) {
       throw notFound(spec, e) ?? e;
     }
   }
   return reads;
+}
+
+function listenBrainzAsked(spec: ListenBrainzSource): string {
+  if (spec.playlist !== null) return `ListenBrainz playlist ${spec.playlist}`;
+  if (spec.series !== null) return `ListenBrainz ${spec.series} of ${spec.user ?? "?"}`;
+  if (spec.title !== null) return `ListenBrainz playlist "${spec.title}" of ${spec.user ?? "?"}`;
+  return `ListenBrainz top recordings (${spec.top ?? "?"}) of ${spec.user ?? "?"}`;
 }
 
 /** What a source asks the service for, as a person would name it: its type and the id it reads. */
@@ -400,6 +417,14 @@ export function askedFor(spec: SourceSpec): string {
       return `album ${spec.browseId ?? spec.audioPlaylistId ?? "?"}`;
     case "file":
       return `file ${spec.path}`;
+    case "spotify":
+      return spec.playlist !== null
+        ? `Spotify playlist ${spec.playlist}`
+        : `Spotify library ${spec.library ?? "?"}`;
+    case "listenbrainz":
+      return listenBrainzAsked(spec);
+    case "lastfm":
+      return `Last.fm ${spec.list} tracks of ${spec.user}`;
     case "artist":
       return `artist ${spec.channelId}`;
     case "chart":
