@@ -140,10 +140,17 @@ export async function importFile(run: CommandRun, file: string, o: ImportOptions
         "(mode: sync: what you add to or remove from the playlist yourself stays so).\n",
     );
     const overrides = join(dirname(recipeFile), OVERRIDES_FILE);
-    const resolutions = await matchFile(run, project, account, file, read, {
-      overridesFile: overrides,
-      show: "summary",
-    });
+    const resolutions = await matchFile(
+      run,
+      project,
+      account,
+      file,
+      { kind: "file", read },
+      {
+        overridesFile: overrides,
+        show: "summary",
+      },
+    );
     await writeDraft(run, overrides, resolutions);
     plans = await planOf(run, project, loaded);
   } catch (e) {

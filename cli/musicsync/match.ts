@@ -1,6 +1,8 @@
 /**
  * `musicsync match <file>`: what each entry of a playlist file matches on the service, with the
- * score and the reasons, as a file source would match it (same cache, same matches.yaml). A tie
+ * score and the reasons, as a file source would match it (same cache, same matches.yaml). In place
+ * of a file, another service's list (`spotify:playlist:<id>`, engine/sources/service-ref.ts),
+ * matched as its source would match it. A tie
  * shows every recording that tied. With `--write-overrides` the matches are drafted into
  * matches.yaml for a person to review and commit; with `--interactive` the person picks, on a
  * terminal, for each tie and each unsure entry (match-interactive.ts).
@@ -13,12 +15,20 @@ import { draftOverrides, loadOverrides, readOverridesText } from "../../engine/f
 import { replaceFile } from "../../engine/files/replace-file.js";
 import type { FileFormat } from "../../engine/files/types.js";
 import { candidateText, oneLine, whyChoose } from "../../engine/match/choices.js";
+import type { SongEntry } from "../../engine/match/entry.js";
 import { entryLabel, type Resolution, resolveEntries } from "../../engine/match/resolve.js";
 import { OVERRIDES_FILE } from "../../engine/recipe/defaults.js";
-import type { Project } from "../../engine/recipe/types.js";
+import type { Project, ServiceSource } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
+import type { EngineEnv } from "../../engine/run/run-types.js";
 import { pacedSearch } from "../../engine/run/runner.js";
 import { credentialLine } from "../../engine/sources/file-source.js";
+import {
+  looksLikeServiceList,
+  SERVICE_LIST_FORMS,
+  serviceListNamed,
+} from "../../engine/sources/service-ref.js";
+import { songEntry } from "../../engine/sources/service-source.js";
 import { loadProjectFor } from "./accounts.js";
 import { shellWord } from "./args.js";
 import { terminalAsker } from "./ask.js";
@@ -152,8 +162,14 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
   const project = await loadProjectFor(run);
   const account = accountOf(project, o.account, g.project);
   const overridesFile = o.overrides ?? defaultOverridesFile(project, g.project);
-  const read = await readNamedFile(file, o.format);
-  const resolutions = await matchFile(run, project, account, file, read, {
+  const spec = serviceListNamed(file, overridesFile);
+  if (!spec && looksLikeServiceList(file)) {
+    throw new CliError(`${file}: not a list musicsync reads; write one of: ${SERVICE_LIST_FORMS}`);
+  }
+  const input: MatchInput = spec
+    ? { kind: "service", spec }
+    : { kind: "file", read: await readNamedFile(file, o.format) };
+  const resolutions = await matchFile(run, project, account, file, input, {
     overridesFile,
     // A miss's candidates are shown (and offered), which the cache does not keep.
     searchCachedMisses: true,
@@ -198,17 +214,37 @@ interface MatchFileOptions {
   show: "entries" | "summary" | "count";
 }
 
-/** The entries of `file` (as read) resolved as a file source would, printed; the searches are cached. */
+/** What `match` matches: a file's entries as read, or another service's list, read once the environment is up. */
+export type MatchInput = { kind: "file"; read: EntriesRead } | { kind: "service"; spec: ServiceSource };
+
+/** The entries to match, and what could not be read of them (printed as warnings). */
+async function entriesOf(env: EngineEnv, file: string, input: MatchInput): Promise<readonly SongEntry[]> {
+  if (input.kind === "file") {
+    // The client's credentials are known once it is made: a file holding them is refused.
+    const secret = credentialLine(input.read.entries);
+    if (secret !== null)
+      throw new CliError(`${file}:${secret}: holds a credential, so nothing of the file is searched`);
+    return input.read.entries;
+  }
+  if (!env.services)
+    throw new CliError(`${file}: reading ${input.spec.type} needs the project's services settings`);
+  const list = await env.services.songs(input.spec);
+  return list.entries.map(songEntry);
+}
+
+/** The entries of `file` (or a service's list) resolved as a source would, printed; the searches are cached. */
 export async function matchFile(
   run: CommandRun,
   project: Project,
   account: string,
   file: string,
-  read: EntriesRead,
+  input: MatchInput,
   o: MatchFileOptions,
 ): Promise<Resolution[]> {
   const { io, g } = run;
-  for (const i of read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
+  if (input.kind === "file") {
+    for (const i of input.read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
+  }
   const env = createEnv({
     project,
     projectFile: g.project,
@@ -217,12 +253,9 @@ export async function matchFile(
   });
   const bar = entriesBar(io, g);
   try {
-    // Made first: the client's credentials are then known, and a file holding them is refused.
     const search = pacedSearch(env, account);
-    const secret = credentialLine(read.entries);
-    if (secret !== null)
-      throw new CliError(`${file}:${secret}: holds a credential, so nothing of the file is searched`);
-    const { resolutions, searches } = await resolveEntries(read.entries, {
+    const entries = await entriesOf(env, file, input);
+    const { resolutions, searches } = await resolveEntries(entries, {
       search,
       cache: env.state,
       overrides: await loadOverrides(o.overridesFile),

@@ -14,6 +14,11 @@ import { AccountError } from "./account-error.js";
 export interface EmbeddedEmulator {
   /** Answers as the account's client; the first call starts the emulator. */
   client: EngineClient;
+  /**
+   * The emulator's address, starting it if need be: its stand-ins for other music services are
+   * read there (`services: { spotify: { emulator: true } }`, engine/run/services-env.ts).
+   */
+  url(): Promise<string>;
   /** Stops the emulator if it was started (safe to call more than once). */
   stop(): Promise<void>;
 }
@@ -21,6 +26,7 @@ export interface EmbeddedEmulator {
 interface Started {
   stop(): Promise<void>;
   client: MusicClient;
+  url: string;
 }
 
 /**
@@ -44,6 +50,7 @@ export function embeddedEmulator(
   };
   return {
     client: lazyClient(async () => (await ready()).client),
+    url: async () => (await ready()).url,
     async stop() {
       if (!started) return;
       // A start that failed has nothing to stop.
@@ -68,7 +75,7 @@ async function start(
   try {
     const headers = await accountHeaders(emulator.url, settings.account, name);
     const client = new MusicClient({ ...options, auth: headers, baseUrl: emulator.url });
-    return { client, stop: () => emulator.stop() };
+    return { client, url: emulator.url, stop: () => emulator.stop() };
   } catch (e) {
     await emulator.stop();
     throw e;

@@ -15,8 +15,14 @@ const formatOfFile = () =>
 
 export const match: MusicsyncCommand = {
   name: "match",
-  description: "match a playlist file's entries to songs, with each score and its reasons",
-  arguments: [["<file>", "a CSV, M3U/M3U8, XSPF, JSON or text file"]],
+  description:
+    "match a playlist file's (or another service's list's) entries to songs, with each score and its reasons",
+  arguments: [
+    [
+      "<file>",
+      "a CSV, M3U/M3U8, XSPF, JSON or text file; or spotify:playlist:<id>, spotify:liked, listenbrainz:playlist:<mbid>, listenbrainz:<user>:<series>, lastfm:<user>:<loved|recent|top>",
+    ],
+  ],
   options: [
     formatOfFile(),
     ["--account <name>", "the account to search with (default: the project's first)"],
