@@ -34,6 +34,15 @@ export function hasCatalogue(db: Db, options: CatalogueOptions): boolean {
   return true;
 }
 
+/**
+ * Gives a catalogue made before songs had ISRCs its ISRCs (the ones a new catalogue of the same
+ * seed has), once; nothing else in it changes.
+ */
+export function ensureIsrcs(db: Db, options: CatalogueOptions): void {
+  const write = new CatalogueWriter(db);
+  if (!write.hasIsrcs()) write.transaction(() => write.fillIsrcs(options.seed));
+}
+
 export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueSummary {
   const write = new CatalogueWriter(db);
   return write.transaction(() => {
@@ -63,6 +72,8 @@ export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueS
     addPremiumCharts(write, options.seed, pools.songIds);
     // Look-alike songs (docs/ENGINE.md#sources): made after everything else, with ids above everything else's.
     addLookalikes(g, new Rng(hash32(`lookalikes:${options.seed}`)), artists);
+    // Each song's ISRC from a generator of its own (catalogue/isrcs.ts), once every song is written.
+    write.fillIsrcs(options.seed);
     // Drawn from nothing: it can index every song, the look-alikes too, once they are all written.
     write.fillSearchIndex();
     write.fillPlaylistArtists();

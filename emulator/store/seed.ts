@@ -19,6 +19,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { type IsrcSong, isrcFor, videoSharesIsrc } from "../catalogue/isrcs.js";
 import type { Db } from "./db.js";
 import {
   accounts,
@@ -132,7 +133,8 @@ export class CatalogueWriter {
     // Tables whose rows the generator numbers itself take `id`; the others number their own.
     this.artist = this.insertInto(artists);
     this.album = this.insertInto(albums);
-    this.song = this.insertInto(songs);
+    // ISRCs are filled in once every song is written (`fillIsrcs`).
+    this.song = this.insertInto(songs, ["isrc"]);
     this.playlist = this.insertInto(playlists, ["id"]);
     this.playlistItem = this.insertInto(playlistItems, ["id"]);
     this.podcast = this.insertInto(podcasts);
@@ -276,6 +278,40 @@ export class CatalogueWriter {
            WHERE i.playlist_id = playlists.playlist_id ORDER BY a.id)), '')
        WHERE owner_account_id IS NULL`,
     );
+  }
+
+  /**
+   * Gives the songs their ISRCs (catalogue/isrcs.ts), songs in id order, then the official videos
+   * their song's, and records it done: a catalogue made before ISRCs existed gets them on its next
+   * start (`ensureIsrcs`), the same ones.
+   */
+  fillIsrcs(seed: number): void {
+    const client = this.db.$client;
+    const set = client.prepare("UPDATE songs SET isrc = ? WHERE id = ?");
+    const taken = new Set<string>();
+    const audio = client
+      .prepare(
+        `SELECT s.id, s.artist_id AS artistId, a.year FROM songs s LEFT JOIN albums a ON a.id = s.album_id
+         WHERE s.video_type = 'MUSIC_VIDEO_TYPE_ATV' ORDER BY s.id`,
+      )
+      .all() as IsrcSong[];
+    for (const song of audio) {
+      const isrc = isrcFor(seed, song, taken);
+      if (isrc) set.run(isrc, song.id);
+    }
+    const videos = client
+      .prepare(
+        `SELECT v.id, s.isrc FROM songs v JOIN songs s ON s.video_id = v.counterpart_id
+         WHERE v.video_type = 'MUSIC_VIDEO_TYPE_OMV' AND s.isrc IS NOT NULL ORDER BY v.id`,
+      )
+      .all() as { id: number; isrc: string }[];
+    for (const v of videos) if (videoSharesIsrc(seed, v.id)) set.run(v.isrc, v.id);
+    this.db.insert(meta).values({ key: "isrcs", value: "1" }).onConflictDoNothing().run();
+  }
+
+  /** Whether the songs have their ISRCs (a catalogue made before them has none until `fillIsrcs`). */
+  hasIsrcs(): boolean {
+    return this.db.select({ value: meta.value }).from(meta).where(eq(meta.key, "isrcs")).get() !== undefined;
   }
 
   /** Records which catalogue the database now holds (`storedCatalogueKey` reads it back). */
