@@ -6,6 +6,7 @@
  */
 
 import { ISRC } from "../../catalogue/isrcs.js";
+import { artistName } from "../../catalogue/names.js";
 import { hash32, Rng } from "../../random.js";
 import { storedCatalogueKey } from "../../store/seed.js";
 import type { Store } from "../../store/store.js";
@@ -150,14 +151,22 @@ function savedAlbums(store: Store, r: Rng, book: IdBook): FakeSavedAlbum[] {
   return out;
 }
 
+/**
+ * Followed artists: catalogue artists, and (a small catalogue has few) artists it lacks, as
+ * people follow some the other service does not have.
+ */
 function followedArtists(store: Store, r: Rng, book: IdBook): FakeArtist[] {
   const names = store.db.$client
     .prepare("SELECT name FROM artists WHERE kind = 'artist' ORDER BY id")
     .pluck()
     .all() as string[];
+  const known = new Set(names);
   const picked = new Set<string>();
-  for (let guard = 0; picked.size < Math.min(FOLLOWED, names.length) && guard < 10_000; guard++) {
-    picked.add(r.pick(names));
+  const fromCatalogue = Math.min(Math.round(FOLLOWED * 0.85), names.length);
+  for (let guard = 0; picked.size < fromCatalogue && guard < 10_000; guard++) picked.add(r.pick(names));
+  for (let guard = 0; picked.size < FOLLOWED && guard < 10_000; guard++) {
+    const name = artistName(r);
+    if (!known.has(name)) picked.add(name);
   }
   // Spotify lists followed artists by id, which is what its `after` cursor walks.
   return [...picked]
