@@ -49,16 +49,25 @@ export async function readLikedSongs(api: SpotifyApi): Promise<ServiceList> {
   return tracksOf(all.items, all.total);
 }
 
-export async function readSavedAlbums(api: SpotifyApi): Promise<ServiceList<ServiceAlbum>> {
-  const all = await readAll(api, "saved albums", { path: "/me/albums?limit=50" });
+/** Each item read by `parse`; one it cannot read is counted under `reason`. */
+function listOf<T>(
+  all: { items: unknown[]; total: number | null },
+  parse: (item: unknown) => T | null,
+  reason: string,
+): ServiceList<T> {
   const skipped = new SkipCounter();
-  const entries: ServiceAlbum[] = [];
+  const entries: T[] = [];
   for (const item of all.items) {
-    const a = albumOf(item);
-    if (a) entries.push(a);
-    else skipped.add("album without an id or title");
+    const x = parse(item);
+    if (x) entries.push(x);
+    else skipped.add(reason);
   }
   return { entries, expected: all.total, skipped: skipped.list() };
+}
+
+export async function readSavedAlbums(api: SpotifyApi): Promise<ServiceList<ServiceAlbum>> {
+  const all = await readAll(api, "saved albums", { path: "/me/albums?limit=50" });
+  return listOf(all, albumOf, "album without an id or title");
 }
 
 export async function readFollowedArtists(api: SpotifyApi): Promise<ServiceList<ServiceArtist>> {
@@ -68,14 +77,7 @@ export async function readFollowedArtists(api: SpotifyApi): Promise<ServiceList<
     { path: "/me/following?type=artist&limit=50" },
     (json) => (json as { artists?: unknown } | null)?.artists,
   );
-  const skipped = new SkipCounter();
-  const entries: ServiceArtist[] = [];
-  for (const item of all.items) {
-    const a = artistOf(item);
-    if (a) entries.push(a);
-    else skipped.add("artist without an id or name");
-  }
-  return { entries, expected: all.total, skipped: skipped.list() };
+  return listOf(all, artistOf, "artist without an id or name");
 }
 
 /** The signed-in person's id and name: what a sign-in check reads. */
