@@ -1,6 +1,7 @@
 import { seedAccounts } from "./catalogue/accounts.js";
 import { addCharts, addCurrentChartLayout } from "./catalogue/charts.js";
 import { startGeneration } from "./catalogue/context.js";
+import { fillIsrcs } from "./catalogue/isrcs.js";
 import { addLookalikes } from "./catalogue/lookalikes.js";
 import { addMoods } from "./catalogue/moods.js";
 import { addArtists, addReleases, addUserVideos } from "./catalogue/music.js";
@@ -40,7 +41,7 @@ export function hasCatalogue(db: Db, options: CatalogueOptions): boolean {
  */
 export function ensureIsrcs(db: Db, options: CatalogueOptions): void {
   const write = new CatalogueWriter(db);
-  if (!write.hasIsrcs()) write.transaction(() => write.fillIsrcs(options.seed));
+  if (!write.hasIsrcs()) write.transaction(() => fillIsrcs(write, options.seed));
 }
 
 export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueSummary {
@@ -73,7 +74,7 @@ export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueS
     // Look-alike songs (docs/ENGINE.md#sources): made after everything else, with ids above everything else's.
     addLookalikes(g, new Rng(hash32(`lookalikes:${options.seed}`)), artists);
     // Each song's ISRC from a generator of its own (catalogue/isrcs.ts), once every song is written.
-    write.fillIsrcs(options.seed);
+    fillIsrcs(write, options.seed);
     // Drawn from nothing: it can index every song, the look-alikes too, once they are all written.
     write.fillSearchIndex();
     write.fillPlaylistArtists();

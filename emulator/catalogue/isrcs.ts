@@ -6,6 +6,7 @@
  * and one made before can be given its ISRCs afterwards, the same ones a new one gets.
  */
 import { hash32, Rng } from "../random.js";
+import type { CatalogueWriter, IsrcSource } from "../store/seed.js";
 
 /** Country codes that ISRCs often start with; QM and QZ are the ones handed out to self-releases. */
 const COUNTRIES = ["US", "GB", "SE", "DE", "FR", "NL", "JP", "CA", "AU", "QM", "QZ"] as const;
@@ -19,14 +20,6 @@ export const VIDEOS_WITHOUT_ISRC = 0.3;
 /** An ISRC written without dashes: country, registrant, year of reference, designation. */
 export const ISRC = /^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$/;
 
-/** What an ISRC is drawn from. */
-export interface IsrcSong {
-  id: number;
-  artistId: number;
-  /** The year of the song's release, when it is on one. */
-  year: number | null;
-}
-
 /** Country and registrant: one per artist, as a label registers all of an artist's recordings. */
 function prefix(seed: number, artistId: number): string {
   const r = new Rng(hash32(`isrc-registrant:${seed}:${artistId}`));
@@ -38,7 +31,7 @@ function prefix(seed: number, artistId: number): string {
  * drawn designation already in it is drawn again (from the song's own generator, so the result
  * still depends on nothing but the seed, the song and the songs before it).
  */
-export function isrcFor(seed: number, song: IsrcSong, taken: Set<string>): string | null {
+export function isrcFor(seed: number, song: IsrcSource, taken: Set<string>): string | null {
   const r = new Rng(hash32(`isrc:${seed}:${song.id}`));
   if (r.chance(SONGS_WITHOUT_ISRC)) return null;
   const year = String((song.year ?? 2000 + r.int(0, 25)) % 100).padStart(2, "0");
@@ -56,4 +49,22 @@ export function isrcFor(seed: number, song: IsrcSong, taken: Set<string>): strin
 /** Whether an official video carries its song's ISRC (most do; some are registered apart). */
 export function videoSharesIsrc(seed: number, videoSongId: number): boolean {
   return !new Rng(hash32(`isrc-video:${seed}:${videoSongId}`)).chance(VIDEOS_WITHOUT_ISRC);
+}
+
+/**
+ * Gives the songs their ISRCs, songs in id order, then the official videos their song's, and
+ * records it done: a catalogue made before ISRCs existed gets them on its next start, the same ones.
+ */
+export function fillIsrcs(write: CatalogueWriter, seed: number): void {
+  const codes = new Map<number, string>();
+  const taken = new Set<string>();
+  for (const song of write.isrcSources()) {
+    const isrc = isrcFor(seed, song, taken);
+    if (isrc) codes.set(song.id, isrc);
+  }
+  write.setIsrcs(codes);
+  const shared = new Map<number, string>();
+  for (const v of write.videosOfIsrcSongs()) if (videoSharesIsrc(seed, v.id)) shared.set(v.id, v.isrc);
+  write.setIsrcs(shared);
+  write.markIsrcs();
 }

@@ -19,7 +19,6 @@ import {
   sql,
 } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type IsrcSong, isrcFor, videoSharesIsrc } from "../catalogue/isrcs.js";
 import type { Db } from "./db.js";
 import {
   accounts,
@@ -49,6 +48,13 @@ export interface PopularSong {
   durationSeconds: number;
   views: number;
   explicit: boolean;
+}
+
+/** What a song's ISRC is drawn from: its row id, its artist and its release's year. */
+export interface IsrcSource {
+  id: number;
+  artistId: number;
+  year: number | null;
 }
 
 /** The seed and size a catalogue was generated with, as the `meta` row keeps them. */
@@ -133,7 +139,7 @@ export class CatalogueWriter {
     // Tables whose rows the generator numbers itself take `id`; the others number their own.
     this.artist = this.insertInto(artists);
     this.album = this.insertInto(albums);
-    // ISRCs are filled in once every song is written (`fillIsrcs`).
+    // ISRCs are filled in once every song is written (catalogue/isrcs.ts `fillIsrcs`).
     this.song = this.insertInto(songs, ["isrc"]);
     this.playlist = this.insertInto(playlists, ["id"]);
     this.playlistItem = this.insertInto(playlistItems, ["id"]);
@@ -280,36 +286,38 @@ export class CatalogueWriter {
     );
   }
 
-  /**
-   * Gives the songs their ISRCs (catalogue/isrcs.ts), songs in id order, then the official videos
-   * their song's, and records it done: a catalogue made before ISRCs existed gets them on its next
-   * start (`ensureIsrcs`), the same ones.
-   */
-  fillIsrcs(seed: number): void {
-    const client = this.db.$client;
-    const set = client.prepare("UPDATE songs SET isrc = ? WHERE id = ?");
-    const taken = new Set<string>();
-    const audio = client
+  /** Songs (MUSIC_VIDEO_TYPE_ATV) with what an ISRC is drawn from (catalogue/isrcs.ts), in id order. */
+  isrcSources(): IsrcSource[] {
+    return this.db.$client
       .prepare(
         `SELECT s.id, s.artist_id AS artistId, a.year FROM songs s LEFT JOIN albums a ON a.id = s.album_id
          WHERE s.video_type = 'MUSIC_VIDEO_TYPE_ATV' ORDER BY s.id`,
       )
-      .all() as IsrcSong[];
-    for (const song of audio) {
-      const isrc = isrcFor(seed, song, taken);
-      if (isrc) set.run(isrc, song.id);
-    }
-    const videos = client
+      .all() as IsrcSource[];
+  }
+
+  /** Official videos whose song has an ISRC, with that ISRC, in id order. */
+  videosOfIsrcSongs(): { id: number; isrc: string }[] {
+    return this.db.$client
       .prepare(
         `SELECT v.id, s.isrc FROM songs v JOIN songs s ON s.video_id = v.counterpart_id
          WHERE v.video_type = 'MUSIC_VIDEO_TYPE_OMV' AND s.isrc IS NOT NULL ORDER BY v.id`,
       )
       .all() as { id: number; isrc: string }[];
-    for (const v of videos) if (videoSharesIsrc(seed, v.id)) set.run(v.isrc, v.id);
+  }
+
+  /** Writes ISRCs by song row id. */
+  setIsrcs(codes: ReadonlyMap<number, string>): void {
+    const set = this.db.$client.prepare("UPDATE songs SET isrc = ? WHERE id = ?");
+    for (const [id, isrc] of codes) set.run(isrc, id);
+  }
+
+  /** Records that the songs have their ISRCs (`hasIsrcs`). */
+  markIsrcs(): void {
     this.db.insert(meta).values({ key: "isrcs", value: "1" }).onConflictDoNothing().run();
   }
 
-  /** Whether the songs have their ISRCs (a catalogue made before them has none until `fillIsrcs`). */
+  /** Whether the songs have their ISRCs (a catalogue made before them has none until they are filled). */
   hasIsrcs(): boolean {
     return this.db.select({ value: meta.value }).from(meta).where(eq(meta.key, "isrcs")).get() !== undefined;
   }
