@@ -21,21 +21,33 @@ export const VIDEOS_WITHOUT_ISRC = 0.3;
 export const ISRC = /^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$/;
 
 /** Country and registrant: one per artist, as a label registers all of an artist's recordings. */
-function prefix(seed: number, artistId: number): string {
-  const r = new Rng(hash32(`isrc-registrant:${seed}:${artistId}`));
-  return r.pick(COUNTRIES) + r.chars(3, REGISTRANT_ALPHABET);
+function prefix(seed: number, artistId: number, known: Map<number, string>): string {
+  let p = known.get(artistId);
+  if (p === undefined) {
+    const r = new Rng(hash32(`isrc-registrant:${seed}:${artistId}`));
+    p = r.pick(COUNTRIES) + r.chars(3, REGISTRANT_ALPHABET);
+    known.set(artistId, p);
+  }
+  return p;
+}
+
+/** What the songs drawn so far hold: the codes handed out and the artists' prefixes. */
+export interface IsrcsDrawn {
+  taken: Set<string>;
+  prefixes: Map<number, string>;
 }
 
 /**
- * The song's ISRC, or null for a song without one. `taken` holds the codes handed out so far: a
- * drawn designation already in it is drawn again (from the song's own generator, so the result
- * still depends on nothing but the seed, the song and the songs before it).
+ * The song's ISRC, or null for a song without one. `drawn.taken` holds the codes handed out so
+ * far: a drawn designation already in it is drawn again (from the song's own generator, so the
+ * result still depends on nothing but the seed, the song and the songs before it).
  */
-export function isrcFor(seed: number, song: IsrcSource, taken: Set<string>): string | null {
+export function isrcFor(seed: number, song: IsrcSource, drawn: IsrcsDrawn): string | null {
+  const { taken } = drawn;
   const r = new Rng(hash32(`isrc:${seed}:${song.id}`));
   if (r.chance(SONGS_WITHOUT_ISRC)) return null;
   const year = String((song.year ?? 2000 + r.int(0, 25)) % 100).padStart(2, "0");
-  const head = prefix(seed, song.artistId) + year;
+  const head = prefix(seed, song.artistId, drawn.prefixes) + year;
   for (let i = 0; i < 1000; i++) {
     const code = head + String(r.int(0, 99_999)).padStart(5, "0");
     if (!taken.has(code)) {
@@ -57,9 +69,9 @@ export function videoSharesIsrc(seed: number, videoSongId: number): boolean {
  */
 export function fillIsrcs(write: CatalogueWriter, seed: number): void {
   const codes = new Map<number, string>();
-  const taken = new Set<string>();
+  const drawn: IsrcsDrawn = { taken: new Set(), prefixes: new Map() };
   for (const song of write.isrcSources()) {
-    const isrc = isrcFor(seed, song, taken);
+    const isrc = isrcFor(seed, song, drawn);
     if (isrc) codes.set(song.id, isrc);
   }
   write.setIsrcs(codes);
