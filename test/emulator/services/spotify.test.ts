@@ -275,7 +275,12 @@ describe("playlists", () => {
   });
 
   it("change through the controls: 10 songs added, one removed, the snapshot id new", async () => {
+    const listed = (await (await fetch(`${emu.url}/_emulator/services/spotify/playlists`)).json()) as {
+      playlists: { id: string; length: number }[];
+    };
+    expect(listed.playlists.map((x) => x.length)).toEqual([500, 140, 61, 23, 0]);
     const p = spotifyFake(emu.state).playlists()[3]!;
+    expect(listed.playlists[3]!.id).toBe(p.id);
     const before = await get(`/playlists/${p.id}`);
     const added = await fetch(`${emu.url}/_emulator/services/spotify/playlists/${p.id}/add?count=10`, {
       method: "POST",
