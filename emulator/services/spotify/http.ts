@@ -37,7 +37,7 @@ function send(res: ServerResponse, a: SpotifyAnswer): void {
   sendJson(res, a.status, a.body, a.headers ?? {});
 }
 
-/** A fault's answer in Spotify's shape; null when the fault lets the request go on. */
+/** Answers a fault in Spotify's shape; false when the fault lets the request go on (slow, truncate). */
 async function faulted(res: ServerResponse, fault: Fault | null): Promise<boolean> {
   if (!fault) return false;
   switch (fault.kind) {
