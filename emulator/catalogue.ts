@@ -1,6 +1,7 @@
 import { seedAccounts } from "./catalogue/accounts.js";
 import { addCharts, addCurrentChartLayout } from "./catalogue/charts.js";
 import { startGeneration } from "./catalogue/context.js";
+import { fillIsrcs } from "./catalogue/isrcs.js";
 import { addLookalikes } from "./catalogue/lookalikes.js";
 import { addMoods } from "./catalogue/moods.js";
 import { addArtists, addReleases, addUserVideos } from "./catalogue/music.js";
@@ -34,6 +35,15 @@ export function hasCatalogue(db: Db, options: CatalogueOptions): boolean {
   return true;
 }
 
+/**
+ * Gives a catalogue made before songs had ISRCs its ISRCs (the ones a new catalogue of the same
+ * seed has), once; nothing else in it changes.
+ */
+export function ensureIsrcs(db: Db, options: CatalogueOptions): void {
+  const write = new CatalogueWriter(db);
+  if (!write.hasIsrcs()) write.transaction(() => fillIsrcs(write, options.seed));
+}
+
 export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueSummary {
   const write = new CatalogueWriter(db);
   return write.transaction(() => {
@@ -63,6 +73,8 @@ export function generateCatalogue(db: Db, options: CatalogueOptions): CatalogueS
     addPremiumCharts(write, options.seed, pools.songIds);
     // Look-alike songs (docs/ENGINE.md#sources): made after everything else, with ids above everything else's.
     addLookalikes(g, new Rng(hash32(`lookalikes:${options.seed}`)), artists);
+    // Each song's ISRC from a generator of its own (catalogue/isrcs.ts), once every song is written.
+    fillIsrcs(write, options.seed);
     // Drawn from nothing: it can index every song, the look-alikes too, once they are all written.
     write.fillSearchIndex();
     write.fillPlaylistArtists();

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { type AuthConfig, DEFAULT_AUTH, DEFAULT_OAUTH, type OAuthConfig } from "./auth-config.js";
 import { ResponseCache } from "./cache.js";
 import type { CatalogueSummary } from "./catalogue/summary.js";
-import { generateCatalogue, hasCatalogue } from "./catalogue.js";
+import { ensureIsrcs, generateCatalogue, hasCatalogue } from "./catalogue.js";
 import type { EmulatorState } from "./context.js";
 import { type FaultConfig, FaultInjector } from "./faults.js";
 import { RenderCache } from "./raw-json.js";
@@ -76,6 +76,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const t0 = performance.now();
     catalogue = generateCatalogue(db, { seed, size });
     generationMs = performance.now() - t0;
+  } else {
+    ensureIsrcs(db, { seed, size });
   }
   const state: EmulatorState = {
     store,

@@ -26,6 +26,7 @@ import { attributeRequest, logRequest } from "./request-log.js";
 import { recordPlayback } from "./routes/player.js";
 import { uploadFinalize, uploadStart } from "./routes/uploads.js";
 import { type StreamAnswer, videoplayback } from "./routes/videoplayback.js";
+import { handleSpotify } from "./services/spotify/index.js";
 import { streamBytes } from "./stream-bytes.js";
 
 /**
@@ -334,6 +335,7 @@ export async function route(
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   const path = url.pathname;
   try {
+    if (await handleSpotify(state, req, res, url)) return;
     if (path.startsWith("/youtubei/v1/")) {
       await handleApi(state, routes, req, res, path.slice("/youtubei/v1/".length), url.searchParams);
       return;

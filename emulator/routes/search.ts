@@ -2,6 +2,7 @@
  * `search` and `music/get_search_suggestions`. The `params` are decoded as the protobuf they are
  * (search-params.ts), so every client's encoding of a filter or scope gets the same page.
  */
+import { ISRC } from "../catalogue/isrcs.js";
 import type { ApiContext } from "../context.js";
 import { invalidArgument } from "../errors.js";
 import type { Json } from "../render/common.js";
@@ -39,6 +40,11 @@ function results(
   limit: number,
 ): SearchItem[] {
   const store = ctx.state.store;
+  const isrc = scope === "catalogue" ? isrcSong(ctx, query) : undefined;
+  if (isrc !== undefined) {
+    // A query that is exactly a known ISRC finds that song alone (docs/PROTOCOL.md#search).
+    return filter === "songs" && offset === 0 && limit > 0 ? [{ type: "song", row: isrc }] : [];
+  }
   if (scope === "library") {
     const account = requireAccount(ctx);
     const q = query.toLowerCase();
@@ -94,6 +100,16 @@ function results(
       }));
     }
   }
+}
+
+/**
+ * The song a query names by its ISRC (written without dashes, any case), or undefined when the
+ * query is not one the catalogue knows: such a query is searched as words.
+ */
+function isrcSong(ctx: ApiContext, query: string): SongRow | undefined {
+  const q = query.trim().toUpperCase();
+  if (!ISRC.test(q)) return undefined;
+  return ctx.state.store.catalogue.songByIsrc(q) ?? undefined;
 }
 
 function itemText(i: SearchItem): string {

@@ -70,6 +70,12 @@ function songQueries(db: Db) {
     song: fromCatalogueSongs(db)
       .where(eq(songs.videoId, p("videoId")))
       .prepare(),
+    songByIsrc: db
+      .select({ videoId: songs.videoId })
+      .from(songs)
+      .where(and(eq(songs.isrc, p("isrc")), eq(songs.videoType, "MUSIC_VIDEO_TYPE_ATV")))
+      .limit(1)
+      .prepare(),
     albumTracks: db
       .select({ videoId: songs.videoId })
       .from(songs)
@@ -234,6 +240,9 @@ function answerQueries(db: Db) {
         views: songs.views,
         lookalike: songs.lookalike,
         variantOf: original.videoId,
+        isrc: songs.isrc,
+        explicit: songs.explicit,
+        year: albums.year,
       })
       .from(songs)
       .innerJoin(artists, eq(artists.id, songs.artistId))

@@ -30,6 +30,11 @@ export interface MatchAnswer {
   variantOf: string | null;
   /** `version`, `cover`, `karaoke`, `same-title`, `featured`, `script`, or null (the first songs). */
   lookalike: string | null;
+  /** The recording's ISRC, when it has one (catalogue/isrcs.ts). */
+  isrc: string | null;
+  explicit: boolean;
+  /** The year of the release the song is on. */
+  year: number | null;
 }
 
 /** An album as pages show it, with what the sort menu's "Popularity" orders by. */
@@ -193,6 +198,12 @@ export class CatalogueStore {
 
   // ── search ──
 
+  /** The song (MUSIC_VIDEO_TYPE_ATV) with this ISRC, or null. */
+  songByIsrc(isrc: string): SongRow | null {
+    const row = this.q.songByIsrc.get({ isrc });
+    return row ? this.song(row.videoId) : null;
+  }
+
   /** Songs (or videos) with every token of `query`, ranked (song-search.ts), from `offset`. */
   searchSongs(kind: "songs" | "videos", query: string, offset: number, limit: number): SongRow[] {
     return this.songSearch.search(kind, query, offset, limit, (id) => this.song(id));
@@ -216,6 +227,9 @@ export class CatalogueStore {
       original: a.variantOf === null,
       variantOf: a.variantOf,
       lookalike: a.lookalike,
+      isrc: a.isrc,
+      explicit: a.explicit,
+      year: a.year,
     }));
   }
 

@@ -75,8 +75,14 @@ export const songs = sqliteTable(
     lookalike: text("lookalike"),
     /** The song this one is a version, cover or karaoke take of; null for an original. */
     variantOf: integer("variant_of"),
+    /**
+     * The recording's ISRC, 12 characters without dashes (catalogue/isrcs.ts); an official video
+     * shares its song's or has none. Search answers a query that is exactly one with its song.
+     */
+    isrc: text("isrc"),
   },
   (t) => [
+    index("songs_isrc").on(t.isrc),
     index("songs_album").on(t.albumId),
     index("songs_artist").on(t.artistId),
     // Search walks songs by popularity and stops at the page size (docs/PROTOCOL.md#search ordering).

@@ -50,6 +50,13 @@ export interface PopularSong {
   explicit: boolean;
 }
 
+/** What a song's ISRC is drawn from: its row id, its artist and its release's year. */
+export interface IsrcSource {
+  id: number;
+  artistId: number;
+  year: number | null;
+}
+
 /** The seed and size a catalogue was generated with, as the `meta` row keeps them. */
 export interface CatalogueKey {
   seed: number;
@@ -132,7 +139,8 @@ export class CatalogueWriter {
     // Tables whose rows the generator numbers itself take `id`; the others number their own.
     this.artist = this.insertInto(artists);
     this.album = this.insertInto(albums);
-    this.song = this.insertInto(songs);
+    // ISRCs are filled in once every song is written (catalogue/isrcs.ts `fillIsrcs`).
+    this.song = this.insertInto(songs, ["isrc"]);
     this.playlist = this.insertInto(playlists, ["id"]);
     this.playlistItem = this.insertInto(playlistItems, ["id"]);
     this.podcast = this.insertInto(podcasts);
@@ -276,6 +284,42 @@ export class CatalogueWriter {
            WHERE i.playlist_id = playlists.playlist_id ORDER BY a.id)), '')
        WHERE owner_account_id IS NULL`,
     );
+  }
+
+  /** Songs (MUSIC_VIDEO_TYPE_ATV) with what an ISRC is drawn from (catalogue/isrcs.ts), in id order. */
+  isrcSources(): IsrcSource[] {
+    return this.db.$client
+      .prepare(
+        `SELECT s.id, s.artist_id AS artistId, a.year FROM songs s LEFT JOIN albums a ON a.id = s.album_id
+         WHERE s.video_type = 'MUSIC_VIDEO_TYPE_ATV' ORDER BY s.id`,
+      )
+      .all() as IsrcSource[];
+  }
+
+  /** Official videos whose song has an ISRC, with that ISRC, in id order. */
+  videosOfIsrcSongs(): { id: number; isrc: string }[] {
+    return this.db.$client
+      .prepare(
+        `SELECT v.id, s.isrc FROM songs v JOIN songs s ON s.video_id = v.counterpart_id
+         WHERE v.video_type = 'MUSIC_VIDEO_TYPE_OMV' AND s.isrc IS NOT NULL ORDER BY v.id`,
+      )
+      .all() as { id: number; isrc: string }[];
+  }
+
+  /** Writes ISRCs by song row id. */
+  setIsrcs(codes: ReadonlyMap<number, string>): void {
+    const set = this.db.$client.prepare("UPDATE songs SET isrc = ? WHERE id = ?");
+    for (const [id, isrc] of codes) set.run(isrc, id);
+  }
+
+  /** Records that the songs have their ISRCs (`hasIsrcs`). */
+  markIsrcs(): void {
+    this.db.insert(meta).values({ key: "isrcs", value: "1" }).onConflictDoNothing().run();
+  }
+
+  /** Whether the songs have their ISRCs (a catalogue made before them has none until they are filled). */
+  hasIsrcs(): boolean {
+    return this.db.select({ value: meta.value }).from(meta).where(eq(meta.key, "isrcs")).get() !== undefined;
   }
 
   /** Records which catalogue the database now holds (`storedCatalogueKey` reads it back). */

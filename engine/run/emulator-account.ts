@@ -16,7 +16,7 @@ export interface EmbeddedEmulator {
   client: EngineClient;
   /**
    * The emulator's address, starting it if need be: its stand-ins for other music services are
-   * read there (`services: { spotify: { emulator: true } }`, engine/run/services-env.ts).
+   * read there (`services: { spotify: { emulator: true } }`, engine/run/service-settings.ts).
    */
   url(): Promise<string>;
   /** Stops the emulator if it was started (safe to call more than once). */

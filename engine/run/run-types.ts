@@ -28,7 +28,7 @@ export interface EngineEnv {
   pacerFor(account: string, purpose?: "writes" | "searches"): Pacer;
   clock: Clock;
   logger: ApplyLogger;
-  /** Reads the other services' sources (engine/run/services-env.ts); absent: such sources are refused. */
+  /** Reads the other services' sources (engine/run/service-settings.ts); absent: such sources are refused. */
   services?: ServiceReaders;
   onAction?: Parameters<typeof applyPlan>[1]["onAction"];
   /** Told each recipe's plan before any of its writes (the command line prints it then). */

@@ -1,0 +1,86 @@
+/**
+ * One emulator's Spotify fake: its generated data and its accounts host, kept in memory beside the
+ * emulator's state (a WeakMap, so nothing of the emulator's own needs to know of it). In memory
+ * rather than in the emulator's SQLite: the data is generated again, the same, from the seed and
+ * the catalogue at each start, and tokens mean nothing across a restart; only the changes a test
+ * makes (a playlist gaining songs) would be lost, and a test makes them on the emulator it runs.
+ */
+import type { EmulatorState } from "../../context.js";
+import { SpotifyAccounts } from "./auth.js";
+import { type FakePlaylist, generateSpotifyData, type SpotifyData } from "./data.js";
+import type { FakeTrack } from "./tracks.js";
+
+export class SpotifyFake {
+  readonly accounts: SpotifyAccounts;
+  private generated: SpotifyData | null = null;
+
+  constructor(private readonly state: EmulatorState) {
+    this.accounts = new SpotifyAccounts(() => state.now());
+  }
+
+  /** Generated on first use: an emulator that never sees a Spotify request pays nothing. */
+  get data(): SpotifyData {
+    this.generated ??= generateSpotifyData(this.state.store);
+    return this.generated;
+  }
+
+  /** The public playlists, longest first as generated. */
+  playlists(): FakePlaylist[] {
+    return [...this.data.playlists.values()];
+  }
+
+  playlist(id: string): FakePlaylist {
+    const p = this.data.playlists.get(id);
+    if (!p) throw new Error(`emulator: no Spotify playlist ${id}`);
+    return p;
+  }
+
+  /** Appends `count` tracks to a playlist (as its owner adding songs); returns them. */
+  grow(id: string, count: number): FakeTrack[] {
+    const p = this.playlist(id);
+    const added = this.data.more(count);
+    p.items.push(...added);
+    p.snapshot++;
+    return added;
+  }
+
+  /** Removes the rows at `positions` (0-based) from a playlist. */
+  remove(id: string, positions: readonly number[]): void {
+    const p = this.playlist(id);
+    const drop = new Set(positions);
+    p.items = p.items.filter((_, i) => !drop.has(i));
+    p.snapshot++;
+  }
+}
+
+const fakes = new WeakMap<EmulatorState, SpotifyFake>();
+
+/** The Spotify fake of this emulator (made on first use). */
+export function spotifyFake(state: EmulatorState): SpotifyFake {
+  let f = fakes.get(state);
+  if (!f) {
+    f = new SpotifyFake(state);
+    fakes.set(state, f);
+  }
+  return f;
+}
+
+/** What one track stands for: the catalogue song (video id) or none, and what kind of track it is. */
+export interface SpotifyTruth {
+  trackId: string | null;
+  videoId: string | null;
+  kind: FakeTrack["kind"];
+  isrc: string | null;
+}
+
+/**
+ * The known answers of matching: per row of a playlist (null rows for removed tracks), or of the
+ * liked songs when `playlistId` is null. For tests and benchmarks only; the API never tells.
+ */
+export function spotifyTruth(state: EmulatorState, playlistId: string | null): (SpotifyTruth | null)[] {
+  const fake = spotifyFake(state);
+  const rows = playlistId === null ? fake.data.liked : fake.playlist(playlistId).items;
+  return rows.map((t) =>
+    t ? { trackId: t.id, videoId: t.videoId, kind: t.kind, isrc: t.isrc ?? null } : null,
+  );
+}
