@@ -9,6 +9,7 @@ import type { EngineClient } from "../apply/client.js";
 import { type Clock, DEFAULT_PACING, Pacer, type PacingOptions, systemClock } from "../apply/pacer.js";
 import { engineScrubber, learnStateUrl } from "../output/scrub.js";
 import { requireResolved } from "../recipe/deferred-settings.js";
+import type { Environment } from "../recipe/env.js";
 import type { Account, Project } from "../recipe/types.js";
 import { openState } from "../state/open.js";
 import type { EngineState } from "../state/types.js";
@@ -19,6 +20,7 @@ import { type EmbeddedEmulator, embeddedEmulator } from "./emulator-account.js";
 import type { EngineLogger } from "./logger.js";
 import type { EngineEnv } from "./runner.js";
 import { scrubbingState } from "./scrubbing-state.js";
+import { serviceReaders } from "./service-readers.js";
 
 export interface EnvOptions {
   project: Project;
@@ -32,6 +34,8 @@ export interface EnvOptions {
   /** Overrides parts of the project's pacing (tests and the demo write without waiting). */
   pacing?: Partial<PacingOptions>;
   onAction?: EngineEnv["onAction"];
+  /** Where the other services' keys are read when the project file does not write them (default process.env). */
+  environment?: Environment;
 }
 
 export { AccountError };
@@ -48,7 +52,7 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
   // Whatever the engine stores goes through the scrubber first (docs/ENGINE.md#credentials).
   const state = scrubbingState(options.state ?? openState(at(options.stateFile ?? project.state)));
   const clients = new Map<string, EngineClient>();
-  const emulators: EmbeddedEmulator[] = [];
+  const emulators = new Map<string, EmbeddedEmulator>();
   const pacers = new Map<string, Pacer>();
   const clock = options.clock ?? systemClock;
   const pacing: PacingOptions = {
@@ -57,7 +61,9 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
     maxPerMinute: project.pacing.max_writes_per_minute,
     ...options.pacing,
   };
-  return {
+  // The other services' stand-ins are read on the emulator of the project's first `emulator:` account.
+  const emulatorAccount = Object.keys(project.accounts).find((name) => project.accounts[name]?.emulator);
+  const env = {
     state,
     clock,
     logger: options.logger,
@@ -77,7 +83,7 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
             () => made.secretIndex(),
           ),
         );
-        emulators.push(embedded);
+        emulators.set(name, embedded);
         clients.set(name, embedded.client);
         return embedded.client;
       }
@@ -113,9 +119,24 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
       try {
         await state.close();
       } finally {
-        await Promise.all(emulators.map((e) => e.stop()));
+        await Promise.all([...emulators.values()].map((e) => e.stop()));
       }
     },
+  };
+  return {
+    ...env,
+    services: serviceReaders({
+      project,
+      environment: options.environment ?? process.env,
+      ...(emulatorAccount !== undefined
+        ? {
+            emulatorUrl: () => {
+              env.clientFor(emulatorAccount);
+              return emulators.get(emulatorAccount)!.url();
+            },
+          }
+        : {}),
+    }),
   };
 }
 

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody, sendBody, sendJson } from "../../../shared/http.js";
 import type { EmulatorState } from "../../context.js";
 import type { Fault } from "../../faults.js";
+import { SPOTIFY_FAKE_CLIENT } from "./auth.js";
 import {
   apiError,
   badToken,
@@ -192,6 +193,10 @@ function controlAnswer(
     return ok({
       playlists: fake.playlists().map((p) => ({ id: p.id, name: p.name, length: p.items.length })),
     });
+  }
+  // The app registered with the fake, for a client (the engine's `emulator: true`) to sign in as.
+  if (parts.length === 1 && first === "app" && !post) {
+    return ok({ client_id: SPOTIFY_FAKE_CLIENT.id, client_secret: SPOTIFY_FAKE_CLIENT.secret });
   }
   if (post && parts.length === 1 && first === "expire-tokens") {
     fake.accounts.expireAll();
