@@ -61,6 +61,9 @@ const lazily = (name) =>
  *   executables: it loads when first used, if ever.
  * - node-cron's `child_process`: only its background tasks (a forked process) use it; we schedule
  *   inline tasks.
+ * - undici's `node:assert` (with its error formatting and diffing, a dozen internal modules): undici
+ *   only calls `assert(value)`, which throws only for a falsy value; Node's assert is loaded then,
+ *   to throw what it throws.
  */
 const SHIMS = {
   commander: {
@@ -70,12 +73,16 @@ const SHIMS = {
   "node-cron": {
     child_process: `${lazily("child_process")}export const fork = (...a) => builtin().fork(...a);`,
   },
+  undici: {
+    "node:assert":
+      'let real;\nmodule.exports = function assert(value, message) { if (!value) (real ??= require("node:assert"))(value, message); };',
+  },
 };
 const SHIMMED = new RegExp(`[\\\\/]node_modules[\\\\/](${Object.keys(SHIMS).join("|")})[\\\\/]`);
 const builtinShims = {
   name: "builtin-shims",
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(child_)?process$/ }, (args) => {
+    b.onResolve({ filter: /^(node:)?((child_)?process|assert)$/ }, (args) => {
       const pkg = SHIMMED.exec(args.importer)?.[1];
       return pkg && SHIMS[pkg][args.path]
         ? { path: `${pkg}:${args.path}`, namespace: "builtin-shim" }
