@@ -2,9 +2,10 @@
  * What a command loads: the repository's folders and the packages under node_modules whose files
  * it read. ES modules are seen by a loader hook (module.register, on its own thread, appending
  * each URL to a file); CommonJS files (pino, better-sqlite3 and undici are CommonJS) by a preload
- * that lists `require.cache` at exit. A file of the bundled commands (dist/bin/) stands for the
- * sources its source map lists, so a chunk holding engine/run counts as engine/run. Used by
- * bench/startup.ts and the CLI tests.
+ * that lists `require.cache` at exit, and the bundled commands' chunks, which their own loader
+ * compiles (cli/code-cache.ts), by the list that loader keeps. A file of the bundled commands
+ * (dist/bin/) stands for the sources its source map lists, so a chunk holding engine/run counts as
+ * engine/run. Used by bench/startup.ts and the CLI tests.
  *
  * `root` is the checkout whose commands run (bench/startup.ts times another one beside this).
  */
@@ -13,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { LOADER_KEY } from "../cli/code-cache.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -67,7 +69,10 @@ export async function load(url, context, next) {
   );
   writeFileSync(
     cjs,
-    `process.on("exit", () => require("node:fs").appendFileSync(${JSON.stringify(log)}, Object.keys(require.cache).map((f) => "file://" + f + "\\n").join("")));`,
+    `process.on("exit", () => {
+  const chunks = globalThis[Symbol.for(${JSON.stringify(LOADER_KEY.description)})]?.files ?? [];
+  require("node:fs").appendFileSync(${JSON.stringify(log)}, [...Object.keys(require.cache), ...chunks].map((f) => "file://" + f + "\\n").join(""));
+});`,
   );
   try {
     spawnSync(process.execPath, ["--import", pathToFileURL(register).href, "--require", cjs, ...args], {

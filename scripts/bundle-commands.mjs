@@ -20,11 +20,15 @@
  * loads none of the engine. Source maps let bench/loaded-modules.ts name what a chunk holds; they
  * are written beside the chunks without a `sourceMappingURL` comment, since the package does not ship
  * them (nor the sources they name).
+ * The chunks are then turned into CommonJS (`.cjs`, whitespace taken out: less to read each run),
+ * which cli/code-cache.ts loads with a V8 code cache made after the run (why: that file); each
+ * command's own file, `<name>.js`, only starts it through dist/bin/load.cjs.
  * The library (`import "musicapi"`) is tsc's dist/ as before; only the two bins change.
  */
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, transform } from "esbuild";
 
 const BUNDLED = new Set(["commander", "yaml", "node-cron", "drizzle-orm", "undici"]);
 
@@ -40,34 +44,86 @@ function packageOf(specifier) {
  */
 const UNDICI_FOR_COMMANDS = fileURLToPath(new URL("./undici-for-commands.cjs", import.meta.url));
 
+/** A module that loads the builtin `name` when one of its `exports` is first used, if ever. */
+const lazily = (name) =>
+  'import { createRequire } from "node:module";\n' +
+  "let m;\n" +
+  `export const builtin = () => (m ??= createRequire(import.meta.url)(${JSON.stringify(name)}));\n`;
+
 /**
- * Two of commander's imports, made cheap. `import process from "node:process"`: an ES module's import
- * of a builtin reads every export it has, so the lazy ones load at once — for `process` some 45 of
- * Node's internal modules (streams, worker threads, readline …), compiled before `--help` prints a
- * line; commander wants the global `process` object, which is what it gets. And `node:child_process`
- * (networking and streams) serves the one thing we never ask of commander, subcommands that are
- * separate executables: it loads when first used, if ever.
+ * Builtins that bundled packages import as they load but use only on paths the commands seldom or
+ * never take, made cheap, per package:
+ * - commander's `import process from "node:process"`: an ES module's import of a builtin reads every
+ *   export it has, so the lazy ones load at once — for `process` some 45 of Node's internal modules
+ *   (streams, worker threads, readline …), compiled before `--help` prints a line; commander wants the
+ *   global `process` object, which is what it gets. And its `node:child_process` (networking and
+ *   streams) serves the one thing we never ask of commander, subcommands that are separate
+ *   executables: it loads when first used, if ever.
+ * - node-cron's `child_process`: only its background tasks (a forked process) use it; we schedule
+ *   inline tasks.
+ * - undici's `node:assert` (with its error formatting and diffing, a dozen internal modules): undici
+ *   only calls `assert(value)`, which throws only for a falsy value; Node's assert is loaded then,
+ *   to throw what it throws.
  */
-const COMMANDER_SHIMS = {
-  "node:process": "export default globalThis.process;",
-  "node:child_process":
-    'import { createRequire } from "node:module";\n' +
-    "let m;\n" +
-    'export default new Proxy({}, { get: (_, k) => (m ??= createRequire(import.meta.url)("node:child_process"))[k] });',
+const SHIMS = {
+  commander: {
+    "node:process": "export default globalThis.process;",
+    "node:child_process": `${lazily("node:child_process")}export default new Proxy({}, { get: (_, k) => builtin()[k] });`,
+  },
+  "node-cron": {
+    child_process: `${lazily("child_process")}export const fork = (...a) => builtin().fork(...a);`,
+  },
+  undici: {
+    "node:assert":
+      'let real;\nmodule.exports = function assert(value, message) { if (!value) (real ??= require("node:assert"))(value, message); };',
+  },
 };
-const commanderShims = {
-  name: "commander-shims",
+const SHIMMED = new RegExp(`[\\\\/]node_modules[\\\\/](${Object.keys(SHIMS).join("|")})[\\\\/]`);
+const builtinShims = {
+  name: "builtin-shims",
   setup(b) {
-    b.onResolve({ filter: /^node:(child_)?process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
-        ? { path: args.path, namespace: "commander-shim" }
-        : undefined,
+    b.onResolve({ filter: /^(node:)?((child_)?process|assert)$/ }, (args) => {
+      const pkg = SHIMMED.exec(args.importer)?.[1];
+      return pkg && SHIMS[pkg][args.path]
+        ? { path: `${pkg}:${args.path}`, namespace: "builtin-shim" }
+        : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: "builtin-shim" }, ({ path }) => {
+      const [pkg, ...name] = path.split(":");
+      return {
+        loader: "js",
+        contents: SHIMS[pkg][name.join(":")],
+        resolveDir: fileURLToPath(new URL(".", import.meta.url)),
+      };
+    });
+  },
+};
+
+/**
+ * undici's client loads its HTTP/2 half as it loads, and with it `node:http2` and `node:tls` (some
+ * 40 internal modules, about a tenth of a no-change `sync`'s CPU), though HTTP/2 is only spoken when
+ * a TLS server offers it: that half is loaded at its first use. Fails the build when undici's line
+ * changes, so that a new undici cannot quietly take the saving away.
+ */
+const UNDICI_H2_LINE = "const connectH2 = require('./client-h2.js')";
+const undiciH2Lazily = {
+  name: "undici-h2-lazily",
+  setup(b) {
+    b.onLoad(
+      { filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ },
+      ({ path }) => {
+        const text = readFileSync(path, "utf8");
+        if (!text.includes(UNDICI_H2_LINE)) throw new Error(`${path}: no \`${UNDICI_H2_LINE}\` to make lazy`);
+        return {
+          loader: "js",
+          contents: text.replace(
+            UNDICI_H2_LINE,
+            "const connectH2 = (client, socket) => require('./client-h2.js')(client, socket)",
+          ),
+          resolveDir: dirname(path),
+        };
+      },
     );
-    b.onLoad({ filter: /.*/, namespace: "commander-shim" }, ({ path }) => ({
-      loader: "js",
-      contents: COMMANDER_SHIMS[path],
-      resolveDir: fileURLToPath(new URL(".", import.meta.url)),
-    }));
   },
 };
 
@@ -90,7 +146,7 @@ const NEXT = "dist/bin.next";
 const OLD = "dist/bin.old";
 rmSync(NEXT, { recursive: true, force: true });
 
-await build({
+const bundled = await build({
   entryPoints: { musicsync: "cli/musicsync/main.ts", musicapi: "cli/musicapi/main.ts" },
   outdir: NEXT,
   chunkNames: "chunks/[name]-[hash]",
@@ -100,13 +156,80 @@ await build({
   platform: "node",
   target: "node20",
   sourcemap: "external",
-  // The bundled CommonJS packages call require(); an ES module has none of its own.
-  banner: {
-    js: 'import { createRequire as bundleRequire } from "node:module";\nconst require = bundleRequire(import.meta.url);',
-  },
-  plugins: [commanderShims, keepExternal],
+  plugins: [builtinShims, undiciH2Lazily, keepExternal],
+  logLevel: "warning",
+  write: false,
+});
+
+/**
+ * Each ES module esbuild wrote, as CommonJS for cli/code-cache.ts's loader (why: that file): its
+ * imports become requires (another chunk's `./chunk-….cjs` through the loader, the rest through
+ * Node's), each `import()` a require made when it runs (so a command still loads only what it uses),
+ * `import.meta.url` the `__importMetaUrl` the loader passes. Source maps follow through both steps.
+ */
+async function asCommonJs(js, map, path) {
+  const withMap = `${js}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString("base64")}\n`;
+  const out = await transform(withMap, {
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    supported: { "dynamic-import": false },
+    minifyWhitespace: true,
+    charset: "ascii",
+    define: { "import.meta.url": "__importMetaUrl" },
+    sourcemap: "external",
+    sourcefile: basename(path),
+    logLevel: "warning",
+  });
+  return {
+    // The loader wraps the code in a function: a `#!` line would not parse there (the line stays, empty).
+    code: out.code.replace(/^#!.*/, "").replace(/require\("(\.\.?\/[^"]+)\.js"\)/g, 'require("$1.cjs")'),
+    map: out.map,
+  };
+}
+
+const files = new Map(bundled.outputFiles.map((f) => [f.path, f.text]));
+for (const [path, text] of files) {
+  if (!path.endsWith(".js")) continue;
+  const { code, map } = await asCommonJs(text, files.get(`${path}.map`) ?? "{}", path);
+  const out = path.replace(/\.js$/, ".cjs");
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, code);
+  writeFileSync(`${out}.map`, map);
+}
+
+// The loader, bundled on its own; then each command's file: it starts the command's code through it.
+await build({
+  entryPoints: ["cli/code-cache.ts"],
+  outfile: `${NEXT}/load.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
   logLevel: "warning",
 });
+const PROGRAMS = {
+  musicsync: "../dist/cli/musicsync/commands/index.js",
+  musicapi: "../dist/cli/musicapi/commands.js",
+};
+for (const [program, list] of Object.entries(PROGRAMS)) {
+  const { COMMANDS } = await import(new URL(list, import.meta.url).href);
+  const names = COMMANDS.map((c) => c.name);
+  writeFileSync(
+    `${NEXT}/${program}.js`,
+    `#!/usr/bin/env node
+// The \`${program}\` command: its code is ${program}.cjs and chunks/, loaded through load.cjs (cli/code-cache.ts).
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+createRequire(import.meta.url)("./load.cjs").startCommand(
+  fileURLToPath(new URL("./${program}.cjs", import.meta.url)),
+  import.meta.url,
+  ${JSON.stringify(names)},
+);
+`,
+    { mode: 0o755 },
+  );
+}
 
 rmSync(OLD, { recursive: true, force: true });
 if (existsSync("dist/bin")) renameSync("dist/bin", OLD);

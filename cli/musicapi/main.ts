@@ -64,5 +64,7 @@ if (tooOld !== null) {
 } else if (isEntryPoint()) {
   cacheCompiledCode();
   stopQuietlyWhenPipeCloses(process.stdout, process.exit);
-  await main();
+  // Not awaited (the bundled command is CommonJS, without top-level await): an error main() lets
+  // through still ends the process as an uncaught one, with its stack and exit code 1.
+  void main();
 }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { setTimeout as delay } from "node:timers/promises";
 import { type Dispatcher, ProxyAgent } from "undici";
 import { Redactor } from "../../shared/redact.js";
@@ -127,6 +126,9 @@ function openInBrowser(url: string, output: NodeJS.WritableStream): void {
         ? ["cmd", ["/c", "start", '""', url]]
         : ["xdg-open", [url]];
   try {
+    // Loaded here, not with the module: every command that talks to the service loads this file, and
+    // child_process (with the networking it brings) is for this one step of the OAuth set-up.
+    const { spawn } = process.getBuiltinModule("node:child_process");
     const child = spawn(command, args as string[], { detached: true, stdio: "ignore" });
     child.on("error", () => output.write("Could not open a browser; open the link above yourself.\n"));
     child.unref();
