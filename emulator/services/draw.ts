@@ -1,0 +1,45 @@
+/**
+ * A list's songs, drawn the same way for every fake: distinct catalogue songs picked by the list's
+ * key and the seed, about one in ten a look-alike's version (a live take, a remaster…) and about
+ * one in fifteen a song the catalogue does not have. Each knows the video it stands for, or none.
+ */
+import { hash32, Rng } from "../random.js";
+import type { CatalogueSong } from "./catalogue-songs.js";
+import { type InventedSong, inventedSong } from "./invented.js";
+
+export type Drawn =
+  | { kind: "catalogue"; song: CatalogueSong; key: string }
+  | { kind: "invented"; song: InventedSong; key: string };
+
+export const INVENTED_SHARE = 1 / 15;
+const VERSION_SHARE = 0.1;
+
+/** `count` songs for the list `listKey`, from position `from` on (so a list can grow the same way). */
+export function drawSongs(
+  pool: readonly CatalogueSong[],
+  seed: number,
+  listKey: string,
+  count: number,
+  from = 0,
+  avoid: ReadonlySet<number> = new Set(),
+): Drawn[] {
+  const versions = pool.filter((s) => s.lookalike === "version");
+  const others = pool.filter((s) => s.lookalike !== "version");
+  const used = new Set(avoid);
+  const out: Drawn[] = [];
+  for (let n = from; n < from + count; n++) {
+    const key = `${listKey}:${n}`;
+    const r = new Rng(hash32(`${seed}:${key}`));
+    if (r.chance(INVENTED_SHARE) || others.length === 0) {
+      out.push({ kind: "invented", song: inventedSong(`${seed}:${key}`), key });
+      continue;
+    }
+    const from = versions.length > 0 && r.chance(VERSION_SHARE) ? versions : others;
+    // A handful of tries for a song the list does not hold yet; a small catalogue may repeat one.
+    let song = r.pick(from);
+    for (let tries = 0; used.has(song.id) && tries < 20; tries++) song = r.pick(from);
+    used.add(song.id);
+    out.push({ kind: "catalogue", song, key });
+  }
+  return out;
+}
