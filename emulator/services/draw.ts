@@ -34,12 +34,26 @@ export function drawSongs(
       out.push({ kind: "invented", song: inventedSong(`${seed}:${key}`), key });
       continue;
     }
-    const from = versions.length > 0 && r.chance(VERSION_SHARE) ? versions : others;
-    // A handful of tries for a song the list does not hold yet; a small catalogue may repeat one.
-    let song = r.pick(from);
-    for (let tries = 0; used.has(song.id) && tries < 20; tries++) song = r.pick(from);
+    const [first, second] =
+      versions.length > 0 && r.chance(VERSION_SHARE) ? [versions, others] : [others, versions];
+    const start = r.next();
+    const song = nextUnused(first, start, used) ?? nextUnused(second, start, used) ?? first[0]!;
     used.add(song.id);
     out.push({ kind: "catalogue", song, key });
   }
   return out;
+}
+
+/** The first song not `used`, from a place `start` (in [0, 1)) into `list` on; null when all are. */
+function nextUnused(
+  list: readonly CatalogueSong[],
+  start: number,
+  used: ReadonlySet<number>,
+): CatalogueSong | null {
+  const at = Math.floor(start * list.length);
+  for (let step = 0; step < list.length; step++) {
+    const song = list[(at + step) % list.length]!;
+    if (!used.has(song.id)) return song;
+  }
+  return null;
 }

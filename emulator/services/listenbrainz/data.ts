@@ -218,7 +218,8 @@ export interface LbStat {
 export function topRecordings(state: EmulatorState, user: string, range: string): LbStat[] {
   const { songs, seed } = catalogueSongs(state);
   const key = `lb:${seed}:${user}:stats:${range}`;
-  const size = STAT_RANGES[range] ?? 0;
+  // No recording twice: a small catalogue gives a shorter list.
+  const size = Math.min(STAT_RANGES[range] ?? 0, Math.floor(songs.length * 0.9));
   return drawSongs(songs, seed, key, size).map((d, i) => {
     const r = new Rng(hash32(`${key}:${i}:mapped`));
     return {
