@@ -75,12 +75,12 @@ export class LastfmReader {
   }
 
   /** The user's loved tracks, most recently loved first. */
-  lovedTracks(user: string): Promise<ServiceList> {
+  async lovedTracks(user: string): Promise<ServiceList> {
     return this.readAll("user.getlovedtracks", checkUser(user), {});
   }
 
   /** The user's most played tracks over `period` (7day, 1month, 3month, 6month, 12month, overall). */
-  topTracks(user: string, period: string): Promise<ServiceList> {
+  async topTracks(user: string, period: string): Promise<ServiceList> {
     if (!(LASTFM_PERIODS as readonly string[]).includes(period)) {
       throw new ServiceReadError(
         SERVICE,
@@ -95,7 +95,7 @@ export class LastfmReader {
    * The user's scrobbles, newest first, since `from` (Unix seconds) when given. What plays now is
    * not a listen yet: it is left out, and counted in `skipped`.
    */
-  recentTracks(user: string, options: { from?: number } = {}): Promise<ServiceList> {
+  async recentTracks(user: string, options: { from?: number } = {}): Promise<ServiceList> {
     const extra: Record<string, string> =
       options.from !== undefined ? { from: String(Math.floor(options.from)) } : {};
     return this.readAll("user.getrecenttracks", checkUser(user), extra);

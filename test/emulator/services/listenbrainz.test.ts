@@ -13,6 +13,7 @@ afterAll(async () => {
   await emu?.stop();
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests walk the fake's raw JSON by the service's field names
 type Json = Record<string, any>;
 
 async function lb(path: string, headers: Record<string, string> = {}) {
