@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody, sendJson } from "../../../shared/http.js";
 import type { EmulatorState } from "../../context.js";
+import { json } from "../../control.js";
 import { invalidArgument, notFound } from "../../errors.js";
 import { catalogueSongs } from "../catalogue-songs.js";
 import { editLoved, isPlaying, LFM_USERS, lastfmApiKey, lfmState, lovedTracks } from "./data.js";
@@ -12,15 +13,7 @@ import { editLoved, isPlaying, LFM_USERS, lastfmApiKey, lfmState, lovedTracks } 
 export const LASTFM_CONTROL_PREFIX = "/_emulator/services/lastfm/";
 
 async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const raw = await readBody(req, 64 * 1024, () => invalidArgument("Body too large."));
-  if (raw.length === 0) return {};
-  try {
-    const v = JSON.parse(raw.toString("utf8"));
-    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw invalidArgument("Invalid JSON payload received.");
+  return json(await readBody(req, 64 * 1024, () => invalidArgument("Body too large.")));
 }
 
 export async function handleLastfmControl(

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody, sendJson } from "../../../shared/http.js";
 import type { EmulatorState } from "../../context.js";
+import { json } from "../../control.js";
 import { invalidArgument, notFound } from "../../errors.js";
 import { catalogueSongs } from "../catalogue-songs.js";
 import { drawSongs } from "../draw.js";
@@ -25,15 +26,7 @@ import { DEFAULT_RATE, lbState } from "./state.js";
 export const LB_CONTROL_PREFIX = "/_emulator/services/listenbrainz/";
 
 async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const raw = await readBody(req, 64 * 1024, () => invalidArgument("Body too large."));
-  if (raw.length === 0) return {};
-  try {
-    const v = JSON.parse(raw.toString("utf8"));
-    if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw invalidArgument("Invalid JSON payload received.");
+  return json(await readBody(req, 64 * 1024, () => invalidArgument("Body too large.")));
 }
 
 const wholeNumber = (v: unknown, name: string, max: number): number => {

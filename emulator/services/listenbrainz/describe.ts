@@ -72,3 +72,8 @@ export function describeForListenBrainz(drawn: Drawn, seed: number): LbTrack {
     videoId: s.videoId,
   };
 }
+
+/** The artist credit as ListenBrainz writes it in JSPF's and the statistics' `artists`. */
+export function creditJson(artists: readonly LbArtist[]) {
+  return artists.map((a) => ({ artist_credit_name: a.name, artist_mbid: a.mbid, join_phrase: a.joinPhrase }));
+}

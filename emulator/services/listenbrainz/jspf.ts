@@ -7,7 +7,7 @@
  */
 
 import type { LbPlaylist } from "./data.js";
-import type { LbTrack } from "./describe.js";
+import { creditJson, type LbTrack } from "./describe.js";
 
 export const PLAYLIST_URI = "https://listenbrainz.org/playlist/";
 export const RECORDING_URI = "https://musicbrainz.org/recording/";
@@ -31,11 +31,7 @@ function trackJspf(p: LbPlaylist, t: LbTrack): Record<string, unknown> {
     added_at: p.date,
     artist_identifiers: t.artists.map((a) => `${ARTIST_URI}${a.mbid}`),
     additional_metadata: {
-      artists: t.artists.map((a) => ({
-        artist_credit_name: a.name,
-        artist_mbid: a.mbid,
-        join_phrase: a.joinPhrase,
-      })),
+      artists: creditJson(t.artists),
       caa_id: t.caaId,
       caa_release_mbid: t.caaId !== null ? t.releaseMbid : null,
     },

@@ -7,6 +7,7 @@
 import type { EmulatorState } from "../../context.js";
 import type { Reply } from "../reply.js";
 import { LB_USERS, topRecordings } from "./data.js";
+import { creditJson } from "./describe.js";
 
 const WEEK_S = 7 * 86_400;
 const RANGE_SECONDS: Record<string, number> = {
@@ -56,11 +57,7 @@ export function statsPayload(
             : {
                 artist_mbids: t.artists.map((a) => a.mbid),
                 artist_name: t.creator,
-                artists: t.artists.map((a) => ({
-                  artist_credit_name: a.name,
-                  artist_mbid: a.mbid,
-                  join_phrase: a.joinPhrase,
-                })),
+                artists: creditJson(t.artists),
                 caa_id: t.caaId,
                 caa_release_mbid: t.caaId !== null ? t.releaseMbid : null,
                 listen_count: listenCount,

@@ -4,7 +4,7 @@ import { lastfmKey, lastfmTruth } from "../../../emulator/services/lastfm/index.
 import { engineScrubber } from "../../../engine/output/scrub.js";
 import { ServiceReadError } from "../../../engine/services/http.js";
 import { LastfmReader } from "../../../engine/services/lastfm/index.js";
-import { everyText, fakeClock, hostileServer, postJson } from "./service-fakes.js";
+import { everyText, failure, fakeClock, hostileServer, postJson } from "./service-fakes.js";
 
 let emu: RunningEmulator;
 let clock: ReturnType<typeof fakeClock>;
@@ -25,12 +25,6 @@ function reader(options: { key?: string; pageSize?: number; base?: string } = {}
     http: clock.http,
   });
 }
-
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => null,
-    (e: unknown) => e as ServiceReadError,
-  );
 
 describe("Last.fm reader: the three lists", () => {
   it("reads every page of loved tracks, keyed by their last.fm address, mbid '' read as none", async () => {

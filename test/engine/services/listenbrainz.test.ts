@@ -4,7 +4,7 @@ import { listenbrainzTruth, listenbrainzUsers } from "../../../emulator/services
 import { engineScrubber } from "../../../engine/output/scrub.js";
 import { ServiceReadError } from "../../../engine/services/http.js";
 import { ListenBrainzReader, parsePlaylistId } from "../../../engine/services/listenbrainz/index.js";
-import { everyText, fakeClock, hostileServer, postJson } from "./service-fakes.js";
+import { everyText, failure, fakeClock, hostileServer, postJson } from "./service-fakes.js";
 
 let emu: RunningEmulator;
 let clock: ReturnType<typeof fakeClock>;
@@ -27,12 +27,6 @@ function reader(options: { token?: string; pageSize?: number; base?: string } = 
     http: clock.http,
   });
 }
-
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => null,
-    (e: unknown) => e as ServiceReadError,
-  );
 
 describe("ListenBrainz reader: series", () => {
   it("reads the newest Weekly Exploration, recognised by its source_patch, every track with its MBID", async () => {

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ServiceReadError } from "../../../engine/services/http.js";
 
 export function fakeClock(start = Date.UTC(2026, 10, 25, 15, 0, 0)) {
   let now = start;
@@ -49,4 +50,12 @@ export async function hostileServer(answer: (req: IncomingMessage, res: ServerRe
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** The error a read ended with, or null when it succeeded. */
+export function failure(p: Promise<unknown>): Promise<ServiceReadError | null> {
+  return p.then(
+    () => null,
+    (e: unknown) => e as ServiceReadError,
+  );
 }
