@@ -112,16 +112,23 @@ export function isPlaying(state: EmulatorState, user: string): boolean {
   return lfmState(state).playing.get(user) ?? user === "scrobbler";
 }
 
-/** Scrobbles, newest first, and what is playing now (not a scrobble yet), if anything. */
+/**
+ * Scrobbles, newest first (those from `from` to `to`, Unix seconds, when given), and what is
+ * playing now (not a scrobble yet), if anything.
+ */
 export function recentTracks(
   state: EmulatorState,
   user: string,
+  range: { from?: number; to?: number } = {},
 ): { nowPlaying: LfmTrack | null; scrobbles: Dated[] } {
   const spec = LFM_USERS[user]!;
   const tracks = drawn(state, `${user}:recent`, spec.recent + 1);
   const now = Math.floor(state.now() / 1000);
   return {
     nowPlaying: isPlaying(state, user) ? tracks[0]! : null,
-    scrobbles: tracks.slice(1).map((track, i) => ({ track, at: now - 240 - i * 215 })),
+    scrobbles: tracks
+      .slice(1)
+      .map((track, i) => ({ track, at: now - 240 - i * 215 }))
+      .filter((d) => d.at >= (range.from ?? 0) && d.at <= (range.to ?? Number.POSITIVE_INFINITY)),
   };
 }

@@ -99,7 +99,11 @@ function answer(state: EmulatorState, params: URLSearchParams, cut: boolean): Re
     return { status: 200, body: listPage("toptracks", rows, facts(all.length)) };
   }
   if (spec.hidesRecent) return lfmError(403, 17, "Login: User required to be logged in");
-  const { nowPlaying, scrobbles } = recentTracks(state, user);
+  const bound = (name: string) => {
+    const v = params.get(name);
+    return v !== null && /^\d+$/.test(v) ? { [name]: Number(v) } : {};
+  };
+  const { nowPlaying, scrobbles } = recentTracks(state, user, { ...bound("from"), ...bound("to") });
   // What plays now is not a scrobble: it comes on top of the first page, beyond its limit.
   const rows = take(scrobbles).map((d) => recentRow(d.track, d.at));
   if (nowPlaying && page === 1) rows.unshift(recentRow(nowPlaying, null));

@@ -145,6 +145,15 @@ function answer(
   return refuse(404, "The requested URL was not found on the server.");
 }
 
+/** A path segment decoded; one with a broken escape stays as sent (and so names nothing). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function endpointOf(parts: string[]): string {
   if (parts[0] === "playlist") return "listenbrainz/playlist";
   if (parts[0] === "stats") return "listenbrainz/stats";
@@ -159,7 +168,7 @@ export async function handleListenBrainzApi(
   url: URL,
 ): Promise<boolean> {
   if (!url.pathname.startsWith(LB_PREFIX)) return false;
-  const parts = url.pathname.slice(LB_PREFIX.length).split("/").filter(Boolean).map(decodeURIComponent);
+  const parts = url.pathname.slice(LB_PREFIX.length).split("/").filter(Boolean).map(decoded);
   const endpoint = endpointOf(parts);
   state.counts.set(endpoint, (state.counts.get(endpoint) ?? 0) + 1);
   const now = state.now();

@@ -57,13 +57,15 @@ export function checkRange(range: string): StatRange {
   return range as StatRange;
 }
 
+/** A series by its `source_patch` (`weekly-exploration`) or its name (`Weekly Exploration`), any case. */
 export function checkSeries(series: string): Series {
-  if (!isSeries(series)) {
+  const key = typeof series === "string" ? series.trim().toLowerCase().replace(/\s+/g, "-") : "";
+  if (!isSeries(key)) {
     throw new ServiceReadError(
       SERVICE,
       null,
       `series ${shown(series)} is not one of ${Object.keys(SERIES).join(", ")}`,
     );
   }
-  return series;
+  return key;
 }

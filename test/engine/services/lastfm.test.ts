@@ -59,6 +59,15 @@ describe("Last.fm reader: the three lists", () => {
     expect(list.entries.filter((t) => t.album !== null).length).toBeGreaterThan(list.entries.length / 2);
   });
 
+  it("reads recent tracks since a time only", async () => {
+    const all = await reader().recentTracks("scrobbler");
+    const since = Math.floor(clock.now() / 1000) - 3_600;
+    const recent = await reader().recentTracks("scrobbler", { from: since });
+    expect(recent.entries.length).toBeGreaterThan(0);
+    expect(recent.entries.length).toBeLessThan(all.entries.length);
+    expect(recent.entries).toEqual(all.entries.slice(0, recent.entries.length));
+  });
+
   it("reads a list whose page holds one track, written bare", async () => {
     const list = await reader({ pageSize: 1 }).topTracks("scrobbler", "7day");
     expect(list.entries).toHaveLength(list.expected!);

@@ -41,6 +41,8 @@ describe("ListenBrainz reader: series", () => {
       expect(t.artists.length).toBeGreaterThan(0);
     }
     expect(newest!.list.entries.some((t) => t.durationSeconds !== null && t.album !== null)).toBe(true);
+    const [byName] = await reader().series("listener", "Weekly Exploration", "newest");
+    expect(byName!.info.mbid).toBe(newest!.info.mbid);
   });
 
   it("reads every archived one, newest first, the oldest's string identifiers too", async () => {
