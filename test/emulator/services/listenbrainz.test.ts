@@ -168,6 +168,8 @@ describe("ListenBrainz fake: one playlist in JSPF", () => {
       code: 404,
       error: "Cannot find user: nobody",
     });
+    // A broken escape names no user; it is not a server error.
+    expect((await lb("user/%E0%A4%A/playlists")).status).toBe(404);
   });
 
   it("edits a playlist through the control route: ten songs added, one removed", async () => {
