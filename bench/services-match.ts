@@ -59,7 +59,7 @@ function miss(t: ServiceTrack, answer: string | null, r: Resolution): string | n
 const h = await startHarness({ catalogueSize: size, seed });
 try {
   const client = new MusicClient({ baseUrl: h.emulator.url });
-  const lb = new ListenBrainzReader({ baseUrl: `${h.emulator.url}/listenbrainz/1/`, http });
+  const lb = new ListenBrainzReader({ baseUrl: `${h.emulator.url}/listenbrainz`, http });
   const lfm = new LastfmReader({
     apiKey: lastfmKey(h.emulator.state),
     baseUrl: `${h.emulator.url}/lastfm/2.0/`,

@@ -21,7 +21,7 @@ import { jspfTracks, type PlaylistInfo, playlistInfo, SERIES } from "./jspf.js";
 import { statsPage } from "./stats.js";
 
 const SERVICE = "listenbrainz";
-export const LISTENBRAINZ_API = "https://api.listenbrainz.org/1/";
+export const LISTENBRAINZ_API = "https://api.listenbrainz.org";
 /** Items per listing or statistics request (ListenBrainz's most for playlists). */
 const PER_PAGE = 100;
 /** No list of a user's comes near this many pages; a service that keeps paging is not followed. */
@@ -30,7 +30,7 @@ const MAX_PAGES = 500;
 const MAX_WINDOW_WAIT_MS = 60_000;
 
 export interface ListenBrainzOptions {
-  /** The API's address, ending in `/1/` (default the real one; tests give the emulator's). */
+  /** The API's root, under which `1/…` is asked (default the real one; tests give the emulator's stand-in). */
   baseUrl?: string;
   /** The user's token: optional; private playlists need their owner's. */
   token?: string | null;
@@ -100,6 +100,26 @@ export class ListenBrainzReader {
     const out: ListenBrainzPlaylist[] = [];
     for (const p of wanted) out.push({ info: p, list: (await this.playlist(p.mbid)).list });
     return out;
+  }
+
+  /**
+   * The user's own playlist titled `title` (exactly; the private ones with the owner's token). None
+   * or several of that title is an error: which one was meant cannot be guessed.
+   */
+  async playlistTitled(user: string, title: string): Promise<ListenBrainzPlaylist> {
+    const u = checkUser(user);
+    const found = (await this.userPlaylists(u)).filter((p) => p.title === title);
+    if (found.length !== 1) {
+      const shown = JSON.stringify(title.slice(0, 80));
+      throw new ServiceReadError(
+        SERVICE,
+        null,
+        found.length === 0
+          ? `${u} has no playlist titled ${shown} that this token can see`
+          : `${u} has ${found.length} playlists titled ${shown}: name one by its MBID`,
+      );
+    }
+    return this.playlist(found[0]!.mbid);
   }
 
   /** One playlist by its MBID (or listenbrainz.org address), all its tracks. */
@@ -186,7 +206,7 @@ export class ListenBrainzReader {
     query: Record<string, string | number>,
     subject: Subject,
   ): Promise<ServiceAnswer> {
-    const url = new URL(path.map(encodeURIComponent).join("/"), this.base);
+    const url = new URL(`1/${path.map(encodeURIComponent).join("/")}`, this.base);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
     const wait = this.pauseUntil - this.http.now();
     if (wait > 0) await this.http.sleep(wait);

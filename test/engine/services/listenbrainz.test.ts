@@ -21,7 +21,7 @@ const token = (name: string) => listenbrainzUsers(emu.state).find((u) => u.name 
 
 function reader(options: { token?: string; pageSize?: number; base?: string } = {}) {
   return new ListenBrainzReader({
-    baseUrl: options.base ?? `${emu.url}/listenbrainz/1/`,
+    baseUrl: options.base ?? `${emu.url}/listenbrainz`,
     token: options.token ?? null,
     pageSize: options.pageSize ?? 4,
     http: clock.http,
@@ -87,6 +87,16 @@ describe("ListenBrainz reader: playlists and statistics", () => {
       expect(String(e)).toContain("is not a ListenBrainz playlist id");
     }
     expect(emu.counts()["listenbrainz/playlist"]).toBeUndefined();
+  });
+
+  it("reads a user's own playlist by its title", async () => {
+    const road = await reader().playlistTitled("listener", "Road Trip");
+    expect(road.list.entries).toHaveLength(120);
+    expect(String(await failure(reader().playlistTitled("listener", "Late Night")))).toContain(
+      'no playlist titled "Late Night" that this token can see',
+    );
+    const late = await reader({ token: token("listener") }).playlistTitled("listener", "Late Night");
+    expect(late.info.public).toBe(false);
   });
 
   it("reads a private playlist with its owner's token; says why not without it", async () => {
@@ -188,7 +198,7 @@ describe("ListenBrainz reader: rate limits, failures, reads cut short", () => {
       }
     });
     try {
-      const r = reader({ base: `${hostile.base}/1/`, token: secret });
+      const r = reader({ base: hostile.base, token: secret });
       const first = await failure(r.userPlaylists("listener"));
       const second = await failure(r.userPlaylists("listener"));
       for (const e of [first, second]) {
