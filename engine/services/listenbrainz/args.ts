@@ -9,7 +9,10 @@ const SERVICE = "listenbrainz";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PLAYLIST_URL = /^https?:\/\/(?:beta\.)?listenbrainz\.org\/playlist\/([^/?#]+)\/?$/i;
 
-/** The ranges the statistics API knows. */
+/**
+ * The ranges the statistics API knows. The recipe's vocabulary lists the same words; the reader
+ * keeps its own, as engine/recipe imports from engine/services and not the other way.
+ */
 export const STAT_RANGES = [
   "this_week",
   "this_month",

@@ -13,6 +13,10 @@ export function fakeClock(start = Date.UTC(2026, 10, 25, 15, 0, 0)) {
   return {
     waits,
     now: () => now,
+    /** Time passing without the reader asking (a token growing old). */
+    advance: (ms: number) => {
+      now += ms;
+    },
     http: {
       now: () => now,
       random: () => 0.5,
