@@ -20,7 +20,8 @@ import { type FaultConfig, isFaultKind, type QueuedFault } from "./faults.js";
 import { clearRequestLog, loggedRequests, writeOverlaps } from "./request-log.js";
 import type { AccountRow } from "./store/rows.js";
 
-function json(text: Buffer): Record<string, unknown> {
+/** A control request's JSON object body (empty: `{}`); anything else is refused. */
+export function json(text: Buffer): Record<string, unknown> {
   if (text.length === 0) return {};
   try {
     const v = JSON.parse(text.toString("utf8"));

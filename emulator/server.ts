@@ -26,6 +26,8 @@ import { attributeRequest, logRequest } from "./request-log.js";
 import { recordPlayback } from "./routes/player.js";
 import { uploadFinalize, uploadStart } from "./routes/uploads.js";
 import { type StreamAnswer, videoplayback } from "./routes/videoplayback.js";
+import { handleLastfm } from "./services/lastfm/index.js";
+import { handleListenBrainz } from "./services/listenbrainz/index.js";
 import { handleSpotify } from "./services/spotify/index.js";
 import { streamBytes } from "./stream-bytes.js";
 
@@ -336,6 +338,8 @@ export async function route(
   const path = url.pathname;
   try {
     if (await handleSpotify(state, req, res, url)) return;
+    if (await handleListenBrainz(state, req, res, url)) return;
+    if (await handleLastfm(state, req, res, url)) return;
     if (path.startsWith("/youtubei/v1/")) {
       await handleApi(state, routes, req, res, path.slice("/youtubei/v1/".length), url.searchParams);
       return;

@@ -106,10 +106,12 @@ function parsed(service: string, url: URL, status: number, text: string): unknow
   }
 }
 
-function header(a: ServiceAnswer, name: string): string | undefined {
+/** One header of an answer (the first, when the service repeated it). */
+export function answerHeader(a: ServiceAnswer, name: string): string | undefined {
   const v = a.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
+const header = answerHeader;
 
 function networkCode(e: unknown): string | null {
   const code = (e as { code?: unknown })?.code ?? (e as { cause?: { code?: unknown } })?.cause?.code;
@@ -161,7 +163,17 @@ function retryableNetwork(code: string): boolean {
 }
 
 function retryAfter(a: ServiceAnswer, deps: ServiceHttp): number | undefined {
-  return parseRetryAfter(header(a, "retry-after"), deps.now());
+  return parseRetryAfter(header(a, "retry-after"), deps.now()) ?? windowReset(a);
+}
+
+/**
+ * ListenBrainz says how long its rate limit lasts in `X-RateLimit-Reset-In` (seconds) rather than
+ * Retry-After; read only on a 429, where it is the wait asked for (on any other answer it is just
+ * the window's end).
+ */
+function windowReset(a: ServiceAnswer): number | undefined {
+  const v = header(a, "x-ratelimit-reset-in");
+  return a.status === 429 && v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) * 1000 : undefined;
 }
 
 function gaveUp(
@@ -179,7 +191,7 @@ function gaveUp(
   const tries = attempts === 1 ? "" : ` after ${attempts} tries`;
   if (answer.status === 429) {
     // The parsed wait, not the header's text: what a service sends is not echoed into messages.
-    const after = parseRetryAfter(header(answer, "retry-after"));
+    const after = parseRetryAfter(header(answer, "retry-after")) ?? windowReset(answer);
     const asked = after !== undefined ? `; it asks to wait ${Math.ceil(after / 1000)} s` : "";
     return new ServiceReadError(service, 429, `${where} is rate limited (HTTP 429)${tries}${asked}`);
   }

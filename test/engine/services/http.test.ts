@@ -79,6 +79,23 @@ describe("serviceJson", () => {
     expect(asked).toHaveLength(5);
   });
 
+  it("waits out a 429 for X-RateLimit-Reset-In when no Retry-After comes (ListenBrainz)", async () => {
+    const time = fakeTime();
+    script = [
+      answer(429, "", { "x-ratelimit-reset-in": "4", "x-ratelimit-remaining": "0" }),
+      answer(200, "{}"),
+    ];
+    await run("/list", time);
+    expect(time.waits[0]).toBeGreaterThanOrEqual(4000);
+  });
+
+  it("takes X-RateLimit-Reset-In on any other answer as the window's end, not a wait", async () => {
+    const time = fakeTime();
+    script = [answer(503, "", { "x-ratelimit-reset-in": "50" }), answer(200, "{}")];
+    await run("/list", time);
+    expect(time.waits[0]).toBeLessThan(50_000);
+  });
+
   it("hands other failures back with the service's own body, for its reader to explain", async () => {
     script = [answer(404, '{"error":6,"message":"User not found"}')];
     const a = await run("/user");

@@ -29,28 +29,12 @@ import {
   type SpotifyToken,
 } from "../../../engine/services/spotify/index.js";
 import { rowOf } from "../../../engine/services/spotify/parse.js";
+import { fakeClock } from "./service-fakes.js";
 
 let emu: RunningEmulator;
 
-/** A clock that moves only when the reader sleeps, and the waits it asked for. */
-function fakeTime(start = Date.now()) {
-  let now = start;
-  const waits: number[] = [];
-  return {
-    waits,
-    advance: (ms: number) => {
-      now += ms;
-    },
-    http: {
-      now: () => now,
-      random: () => 0.5,
-      sleep: async (ms: number) => {
-        waits.push(ms);
-        now += ms;
-      },
-    },
-  };
-}
+/** A clock that moves only when the reader sleeps (or a test moves it), from now. */
+const fakeTime = (start = Date.now()) => fakeClock(start);
 
 const bases = () => ({ apiBase: `${emu.url}/spotify/api/v1`, accountsBase: `${emu.url}/spotify/accounts` });
 const app = { clientId: SPOTIFY_FAKE_CLIENT.id, clientSecret: SPOTIFY_FAKE_CLIENT.secret };

@@ -1,0 +1,129 @@
+/**
+ * bench/services-match — how well musicsync's matcher finds ListenBrainz and Last.fm entries, as
+ * the readers give them, among the emulator's songs.
+ *
+ *   npx tsx bench/services-match.ts [--size N] [--seed S]
+ *
+ * Starts an emulator (catalogue of N songs, default 2000), reads through the real readers
+ * (engine/services/) from the emulator's fakes: ListenBrainz's Weekly Jams and Weekly Exploration
+ * (every one kept), the Road Trip playlist and the all-time top recordings; Last.fm's loved tracks,
+ * overall top tracks and recent tracks. Each service's entries (distinct by service id) are
+ * resolved as a file source resolves its entries, then again on the cache, and judged against the
+ * fakes' ground truth.
+ *
+ * Prints per service the misses by kind and, last, `<service> precision P recall R entries N
+ * searches S again A`: P = correct among accepted, R = accepted and correct among the entries the
+ * catalogue has, S = searches sent, A = searches sent on the second run.
+ */
+import { lastfmKey, lastfmTruth } from "../emulator/services/lastfm/index.js";
+import { listenbrainzTruth } from "../emulator/services/listenbrainz/index.js";
+import { type Resolution, resolveEntries } from "../engine/match/resolve.js";
+import { LastfmReader } from "../engine/services/lastfm/index.js";
+import { ListenBrainzReader } from "../engine/services/listenbrainz/index.js";
+import type { ServiceTrack } from "../engine/services/types.js";
+import { openSqliteState } from "../engine/state/sqlite.js";
+import { MusicClient } from "../src/index.js";
+import { startHarness } from "../test/support/sync-harness.js";
+import { commandLine } from "./args.js";
+
+const args = commandLine({
+  script: "bench/services-match",
+  numbers: { size: { default: 2000 }, seed: { default: 7, zero: true } },
+});
+const { size, seed } = args.numbers;
+
+const http = { now: Date.now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
+
+function distinct(tracks: ServiceTrack[]): ServiceTrack[] {
+  const seen = new Map<string, ServiceTrack>();
+  for (const t of tracks) if (!seen.has(t.serviceId)) seen.set(t.serviceId, t);
+  return [...seen.values()];
+}
+
+async function searchesSent(url: string): Promise<number> {
+  const stats = (await (await fetch(`${url}/_emulator/stats`)).json()) as {
+    requests: Record<string, number>;
+  };
+  return stats.requests.search ?? 0;
+}
+
+/** Why one entry went wrong, if it did. */
+function miss(t: ServiceTrack, answer: string | null, r: Resolution): string | null {
+  if (r.videoId === answer) return null;
+  const kind = answer === null ? "not in the catalogue" : t.mbid ? "with MBID" : "without MBID";
+  if (answer === null) return `${kind}: matched something (false match)`;
+  if (r.videoId === null) return `${kind}: not matched (${r.reasons[0] ?? "?"})`.replace(/\d+(\.\d+)?/g, "#");
+  return `${kind}: matched the wrong song (false match)`;
+}
+
+const h = await startHarness({ catalogueSize: size, seed });
+try {
+  const client = new MusicClient({ baseUrl: h.emulator.url });
+  const lb = new ListenBrainzReader({ baseUrl: `${h.emulator.url}/listenbrainz`, http });
+  const lfm = new LastfmReader({
+    apiKey: lastfmKey(h.emulator.state),
+    baseUrl: `${h.emulator.url}/lastfm/2.0/`,
+    http,
+  });
+  const road = (await lb.userPlaylists("listener")).find((p) => p.title === "Road Trip")!;
+  const services: [string, ServiceTrack[], Map<string, string | null>][] = [
+    [
+      "listenbrainz",
+      distinct([
+        ...(await lb.series("listener", "weekly-jams", "all")).flatMap((p) => p.list.entries),
+        ...(await lb.series("listener", "weekly-exploration", "all")).flatMap((p) => p.list.entries),
+        ...(await lb.playlist(road.mbid)).list.entries,
+        ...(await lb.topRecordings("listener", "all_time")).entries,
+      ]),
+      listenbrainzTruth(h.emulator.state),
+    ],
+    [
+      "lastfm",
+      distinct([
+        ...(await lfm.lovedTracks("scrobbler")).entries,
+        ...(await lfm.topTracks("scrobbler", "overall")).entries,
+        ...(await lfm.recentTracks("scrobbler")).entries,
+      ]),
+      lastfmTruth(h.emulator.state),
+    ],
+  ];
+  const lines: string[] = [];
+  for (const [name, tracks, truth] of services) {
+    const state = openSqliteState(":memory:");
+    const deps = {
+      search: (query: string, filter: "songs" | "videos") => client.search(query, { filter, limit: 20 }),
+      cache: state,
+      overrides: new Map<string, string>(),
+      now: Date.now(),
+    };
+    const entries = tracks.map((t) => ({ ...t, videoId: null }));
+    const before = await searchesSent(h.emulator.url);
+    const first = await resolveEntries(entries, deps);
+    const searches = (await searchesSent(h.emulator.url)) - before;
+    await resolveEntries(entries, deps);
+    const again = (await searchesSent(h.emulator.url)) - before - searches;
+    await state.close();
+    let accepted = 0;
+    let correct = 0;
+    const kinds = new Map<string, number>();
+    for (const [i, t] of tracks.entries()) {
+      const r = first.resolutions[i]!;
+      const answer = truth.get(t.serviceId) ?? null;
+      if (r.videoId) accepted++;
+      if (r.videoId && r.videoId === answer) correct++;
+      const m = miss(t, answer, r);
+      if (m) kinds.set(m, (kinds.get(m) ?? 0) + 1);
+    }
+    const existing = tracks.filter((t) => (truth.get(t.serviceId) ?? null) !== null).length;
+    console.log(`${name}: ${tracks.length} entries, ${existing} in the catalogue; misses by kind:`);
+    for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 8))
+      console.log(`  ${String(n).padStart(4)}  ${kind}`);
+    lines.push(
+      `${name} precision ${(correct / Math.max(1, accepted)).toFixed(3)} recall ${(correct / Math.max(1, existing)).toFixed(3)} entries ${tracks.length} searches ${searches} again ${again}`,
+    );
+  }
+  console.log(`catalogue ${size} songs (seed ${seed})`);
+  for (const l of lines) console.log(l);
+} finally {
+  await h.stop();
+}

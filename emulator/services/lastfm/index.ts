@@ -1,0 +1,1 @@
+export { handleLastfm, lastfmKey, lastfmTruth } from "./service.js";
