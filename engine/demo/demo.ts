@@ -9,6 +9,7 @@ import { renderPlanText, resultLine } from "../render/text.js";
 import { createEnv } from "../run/env.js";
 import type { EngineLogger } from "../run/logger.js";
 import { planRecipe, type RecipeRun, syncRecipe } from "../run/runner.js";
+import { onEmulator } from "../run/service-settings.js";
 import { chartPlaylist } from "../sources/read.js";
 
 /** The package's own `recipes/` folder, found from this file (works from `engine/` and `dist/engine/`). */
@@ -24,6 +25,50 @@ export interface Substitutes {
   playlists: string[];
   ownedPlaylist: string;
   chartHasSongs: boolean;
+  /** The other services' stand-ins on the emulator: a Spotify playlist, a user of each of the others. */
+  services?: ServiceSubstitutes;
+}
+
+export interface ServiceSubstitutes {
+  spotifyPlaylist: string;
+  listenBrainzUser: string;
+  lastfmUser: string;
+}
+
+async function emulatorJson<T>(url: string, path: string): Promise<T> {
+  const answer = await fetch(`${url}/_emulator/services/${path}`);
+  if (!answer.ok) throw new Error(`the emulator did not answer ${path} (HTTP ${answer.status})`);
+  return (await answer.json()) as T;
+}
+
+/**
+ * The stand-ins' ids for the recipes (the smallest Spotify playlist with songs: the demo stays
+ * short), and the project's `services:` block reading them with the keys they know.
+ */
+export async function serviceStandIns(
+  url: string,
+): Promise<{ subs: ServiceSubstitutes; settings: string[] }> {
+  const { playlists } = await emulatorJson<{ playlists: { id: string; length: number }[] }>(
+    url,
+    "spotify/playlists",
+  );
+  const app = await emulatorJson<{ client_id: string; client_secret: string }>(url, "spotify/app");
+  const lb = await emulatorJson<{ users: { name: string }[] }>(url, "listenbrainz/users");
+  const fm = await emulatorJson<{ users: { name: string }[] }>(url, "lastfm/users");
+  const { apiKey } = await emulatorJson<{ apiKey: string }>(url, "lastfm/keys");
+  const playlist = playlists.filter((p) => p.length > 0).sort((a, b) => a.length - b.length)[0];
+  if (!playlist || !lb.users[0] || !fm.users[0])
+    throw new Error("the emulator's stand-ins of other services are empty");
+  const at = onEmulator(url);
+  return {
+    subs: { spotifyPlaylist: playlist.id, listenBrainzUser: lb.users[0].name, lastfmUser: fm.users[0].name },
+    settings: [
+      "services:",
+      `  spotify: { base_url: "${at.spotify.api}", accounts_url: "${at.spotify.accounts}", client_id: ${app.client_id}, client_secret: ${app.client_secret} }`,
+      `  listenbrainz: { base_url: "${at.listenbrainz}" }`,
+      `  lastfm: { base_url: "${at.lastfm}", api_key: ${apiKey} }`,
+    ],
+  };
 }
 
 export async function findSubstitutes(client: EngineClient): Promise<Substitutes> {
@@ -62,6 +107,13 @@ export function fitRecipe(
       const id = subs.playlists[nextPlaylist++ % subs.playlists.length]!;
       notes.push(`source ${s.id}: playlist ${s.playlistId} → ${id}`);
       s.playlistId = id;
+    } else if (s.type === "spotify" && s.playlist !== null && subs.services) {
+      notes.push(`source ${s.id}: Spotify playlist ${s.playlist} → ${subs.services.spotifyPlaylist}`);
+      s.playlist = subs.services.spotifyPlaylist;
+    } else if ((s.type === "listenbrainz" || s.type === "lastfm") && s.user !== null && subs.services) {
+      const user = s.type === "listenbrainz" ? subs.services.listenBrainzUser : subs.services.lastfmUser;
+      notes.push(`source ${s.id}: ${s.type} user ${s.user} → ${user}`);
+      s.user = user;
     } else if (s.type === "chart" && s.section === "songs" && !subs.chartHasSongs) {
       notes.push(
         `source ${s.id}: the emulator's ${s.country} charts list no songs chart; using its videos chart`,
@@ -105,6 +157,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   try {
     const headers = await (await fetch(`${emulator.url}/_emulator/accounts/1/headers`)).json();
     await writeFile(join(dir, "headers.json"), JSON.stringify(headers));
+    const standIns = await serviceStandIns(emulator.url);
     const projectFile = join(dir, "musicsync.yaml");
     const projectText = [
       "apiVersion: musicsync/v1",
@@ -112,6 +165,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       "accounts:",
       `  default: { auth: headers.json, base_url: "${emulator.url}" }`,
       "state: state.db",
+      ...standIns.settings,
       "",
     ].join("\n");
     await writeFile(projectFile, projectText);
@@ -130,7 +184,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     });
     try {
       out(`Emulator at ${emulator.url} (seed ${options.seed ?? 1}); state in ${join(dir, "state.db")}\n\n`);
-      const subs = await findSubstitutes(env.clientFor("default"));
+      const subs = { ...(await findSubstitutes(env.clientFor("default"))), services: standIns.subs };
       const fitted = loaded.recipes.map((r) => fitRecipe(r, subs));
       const runs: RecipeRun[] = [];
       for (const { loaded: recipe, notes } of fitted) {

@@ -65,34 +65,22 @@ export type SourceType = (typeof SOURCE_TYPES)[number];
 export const SPOTIFY_LIBRARY = ["liked", "albums", "artists"] as const;
 export type SpotifyLibrary = (typeof SPOTIFY_LIBRARY)[number];
 
-/** The playlists ListenBrainz makes for a user, week after week or day after day. */
-export const LISTENBRAINZ_SERIES = ["weekly-jams", "weekly-exploration", "daily-jams"] as const;
-export type ListenBrainzSeries = (typeof LISTENBRAINZ_SERIES)[number];
+// The other services' words are theirs (engine/services/words.ts): the readers take the same lists.
+export {
+  LASTFM_PERIODS,
+  type LastfmPeriod,
+  LISTENBRAINZ_RANGES,
+  LISTENBRAINZ_SERIES,
+  type ListenBrainzRange,
+  type ListenBrainzSeries,
+} from "../services/words.js";
 
 /** A MusicBrainz id (a UUID), as ListenBrainz names playlists and recordings. */
 export const MBID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
-/** The periods ListenBrainz's statistics cover, in its own words. */
-export const LISTENBRAINZ_RANGES = [
-  "this_week",
-  "this_month",
-  "this_year",
-  "week",
-  "month",
-  "quarter",
-  "half_yearly",
-  "year",
-  "all_time",
-] as const;
-export type ListenBrainzRange = (typeof LISTENBRAINZ_RANGES)[number];
-
 /** A Last.fm user's lists a `lastfm` source reads. */
 export const LASTFM_LISTS = ["loved", "top", "recent"] as const;
 export type LastfmList = (typeof LASTFM_LISTS)[number];
-
-/** The periods of Last.fm's top tracks, in its own words. */
-export const LASTFM_PERIODS = ["7day", "1month", "3month", "6month", "12month", "overall"] as const;
-export type LastfmPeriod = (typeof LASTFM_PERIODS)[number];
 
 export const COMBINE_OPS = ["concat", "interleave", "union", "intersect", "difference"] as const;
 export type CombineOp = (typeof COMBINE_OPS)[number];

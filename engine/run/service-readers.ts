@@ -3,32 +3,52 @@
  * from the project's settings (service-settings.ts) the first time a source of that service is
  * read, and kept for the command: a Spotify app's token serves every playlist of the run.
  */
-import type { ServiceSource, SpotifySource } from "../recipe/types.js";
-import type { ServiceHttp } from "../services/http.js";
+import type { LastfmSource, ListenBrainzSource, ServiceSource, SpotifySource } from "../recipe/types.js";
+import { SERVICE_RETRY, type ServiceHttp } from "../services/http.js";
+import { LastfmReader } from "../services/lastfm/index.js";
+import { ListenBrainzReader } from "../services/listenbrainz/index.js";
 import { SpotifyClient } from "../services/spotify/index.js";
 import type { ServiceList } from "../services/types.js";
 import { SourceError } from "../sources/read.js";
 import type { ServiceReaders } from "../sources/service-source.js";
-import { ServiceSettingError, type SettingsContext, spotifySettings } from "./service-settings.js";
+import {
+  lastfmSettings,
+  listenBrainzSettings,
+  ServiceSettingError,
+  type SettingsContext,
+  spotifySettings,
+} from "./service-settings.js";
 
 export interface ReadersContext extends SettingsContext {
   /** Clock, sleep and retry bounds (tests pass their own). */
   http?: Partial<ServiceHttp>;
 }
 
-/** The Spotify app an `emulator: true` project signs in as: the one the emulator's stand-in knows. */
-async function emulatorApp(ctx: ReadersContext): Promise<{ client_id: string; client_secret: string }> {
+const realHttp: ServiceHttp = {
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  now: () => Date.now(),
+  retry: SERVICE_RETRY,
+};
+
+const httpOf = (ctx: ReadersContext): ServiceHttp => ({ ...realHttp, ...ctx.http });
+
+/** What the emulator's stand-in of a service tells of itself (the app it knows, its API key). */
+async function fromEmulator<T>(ctx: ReadersContext, what: string): Promise<T> {
   const url = await ctx.emulatorUrl!();
-  const answer = await fetch(`${url}/_emulator/services/spotify/app`);
+  const answer = await fetch(`${url}/_emulator/services/${what}`);
   if (!answer.ok)
-    throw new ServiceSettingError(`the emulator did not say its Spotify app (HTTP ${answer.status})`);
-  return (await answer.json()) as { client_id: string; client_secret: string };
+    throw new ServiceSettingError(`the emulator did not answer ${what} (HTTP ${answer.status})`);
+  return (await answer.json()) as T;
 }
 
 async function spotifyClient(ctx: ReadersContext): Promise<SpotifyClient> {
   const s = await spotifySettings(ctx);
   const onEmulator = ctx.project.services.spotify?.emulator === true;
-  const app = onEmulator && s.clientId === null ? await emulatorApp(ctx) : null;
+  // The emulator's stand-in knows one app: an `emulator: true` project signs in as it.
+  const app =
+    onEmulator && s.clientId === null
+      ? await fromEmulator<{ client_id: string; client_secret: string }>(ctx, "spotify/app")
+      : null;
   const clientId = s.clientId ?? app?.client_id ?? null;
   const clientSecret = s.clientSecret ?? app?.client_secret ?? null;
   if (clientId === null) {
@@ -40,7 +60,7 @@ async function spotifyClient(ctx: ReadersContext): Promise<SpotifyClient> {
     app: { clientId, ...(clientSecret !== null ? { clientSecret } : {}) },
     apiBase: s.apiUrl,
     accountsBase: s.accountsUrl,
-    ...(ctx.http ? { http: ctx.http } : {}),
+    http: httpOf(ctx),
   });
 }
 
@@ -53,16 +73,72 @@ function spotifySongs(spec: SpotifySource, client: SpotifyClient): Promise<Servi
   );
 }
 
+async function listenBrainzReader(ctx: ReadersContext): Promise<ListenBrainzReader> {
+  const s = await listenBrainzSettings(ctx);
+  return new ListenBrainzReader({ baseUrl: s.apiUrl, token: s.token, http: httpOf(ctx) });
+}
+
+/** Several playlists of a series as one list, newest first; each says what it holds, so their sum. */
+function joined(lists: readonly ServiceList[]): ServiceList {
+  const skipped = new Map<string, number>();
+  for (const l of lists) {
+    for (const k of l.skipped ?? []) skipped.set(k.reason, (skipped.get(k.reason) ?? 0) + k.count);
+  }
+  const counted = lists.every((l) => l.expected !== null);
+  return {
+    entries: lists.flatMap((l) => l.entries),
+    expected: counted ? lists.reduce((n, l) => n + (l.expected ?? 0), 0) : null,
+    ...(skipped.size > 0 ? { skipped: [...skipped].map(([reason, count]) => ({ reason, count })) } : {}),
+  };
+}
+
+async function listenBrainzSongs(spec: ListenBrainzSource, reader: ListenBrainzReader): Promise<ServiceList> {
+  // The semantic checks let exactly one of these through, each but `playlist` with a user.
+  if (spec.playlist !== null) return (await reader.playlist(spec.playlist)).list;
+  const user = spec.user!;
+  if (spec.series !== null) {
+    const playlists = await reader.series(user, spec.series, spec.archived ? "all" : "newest");
+    return joined(playlists.map((p) => p.list));
+  }
+  if (spec.title !== null) return (await reader.playlistTitled(user, spec.title)).list;
+  return reader.topRecordings(user, spec.top!);
+}
+
+async function lastfmReader(ctx: ReadersContext): Promise<LastfmReader> {
+  const s = await lastfmSettings(ctx);
+  const onEmulator = ctx.project.services.lastfm?.emulator === true;
+  const apiKey =
+    s.apiKey ?? (onEmulator ? (await fromEmulator<{ apiKey: string }>(ctx, "lastfm/keys")).apiKey : null);
+  if (apiKey === null) {
+    throw new ServiceSettingError(
+      "lastfm sources need an API key: services.lastfm.api_key in musicsync.yaml, or LASTFM_API_KEY (docs/services.md)",
+    );
+  }
+  return new LastfmReader({ apiKey, baseUrl: s.apiUrl, http: httpOf(ctx) });
+}
+
+function lastfmSongs(spec: LastfmSource, reader: LastfmReader): Promise<ServiceList> {
+  if (spec.list === "loved") return reader.lovedTracks(spec.user);
+  if (spec.list === "top") return reader.topTracks(spec.user, spec.period);
+  return reader.recentTracks(spec.user);
+}
+
 export function serviceReaders(ctx: ReadersContext): ServiceReaders {
   let spotify: Promise<SpotifyClient> | null = null;
+  let listenBrainz: Promise<ListenBrainzReader> | null = null;
+  let lastfm: Promise<LastfmReader> | null = null;
   return {
     async songs(spec: ServiceSource): Promise<ServiceList> {
       switch (spec.type) {
         case "spotify":
           spotify ??= spotifyClient(ctx);
           return spotifySongs(spec, await spotify);
-        default:
-          throw new SourceError(spec.id, `${spec.type} sources are not read yet`);
+        case "listenbrainz":
+          listenBrainz ??= listenBrainzReader(ctx);
+          return listenBrainzSongs(spec, await listenBrainz);
+        case "lastfm":
+          lastfm ??= lastfmReader(ctx);
+          return lastfmSongs(spec, await lastfm);
       }
     },
   };

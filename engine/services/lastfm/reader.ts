@@ -17,6 +17,7 @@ import {
 } from "../http.js";
 import { at, num } from "../json.js";
 import type { ServiceList, ServiceSkip, ServiceTrack } from "../types.js";
+import { LASTFM_PERIODS, type LastfmPeriod } from "../words.js";
 import { isNowPlaying, lastfmTrack, rowsOf } from "./tracks.js";
 
 const SERVICE = "lastfm";
@@ -26,8 +27,7 @@ const PER_PAGE = 1000;
 /** 500,000 rows: no list of a person's comes near it; a service that keeps paging is not followed. */
 const MAX_PAGES = 500;
 
-export const LASTFM_PERIODS = ["7day", "1month", "3month", "6month", "12month", "overall"] as const;
-export type LastfmPeriod = (typeof LASTFM_PERIODS)[number];
+export { LASTFM_PERIODS, type LastfmPeriod };
 
 /** Errors that say "try again": operation failed, service offline, temporary error, rate limit. */
 const PASSING = new Set([8, 11, 16, 29]);

@@ -3,28 +3,16 @@
  * (a MusicBrainz id, bare or in its listenbrainz.org address), a statistics range, a series.
  */
 import { ServiceReadError } from "../http.js";
+import { LISTENBRAINZ_RANGES, type ListenBrainzRange } from "../words.js";
 import { isSeries, SERIES, type Series } from "./jspf.js";
 
 const SERVICE = "listenbrainz";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PLAYLIST_URL = /^https?:\/\/(?:beta\.)?listenbrainz\.org\/playlist\/([^/?#]+)\/?$/i;
 
-/**
- * The ranges the statistics API knows. The recipe's vocabulary lists the same words; the reader
- * keeps its own, as engine/recipe imports from engine/services and not the other way.
- */
-export const STAT_RANGES = [
-  "this_week",
-  "this_month",
-  "this_year",
-  "week",
-  "month",
-  "quarter",
-  "half_yearly",
-  "year",
-  "all_time",
-] as const;
-export type StatRange = (typeof STAT_RANGES)[number];
+/** The ranges the statistics API knows (engine/services/words.ts, as recipes name them). */
+export const STAT_RANGES = LISTENBRAINZ_RANGES;
+export type StatRange = ListenBrainzRange;
 
 const shown = (v: unknown) => JSON.stringify(String(v).slice(0, 80));
 

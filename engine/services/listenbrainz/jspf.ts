@@ -8,18 +8,16 @@
 import { at, isObject, mbidOf, num, text } from "../json.js";
 import type { ServiceSkip, ServiceTrack } from "../types.js";
 
+import { LISTENBRAINZ_SERIES_TITLES, type ListenBrainzSeries } from "../words.js";
+
 const PLAYLIST_EXTENSION = "https://musicbrainz.org/doc/jspf#playlist";
 const TRACK_EXTENSION = "https://musicbrainz.org/doc/jspf#track";
 const RECORDING_URI = /^https?:\/\/musicbrainz\.org\/recording\/([0-9a-f-]{36})$/i;
 const PLAYLIST_URI = /^https?:\/\/listenbrainz\.org\/playlist\/([0-9a-f-]{36})\/?$/i;
 
 /** The playlists ListenBrainz's recommender makes, by the `source_patch` it records. */
-export const SERIES = {
-  "weekly-jams": "Weekly Jams",
-  "weekly-exploration": "Weekly Exploration",
-  "daily-jams": "Daily Jams",
-} as const;
-export type Series = keyof typeof SERIES;
+export const SERIES = LISTENBRAINZ_SERIES_TITLES;
+export type Series = ListenBrainzSeries;
 
 export function isSeries(v: unknown): v is Series {
   return typeof v === "string" && Object.hasOwn(SERIES, v);

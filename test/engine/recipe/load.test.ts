@@ -321,13 +321,16 @@ describe("recipes/", () => {
   const dir = new URL("../../../recipes/", import.meta.url);
   const shipped = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
 
-  it("ships the five ready-made recipes", () => {
+  it("ships the eight ready-made recipes", () => {
     expect(shipped.sort()).toEqual([
       "artist-mix.yaml",
       "chart-mirror.yaml",
-      "like-playlist-songs.yaml",
+      "lastfm-loved-likes.yaml",
+      "listenbrainz-weekly-archive.yaml",
       "new-podcast-episodes.yaml",
       "playlist-cleanup.yaml",
+      "save-playlist-songs.yaml",
+      "spotify-mirror.yaml",
     ]);
   });
 
