@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrationsFolder as shipped } from "../../shared/package-root.js";
 import { migrateSqlite, openSqliteFile } from "../../shared/sqlite-migrate.js";
@@ -12,17 +12,20 @@ export function migrationsFolder(from?: string): string {
 }
 
 /**
- * Opens (creating it and its folder if needed) the emulator's database. Several emulators started
- * on one new file at once migrate it one after the other (the same helper as the engine's state:
- * drizzle's migrator reads what is applied outside its transaction, and the second one failed).
+ * Opens (creating it and its folder if needed) the emulator's database, or an in-memory copy of a
+ * serialized one. Several emulators started on one new file at once migrate it one after the other
+ * (the same helper as the engine's state: drizzle's migrator reads what is applied outside its
+ * transaction, and the second one failed).
  */
-export function openDb(file: string): Db {
+export function openDb(file: string | Buffer): Db {
   const what = "emulator database";
-  const sqlite = openSqliteFile(file, what);
+  // A serialized database (Database#serialize) opens as an in-memory copy of it.
+  const sqlite = typeof file === "string" ? openSqliteFile(file, what) : new Database(file);
+  const name = typeof file === "string" ? file : ":memory:";
   try {
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = OFF");
-    migrateSqlite(sqlite, migrationsFolder(), file, what);
+    migrateSqlite(sqlite, migrationsFolder(), name, what);
   } catch (e) {
     sqlite.close();
     throw e;

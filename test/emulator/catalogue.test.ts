@@ -5,11 +5,18 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateCatalogue } from "../../emulator/catalogue.js";
 import { startEmulator } from "../../emulator/index.js";
-import { migrationsFolder, openDb } from "../../emulator/store/db.js";
+import { type Db, migrationsFolder, openDb } from "../../emulator/store/db.js";
 
 function digest(seed: number, size: number): string {
   const db = openDb(":memory:");
   generateCatalogue(db, { seed, size });
+  const d = digestOf(db);
+  db.$client.close();
+  return d;
+}
+
+/** Every row of the catalogue's tables, hashed in order. */
+function digestOf(db: Db): string {
   const h = createHash("sha256");
   for (const table of [
     "artists",
@@ -26,7 +33,6 @@ function digest(seed: number, size: number): string {
     for (const row of db.$client.prepare(`SELECT * FROM ${table} ORDER BY rowid`).iterate())
       h.update(JSON.stringify(row));
   }
-  db.$client.close();
   return h.digest("hex");
 }
 
@@ -65,6 +71,42 @@ describe("catalogue", () => {
 
   it("finds the migrations folder from the source tree", () => {
     expect(migrationsFolder()).toMatch(/migrations[/\\]emulator$/);
+  });
+
+  it("in memory, started again with the same seed and size: the same catalogue, copied, in a database of its own", async () => {
+    const first = await startEmulator({ seed: 7, catalogueSize: 120 });
+    const second = await startEmulator({ seed: 7, catalogueSize: 120 });
+    const other = await startEmulator({ seed: 8, catalogueSize: 120 });
+    try {
+      expect(second.catalogue).toEqual(first.catalogue);
+      expect(first.catalogue?.songs).toBe(120);
+      const fresh = digest(7, 120);
+      expect(digestOf(second.state.store.db)).toBe(fresh);
+      expect(digestOf(other.state.store.db)).toBe(digest(8, 120));
+      // The copy is the second's own: a write to the first is not in it, nor in a third.
+      first.state.store.sqlite
+        .prepare("INSERT INTO history (account_id, video_id, played_at) VALUES (1, 'x', 1)")
+        .run();
+      const played = (e: typeof first) =>
+        (
+          e.state.store.sqlite.prepare("SELECT count(*) AS n FROM history WHERE video_id = 'x'").get() as {
+            n: number;
+          }
+        ).n;
+      expect(played(first)).toBe(1);
+      expect(played(second)).toBe(0);
+      const third = await startEmulator({ seed: 7, catalogueSize: 120 });
+      try {
+        expect(played(third)).toBe(0);
+        expect(digestOf(third.state.store.db)).toBe(fresh);
+        // Opened as a generated one is: foreign keys off (the stores rely on it).
+        expect(third.state.store.sqlite.pragma("foreign_keys", { simple: true })).toBe(0);
+      } finally {
+        await third.stop();
+      }
+    } finally {
+      for (const e of [first, second, other]) await e.stop();
+    }
   });
 
   it("keeps state in a database file across restarts and refuses another seed on it", async () => {

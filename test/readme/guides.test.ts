@@ -19,7 +19,7 @@
  */
 import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { ROOT } from "../support/cli-process.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
@@ -174,7 +174,9 @@ async function guideDatabase(): Promise<string | null> {
   const mode = withoutPostgres(external ? null : postgresBinaries(), process.env);
   if (mode === "skip") return null;
   if (mode === "fail") throw new Error("CI needs PostgreSQL for the guides that use it");
-  postgres ??= external ? externalPostgres(external) : await startPostgres();
+  // From the run's template when it has one (test/global-setup.ts), as usePostgres starts its servers.
+  const templates = inject("postgresTemplates");
+  postgres ??= external ? externalPostgres(external) : await startPostgres(templates ? { templates } : {});
   return postgres.createDatabase("docs");
 }
 

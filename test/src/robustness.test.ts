@@ -38,11 +38,23 @@ const READ_KEYS =
 
 const WRONG_TYPES: Json[] = [null, 0, "", "text", true, [], {}, [{}], { runs: 1 }];
 
-/** Walks down a random branch and damages the node it stops at; returns where, for the report. */
-function mutate(root: Json, random: () => number): string {
+/** A copy of an array or object node, one level deep (its children shared). */
+function shallow(node: Json): Json {
+  return Array.isArray(node) ? node.slice() : { ...(node as Record<string, Json>) };
+}
+
+/**
+ * Walks down a random branch and damages the node it stops at, in a copy: the nodes on the path
+ * are copied one level deep, the rest of the tree is shared, so one parse of a page serves every
+ * mutation of it (parsing the page again for each cost as much as the client's own reading).
+ * Returns the damaged tree and where, for the report.
+ */
+function mutate(root: Json, random: () => number): { tree: Json; where: string } {
   let parent: Json = root;
   let key: string | number | undefined;
   const path: Array<string | number> = [];
+  /** The nodes the path goes through, root first; the last is the damaged node's container. */
+  const chain: Json[] = [root];
   for (let depth = 0; depth < 60; depth++) {
     const node = (key === undefined ? parent : (parent as Record<string, Json>)[key as string]) as Json;
     const keys: Array<string | number> = Array.isArray(node)
@@ -51,7 +63,10 @@ function mutate(root: Json, random: () => number): string {
         ? Object.keys(node)
         : [];
     if (keys.length === 0 || (depth > 3 && random() < 0.12)) break;
-    if (key !== undefined) parent = node;
+    if (key !== undefined) {
+      parent = node;
+      chain.push(node);
+    }
     // Parsers mostly read first elements (`runs[0]`, `tabs[0]`) and renderer keys: favour them so
     // that the damage lands where it is read, not in the many unread branches of a page.
     const read = Array.isArray(node) ? [0] : keys.filter((k) => READ_KEYS.test(String(k)));
@@ -59,20 +74,29 @@ function mutate(root: Json, random: () => number): string {
     key = pool[Math.floor(random() * pool.length)] as string | number;
     path.push(key);
   }
-  if (key === undefined) return "(root untouched)";
-  const container = parent as Record<string | number, Json>;
+  if (key === undefined) return { tree: root, where: "(root untouched)" };
+  const container = shallow(parent) as Record<string | number, Json>;
   const target = container[key];
   const roll = random();
+  let where: string;
   if (Array.isArray(target) && roll < 0.4) {
-    target.length = Math.floor(target.length * random());
-    return `${path.join(".")} truncated`;
-  }
-  if (roll < 0.7 && !Array.isArray(container)) {
+    container[key] = target.slice(0, Math.floor(target.length * random()));
+    where = `${path.join(".")} truncated`;
+  } else if (roll < 0.7 && !Array.isArray(container)) {
     delete container[key];
-    return `${path.join(".")} deleted`;
+    where = `${path.join(".")} deleted`;
+  } else {
+    container[key] = WRONG_TYPES[Math.floor(random() * WRONG_TYPES.length)] as Json;
+    where = `${path.join(".")} replaced`;
   }
-  container[key] = WRONG_TYPES[Math.floor(random() * WRONG_TYPES.length)] as Json;
-  return `${path.join(".")} replaced`;
+  // The copied container put back in copies of its ancestors, up to a new root.
+  let child: Json = container as Json;
+  for (let i = chain.length - 2; i >= 0; i--) {
+    const copy = shallow(chain[i] as Json) as Record<string | number, Json>;
+    copy[path[i] as string | number] = child;
+    child = copy as Json;
+  }
+  return { tree: child, where };
 }
 
 describeWithFixtures("damaged captures", () => {
@@ -88,6 +112,16 @@ describeWithFixtures("damaged captures", () => {
       }
       return body;
     };
+    /** Each page parsed once; mutate leaves it as it is. */
+    const trees = new Map<string, Json>();
+    const parsed = (page: string) => {
+      let tree = trees.get(page);
+      if (tree === undefined) {
+        tree = JSON.parse(text(page)) as Json;
+        trees.set(page, tree);
+      }
+      return tree;
+    };
     const crashes: string[] = [];
     let typed = 0;
     let ok = 0;
@@ -95,8 +129,7 @@ describeWithFixtures("damaged captures", () => {
       const c = cases[Math.floor(random() * cases.length)] as FixtureCase;
       const damaged = Math.floor(random() * c.pages.length);
       const bodies = c.pages.map((page) => text(page));
-      const tree = JSON.parse(bodies[damaged] as string) as Json;
-      const where = mutate(tree, random);
+      const { tree, where } = mutate(parsed(c.pages[damaged] as string), random);
       bodies[damaged] = JSON.stringify(tree);
       try {
         await runCase(c, {}, bodies);

@@ -57,8 +57,9 @@ describe("overflow: split and rotate on the emulator", () => {
         ["big.3", "converged"],
       ]);
       const ids = runs.map((r) => r.apply!.playlistId!);
+      // The header is on the first page: the rows are read once, below.
       for (const [k, id] of ids.entries()) {
-        const p = await h.person.getPlaylist(id, { limit: null });
+        const p = await h.person.getPlaylist(id, { limit: 1 });
         expect(p.title).toBe(k === 0 ? "Big" : `Big (${k + 1})`);
         expect(p.description).toContain(ownershipMarker(partId("big", k + 1)));
       }
