@@ -1,25 +1,29 @@
 /**
- * bench/services-match — how well musicsync's matcher finds ListenBrainz and Last.fm entries, as
- * the readers give them, among the emulator's songs.
+ * bench/services-match — how well musicsync's matcher finds Spotify, ListenBrainz and Last.fm
+ * entries, as the readers give them, among the emulator's songs.
  *
  *   npx tsx bench/services-match.ts [--size N] [--seed S]
  *
  * Starts an emulator (catalogue of N songs, default 2000), reads through the real readers
- * (engine/services/) from the emulator's fakes: ListenBrainz's Weekly Jams and Weekly Exploration
+ * (engine/services/) from the emulator's fakes: Spotify's longest playlist (ISRCs on some tracks,
+ * none on others; read with the app's token, as a public playlist is), ListenBrainz's Weekly Jams and Weekly Exploration
  * (every one kept), the Road Trip playlist and the all-time top recordings; Last.fm's loved tracks,
  * overall top tracks and recent tracks. Each service's entries (distinct by service id) are
  * resolved as a file source resolves its entries, then again on the cache, and judged against the
  * fakes' ground truth.
  *
  * Prints per service the misses by kind and, last, `<service> precision P recall R entries N
- * searches S again A`: P = correct among accepted, R = accepted and correct among the entries the
- * catalogue has, S = searches sent, A = searches sent on the second run.
+ * searches S (per entry) again A`: P = correct among accepted, R = accepted and correct among the
+ * entries the catalogue has, S = searches sent, A = searches sent on the second run. For Spotify,
+ * also what ten songs added to the playlist then cost (`grown`): the weekly mirror's case.
  */
 import { lastfmKey, lastfmTruth } from "../emulator/services/lastfm/index.js";
 import { listenbrainzTruth } from "../emulator/services/listenbrainz/index.js";
+import { SPOTIFY_FAKE_CLIENT, spotifyTruth } from "../emulator/services/spotify/index.js";
 import { type Resolution, resolveEntries } from "../engine/match/resolve.js";
 import { LastfmReader } from "../engine/services/lastfm/index.js";
 import { ListenBrainzReader } from "../engine/services/listenbrainz/index.js";
+import { SpotifyClient } from "../engine/services/spotify/index.js";
 import type { ServiceTrack } from "../engine/services/types.js";
 import { openSqliteState } from "../engine/state/sqlite.js";
 import { MusicClient } from "../src/index.js";
@@ -50,7 +54,8 @@ async function searchesSent(url: string): Promise<number> {
 /** Why one entry went wrong, if it did. */
 function miss(t: ServiceTrack, answer: string | null, r: Resolution): string | null {
   if (r.videoId === answer) return null;
-  const kind = answer === null ? "not in the catalogue" : t.mbid ? "with MBID" : "without MBID";
+  const ids = t.isrc ? "with ISRC" : t.mbid ? "with MBID" : "words only";
+  const kind = answer === null ? "not in the catalogue" : ids;
   if (answer === null) return `${kind}: matched something (false match)`;
   if (r.videoId === null) return `${kind}: not matched (${r.reasons[0] ?? "?"})`.replace(/\d+(\.\d+)?/g, "#");
   return `${kind}: matched the wrong song (false match)`;
@@ -66,7 +71,25 @@ try {
     http,
   });
   const road = (await lb.userPlaylists("listener")).find((p) => p.title === "Road Trip")!;
+  const spotify = new SpotifyClient({
+    app: { clientId: SPOTIFY_FAKE_CLIENT.id, clientSecret: SPOTIFY_FAKE_CLIENT.secret },
+    apiBase: `${h.emulator.url}/spotify/api/v1`,
+    accountsBase: `${h.emulator.url}/spotify/accounts`,
+    http,
+  });
+  const longest = (
+    (await (await fetch(`${h.emulator.url}/_emulator/services/spotify/playlists`)).json()) as {
+      playlists: { id: string; length: number }[];
+    }
+  ).playlists.sort((a, b) => b.length - a.length)[0]!;
+  const spotifyAnswers = () =>
+    new Map(
+      spotifyTruth(h.emulator.state, longest.id).flatMap((t) =>
+        t?.trackId ? [[`spotify:track:${t.trackId}`, t.videoId] as const] : [],
+      ),
+    );
   const services: [string, ServiceTrack[], Map<string, string | null>][] = [
+    ["spotify", distinct((await spotify.playlist(longest.id)).entries), spotifyAnswers()],
     [
       "listenbrainz",
       distinct([
@@ -87,6 +110,16 @@ try {
       lastfmTruth(h.emulator.state),
     ],
   ];
+  /** Ten songs added to the playlist on Spotify, the whole list read and matched again: what it searches. */
+  const grownBy10 = async (deps: Parameters<typeof resolveEntries>[1]) => {
+    await fetch(`${h.emulator.url}/_emulator/services/spotify/playlists/${longest.id}/add?count=10`, {
+      method: "POST",
+    });
+    const now = (await spotify.playlist(longest.id)).entries.map((t) => ({ ...t, videoId: null }));
+    const before = await searchesSent(h.emulator.url);
+    await resolveEntries(now, deps);
+    return (await searchesSent(h.emulator.url)) - before;
+  };
   const lines: string[] = [];
   for (const [name, tracks, truth] of services) {
     const state = openSqliteState(":memory:");
@@ -102,6 +135,7 @@ try {
     const searches = (await searchesSent(h.emulator.url)) - before;
     await resolveEntries(entries, deps);
     const again = (await searchesSent(h.emulator.url)) - before - searches;
+    const grown = name === "spotify" ? await grownBy10(deps) : null;
     await state.close();
     let accepted = 0;
     let correct = 0;
@@ -118,8 +152,10 @@ try {
     console.log(`${name}: ${tracks.length} entries, ${existing} in the catalogue; misses by kind:`);
     for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 8))
       console.log(`  ${String(n).padStart(4)}  ${kind}`);
+    const perEntry = (searches / Math.max(1, tracks.length)).toFixed(2);
     lines.push(
-      `${name} precision ${(correct / Math.max(1, accepted)).toFixed(3)} recall ${(correct / Math.max(1, existing)).toFixed(3)} entries ${tracks.length} searches ${searches} again ${again}`,
+      `${name} precision ${(correct / Math.max(1, accepted)).toFixed(3)} recall ${(correct / Math.max(1, existing)).toFixed(3)} entries ${tracks.length} searches ${searches} (${perEntry} per entry) again ${again}` +
+        (grown === null ? "" : ` grown by 10: ${grown} searches`),
     );
   }
   console.log(`catalogue ${size} songs (seed ${seed})`);
