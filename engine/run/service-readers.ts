@@ -66,10 +66,10 @@ async function spotifyClient(ctx: ReadersContext): Promise<SpotifyClient> {
 
 function spotifySongs(spec: SpotifySource, client: SpotifyClient): Promise<ServiceList> {
   if (spec.playlist !== null) return client.playlist(spec.playlist);
-  if (spec.library === "liked") return client.likedSongs();
+  // A person's library needs their own token, which an app's credentials cannot stand in for.
   throw new SourceError(
     spec.id,
-    `Spotify's saved ${spec.library ?? "albums"} are not songs: read them with library: liked or a playlist`,
+    `reading your Spotify library (${spec.library ?? "liked"}) needs you signed in to Spotify, which this version cannot do yet; read a playlist of yours instead (make it public, or share its link)`,
   );
 }
 

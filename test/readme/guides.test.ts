@@ -20,7 +20,7 @@
 import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { parse as parseYaml } from "yaml";
+import { parseAllDocuments } from "yaml";
 import { ROOT } from "../support/cli-process.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../support/credential-leaks.js";
 import {
@@ -44,7 +44,9 @@ import { type CodeBlock, codeBlocks, type Step, sessionSteps } from "./markdown.
 import { codeLines } from "./readme-commands.js";
 import { type Ran, ShellSession } from "./shell-session.js";
 
-const GUIDES = ["client", "recipes", "daemon", "accounts", "operations"].map((g) => `docs/${g}.md`);
+const GUIDES = ["client", "recipes", "daemon", "accounts", "services", "operations"].map(
+  (g) => `docs/${g}.md`,
+);
 const TEXT = new Map<string, string>();
 for (const file of ["README.md", ...GUIDES]) TEXT.set(file, await readFile(join(ROOT, file), "utf8"));
 const BLOCKS = new Map([...TEXT].map(([file, text]) => [file, codeBlocks(text)]));
@@ -58,6 +60,7 @@ const NOT_RUN = [
   "docs/client.md — needs the request headers of a browser signed in to music.youtube.com",
   "docs/client.md — needs a Google Cloud OAuth client and a person to grant access",
   "docs/accounts.md — needs the request headers of a browser signed in to music.youtube.com",
+  "docs/services.md — needs a Spotify developer app and its secret",
   "docs/operations.md — hours of work; npm test runs seeds 1-5, 53 and every seed that ever failed",
 ];
 
@@ -150,10 +153,10 @@ describe("README.md and docs/: which blocks run", () => {
     const bad: string[] = [];
     for (const [file, blocks] of BLOCKS) {
       for (const b of blocks.filter((b) => b.lang === "yaml")) {
-        try {
-          parseYaml(b.lines.join("\n"));
-        } catch (e) {
-          bad.push(`${where(file, b)}: ${(e as Error).message}`);
+        // A recipe file may hold several recipes, separated by `---`: each document must parse.
+        for (const doc of parseAllDocuments(b.lines.join("\n"))) {
+          const first = doc.errors[0];
+          if (first) bad.push(`${where(file, b)}: ${first.message}`);
         }
       }
     }
