@@ -9,6 +9,9 @@ import { engineScrubber } from "../output/scrub.js";
 import { requireResolved } from "../recipe/deferred-settings.js";
 import type { Environment } from "../recipe/env.js";
 import type { Project } from "../recipe/types.js";
+import { LASTFM_API } from "../services/lastfm/index.js";
+import { LISTENBRAINZ_API } from "../services/listenbrainz/index.js";
+import { SPOTIFY_ACCOUNTS, SPOTIFY_API } from "../services/spotify/index.js";
 
 export type ServiceName = "spotify" | "listenbrainz" | "lastfm";
 
@@ -37,11 +40,11 @@ export interface LastfmSettings {
   apiKey: string | null;
 }
 
-/** The real services' addresses, and the paths of the emulator's stand-ins under its own address. */
+/** The real services' addresses (each reader's own), and below, the emulator's stand-ins'. */
 const REAL = {
-  spotify: { api: "https://api.spotify.com/v1", accounts: "https://accounts.spotify.com" },
-  listenbrainz: "https://api.listenbrainz.org",
-  lastfm: "https://ws.audioscrobbler.com/2.0/",
+  spotify: { api: SPOTIFY_API, accounts: SPOTIFY_ACCOUNTS },
+  listenbrainz: LISTENBRAINZ_API,
+  lastfm: LASTFM_API,
 } as const;
 
 export function onEmulator(url: string) {

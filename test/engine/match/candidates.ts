@@ -1,4 +1,5 @@
 /** Builders for the matcher's tests: an entry as a file source reads it, candidates as search returns them. */
+import type { CachedMatch } from "../../../engine/match/cached-match.js";
 import type { MatchCandidate, SongEntry } from "../../../engine/match/entry.js";
 import { entryKey } from "../../../engine/match/key.js";
 import type { Resolution } from "../../../engine/match/resolve.js";
@@ -52,5 +53,19 @@ export function searched(e: SongEntry, candidates: MatchCandidate[]): Resolution
     best: d.best,
     candidates: d.ranked,
     tied: d.tied,
+  };
+}
+
+/** The match cache in memory, what it holds open to look at. */
+export function memoryCache() {
+  const stored = new Map<string, CachedMatch>();
+  return {
+    stored,
+    async cachedMatches(keys: readonly string[]) {
+      return new Map(keys.flatMap((k) => (stored.has(k) ? [[k, stored.get(k)!] as const] : [])));
+    },
+    async recordMatches(matches: readonly CachedMatch[]) {
+      for (const m of matches) stored.set(m.key, m);
+    },
   };
 }

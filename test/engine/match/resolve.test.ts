@@ -4,11 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { draftOverrides, parseOverrides } from "../../../engine/files/overrides.js";
-import type { CachedMatch } from "../../../engine/match/cached-match.js";
 import { entryKey } from "../../../engine/match/key.js";
 import { resolveEntries } from "../../../engine/match/resolve.js";
 import type { SearchResultItem } from "../../../engine/sources/reader.js";
-import { entry } from "./candidates.js";
+import { entry, memoryCache } from "./candidates.js";
 
 const ENTRIES = [entry("Blue Morning", ["Ana Lima"], 200), entry("Red Evening", ["Bo Kent"], 180)];
 
@@ -24,19 +23,6 @@ function found(title: string, artist: string, seconds: number): SearchResultItem
       duration_seconds: seconds,
     } as unknown as SearchResultItem,
   ];
-}
-
-function memoryCache() {
-  const stored = new Map<string, CachedMatch>();
-  return {
-    stored,
-    async cachedMatches(keys: readonly string[]) {
-      return new Map(keys.flatMap((k) => (stored.has(k) ? [[k, stored.get(k)!] as const] : [])));
-    },
-    async recordMatches(matches: readonly CachedMatch[]) {
-      for (const m of matches) stored.set(m.key, m);
-    },
-  };
 }
 
 describe("resolveEntries", () => {

@@ -4,24 +4,10 @@
  * or by words, and the ISRC asked first.
  */
 import { describe, expect, it } from "vitest";
-import type { CachedMatch } from "../../../engine/match/cached-match.js";
 import type { SongEntry } from "../../../engine/match/entry.js";
 import { entryKey } from "../../../engine/match/key.js";
 import { resolveEntries, type SearchHit } from "../../../engine/match/resolve.js";
-import { entry } from "./candidates.js";
-
-function memoryCache() {
-  const stored = new Map<string, CachedMatch>();
-  return {
-    stored,
-    async cachedMatches(keys: readonly string[]) {
-      return new Map(keys.flatMap((k) => (stored.has(k) ? [[k, stored.get(k)!] as const] : [])));
-    },
-    async recordMatches(matches: readonly CachedMatch[]) {
-      for (const m of matches) stored.set(m.key, m);
-    },
-  };
-}
+import { entry, memoryCache } from "./candidates.js";
 
 interface Song {
   videoId: string;
