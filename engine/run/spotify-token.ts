@@ -129,7 +129,11 @@ async function fromFile(path: string): Promise<KeptSpotifyToken | null> {
       tooBig: (n, over) => `${over ? "over" : "holds"} ${n} bytes, not a sign-in`,
     });
   } catch (e) {
-    if (e instanceof FileReadError) throw new SpotifySignInError(`the Spotify sign-in ${path}: ${e.message}`);
+    if (e instanceof FileReadError) {
+      // Not a file a sign-in made: signing in again replaces it. Another failure (its mode) is said as it is.
+      const remedy = e.code === "EFBIG" || e.code === "ENOTREG" ? `; ${again}` : "";
+      throw new SpotifySignInError(`the Spotify sign-in ${path}: ${e.message}${remedy}`);
+    }
     throw e;
   }
   return bytes === null ? null : parseKeptToken(bytes.toString("utf8"), `the Spotify sign-in ${path}`);
