@@ -13,7 +13,8 @@ const spotify: MusicsyncCommand = {
     "Your app's settings at developer.spotify.com must list the redirect URI http://127.0.0.1/callback " +
     "(any port), or, with --port, http://127.0.0.1:<port>/callback. The token is kept in " +
     "services.spotify.token (default spotify-token.json beside the project file, readable by you " +
-    "only), or with --store sealed into the state; it is never printed.",
+    "only), or with --store sealed into the state; it is never printed. Without a browser here, forward " +
+    "the port over SSH (ssh -L <port>:127.0.0.1:<port>) and use --port. See docs/spotify-sign-in.md.",
   options: [
     [
       "--port <port>",
