@@ -117,6 +117,11 @@ export interface SpotifyUserToken {
   token: SpotifyToken | null;
   /** Keeps a refreshed token where this one came from (SpotifyClient's `onRefresh`). */
   save(token: SpotifyToken): Promise<void>;
+  /**
+   * The kept token read again (SpotifyClient's `reload`): when a refresh is refused, another
+   * process sharing the sign-in may have renewed it first.
+   */
+  reload(): Promise<SpotifyToken | null>;
   /** Where it is kept, for messages: the file's path, or "the state". */
   where: string;
 }
@@ -155,6 +160,11 @@ function sameApp(kept: KeptSpotifyToken, ctx: SpotifyTokenContext, where: string
  * Throws SpotifySignInError (or the seal's SealError) naming the place, never a token.
  */
 export async function spotifyUserToken(ctx: SpotifyTokenContext): Promise<SpotifyUserToken> {
+  const kept = await keptSignIn(ctx);
+  return { ...kept, reload: async () => (await keptSignIn(ctx)).token };
+}
+
+async function keptSignIn(ctx: SpotifyTokenContext): Promise<Omit<SpotifyUserToken, "reload">> {
   const path = spotifyTokenPath(ctx.project, ctx.projectFile);
   const now = ctx.now ?? Date.now;
   const inFile = await fromFile(path);

@@ -200,6 +200,36 @@ describe("signing in", () => {
     });
   });
 
+  it("lets two processes share the sign-in: a refresh refused because the other renewed first takes the kept token", async () => {
+    await withTempDir("auth-spotify-", async (dir) => {
+      const file = await project(dir);
+      expect((await signIn(["-p", file])).result.code).toBe(0);
+      const { project: loaded } = await loadProjectFile(file, {});
+      const ctx = { project: loaded!, projectFile: file, state: null, environment: {} };
+      const app = { clientId: SPOTIFY_FAKE_CLIENT.id };
+      const sharing = async () => {
+        const user = await spotifyUserToken(ctx);
+        return new SpotifyClient({
+          app,
+          token: user.token,
+          onRefresh: (t) => user.save(t),
+          reload: () => user.reload(),
+          ...bases(),
+        });
+      };
+      const first = await sharing();
+      const second = await sharing();
+      const original = (await spotifyUserToken(ctx)).token!;
+      spotifyFake(emu.state).accounts.expireAll();
+      expect((await first.likedSongs()).entries.length).toBeGreaterThan(0);
+      // The second still holds the refresh token the first's renewal ended.
+      expect((await second.likedSongs()).entries.length).toBeGreaterThan(0);
+      // Without reading the kept token again, the same refusal signs the reader out.
+      const alone = new SpotifyClient({ app, token: original, ...bases() });
+      await expect(alone.likedSongs()).rejects.toThrow(/invalid_grant.*sign in to Spotify again/);
+    });
+  });
+
   it("listens on the port given, and says that exact redirect URI must be registered", async () => {
     const port = await freePort();
     await withTempDir("auth-spotify-", async (dir) => {
