@@ -185,11 +185,10 @@ async function whoSignedIn(run: CommandRun, project: Project, clientId: string, 
       accountsBase: s.accounts_url ?? SPOTIFY_ACCOUNTS,
     });
     const me = await client.me();
-    return printable(me.displayName ?? me.id);
+    return printable(engineScrubber.text(me.displayName ?? me.id));
   } catch (e) {
-    run.io.stderr.write(
-      `warning: the sign-in worked, but reading your profile failed: ${(e as Error).message}\n`,
-    );
+    const why = engineScrubber.text((e as Error).message);
+    run.io.stderr.write(`warning: the sign-in worked, but reading your profile failed: ${why}\n`);
     return null;
   }
 }
@@ -243,7 +242,9 @@ export async function authSpotify(run: CommandRun, o: AuthSpotifyOptions): Promi
         httpDeps,
       );
     } catch (e) {
-      if (e instanceof ServiceReadError) throw new CliError(`Spotify sign-in: ${e.message}`);
+      // Its message names no secret; scrubbed all the same, as an accounts host chooses its error words.
+      if (e instanceof ServiceReadError)
+        throw new CliError(`Spotify sign-in: ${engineScrubber.text(e.message)}`);
       throw e;
     }
     const granted = new Set(token.scope.split(/\s+/));

@@ -56,7 +56,9 @@ function refusal(status: number, json: unknown, what: string): ServiceReadError 
   const code = (json as { error?: unknown } | null)?.error;
   // Only the OAuth error code is shown: its description is the service's text, which a hostile
   // or broken server could fill with anything.
-  const why = typeof code === "string" && /^[a-z_]{1,40}$/.test(code) ? ` (${code})` : "";
+  // An error word that is a secret it was sent (the code, echoed back) is not shown either.
+  const shown = typeof code === "string" && /^[a-z_]{1,40}$/.test(code) && engineScrubber.text(code) === code;
+  const why = shown ? ` (${code})` : "";
   const hint = code === "invalid_grant" ? "; sign in to Spotify again" : "";
   return new ServiceReadError(SERVICE, status, `${what} was refused: HTTP ${status}${why}${hint}`);
 }

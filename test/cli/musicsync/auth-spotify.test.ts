@@ -5,9 +5,11 @@
  * refresh is written back; the hostile requests a local callback server meets are turned away,
  * each said to the person; no token, code or verifier appears in anything printed.
  */
+
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
+import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +20,7 @@ import { loadProjectFile } from "../../../engine/recipe/load.js";
 import { spotifyUserToken } from "../../../engine/run/spotify-token.js";
 import { SpotifyClient } from "../../../engine/services/spotify/index.js";
 import { openState } from "../../../engine/state/open.js";
+import { ensureBuilt, MAIN } from "../../support/cli-process.js";
 import { describePieces, findCredentialPieces } from "../../support/credential-leaks.js";
 import { type InProcResult, musicsyncInProc } from "../../support/musicsync-inproc.js";
 import { withTempDir } from "../../support/temp-dir.js";
@@ -467,4 +470,131 @@ describe("--store", () => {
       expect(r.stderr).toContain("MUSICSYNC_ACCOUNTS_KEY is not set");
     });
   });
+});
+
+describe("the built command", () => {
+  it("signs in as a person runs it: the address on stdout while it waits, the token kept, nothing of it printed", {
+    timeout: 240_000,
+  }, async () => {
+    await ensureBuilt();
+    await withTempDir("auth-spotify-", async (dir) => {
+      await project(dir);
+      const child = spawn(process.execPath, [MAIN, "auth", "spotify"], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+      const authorize = new Promise<URL>((resolve, reject) => {
+        child.stdout.on("data", (d: Buffer) => {
+          stdout += d.toString();
+          const m = /^ {2}(http\S+\/authorize\?\S+)$/m.exec(stdout);
+          if (m) resolve(new URL(m[1]!));
+        });
+        void exited.then(() => reject(new Error(`exited before printing an address: ${stderr}`)));
+      });
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+      });
+      const callback = await atSpotify(await authorize);
+      expect((await fetch(callback)).status).toBe(200);
+      expect(await exited).toBe(0);
+      expect(stderr).toBe("");
+      const tokenFile = join(dir, "spotify-token.json");
+      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+      expectNoPieces(stdout, [...secretsOfFile(tokenFile), callback.searchParams.get("code")!]);
+      expect(stdout).toContain("Signed in to Spotify as");
+    });
+  });
+});
+
+/**
+ * An accounts and API host that echoes what it is sent: the code as its OAuth error word, the code
+ * and verifier in its description, the bearer token in an API error. `tokens`: whether the code
+ * exchange succeeds.
+ */
+async function hostileHost(tokens: boolean): Promise<{ url: string; seen: string[]; server: Server }> {
+  const seen: string[] = [];
+  const code = "echoedcodeechoedcodeechoedcode";
+  const server = createHttpServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    if (url.pathname === "/authorize") {
+      const back = new URL(url.searchParams.get("redirect_uri")!);
+      back.search = new URLSearchParams({ code, state: url.searchParams.get("state")! }).toString();
+      res.writeHead(302, { location: back.toString() });
+      return void res.end();
+    }
+    if (url.pathname === "/api/token") {
+      let body = "";
+      req.on("data", (c) => {
+        body += c;
+      });
+      req.on("end", () => {
+        const form = new URLSearchParams(body);
+        seen.push(form.get("code")!, form.get("code_verifier")!);
+        if (!tokens)
+          return json(400, {
+            error: code,
+            error_description: `code ${form.get("code")} verifier ${form.get("code_verifier")}`,
+          });
+        const access = `hostile-access-${"a".repeat(30)}`;
+        const refresh = `hostile-refresh-${"r".repeat(30)}`;
+        seen.push(access, refresh);
+        json(200, {
+          access_token: access,
+          refresh_token: refresh,
+          expires_in: 3600,
+          scope: "user-library-read",
+        });
+      });
+      return;
+    }
+    const bearer = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+    json(403, { error: { status: 403, message: `your token ${bearer}` } });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen, server };
+}
+
+describe("a hostile accounts host", () => {
+  for (const tokens of [false, true]) {
+    it(`echoing the code, the verifier${tokens ? " and the token" : ""} gets none of them printed`, async () => {
+      const host = await hostileHost(tokens);
+      try {
+        await withTempDir("auth-spotify-", async (dir) => {
+          const file = join(dir, "musicsync.yaml");
+          const yaml = ["apiVersion: musicsync/v1", "kind: Project", "services:", "  spotify:"];
+          yaml.push(
+            `    client_id: ${SPOTIFY_FAKE_CLIENT.id}`,
+            `    base_url: ${host.url}`,
+            `    accounts_url: ${host.url}`,
+          );
+          await writeFile(file, `${yaml.join("\n")}\n`);
+          const run = start(["-p", file]);
+          const callback = await atSpotify((await run.authorize)!);
+          await fetch(callback);
+          const r = await run.done;
+          expect(host.seen.length).toBeGreaterThanOrEqual(2);
+          expectNoPieces(r.stdout + r.stderr, host.seen);
+          if (tokens) {
+            expect(r.code).toBe(0);
+            expect(r.stderr).toContain("reading your profile failed");
+            expect(r.stderr).toContain("HTTP 403");
+          } else {
+            expect(r.code).toBe(1);
+            expect(r.stderr).toContain("the sign-in's code exchange was refused: HTTP 400");
+            expect(readdirSync(dir)).toEqual(["musicsync.yaml"]);
+          }
+        });
+      } finally {
+        host.server.close();
+      }
+    });
+  }
 });
