@@ -5,7 +5,7 @@
  * closes. Everything else is turned away without effect: another path or method a plain 404; a
  * request naming another host a 404 (a web page in the person's browser may aim at the port:
  * DNS rebinding sends its own host name); a callback with another state (a forged or stale
- * redirect) a short page saying so; a request too long to be a redirect a refusal. Each refusal
+ * redirect) a short page saying so; a request too long to be a redirect a 404 too. Each refusal
  * that matters is also told to the person (`onRefused`), in words that quote nothing of the request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -67,7 +67,6 @@ const PAGES = {
   wrongState:
     "This is not the sign-in the terminal is waiting for (its state does not match). " +
     "Open the address the terminal printed, and approve there.\n",
-  tooLong: "Request too long.\n",
   notFound: "Not found\n",
 } as const;
 
@@ -116,8 +115,7 @@ export function verdict(
   const target = req.url ?? "";
   if (target.length > MAX_REQUEST_LINE)
     return {
-      status: 414,
-      page: PAGES.tooLong,
+      ...notFound,
       told: `a request longer than ${MAX_REQUEST_LINE} characters was turned away: it is no sign-in redirect`,
     };
   let url: URL;
@@ -191,7 +189,10 @@ export async function listenForRedirect(o: RedirectOptions): Promise<RedirectLis
     if (err.code === "HPE_HEADER_OVERFLOW" || err.code === "HPE_URI_TOO_LONG")
       told("a request too large to be a sign-in redirect was turned away");
     if (socket.writable)
-      socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      socket.end(
+        "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n" +
+          `Content-Length: ${PAGES.notFound.length}\r\n\r\n${PAGES.notFound}`,
+      );
     else socket.destroy();
   });
 
