@@ -9,8 +9,9 @@
  * when it is known, and no message is built from them.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom } from "../../engine/accounts/seal.js";
 import { storeServiceToken } from "../../engine/accounts/service-token.js";
 import { printable } from "../../engine/output/printable.js";
@@ -111,12 +112,27 @@ function instructions(url: URL, redirectUri: string, fixedPort: boolean, seconds
   ].join("\n");
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Where the command keeps the token: the file, or the state (checked before the person signs in). */
 type Keeping = { kind: "file"; path: string } | { kind: "state"; url: string; file: string };
 
 function keepingOf(run: CommandRun, project: Project, store: boolean): Keeping {
   const file = spotifyTokenPath(project, run.g.project);
-  if (!store) return { kind: "file", path: file };
+  if (!store) {
+    // Refused now rather than after the person has approved in the browser.
+    if (!isFolder(dirname(file)))
+      throw new CliError(
+        `the token's folder ${dirname(file)} does not exist (services.spotify.token): make it first`,
+      );
+    return { kind: "file", path: file };
+  }
   const url = stateFileOf(run.g, project);
   // Refused now rather than after the person has approved in the browser.
   accountsKeyFrom(run.io.env, "`auth spotify --store` seals the Spotify sign-in with it");

@@ -310,6 +310,16 @@ describe("refusals", () => {
     });
   });
 
+  it("refuses a token file whose folder does not exist, before printing an address", async () => {
+    await withTempDir("auth-spotify-", async (dir) => {
+      const file = await project(dir, { token: "secrets/spotify.json" });
+      const r = await musicsyncInProc(["auth", "spotify", "-p", file]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain(`the token's folder ${join(dir, "secrets")} does not exist`);
+    });
+  });
+
   it("refuses bad --port and --timeout values", async () => {
     await withTempDir("auth-spotify-", async (dir) => {
       const file = await project(dir);
