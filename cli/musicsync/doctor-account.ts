@@ -7,9 +7,9 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { type Credentials, credentialsOf } from "../../engine/accounts/credentials.js";
 import type { EngineClient } from "../../engine/apply/client.js";
 import type { Account } from "../../engine/recipe/types.js";
+import { type Credentials, credentialsOf } from "../../engine/run/credentials.js";
 import { authTextKind } from "../../shared/auth-text.js";
 import { AuthError } from "../../src/index.js";
 import { type Check, error, ok } from "./doctor-check.js";

@@ -94,6 +94,7 @@ export function gitignoreText(c: InitChoices): string {
     ...(c.emulator ? [`${EMULATOR_DB}*`] : isAbsolute(c.auth) ? [] : [c.auth]),
     "browser.json",
     "oauth.json",
+    "spotify-token.json",
     "*.token",
     "",
   ]

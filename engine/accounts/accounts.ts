@@ -31,6 +31,7 @@ import {
   shownSettings,
   withoutUserinfo,
 } from "./sealed-settings.js";
+import { isServiceTokenRow } from "./service-token.js";
 
 /** An account's settings and credentials as `accounts add` takes them (the project file's names). */
 export interface AccountInput {
@@ -283,9 +284,14 @@ function listingOf(a: StoredAccount, key: AccountsKey | SealError): AccountListi
  * their sealed copy (a base_url changed in the database is said); no credential is shown.
  */
 export async function listAccounts(state: AccountStore, env: Environment = {}): Promise<AccountListing[]> {
-  const stored = await state.storedAccounts();
+  const stored = personAccounts(await state.storedAccounts());
   const key = keyOrWhyNot(env, "the settings of stored accounts are checked with it", stored);
   return stored.map((a) => listingOf(a, key));
+}
+
+/** The stored rows that are accounts: not another service's sign-in kept beside them (service-token.ts). */
+export function personAccounts(stored: readonly StoredAccount[]): StoredAccount[] {
+  return stored.filter((a) => !isServiceTokenRow(a.name));
 }
 
 /** The ids of the keys that sealed these accounts (a damaged text has none). */
@@ -404,7 +410,9 @@ export async function withStoredAccounts(
   env: Environment,
   onSkip?: (name: string, error: SealError) => void,
 ): Promise<Project> {
-  const stored = (await state.storedAccounts()).filter((a) => !Object.hasOwn(project.accounts, a.name));
+  const stored = personAccounts(await state.storedAccounts()).filter(
+    (a) => !Object.hasOwn(project.accounts, a.name),
+  );
   if (stored.length === 0) return project;
   const added: Record<string, Account> = {};
   const key = keyOrWhyNot(env, "the state holds accounts whose credentials are sealed with it", stored);

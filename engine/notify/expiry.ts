@@ -1,13 +1,13 @@
 /**
  * "Credentials expiring": an OAuth token file holds its access token's expiry time; read the way
- * `musicsync doctor` reads it (engine/accounts/credentials.ts: the kind and the time, never a value).
+ * `musicsync doctor` reads it (engine/run/credentials.ts: the kind and the time, never a value).
  * A token the client can refresh (the account has its OAuth client) does not really expire, so only
  * one that cannot be refreshed is announced. Browser cookies carry no expiry the engine can read:
  * their end shows as credentials_expired when the service refuses them.
  */
 import { dirname, resolve } from "node:path";
-import { credentialsOf } from "../accounts/credentials.js";
 import type { Account } from "../recipe/types.js";
+import { credentialsOf } from "../run/credentials.js";
 
 export const EXPIRING_WINDOW_MS = 24 * 3_600_000;
 /** An account is announced at most this often. */

@@ -516,6 +516,12 @@ const services = Type.Object(
           ),
           base_url: serviceUrl("The Web API (default https://api.spotify.com/v1)."),
           accounts_url: serviceUrl("Sign-in and tokens (default https://accounts.spotify.com)."),
+          token: Type.Optional(
+            nonEmpty({
+              description:
+                "Where `musicsync auth spotify` keeps the person's sign-in (mode 0600), relative to this file (default spotify-token.json).",
+            }),
+          ),
           emulator: onEmulator,
         },
         closed,

@@ -64,7 +64,12 @@ export interface SettingsContext {
 }
 
 /** A value from the file, else the environment's variable; told to the scrubber when `secret`. */
-function settingOf(written: string | undefined, variable: string, ctx: SettingsContext, secret: boolean) {
+function settingOf(
+  written: string | undefined,
+  variable: string,
+  ctx: Pick<SettingsContext, "environment">,
+  secret: boolean,
+) {
   const value = written ?? (ctx.environment[variable] || undefined) ?? null;
   if (value !== null && secret) engineScrubber.addSecrets([value]);
   return value;
@@ -90,6 +95,15 @@ export async function spotifySettings(ctx: SettingsContext): Promise<SpotifySett
     clientId: settingOf(s.client_id, "SPOTIFY_CLIENT_ID", ctx, false),
     clientSecret: settingOf(s.client_secret, "SPOTIFY_CLIENT_SECRET", ctx, true),
   };
+}
+
+/**
+ * The Spotify app's client id alone (the file's, else SPOTIFY_CLIENT_ID), or null: what signing a
+ * person in and refreshing their token need, with no address to resolve.
+ */
+export function spotifyClientId(ctx: Pick<SettingsContext, "project" | "environment">): string | null {
+  requireResolved(ctx.project, ["services", "spotify", "client_id"], "Spotify's client id is read");
+  return settingOf(ctx.project.services.spotify?.client_id, "SPOTIFY_CLIENT_ID", ctx, false);
 }
 
 export async function listenBrainzSettings(ctx: SettingsContext): Promise<ListenBrainzSettings> {

@@ -4,9 +4,9 @@
  * expiry, the suspension, and what the last runs reported (the AuthValid condition).
  */
 import { dirname, resolve } from "node:path";
-import { credentialsOf } from "../accounts/credentials.js";
 import { unresolvedUnder } from "../recipe/deferred-settings.js";
 import type { LoadedRecipe, Project } from "../recipe/types.js";
+import { credentialsOf } from "../run/credentials.js";
 import type { EngineState } from "../state/types.js";
 
 export type CredentialVerdict = "valid" | "expired" | "suspended" | "unknown" | "missing";

@@ -1,8 +1,8 @@
+import { credentialJson, writeSecretFile } from "../../shared/secret-file.js";
 import { SERVICE_ORIGIN, USER_AGENT } from "../../shared/wire/constants.js";
 import { AuthError, ErrorCodes } from "../errors.js";
 import { parseHeaderLines } from "./header-lines.js";
 import { findSapisid, parseCookieHeader, sapisidHash } from "./sapisid.js";
-import { credentialJson, writeSecretFile } from "./secret-file.js";
 import type { AuthProvider } from "./types.js";
 
 /**

@@ -1,6 +1,6 @@
+import { credentialJson, writeSecretFile } from "../../shared/secret-file.js";
 import { AuthError, ErrorCodes } from "../errors.js";
 import type { OAuthToken } from "../options.js";
-import { credentialJson, writeSecretFile } from "./secret-file.js";
 
 /** A loaded token: the six keys, plus whatever else the file held (kept when it is rewritten). */
 export interface StoredToken {

@@ -44,7 +44,7 @@ import { type CodeBlock, codeBlocks, type Step, sessionSteps } from "./markdown.
 import { codeLines } from "./readme-commands.js";
 import { type Ran, ShellSession } from "./shell-session.js";
 
-const GUIDES = ["client", "recipes", "daemon", "accounts", "services", "operations"].map(
+const GUIDES = ["client", "recipes", "daemon", "accounts", "services", "operations", "spotify-sign-in"].map(
   (g) => `docs/${g}.md`,
 );
 const TEXT = new Map<string, string>();
@@ -62,6 +62,9 @@ const NOT_RUN = [
   "docs/accounts.md — needs the request headers of a browser signed in to music.youtube.com",
   "docs/services.md — needs a Spotify developer app and its secret",
   "docs/operations.md — hours of work; npm test runs seeds 1-5, 53 and every seed that ever failed",
+  "docs/spotify-sign-in.md — needs a Spotify app and a person to approve in a browser",
+  "docs/spotify-sign-in.md — needs a Spotify app and a person to approve in a browser",
+  "docs/spotify-sign-in.md — needs a second machine and a person at a browser",
 ];
 
 /** The languages a block may have: `sh` and `ts` run, the others are read (yaml must parse). */

@@ -5,6 +5,7 @@
  */
 import type { MusicsyncCommand } from "../io.js";
 import { accounts } from "./accounts.js";
+import { auth } from "./auth.js";
 import { approve, daemon, drift, history, resume, serve, status } from "./daemon.js";
 import { exportList, importFile, match } from "./files.js";
 import { doctor, init } from "./project.js";
@@ -24,6 +25,7 @@ export const COMMANDS: readonly MusicsyncCommand[] = [
   exportList,
   undo,
   accounts,
+  auth,
   init,
   doctor,
   daemon,

@@ -16,6 +16,8 @@ export interface SpotifyClientOptions {
   token?: SpotifyToken | null;
   /** Called with each refreshed token, to be kept. */
   onRefresh?: (token: SpotifyToken) => void | Promise<void>;
+  /** The kept token read again, when a refresh is refused (another process may have renewed it). */
+  reload?: () => Promise<SpotifyToken | null>;
   /** Default https://api.spotify.com/v1. */
   apiBase?: string;
   /** Default https://accounts.spotify.com. */
@@ -42,6 +44,7 @@ export class SpotifyClient {
         app: o.app,
         token: o.token ?? null,
         ...(o.onRefresh ? { onRefresh: o.onRefresh } : {}),
+        ...(o.reload ? { reload: o.reload } : {}),
         accountsBase: o.accountsBase ?? SPOTIFY_ACCOUNTS,
         http,
       }),

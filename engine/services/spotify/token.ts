@@ -56,7 +56,9 @@ function refusal(status: number, json: unknown, what: string): ServiceReadError 
   const code = (json as { error?: unknown } | null)?.error;
   // Only the OAuth error code is shown: its description is the service's text, which a hostile
   // or broken server could fill with anything.
-  const why = typeof code === "string" && /^[a-z_]{1,40}$/.test(code) ? ` (${code})` : "";
+  // An error word that is a secret it was sent (the code, echoed back) is not shown either.
+  const shown = typeof code === "string" && /^[a-z_]{1,40}$/.test(code) && engineScrubber.text(code) === code;
+  const why = shown ? ` (${code})` : "";
   const hint = code === "invalid_grant" ? "; sign in to Spotify again" : "";
   return new ServiceReadError(SERVICE, status, `${what} was refused: HTTP ${status}${why}${hint}`);
 }
@@ -128,6 +130,12 @@ export interface TokenKeeperOptions {
   token?: SpotifyToken | null;
   /** Called with each refreshed token, to be kept (sealed with the accounts, on PostgreSQL). */
   onRefresh?: (token: SpotifyToken) => void | Promise<void>;
+  /**
+   * The kept token read again, when a refresh is refused: another process sharing it (a worker
+   * on another machine, a `sync` beside the daemon) may have renewed it first, and Spotify ends
+   * the refresh token a renewal replaces.
+   */
+  reload?: () => Promise<SpotifyToken | null>;
   accountsBase?: string;
   http: ServiceHttp;
 }
@@ -142,6 +150,15 @@ export class TokenKeeper {
     remember([o.app.clientSecret]);
   }
 
+  /** The kept token, when a refused refresh is explained by another process having renewed it. */
+  private async renewedElsewhere(refused: SpotifyToken, e: unknown): Promise<SpotifyToken | null> {
+    if (!this.o.reload || !(e instanceof ServiceReadError) || e.status !== 400) return null;
+    const kept = await this.o.reload();
+    if (!kept?.refresh_token || kept.refresh_token === refused.refresh_token) return null;
+    remember([kept.access_token, kept.refresh_token]);
+    return kept;
+  }
+
   /** A token good for at least REFRESH_MARGIN_MS more. */
   async current(): Promise<string> {
     if (!this.token || this.token.expires_at - REFRESH_MARGIN_MS <= this.o.http.now()) await this.renew();
@@ -152,7 +169,17 @@ export class TokenKeeper {
   async renew(): Promise<void> {
     const { app, http, accountsBase } = this.o;
     if (this.token?.refresh_token) {
-      this.token = await refreshToken(this.token, app, http, accountsBase);
+      const refused = this.token;
+      try {
+        this.token = await refreshToken(refused, app, http, accountsBase);
+      } catch (e) {
+        const kept = await this.renewedElsewhere(refused, e);
+        if (kept === null) throw e;
+        this.token = kept;
+        // Renewed by the other process moments ago: good as it is, and kept already.
+        if (kept.expires_at - REFRESH_MARGIN_MS > http.now()) return;
+        this.token = await refreshToken(kept, app, http, accountsBase);
+      }
       await this.o.onRefresh?.(this.token);
       return;
     }

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { authTextKind, looksLikePath } from "../../shared/auth-text.js";
 import { looksLikeToken, readToken } from "../../src/index.js";
 import type { Account } from "../recipe/types.js";
-import { authOption, settingName } from "../run/auth-setting.js";
+import { authOption, settingName } from "./auth-setting.js";
 
 /** What the credentials setting holds, read the way the client will read it. */
 export type Credentials =

@@ -1,0 +1,279 @@
+/**
+ * `musicsync auth spotify`: signs a person in to Spotify (authorization code with PKCE: the app's
+ * client id and no secret), through a redirect to a server of its own on 127.0.0.1, and keeps the
+ * token (docs/spotify-sign-in.md). The command prints the address to open rather than launching a
+ * browser: it often runs where no browser is (a server reached over SSH, with the port
+ * forwarded), and nothing in our dependencies opens one the same way everywhere.
+ *
+ * Nothing printed holds a token, the code or the verifier: each is told to the engine's scrubber
+ * when it is known, and no message is built from them.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom } from "../../engine/accounts/seal.js";
+import { storeServiceToken } from "../../engine/accounts/service-token.js";
+import { printable } from "../../engine/output/printable.js";
+import { engineScrubber } from "../../engine/output/scrub.js";
+import type { Project } from "../../engine/recipe/types.js";
+import { spotifyClientId } from "../../engine/run/service-settings.js";
+import { keptTokenText, spotifyTokenPath } from "../../engine/run/spotify-token.js";
+import { ServiceReadError } from "../../engine/services/http.js";
+import {
+  listenForRedirect,
+  RedirectListenError,
+  type RedirectListener,
+  RedirectTimeoutError,
+} from "../../engine/services/loopback-redirect.js";
+import {
+  authorizeUrl,
+  exchangeCode,
+  pkceChallenge,
+  pkceVerifier,
+  SPOTIFY_ACCOUNTS,
+  SPOTIFY_API,
+  SPOTIFY_READ_SCOPES,
+  SpotifyClient,
+  type SpotifyToken,
+} from "../../engine/services/spotify/index.js";
+import { openState } from "../../engine/state/open.js";
+import { writeSecretFile } from "../../shared/secret-file.js";
+import { CliError, type CommandRun, Exit } from "./io.js";
+import { loadProject, noProject, stateFileOf } from "./project.js";
+
+export interface AuthSpotifyOptions {
+  port?: string;
+  timeout?: string;
+  store?: boolean;
+}
+
+const CALLBACK = "/callback";
+const DASHBOARD = "https://developer.spotify.com/dashboard";
+/** An hour at most: a sign-in is a person in front of a browser, not a daemon. */
+const MOST_SECONDS = 3600;
+
+const NO_CLIENT_ID =
+  "signing in to Spotify needs your Spotify app's client id: set services.spotify.client_id in the " +
+  `project file or SPOTIFY_CLIENT_ID (create an app at ${DASHBOARD}, and list the redirect URI ` +
+  `http://127.0.0.1${CALLBACK} in its settings)`;
+
+const httpDeps = {
+  sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+  now: () => Date.now(),
+};
+
+function portOf(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const n = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= 1 && n <= 65535))
+    throw new CliError(`--port ${printable(text)}: give a port number from 1 to 65535`);
+  return n;
+}
+
+function secondsOf(text: string | undefined): number {
+  const n = /^[0-9]+(\.[0-9]+)?$/.test(text ?? "") ? Number(text) : Number.NaN;
+  if (!(n > 0 && n <= MOST_SECONDS))
+    throw new CliError(
+      `--timeout ${printable(text ?? "")}: give seconds, more than 0 and at most ${MOST_SECONDS}`,
+    );
+  return n;
+}
+
+/** The project and the app's client id, refused in that order of need: the client id first. */
+async function projectAndClient(run: CommandRun): Promise<{ project: Project; clientId: string }> {
+  const { g, io } = run;
+  const project = existsSync(g.project) ? await loadProject(g.project, io) : null;
+  let clientId: string | null;
+  try {
+    clientId = project ? spotifyClientId({ project, environment: io.env }) : io.env.SPOTIFY_CLIENT_ID || null;
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  if (!clientId) throw new CliError(NO_CLIENT_ID);
+  if (!project) throw new CliError(noProject(g.project));
+  return { project, clientId };
+}
+
+function instructions(url: URL, redirectUri: string, fixedPort: boolean, seconds: number): string {
+  const register = fixedPort
+    ? `Your app's settings (${DASHBOARD}) must list the redirect URI ${redirectUri} exactly.`
+    : `Your app's settings (${DASHBOARD}) must list the redirect URI http://127.0.0.1${CALLBACK} ` +
+      "(Spotify then allows any port), or run again with --port <port> and list " +
+      `http://127.0.0.1:<port>${CALLBACK}.`;
+  return [
+    "Open this address in a browser where you are signed in to Spotify, and approve:",
+    "",
+    `  ${url.toString()}`,
+    "",
+    `Spotify then sends the browser back to ${redirectUri}, where this command waits (up to ${seconds} s).`,
+    register,
+    "",
+  ].join("\n");
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Where the command keeps the token: the file, or the state (checked before the person signs in). */
+type Keeping = { kind: "file"; path: string } | { kind: "state"; url: string; file: string };
+
+function keepingOf(run: CommandRun, project: Project, store: boolean): Keeping {
+  const file = spotifyTokenPath(project, run.g.project);
+  if (!store) {
+    // Refused now rather than after the person has approved in the browser.
+    if (!isFolder(dirname(file)))
+      throw new CliError(
+        `the token's folder ${dirname(file)} does not exist (services.spotify.token): make it first`,
+      );
+    return { kind: "file", path: file };
+  }
+  const url = stateFileOf(run.g, project);
+  // Refused now rather than after the person has approved in the browser.
+  accountsKeyFrom(run.io.env, "`auth spotify --store` seals the Spotify sign-in with it");
+  return { kind: "state", url, file };
+}
+
+async function keep(
+  run: CommandRun,
+  keeping: Keeping,
+  token: SpotifyToken,
+  clientId: string,
+): Promise<string> {
+  const text = keptTokenText({ token, clientId });
+  if (keeping.kind === "file") {
+    await writeSecretFile(keeping.path, text);
+    return `The token is kept in ${keeping.path} (readable by you only); runs refresh it and keep the new one there.`;
+  }
+  const state = openState(keeping.url);
+  let keyId: string;
+  try {
+    keyId = (await storeServiceToken(state, "spotify", text, run.io.env, Date.now())).keyId;
+  } finally {
+    await state.close();
+  }
+  const lines = [
+    `The token is sealed into the state with the stored accounts (key ${keyId}, ${ACCOUNTS_KEY_VARIABLE}); ` +
+      "runs on any machine with that key refresh it and keep the new one there.",
+  ];
+  // The file would be read first (docs/spotify-sign-in.md): an older sign-in must not shadow this one.
+  if (existsSync(keeping.file)) {
+    await rm(keeping.file, { force: true });
+    lines.push(`The token file ${keeping.file} was removed, so runs read the sealed one.`);
+  }
+  return lines.join("\n");
+}
+
+async function waitForCode(listener: RedirectListener): Promise<string> {
+  let outcome: Awaited<RedirectListener["outcome"]>;
+  try {
+    outcome = await listener.outcome;
+  } catch (e) {
+    if (e instanceof RedirectTimeoutError)
+      throw new CliError(
+        `${e.message} from the browser; run \`musicsync auth spotify\` again (--timeout to wait longer)`,
+      );
+    throw e;
+  }
+  if (outcome.kind === "code") return outcome.code;
+  if (outcome.error === "access_denied")
+    throw new CliError(
+      "Spotify sign-in: access was not allowed at Spotify's page; run `musicsync auth spotify` again and approve",
+    );
+  throw new CliError(
+    `Spotify sign-in did not complete (${outcome.error}); run \`musicsync auth spotify\` again`,
+  );
+}
+
+/** Who signed in, to say so; a failure here only means the name is not shown. */
+async function whoSignedIn(run: CommandRun, project: Project, clientId: string, token: SpotifyToken) {
+  const s = project.services.spotify ?? {};
+  try {
+    const client = new SpotifyClient({
+      app: { clientId },
+      token,
+      apiBase: s.base_url ?? SPOTIFY_API,
+      accountsBase: s.accounts_url ?? SPOTIFY_ACCOUNTS,
+    });
+    const me = await client.me();
+    return printable(engineScrubber.text(me.displayName ?? me.id));
+  } catch (e) {
+    const why = engineScrubber.text((e as Error).message);
+    run.io.stderr.write(`warning: the sign-in worked, but reading your profile failed: ${why}\n`);
+    return null;
+  }
+}
+
+export async function authSpotify(run: CommandRun, o: AuthSpotifyOptions): Promise<void> {
+  const { io, setExit } = run;
+  const { project, clientId } = await projectAndClient(run);
+  const s = project.services.spotify ?? {};
+  if (s.emulator && s.accounts_url === undefined)
+    throw new CliError(
+      "services.spotify.emulator: the embedded emulator's Spotify lives only as long as each command, so a " +
+        "sign-in to it would not last; point services.spotify.accounts_url and base_url at a running emulator instead",
+    );
+  const port = portOf(o.port);
+  const seconds = secondsOf(o.timeout ?? "300");
+  const keeping = keepingOf(run, project, o.store === true);
+  const accountsBase = s.accounts_url ?? SPOTIFY_ACCOUNTS;
+
+  const verifier = pkceVerifier(randomBytes(64));
+  engineScrubber.addSecrets([verifier]);
+  const state = randomBytes(24).toString("base64url");
+  let listener: RedirectListener;
+  try {
+    listener = await listenForRedirect({
+      port,
+      path: CALLBACK,
+      state,
+      timeoutMs: seconds * 1000,
+      onRefused: (why) => io.stderr.write(`warning: ${why}\n`),
+    });
+  } catch (e) {
+    if (e instanceof RedirectListenError) throw new CliError(e.message);
+    throw e;
+  }
+  try {
+    const url = authorizeUrl({
+      accountsBase,
+      clientId,
+      redirectUri: listener.redirectUri,
+      scopes: SPOTIFY_READ_SCOPES,
+      state,
+      challenge: pkceChallenge(verifier),
+    });
+    io.stdout.write(instructions(url, listener.redirectUri, port !== 0, seconds));
+    const code = await waitForCode(listener);
+    engineScrubber.addSecrets([code]);
+    let token: SpotifyToken;
+    try {
+      token = await exchangeCode(
+        { accountsBase, clientId, code, redirectUri: listener.redirectUri, verifier },
+        httpDeps,
+      );
+    } catch (e) {
+      // Its message names no secret; scrubbed all the same, as an accounts host chooses its error words.
+      if (e instanceof ServiceReadError)
+        throw new CliError(`Spotify sign-in: ${engineScrubber.text(e.message)}`);
+      throw e;
+    }
+    const granted = new Set(token.scope.split(/\s+/));
+    const lacking = SPOTIFY_READ_SCOPES.filter((scope) => !granted.has(scope));
+    if (lacking.length > 0)
+      io.stderr.write(
+        `warning: Spotify did not grant ${lacking.join(", ")}: reading what needs ${lacking.length === 1 ? "it" : "them"} will be refused\n`,
+      );
+    const kept = await keep(run, keeping, token, clientId);
+    const who = await whoSignedIn(run, project, clientId, token);
+    io.stdout.write(`Signed in to Spotify${who ? ` as ${who}` : ""}.\n${kept}\n`);
+    setExit(Exit.OK);
+  } finally {
+    await listener.close();
+  }
+}
