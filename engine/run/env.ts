@@ -128,6 +128,7 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
     services: serviceReaders({
       project,
       environment: options.environment ?? process.env,
+      signIn: { projectFile: options.projectFile, state },
       ...(emulatorAccount !== undefined
         ? {
             emulatorUrl: () => {

@@ -18,10 +18,13 @@ import {
   type SettingsContext,
   spotifySettings,
 } from "./service-settings.js";
+import { type SpotifyTokenContext, spotifyUserToken } from "./spotify-token.js";
 
 export interface ReadersContext extends SettingsContext {
   /** Clock, sleep and retry bounds (tests pass their own). */
   http?: Partial<ServiceHttp>;
+  /** The project file and the state: where `musicsync auth spotify` kept the person's sign-in. */
+  signIn?: Pick<SpotifyTokenContext, "projectFile" | "state">;
 }
 
 const realHttp: ServiceHttp = {
@@ -41,7 +44,12 @@ async function fromEmulator<T>(ctx: ReadersContext, what: string): Promise<T> {
   return (await answer.json()) as T;
 }
 
-async function spotifyClient(ctx: ReadersContext): Promise<SpotifyClient> {
+interface SpotifyReading {
+  client: SpotifyClient;
+  signedIn: boolean;
+}
+
+async function spotifyClient(ctx: ReadersContext): Promise<SpotifyReading> {
   const s = await spotifySettings(ctx);
   const onEmulator = ctx.project.services.spotify?.emulator === true;
   // The emulator's stand-in knows one app: an `emulator: true` project signs in as it.
@@ -56,20 +64,33 @@ async function spotifyClient(ctx: ReadersContext): Promise<SpotifyClient> {
       "spotify sources need a Spotify app: services.spotify.client_id in musicsync.yaml, or SPOTIFY_CLIENT_ID (docs/services.md)",
     );
   }
-  return new SpotifyClient({
+  // The person's sign-in, when they made one: it reads their library and private playlists too.
+  const user = ctx.signIn
+    ? await spotifyUserToken({ project: ctx.project, environment: ctx.environment, ...ctx.signIn })
+    : null;
+  const client = new SpotifyClient({
     app: { clientId, ...(clientSecret !== null ? { clientSecret } : {}) },
     apiBase: s.apiUrl,
     accountsBase: s.accountsUrl,
     http: httpOf(ctx),
+    ...(user?.token ? { token: user.token, onRefresh: user.save, reload: user.reload } : {}),
   });
+  return { client, signedIn: user?.token != null };
 }
 
-function spotifySongs(spec: SpotifySource, client: SpotifyClient): Promise<ServiceList> {
-  if (spec.playlist !== null) return client.playlist(spec.playlist);
+function spotifySongs(spec: SpotifySource, spotify: SpotifyReading): Promise<ServiceList> {
+  if (spec.playlist !== null) return spotify.client.playlist(spec.playlist);
   // A person's library needs their own token, which an app's credentials cannot stand in for.
+  if (!spotify.signedIn) {
+    throw new SourceError(
+      spec.id,
+      "reading your Spotify library needs you signed in: run `musicsync auth spotify`",
+    );
+  }
+  if (spec.library === "liked") return spotify.client.likedSongs();
   throw new SourceError(
     spec.id,
-    `reading your Spotify library (${spec.library ?? "liked"}) needs you signed in to Spotify, which this version cannot do yet; read a playlist of yours instead (make it public, or share its link)`,
+    `Spotify's saved ${spec.library} are not songs: this version reads your liked songs and playlists`,
   );
 }
 
@@ -124,7 +145,7 @@ function lastfmSongs(spec: LastfmSource, reader: LastfmReader): Promise<ServiceL
 }
 
 export function serviceReaders(ctx: ReadersContext): ServiceReaders {
-  let spotify: Promise<SpotifyClient> | null = null;
+  let spotify: Promise<SpotifyReading> | null = null;
   let listenBrainz: Promise<ListenBrainzReader> | null = null;
   let lastfm: Promise<LastfmReader> | null = null;
   return {

@@ -77,10 +77,14 @@ ${services}
   });
 
   it("leaves a key whose variable is not set here to the command that reads the service", () => {
-    const r = loadProjectText("musicsync.yaml", project("  lastfm:\n    api_key: \${LASTFM_KEY}"), {});
+    const r = loadProjectText("musicsync.yaml", project(`  lastfm:\n    api_key: \${LASTFM_KEY}`), {});
     expect(r.issues).toEqual([]);
     expect(r.project?.unresolved).toEqual([
-      expect.objectContaining({ path: ["services", "lastfm", "api_key"], variables: ["LASTFM_KEY"], line: 5 }),
+      expect.objectContaining({
+        path: ["services", "lastfm", "api_key"],
+        variables: ["LASTFM_KEY"],
+        line: 5,
+      }),
     ]);
   });
 
