@@ -41,12 +41,12 @@ policy: { batch_size: 4 }
 describe("musicsync validate", () => {
   it("accepts the shipped recipes", async () => {
     const r = await musicsync(["validate", join(ROOT, "recipes")]);
-    expect(r).toMatchObject({ code: 0, stdout: "5 recipes valid.\n" });
+    expect(r).toMatchObject({ code: 0, stdout: "8 recipes valid.\n" });
   });
 
   it("reads the recipes a project file names, relative to it", async () => {
     const r = await musicsync(["validate", "-p", join(ROOT, "examples/musicsync.yaml")]);
-    expect(r).toMatchObject({ code: 0, stdout: "5 recipes valid.\n" });
+    expect(r).toMatchObject({ code: 0, stdout: "8 recipes valid.\n" });
   });
 
   it("reports every problem as file:line:col message, one line each, exit 1", async () => {
@@ -84,7 +84,7 @@ describe("commands outside a project", () => {
       expect((await musicsync(["doctor"], {}, dir)).stdout).toContain(said);
       // Recipe files named on the command line need no project file.
       const recipes = await musicsync(["validate", join(ROOT, "recipes")], {}, dir);
-      expect(recipes).toMatchObject({ code: 0, stdout: "5 recipes valid.\n" });
+      expect(recipes).toMatchObject({ code: 0, stdout: "8 recipes valid.\n" });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -218,8 +218,8 @@ describe("musicsync demo", () => {
     const r = await musicsync(["demo", "--catalogue-size", "300"]);
     expect(r.code, r.stderr).toBe(0);
     const [first, second] = r.stdout.split("── planning again\n");
-    expect(first!.match(/^Applied: .*converged\.$/gm)).toHaveLength(5);
-    expect(second!.match(/No changes\./g)).toHaveLength(5);
+    expect(first!.match(/^Applied: .*converged\.$/gm)).toHaveLength(8);
+    expect(second!.match(/No changes\./g)).toHaveLength(8);
   }, 60_000);
 });
 

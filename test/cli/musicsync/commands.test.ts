@@ -100,7 +100,7 @@ describe("validate", () => {
 
   it("-p <folder> finds musicsync.yaml inside it", async () => {
     const r = await musicsync(["validate", "-p", join(ROOT, "examples")]);
-    expect(r).toMatchObject({ code: 0, stdout: "5 recipes valid.\n" });
+    expect(r).toMatchObject({ code: 0, stdout: "8 recipes valid.\n" });
   });
 });
 
