@@ -91,6 +91,11 @@ export async function findSubstitutes(client: EngineClient): Promise<Substitutes
   };
 }
 
+/** Whether a recipe reads another music service (its stand-ins need the project's `services:`). */
+export function readsOtherServices(recipe: Recipe): boolean {
+  return recipe.sources.some((s) => s.type === "spotify" || s.type === "listenbrainz" || s.type === "lastfm");
+}
+
 /** A copy of the recipe whose ids all exist in the emulator; notes say what was swapped. */
 export function fitRecipe(
   loaded: LoadedRecipe,

@@ -7,7 +7,12 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { parseDocument } from "yaml";
-import { findSubstitutes, fitRecipe, shippedRecipesFolder } from "../../engine/demo/demo.js";
+import {
+  findSubstitutes,
+  fitRecipe,
+  readsOtherServices,
+  shippedRecipesFolder,
+} from "../../engine/demo/demo.js";
 import { loadProjectText, loadRecipePaths } from "../../engine/recipe/load.js";
 import type { LoadedRecipe, Project, Recipe } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
@@ -69,7 +74,8 @@ async function writeFitted(h: Harness, project: Project): Promise<LoadedRecipe[]
     const shipped = await loadRecipePaths([shippedRecipesFolder()], { project });
     if (shipped.issues.length > 0) throw new Error(shipped.issues[0]!.message);
     await mkdir(join(h.dir, "recipes"), { recursive: true });
-    for (const loaded of shipped.recipes) {
+    // The other services' recipes need their stand-ins' settings, which this project has not.
+    for (const loaded of shipped.recipes.filter((r) => !readsOtherServices(r.recipe))) {
       const fitted = fitRecipe(loaded, subs).loaded.recipe;
       const text = fittedText(await readFile(loaded.file, "utf8"), loaded.recipe, fitted);
       await writeFile(join(h.dir, "recipes", basename(loaded.file)), text);
