@@ -9,7 +9,7 @@ import { renderPlanText, resultLine } from "../render/text.js";
 import { createEnv } from "../run/env.js";
 import type { EngineLogger } from "../run/logger.js";
 import { planRecipe, type RecipeRun, syncRecipe } from "../run/runner.js";
-import { onEmulator } from "../run/service-settings.js";
+import { onEmulator, standInJson } from "../run/service-settings.js";
 import { chartPlaylist } from "../sources/read.js";
 
 /** The package's own `recipes/` folder, found from this file (works from `engine/` and `dist/engine/`). */
@@ -35,12 +35,6 @@ export interface ServiceSubstitutes {
   lastfmUser: string;
 }
 
-async function emulatorJson<T>(url: string, path: string): Promise<T> {
-  const answer = await fetch(`${url}/_emulator/services/${path}`);
-  if (!answer.ok) throw new Error(`the emulator did not answer ${path} (HTTP ${answer.status})`);
-  return (await answer.json()) as T;
-}
-
 /**
  * The stand-ins' ids for the recipes (the smallest Spotify playlist with songs: the demo stays
  * short), and the project's `services:` block reading them with the keys they know.
@@ -48,14 +42,14 @@ async function emulatorJson<T>(url: string, path: string): Promise<T> {
 export async function serviceStandIns(
   url: string,
 ): Promise<{ subs: ServiceSubstitutes; settings: string[] }> {
-  const { playlists } = await emulatorJson<{ playlists: { id: string; length: number }[] }>(
+  const { playlists } = await standInJson<{ playlists: { id: string; length: number }[] }>(
     url,
     "spotify/playlists",
   );
-  const app = await emulatorJson<{ client_id: string; client_secret: string }>(url, "spotify/app");
-  const lb = await emulatorJson<{ users: { name: string }[] }>(url, "listenbrainz/users");
-  const fm = await emulatorJson<{ users: { name: string }[] }>(url, "lastfm/users");
-  const { apiKey } = await emulatorJson<{ apiKey: string }>(url, "lastfm/keys");
+  const app = await standInJson<{ client_id: string; client_secret: string }>(url, "spotify/app");
+  const lb = await standInJson<{ users: { name: string }[] }>(url, "listenbrainz/users");
+  const fm = await standInJson<{ users: { name: string }[] }>(url, "lastfm/users");
+  const { apiKey } = await standInJson<{ apiKey: string }>(url, "lastfm/keys");
   const playlist = playlists.filter((p) => p.length > 0).sort((a, b) => a.length - b.length)[0];
   if (!playlist || !lb.users[0] || !fm.users[0])
     throw new Error("the emulator's stand-ins of other services are empty");

@@ -17,6 +17,7 @@ import {
   ServiceSettingError,
   type SettingsContext,
   spotifySettings,
+  standInJson,
 } from "./service-settings.js";
 import { type SpotifyTokenContext, spotifyUserToken } from "./spotify-token.js";
 
@@ -36,13 +37,8 @@ const realHttp: ServiceHttp = {
 const httpOf = (ctx: ReadersContext): ServiceHttp => ({ ...realHttp, ...ctx.http });
 
 /** What the emulator's stand-in of a service tells of itself (the app it knows, its API key). */
-async function fromEmulator<T>(ctx: ReadersContext, what: string): Promise<T> {
-  const url = await ctx.emulatorUrl!();
-  const answer = await fetch(`${url}/_emulator/services/${what}`);
-  if (!answer.ok)
-    throw new ServiceSettingError(`the emulator did not answer ${what} (HTTP ${answer.status})`);
-  return (await answer.json()) as T;
-}
+const fromEmulator = async <T>(ctx: ReadersContext, what: string): Promise<T> =>
+  standInJson<T>(await ctx.emulatorUrl!(), what);
 
 interface SpotifyReading {
   client: SpotifyClient;

@@ -56,6 +56,14 @@ export function onEmulator(url: string) {
   };
 }
 
+/** What the emulator at `url` tells of its stand-in of a service (`spotify/app`, `lastfm/keys`…). */
+export async function standInJson<T>(url: string, path: string): Promise<T> {
+  const answer = await fetch(`${url}/_emulator/services/${path}`);
+  if (!answer.ok)
+    throw new ServiceSettingError(`the emulator did not answer ${path} (HTTP ${answer.status})`);
+  return (await answer.json()) as T;
+}
+
 export interface SettingsContext {
   project: Project;
   environment: Environment;
