@@ -2,7 +2,7 @@
  * The real `musicsync` command (compiled, as `npx musicsync` and `npm run demo` run it): exit codes,
  * one-line errors, `--json`, saved plans, logs without credentials, and the demo.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,6 +67,13 @@ describe("musicsync validate", () => {
     expect(r.stderr).toMatch(/no project file \/nonexistent\/musicsync\.yaml: run `musicsync init`/);
     const debug = await musicsync(["plan", "-p", "/nonexistent/musicsync.yaml", "--debug"]);
     expect(debug.stderr).toMatch(/\n\s+at /);
+    // The stack is for reading: its first frame names the function and a line of the shipped
+    // chunk that holds the throw (a minified chunk would put everything on line 1).
+    const frame = /\n\s+at loadProject \((.+\.cjs):(\d+):\d+\)/.exec(debug.stderr);
+    expect(frame, debug.stderr).not.toBeNull();
+    const line = readFileSync(frame![1]!, "utf8").split("\n")[Number(frame![2]) - 1]!;
+    expect(line).toMatch(/throw .*noProject\(/);
+    expect(line.length).toBeLessThan(240);
   });
 });
 
