@@ -12,6 +12,7 @@ import { targetAfterApply } from "../apply/known-target.js";
 import { buildDesired, planPolicy } from "../plan/desired.js";
 import { targetFingerprint } from "../plan/fingerprint.js";
 import { stateTargetKey } from "../plan/owned.js";
+import { markerRecipe } from "../plan/ownership.js";
 import { plan as makePlan, targetKey } from "../plan/plan.js";
 import type { ActualTarget, Desired, Owned, Plan } from "../plan/types.js";
 import type { FileSource, LoadedRecipe, ServiceSource, TargetSpec } from "../recipe/types.js";
@@ -687,6 +688,18 @@ export function outcomeOfPlan(plan: Plan): Outcome {
 }
 
 /**
+ * A saved plan names the playlist it read. When the state holds no record of it, the plan found it
+ * by its marker (the database was lost, or a killed run never recorded it): applying the plan
+ * records it as a sync would (persistFindings), so that later runs read it by id and never look
+ * for it by marker again, where a library listing cut short could hide it (docs/ENGINE.md#ownership).
+ */
+function foundBySavedPlan(read: TargetRead, owned: string | null, recipeId: string): TargetRead {
+  if (owned !== null || read.foundBy !== "state" || read.actual.playlistId === null) return read;
+  if (markerRecipe(read.actual.description) !== recipeId) return read;
+  return { ...read, foundBy: "marker" };
+}
+
+/**
  * `apply plan.json`: exactly the saved plan, refused when the target changed since it was read, and
  * held for approval as `sync` holds a plan (`approval`: the recipe's rule, the plan's own note).
  */
@@ -698,9 +711,13 @@ export async function applySavedPlan(
   const recipeId = plan.recipe.id;
   return withLock(env, plan.account, async (held) => {
     const client = held.clientFor(plan.account);
-    const remembered =
-      plan.target.playlistId ?? (await held.state.ownedPlaylist(plan.account, recipeId))?.playlistId ?? null;
-    const fresh = await readTargetOf(plan.target.spec, client, recipeId, remembered);
+    const owned = (await held.state.ownedPlaylist(plan.account, recipeId))?.playlistId ?? null;
+    const remembered = plan.target.playlistId ?? owned;
+    const fresh = foundBySavedPlan(
+      await readTargetOf(plan.target.spec, client, recipeId, remembered),
+      owned,
+      recipeId,
+    );
     const ownedRows = await held.state.ownedRows(
       plan.account,
       stateTargetKey(plan.target.spec, fresh.actual.playlistId),

@@ -163,4 +163,13 @@ export const REGRESSIONS: readonly Regression[] = [
       "a LIKE recipe liked a song the person had disliked: the album page its rating is read from came back cut short (a truncate fault), without the song, and an unread rating was taken as unknown",
     promise: "docs/ENGINE.md#ratings",
   },
+  {
+    seed: 1689,
+    found:
+      "state lost, then `plan -o` and `apply`: the saved plan's playlist, found by its marker, was not recorded as owned; the next run looked for it by marker again, the library's listing came back cut short the same way twice (truncate faults) without the playlist (renamed by hand), and a second playlist was made",
+    promise: "docs/ENGINE.md#ownership",
+    state: "postgres",
+    fleet: "always",
+    attacks: "all",
+  },
 ];

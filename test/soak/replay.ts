@@ -6,7 +6,7 @@
  * seed added to regressions.ts lands in one of them by its place in the list.
  */
 import { expect } from "vitest";
-import { REGRESSIONS } from "./regressions.js";
+import { REGRESSIONS, type Regression } from "./regressions.js";
 import { runSeed } from "./soak.js";
 import { attacks, describeViolations } from "./suite.js";
 
@@ -17,15 +17,16 @@ export function regressionsShare(share: number, shares: number) {
     .map((r) => [r.seed, r.promise, r.found] as const);
 }
 
-/**
- * Replays one regression seed with `command`, with the attacks it broke under (regressions.ts
- * `attacks`); fails naming every violation.
- */
-export async function replay(seed: number, command: readonly string[]): Promise<void> {
-  const all = REGRESSIONS.some((r) => r.seed === seed && !r.state && r.attacks === "all");
-  const drawn = all
+/** The attacks a regression seed is replayed with: those it broke under (regressions.ts `attacks`). */
+export function drawnFor(r: Pick<Regression, "attacks">) {
+  return r.attacks === "all"
     ? ({ hostile: "all", surfaces: "all" } as const)
     : ({ ...attacks, surfaces: "none" } as const);
-  const { violations } = await runSeed(seed, { kill: "auto", command, ...drawn });
+}
+
+/** Replays one regression seed found on SQLite with `command`; fails naming every violation. */
+export async function replay(seed: number, command: readonly string[]): Promise<void> {
+  const found = REGRESSIONS.find((r) => r.seed === seed && !r.state) ?? {};
+  const { violations } = await runSeed(seed, { kill: "auto", command, ...drawnFor(found) });
   expect(violations, describeViolations(violations)).toEqual([]);
 }

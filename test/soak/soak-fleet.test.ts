@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { stretched } from "../support/load.js";
 import { usePostgres } from "../support/postgres-server.js";
 import { REGRESSIONS } from "./regressions.js";
+import { drawnFor } from "./replay.js";
 import { runSeed } from "./soak.js";
 import { attacks, builtCommand, describeViolations } from "./suite.js";
 
@@ -35,19 +36,16 @@ describe("soak on PostgreSQL: each seed's state in a database of its own", () =>
   // Regressions found on PostgreSQL, replayed as the soak ran them there: with the fleet the seed draws,
   // or the one it was forced to have.
   it.each(
-    REGRESSIONS.filter((r) => r.state === "postgres").map(
-      (r) => [r.seed, r.promise, r.found, r.fleet ?? "auto"] as const,
-    ),
+    REGRESSIONS.filter((r) => r.state === "postgres").map((r) => [r.seed, r.promise, r.found, r] as const),
   )(
     "regression seed %i (%s): %s",
-    async (seed, _promise, _found, fleet) => {
+    async (seed, _promise, _found, r) => {
       const { violations } = await runSeed(seed, {
         kill: "auto",
         command,
-        ...attacks,
-        surfaces: "none",
+        ...drawnFor(r),
         postgres: server(),
-        fleet,
+        fleet: r.fleet ?? "auto",
       });
       expect(violations, describeViolations(violations)).toEqual([]);
     },

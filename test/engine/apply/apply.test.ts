@@ -223,6 +223,31 @@ describe("apply", () => {
     );
   });
 
+  // Soak seed 1689 (PostgreSQL): after the database was lost, `plan -o` then `apply` wrote the plan
+  // and left the playlist unrecorded; the next run looked for it by marker again, two identical
+  // short listings of the library hid it (renamed by hand), and a second playlist was made.
+  it("records the playlist a saved plan found by its marker, so later runs read it by id", async () => {
+    h = await startHarness();
+    const songs = catalogueSongs(h, 10);
+    const first = h.env();
+    const made = await syncRecipe(recipe(h.project, yaml(songs.slice(0, 6))), first);
+    const pid = made.apply!.playlistId!;
+    await first.close();
+    await rm(h.stateFile);
+    const fresh = h.env();
+    const loaded = recipe(h.project, yaml(songs.slice(0, 8)));
+    const saved = parsePlansJson(renderPlansJson([(await planRecipe(loaded, fresh)).plan])).plans[0]!;
+    expect(saved.target.playlistId).toBe(pid);
+    expect(await fresh.state.ownedPlaylist("default", "mine")).toBeNull();
+    expect((await applySavedPlan(saved, fresh)).outcome).toBe("converged");
+    expect((await fresh.state.ownedPlaylist("default", "mine"))?.playlistId).toBe(pid);
+    await h.person.editPlaylist(pid, { title: "Renamed" });
+    const again = await syncRecipe(loaded, fresh);
+    expect(again.outcome, again.error ?? "").toBe("converged");
+    expect(again.plan!.target.playlistId).toBe(pid);
+    expect(again.plan!.actions.map((a) => a.kind)).not.toContain("create_playlist");
+  });
+
   it("refuses to run while another live process holds the account's lock", async () => {
     h = await startHarness();
     const env = h.env();
