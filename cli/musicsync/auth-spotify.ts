@@ -46,6 +46,7 @@ export interface AuthSpotifyOptions {
   port?: string;
   timeout?: string;
   store?: boolean;
+  signOut?: boolean;
 }
 
 const CALLBACK = "/callback";
@@ -209,7 +210,23 @@ async function whoSignedIn(run: CommandRun, project: Project, clientId: string, 
   }
 }
 
+/** `--sign-out`: no client id needed (removing needs none), and no option of signing in. */
+async function signOut(run: CommandRun, o: AuthSpotifyOptions): Promise<void> {
+  const given = [
+    o.port !== undefined && "--port",
+    o.timeout !== undefined && "--timeout",
+    o.store && "--store",
+  ];
+  const extra = given.filter((g) => typeof g === "string");
+  if (extra.length > 0)
+    throw new CliError(`--sign-out removes the sign-in wherever it is kept: leave out ${extra.join(", ")}`);
+  if (!existsSync(run.g.project)) throw new CliError(noProject(run.g.project));
+  const project = await loadProject(run.g.project, run.io);
+  await (await import("./auth-spotify-sign-out.js")).signOutSpotify(run, project);
+}
+
 export async function authSpotify(run: CommandRun, o: AuthSpotifyOptions): Promise<void> {
+  if (o.signOut) return signOut(run, o);
   const { io, setExit } = run;
   const { project, clientId } = await projectAndClient(run);
   const s = project.services.spotify ?? {};
