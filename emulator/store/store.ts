@@ -18,6 +18,7 @@ import { PlaylistStore } from "./playlists.js";
 import * as t from "./schema.js";
 import { CatalogueWriter } from "./seed.js";
 import { TODAY_FUNCTION } from "./selections.js";
+import { SpotifyTokenStore } from "./spotify-tokens.js";
 
 export { SEARCH_VIDEOS_FROM } from "./search-kinds.js";
 
@@ -31,6 +32,7 @@ export class Store {
   readonly libraryEdits: LibraryEdits;
   readonly charts: ChartStore;
   readonly oauth: OAuthStore;
+  readonly spotifyTokens: SpotifyTokenStore;
 
   /** `now` is the emulator's clock (Unix milliseconds): episode dates are counted back from its day. */
   constructor(
@@ -47,6 +49,7 @@ export class Store {
     this.libraryEdits = new LibraryEdits(db, this.catalogue, this.playlists, this.library);
     this.charts = new ChartStore(db, this.catalogue);
     this.oauth = new OAuthStore(db);
+    this.spotifyTokens = new SpotifyTokenStore(db);
   }
 
   /** Bumped by every write, so that cached responses of an older state are never served. */

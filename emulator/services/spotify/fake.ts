@@ -1,9 +1,10 @@
 /**
- * One emulator's Spotify fake: its generated data and its accounts host, kept in memory beside the
- * emulator's state (a WeakMap, so nothing of the emulator's own needs to know of it). In memory
- * rather than in the emulator's SQLite: the data is generated again, the same, from the seed and
- * the catalogue at each start, and tokens mean nothing across a restart; only the changes a test
- * makes (a playlist gaining songs) would be lost, and a test makes them on the emulator it runs.
+ * One emulator's Spotify fake: its generated data and its accounts host, kept beside the
+ * emulator's state (a WeakMap, so nothing of the emulator's own needs to know of it). The data is
+ * in memory: it is generated again, the same, from the seed and the catalogue at each start. The
+ * tokens issued are in the emulator's database, so that a sign-in outlives a restart (each
+ * musicsync command starts the embedded emulator anew). Changes made through the controls (a
+ * playlist gaining songs) are not kept: a test makes them on the emulator it runs.
  */
 import type { EmulatorState } from "../../context.js";
 import { SpotifyAccounts } from "./auth.js";
@@ -15,7 +16,7 @@ export class SpotifyFake {
   private generated: SpotifyData | null = null;
 
   constructor(private readonly state: EmulatorState) {
-    this.accounts = new SpotifyAccounts(() => state.now());
+    this.accounts = new SpotifyAccounts(() => state.now(), state.store.spotifyTokens);
   }
 
   /** Generated on first use: an emulator that never sees a Spotify request pays nothing. */
