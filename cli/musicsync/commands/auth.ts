@@ -14,7 +14,8 @@ const spotify: MusicsyncCommand = {
     "(any port), or, with --port, http://127.0.0.1:<port>/callback. The token is kept in " +
     "services.spotify.token (default spotify-token.json beside the project file, readable by you " +
     "only), or with --store sealed into the state; it is never printed. Without a browser here, forward " +
-    "the port over SSH (ssh -L <port>:127.0.0.1:<port>) and use --port. --sign-out removes the kept " +
+    "the port over SSH (ssh -L <port>:127.0.0.1:<port>) and use --port. With services.spotify.emulator: " +
+    "true it signs in to the embedded emulator's stand-in (no app needed). --sign-out removes the kept " +
     "sign-in (the file and the sealed copy, wherever they are; exit 0 also when there was none). " +
     "See docs/spotify-sign-in.md.",
   options: [

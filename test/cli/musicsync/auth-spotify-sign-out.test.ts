@@ -19,9 +19,9 @@ import { loadProjectFile } from "../../../engine/recipe/load.js";
 import { SpotifySignInError, spotifyUserToken } from "../../../engine/run/spotify-token.js";
 import { SpotifyClient, type SpotifyToken } from "../../../engine/services/spotify/index.js";
 import { openState } from "../../../engine/state/open.js";
+import { signIn } from "../../support/auth-spotify-browser.js";
 import { describePieces, findCredentialPieces } from "../../support/credential-leaks.js";
 import { musicsyncInProc } from "../../support/musicsync-inproc.js";
-import { signIn } from "../../support/auth-spotify-browser.js";
 import { withTempDir } from "../../support/temp-dir.js";
 
 let emu: RunningEmulator;

@@ -20,10 +20,10 @@ import { loadProjectFile } from "../../../engine/recipe/load.js";
 import { spotifyUserToken } from "../../../engine/run/spotify-token.js";
 import { SpotifyClient } from "../../../engine/services/spotify/index.js";
 import { openState } from "../../../engine/state/open.js";
+import { atSpotify, signIn, startSignIn } from "../../support/auth-spotify-browser.js";
 import { ensureBuilt, MAIN } from "../../support/cli-process.js";
 import { describePieces, findCredentialPieces } from "../../support/credential-leaks.js";
 import { musicsyncInProc } from "../../support/musicsync-inproc.js";
-import { atSpotify, signIn, startSignIn } from "../../support/auth-spotify-browser.js";
 import { withTempDir } from "../../support/temp-dir.js";
 
 let emu: RunningEmulator;
