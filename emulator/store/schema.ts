@@ -320,3 +320,16 @@ export const spotifyTokens = sqliteTable("spotify_tokens", {
   /** Unix milliseconds; null for refresh tokens (they do not expire here). */
   expiresAt: integer("expires_at"),
 });
+
+/**
+ * Changes made to the other services' stand-ins through their controls (a Spotify playlist
+ * gaining songs, a new Weekly Exploration, loved tracks edited), in the order made: the stand-ins'
+ * data is generated again from the seed at each start, then these are made again on it.
+ */
+export const standInChanges = sqliteTable("stand_in_changes", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** `spotify`, `listenbrainz` or `lastfm`. */
+  service: text("service").notNull(),
+  /** The change as JSON, in the stand-in's own terms. */
+  change: text("change").notNull(),
+});

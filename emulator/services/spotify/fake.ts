@@ -3,10 +3,11 @@
  * emulator's state (a WeakMap, so nothing of the emulator's own needs to know of it). The data is
  * in memory: it is generated again, the same, from the seed and the catalogue at each start. The
  * tokens issued are in the emulator's database, so that a sign-in outlives a restart (each
- * musicsync command starts the embedded emulator anew). Changes made through the controls (a
- * playlist gaining songs) are not kept: a test makes them on the emulator it runs.
+ * musicsync command starts the embedded emulator anew), and so are the changes made through the
+ * controls (a playlist gaining songs), made again on the generated data at the next start.
  */
 import type { EmulatorState } from "../../context.js";
+import { keepChange, replayChanges } from "../kept-changes.js";
 import { SpotifyAccounts } from "./auth.js";
 import { type FakePlaylist, generateSpotifyData, type SpotifyData } from "./data.js";
 import type { FakeTrack } from "./tracks.js";
@@ -19,9 +20,15 @@ export class SpotifyFake {
     this.accounts = new SpotifyAccounts(() => state.now(), state.store.spotifyTokens);
   }
 
-  /** Generated on first use: an emulator that never sees a Spotify request pays nothing. */
+  /**
+   * Generated on first use (an emulator that never sees a Spotify request pays nothing), then the
+   * changes kept from earlier starts made again on it (../kept-changes.ts).
+   */
   get data(): SpotifyData {
-    this.generated ??= generateSpotifyData(this.state.store);
+    if (!this.generated) {
+      this.generated = generateSpotifyData(this.state.store);
+      replayChanges(this.state, "spotify", (c) => this.change(c as unknown as PlaylistChange));
+    }
     return this.generated;
   }
 
@@ -38,21 +45,38 @@ export class SpotifyFake {
 
   /** Appends `count` tracks to a playlist (as its owner adding songs); returns them. */
   grow(id: string, count: number): FakeTrack[] {
-    const p = this.playlist(id);
-    const added = this.data.more(count);
-    p.items.push(...added);
-    p.snapshot++;
-    return added;
+    return this.made({ op: "grow", id, count });
   }
 
   /** Removes the rows at `positions` (0-based) from a playlist. */
   remove(id: string, positions: readonly number[]): void {
-    const p = this.playlist(id);
-    const drop = new Set(positions);
-    p.items = p.items.filter((_, i) => !drop.has(i));
+    this.made({ op: "remove", id, positions: [...positions] });
+  }
+
+  private made(c: PlaylistChange): FakeTrack[] {
+    const added = this.change(c);
+    keepChange(this.state, "spotify", { ...c });
+    return added;
+  }
+
+  private change(c: PlaylistChange): FakeTrack[] {
+    const p = this.playlist(c.id);
     p.snapshot++;
+    if (c.op === "grow") {
+      const added = this.data.more(c.count);
+      p.items.push(...added);
+      return added;
+    }
+    const drop = new Set(c.positions);
+    p.items = p.items.filter((_, i) => !drop.has(i));
+    return [];
   }
 }
+
+/** A change made to a playlist through the controls, as kept. */
+type PlaylistChange =
+  | { op: "grow"; id: string; count: number }
+  | { op: "remove"; id: string; positions: number[] };
 
 const fakes = new WeakMap<EmulatorState, SpotifyFake>();
 
