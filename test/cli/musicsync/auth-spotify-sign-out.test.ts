@@ -22,6 +22,7 @@ import { openState } from "../../../engine/state/open.js";
 import { signIn } from "../../support/auth-spotify-browser.js";
 import { describePieces, findCredentialPieces } from "../../support/credential-leaks.js";
 import { musicsyncInProc } from "../../support/musicsync-inproc.js";
+import { usePostgres } from "../../support/postgres-server.js";
 import { withTempDir } from "../../support/temp-dir.js";
 
 let emu: RunningEmulator;
@@ -33,9 +34,10 @@ afterAll(() => emu.stop());
 
 const bases = () => ({ apiBase: `${emu.url}/spotify/api/v1`, accountsBase: `${emu.url}/spotify/accounts` });
 
-async function project(dir: string, o: { token?: string } = {}): Promise<string> {
+async function project(dir: string, o: { token?: string; state?: string } = {}): Promise<string> {
   const file = join(dir, "musicsync.yaml");
-  const lines = ["apiVersion: musicsync/v1", "kind: Project", "state: state.db", "services:", "  spotify:"];
+  const state = `state: ${o.state ?? "state.db"}`;
+  const lines = ["apiVersion: musicsync/v1", "kind: Project", state, "services:", "  spotify:"];
   lines.push(
     `    client_id: ${SPOTIFY_FAKE_CLIENT.id}`,
     `    base_url: ${bases().apiBase}`,
@@ -289,4 +291,52 @@ describe("what is not a sign-in is not removed", () => {
       expect(existsSync(join(dir, "spotify-token.json"))).toBe(false);
     });
   });
+});
+
+describe("on a PostgreSQL state", () => {
+  const server = usePostgres();
+
+  it("removes the sealed row, says where without the address, and a write-back after it keeps nothing", {
+    timeout: 120_000,
+  }, async () => {
+    const url = await server().createDatabase("sign_out");
+    await withTempDir("sign-out-", async (dir) => {
+      const file = await project(dir, { state: url });
+      const env = { MUSICSYNC_ACCOUNTS_KEY: newAccountsKey() };
+      expect((await signIn(["-p", file, "--store"], env)).result.code).toBe(0);
+      const state = openState(url);
+      try {
+        const user = await userToken(file, state, env);
+        expect(user.where).toBe("the state");
+        const r = await signOut(file);
+        expect(r.stderr).toBe("");
+        expect(r.code).toBe(0);
+        expect(r.stdout).toContain("Removed the Spotify sign-in kept in the PostgreSQL state.");
+        expect(r.stdout).not.toContain(url);
+        await expect(user.save(renewed(3))).rejects.toBeInstanceOf(SpotifySignInError);
+        expect(await storedServiceToken(state, "spotify", env)).toBeNull();
+        expect((await signOut(file)).stdout).toContain("nothing to remove");
+      } finally {
+        await state.close();
+      }
+    });
+  });
+
+  it("says a PostgreSQL state it cannot reach, without its password, after removing the file", async () => {
+    await withTempDir("sign-out-", async (dir) => {
+      const password = "pw-not-to-be-printed-0451";
+      const file = await project(dir, { state: `postgres://musicsync:${password}@127.0.0.1:1/nowhere` });
+      writeFileSync(
+        join(dir, "spotify-token.json"),
+        JSON.stringify({ ...renewed(4), client_id: SPOTIFY_FAKE_CLIENT.id }),
+        { mode: 0o600 },
+      );
+      const r = await signOut(file);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("Removed the Spotify sign-in kept in");
+      expect(r.stderr).toContain("the PostgreSQL state could not be opened");
+      expect(r.stdout + r.stderr).not.toContain(password);
+      expect(existsSync(join(dir, "spotify-token.json"))).toBe(false);
+    });
+  }, 60_000);
 });
