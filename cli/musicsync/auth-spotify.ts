@@ -11,13 +11,20 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom } from "../../engine/accounts/seal.js";
 import { storeServiceToken } from "../../engine/accounts/service-token.js";
 import { printable } from "../../engine/output/printable.js";
 import { engineScrubber } from "../../engine/output/scrub.js";
 import type { Project } from "../../engine/recipe/types.js";
-import { spotifyClientId } from "../../engine/run/service-settings.js";
+import { AccountError } from "../../engine/run/account-error.js";
+import { type EmbeddedEmulator, standInEmulator } from "../../engine/run/emulator-account.js";
+import {
+  ServiceSettingError,
+  spotifyClientId,
+  spotifySettings,
+  standInJson,
+} from "../../engine/run/service-settings.js";
 import { keptTokenText, spotifyTokenPath } from "../../engine/run/spotify-token.js";
 import { ServiceReadError } from "../../engine/services/http.js";
 import {
@@ -31,8 +38,6 @@ import {
   exchangeCode,
   pkceChallenge,
   pkceVerifier,
-  SPOTIFY_ACCOUNTS,
-  SPOTIFY_API,
   SPOTIFY_READ_SCOPES,
   SpotifyClient,
   type SpotifyToken,
@@ -46,6 +51,7 @@ export interface AuthSpotifyOptions {
   port?: string;
   timeout?: string;
   store?: boolean;
+  signOut?: boolean;
 }
 
 const CALLBACK = "/callback";
@@ -80,8 +86,26 @@ function secondsOf(text: string | undefined): number {
   return n;
 }
 
-/** The project and the app's client id, refused in that order of need: the client id first. */
-async function projectAndClient(run: CommandRun): Promise<{ project: Project; clientId: string }> {
+/** Where the sign-in goes: the project, the app, Spotify's accounts host and Web API. */
+interface Target {
+  project: Project;
+  clientId: string;
+  accountsBase: string;
+  apiBase: string;
+}
+
+/** The embedded emulator this command started, if any: stopped when the command ends. */
+interface Started {
+  emulator: EmbeddedEmulator | null;
+}
+
+/**
+ * The project, the app's client id and Spotify's addresses, refused in that order of need (the
+ * client id first). With `services.spotify.emulator`, the stand-in on the project's embedded
+ * emulator, started for this command (its database keeps the tokens the stand-in issues, so the
+ * sign-in outlives it), whose app signs in when no client id is set.
+ */
+async function targetOf(run: CommandRun, started: Started): Promise<Target> {
   const { g, io } = run;
   const project = existsSync(g.project) ? await loadProject(g.project, io) : null;
   let clientId: string | null;
@@ -90,9 +114,23 @@ async function projectAndClient(run: CommandRun): Promise<{ project: Project; cl
   } catch (e) {
     throw new CliError((e as Error).message);
   }
-  if (!clientId) throw new CliError(NO_CLIENT_ID);
+  const onStandIn = project?.services.spotify?.emulator === true;
+  if (!clientId && !onStandIn) throw new CliError(NO_CLIENT_ID);
   if (!project) throw new CliError(noProject(g.project));
-  return { project, clientId };
+  const emulator = onStandIn ? standInEmulator(project, dirname(resolve(g.project))) : null;
+  started.emulator = emulator;
+  try {
+    const s = await spotifySettings({
+      project,
+      environment: io.env,
+      ...(emulator ? { emulatorUrl: () => emulator.url() } : {}),
+    });
+    clientId ??= (await standInJson<{ client_id: string }>(await emulator!.url(), "spotify/app")).client_id;
+    return { project, clientId, accountsBase: s.accountsUrl, apiBase: s.apiUrl };
+  } catch (e) {
+    if (e instanceof ServiceSettingError || e instanceof AccountError) throw new CliError(e.message);
+    throw e;
+  }
 }
 
 function instructions(url: URL, redirectUri: string, fixedPort: boolean, seconds: number): string {
@@ -191,14 +229,13 @@ async function waitForCode(listener: RedirectListener): Promise<string> {
 }
 
 /** Who signed in, to say so; a failure here only means the name is not shown. */
-async function whoSignedIn(run: CommandRun, project: Project, clientId: string, token: SpotifyToken) {
-  const s = project.services.spotify ?? {};
+async function whoSignedIn(run: CommandRun, target: Target, token: SpotifyToken) {
   try {
     const client = new SpotifyClient({
-      app: { clientId },
+      app: { clientId: target.clientId },
       token,
-      apiBase: s.base_url ?? SPOTIFY_API,
-      accountsBase: s.accounts_url ?? SPOTIFY_ACCOUNTS,
+      apiBase: target.apiBase,
+      accountsBase: target.accountsBase,
     });
     const me = await client.me();
     return printable(engineScrubber.text(me.displayName ?? me.id));
@@ -209,19 +246,37 @@ async function whoSignedIn(run: CommandRun, project: Project, clientId: string, 
   }
 }
 
+/** `--sign-out`: no client id needed (removing needs none), and no option of signing in. */
+async function signOut(run: CommandRun, o: AuthSpotifyOptions): Promise<void> {
+  const given = [
+    o.port !== undefined && "--port",
+    o.timeout !== undefined && "--timeout",
+    o.store && "--store",
+  ];
+  const extra = given.filter((g) => typeof g === "string");
+  if (extra.length > 0)
+    throw new CliError(`--sign-out removes the sign-in wherever it is kept: leave out ${extra.join(", ")}`);
+  if (!existsSync(run.g.project)) throw new CliError(noProject(run.g.project));
+  const project = await loadProject(run.g.project, run.io);
+  await (await import("./auth-spotify-sign-out.js")).signOutSpotify(run, project);
+}
+
 export async function authSpotify(run: CommandRun, o: AuthSpotifyOptions): Promise<void> {
+  if (o.signOut) return signOut(run, o);
+  const started: Started = { emulator: null };
+  try {
+    await signIn(run, o, await targetOf(run, started));
+  } finally {
+    await started.emulator?.stop();
+  }
+}
+
+async function signIn(run: CommandRun, o: AuthSpotifyOptions, target: Target): Promise<void> {
   const { io, setExit } = run;
-  const { project, clientId } = await projectAndClient(run);
-  const s = project.services.spotify ?? {};
-  if (s.emulator && s.accounts_url === undefined)
-    throw new CliError(
-      "services.spotify.emulator: the embedded emulator's Spotify lives only as long as each command, so a " +
-        "sign-in to it would not last; point services.spotify.accounts_url and base_url at a running emulator instead",
-    );
+  const { project, clientId, accountsBase } = target;
   const port = portOf(o.port);
   const seconds = secondsOf(o.timeout ?? "300");
   const keeping = keepingOf(run, project, o.store === true);
-  const accountsBase = s.accounts_url ?? SPOTIFY_ACCOUNTS;
 
   const verifier = pkceVerifier(randomBytes(64));
   engineScrubber.addSecrets([verifier]);
@@ -270,7 +325,7 @@ export async function authSpotify(run: CommandRun, o: AuthSpotifyOptions): Promi
         `warning: Spotify did not grant ${lacking.join(", ")}: reading what needs ${lacking.length === 1 ? "it" : "them"} will be refused\n`,
       );
     const kept = await keep(run, keeping, token, clientId);
-    const who = await whoSignedIn(run, project, clientId, token);
+    const who = await whoSignedIn(run, target, token);
     io.stdout.write(`Signed in to Spotify${who ? ` as ${who}` : ""}.\n${kept}\n`);
     setExit(Exit.OK);
   } finally {

@@ -45,6 +45,8 @@ export async function withEnv<T>(
   const env = createEnv({
     project,
     projectFile: g.project,
+    // The command's environment, as the project file was read with: the services' keys, the accounts key.
+    environment: io.env,
     logger: commandLogger(bar.io, g),
     stateFile,
     // Once stopped, the pacer's waits and the retries' backoffs end at once.

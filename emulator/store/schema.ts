@@ -302,3 +302,34 @@ export const oauthTokens = sqliteTable("oauth_tokens", {
   /** Unix milliseconds; null for refresh tokens (they do not expire here). */
   expiresAt: integer("expires_at"),
 });
+
+/**
+ * Tokens the Spotify stand-in issued (emulator/services/spotify/auth.ts): kept with the database
+ * so that a sign-in made with one start of the emulator still works with the next, as each
+ * musicsync command starts the embedded emulator anew.
+ */
+export const spotifyTokens = sqliteTable("spotify_tokens", {
+  token: text("token").primaryKey(),
+  /** `access` or `refresh`. */
+  kind: text("kind").notNull(),
+  /** `app` (client credentials) or `user` (a person's sign-in). */
+  grant: text("grant").notNull(),
+  clientId: text("client_id").notNull(),
+  /** The granted scopes, space-separated. */
+  scope: text("scope").notNull(),
+  /** Unix milliseconds; null for refresh tokens (they do not expire here). */
+  expiresAt: integer("expires_at"),
+});
+
+/**
+ * Changes made to the other services' stand-ins through their controls (a Spotify playlist
+ * gaining songs, a new Weekly Exploration, loved tracks edited), in the order made: the stand-ins'
+ * data is generated again from the seed at each start, then these are made again on it.
+ */
+export const standInChanges = sqliteTable("stand_in_changes", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  /** `spotify`, `listenbrainz` or `lastfm`. */
+  service: text("service").notNull(),
+  /** The change as JSON, in the stand-in's own terms. */
+  change: text("change").notNull(),
+});

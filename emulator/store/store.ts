@@ -18,6 +18,8 @@ import { PlaylistStore } from "./playlists.js";
 import * as t from "./schema.js";
 import { CatalogueWriter } from "./seed.js";
 import { TODAY_FUNCTION } from "./selections.js";
+import { SpotifyTokenStore } from "./spotify-tokens.js";
+import { StandInChangeStore } from "./stand-in-changes.js";
 
 export { SEARCH_VIDEOS_FROM } from "./search-kinds.js";
 
@@ -31,6 +33,8 @@ export class Store {
   readonly libraryEdits: LibraryEdits;
   readonly charts: ChartStore;
   readonly oauth: OAuthStore;
+  readonly spotifyTokens: SpotifyTokenStore;
+  readonly standInChanges: StandInChangeStore;
 
   /** `now` is the emulator's clock (Unix milliseconds): episode dates are counted back from its day. */
   constructor(
@@ -47,6 +51,8 @@ export class Store {
     this.libraryEdits = new LibraryEdits(db, this.catalogue, this.playlists, this.library);
     this.charts = new ChartStore(db, this.catalogue);
     this.oauth = new OAuthStore(db);
+    this.spotifyTokens = new SpotifyTokenStore(db);
+    this.standInChanges = new StandInChangeStore(db);
   }
 
   /** Bumped by every write, so that cached responses of an older state are never served. */

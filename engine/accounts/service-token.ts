@@ -45,6 +45,26 @@ function keyFor(env: Environment, why: string, row: StoredAccount | null): Accou
   return accountsKeyFrom(env, why, sealedBy ? sealedWithRemedy([sealedBy]) : HOW_TO_MAKE);
 }
 
+/** The sealed row of `text`, ready to be written. */
+function sealedRow(
+  service: string,
+  text: string,
+  env: Environment,
+  now: number,
+  createdAt: number | null,
+): { row: StoredAccount; keyId: string } {
+  const name = serviceTokenRowName(service);
+  const key = keyFor(env, `it seals the ${service} sign-in kept in the state`, null);
+  const row = {
+    name,
+    settings: { credential: "service-token", service },
+    sealed: seal(text, key, name),
+    createdAt: createdAt ?? now,
+    updatedAt: now,
+  };
+  return { row, keyId: key.id };
+}
+
 /**
  * Seals `text` (the sign-in as its service's token file holds it) into the service's row,
  * replacing the one there. Throws a SealError before writing when the key is missing or bad.
@@ -56,17 +76,46 @@ export async function storeServiceToken(
   env: Environment,
   now: number,
 ): Promise<{ keyId: string; replaced: boolean }> {
-  const name = serviceTokenRowName(service);
-  const key = keyFor(env, `it seals the ${service} sign-in kept in the state`, null);
-  const before = await state.storedAccount(name);
-  await state.saveAccount({
-    name,
-    settings: { credential: "service-token", service },
-    sealed: seal(text, key, name),
-    createdAt: before?.createdAt ?? now,
-    updatedAt: now,
-  });
-  return { keyId: key.id, replaced: before !== null };
+  const before = await state.storedAccount(serviceTokenRowName(service));
+  const { row, keyId } = sealedRow(service, text, env, now, before?.createdAt ?? null);
+  await state.saveAccount(row);
+  return { keyId, replaced: before !== null };
+}
+
+/** A service's sign-in as read from the state: the text unsealed, and the row's sealed text. */
+export interface StoredServiceToken {
+  text: string;
+  /** What a write-back compares: the row is replaced only while it still holds this. */
+  sealed: string;
+  createdAt: number;
+}
+
+/**
+ * Seals `text` into the service's row only while the row still holds `read` (a renewed token
+ * written back): "removed" when the sign-in was removed meanwhile (`auth spotify --sign-out`),
+ * which the write-back must not undo; "replaced" when another process wrote it meanwhile.
+ */
+export async function swapServiceToken(
+  state: Pick<AccountStore, "storedAccount" | "swapAccount">,
+  service: string,
+  read: StoredServiceToken,
+  text: string,
+  env: Environment,
+  now: number,
+): Promise<{ kind: "kept"; stored: StoredServiceToken } | { kind: "removed" | "replaced" }> {
+  const { row } = sealedRow(service, text, env, now, read.createdAt);
+  if (await state.swapAccount(row, read.sealed))
+    return { kind: "kept", stored: { text, sealed: row.sealed, createdAt: row.createdAt } };
+  const left = await state.storedAccount(row.name);
+  return { kind: left === null ? "removed" : "replaced" };
+}
+
+/** Removes the service's sign-in from the state (no key needed); false when there was none. */
+export function removeServiceToken(
+  state: Pick<AccountStore, "removeAccount">,
+  service: string,
+): Promise<boolean> {
+  return state.removeAccount(serviceTokenRowName(service));
 }
 
 /**
@@ -74,13 +123,22 @@ export async function storeServiceToken(
  * caller parses it and tells the engine's scrubber its secrets. Throws a SealError (naming the
  * key, never the text) when it cannot be opened.
  */
+export async function readServiceToken(
+  state: Pick<AccountStore, "storedAccount">,
+  service: string,
+  env: Environment,
+): Promise<StoredServiceToken | null> {
+  const row = await state.storedAccount(serviceTokenRowName(service));
+  if (row === null) return null;
+  const key = keyFor(env, `the state holds the ${service} sign-in sealed with it`, row);
+  return { text: unseal(row.sealed, key, row.name), sealed: row.sealed, createdAt: row.createdAt };
+}
+
+/** readServiceToken's text alone. */
 export async function storedServiceToken(
   state: Pick<AccountStore, "storedAccount">,
   service: string,
   env: Environment,
 ): Promise<string | null> {
-  const row = await state.storedAccount(serviceTokenRowName(service));
-  if (row === null) return null;
-  const key = keyFor(env, `the state holds the ${service} sign-in sealed with it`, row);
-  return unseal(row.sealed, key, row.name);
+  return (await readServiceToken(state, service, env))?.text ?? null;
 }

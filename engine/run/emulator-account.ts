@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { MusicClient, type MusicClientOptions } from "../../src/index.js";
 import type { EngineClient } from "../apply/client.js";
-import type { EmulatorAccount } from "../recipe/types.js";
+import type { EmulatorAccount, Project } from "../recipe/types.js";
 import { AccountError } from "./account-error.js";
 
 export interface EmbeddedEmulator {
@@ -21,6 +21,22 @@ export interface EmbeddedEmulator {
   url(): Promise<string>;
   /** Stops the emulator if it was started (safe to call more than once). */
   stop(): Promise<void>;
+}
+
+/** The account whose embedded emulator the other services' stand-ins are read on: the project's first `emulator:` one. */
+export function standInAccount(project: Project): string | undefined {
+  return Object.keys(project.accounts).find((name) => project.accounts[name]?.emulator);
+}
+
+/**
+ * That account's embedded emulator, for a command that needs only its address (`auth spotify`
+ * signing in to the Spotify stand-in); null when the project has no `emulator:` account. `base`
+ * is the project file's folder, which its database is relative to.
+ */
+export function standInEmulator(project: Project, base: string): EmbeddedEmulator | null {
+  const name = standInAccount(project);
+  const settings = name === undefined ? undefined : project.accounts[name]?.emulator;
+  return name === undefined || !settings ? null : embeddedEmulator(name, settings, base, {});
 }
 
 interface Started {

@@ -16,7 +16,7 @@ import type { EngineState } from "../state/types.js";
 import { resolveStateUrl } from "../state/url.js";
 import { AccountError } from "./account-error.js";
 import { authOption, settingError } from "./auth-setting.js";
-import { type EmbeddedEmulator, embeddedEmulator } from "./emulator-account.js";
+import { type EmbeddedEmulator, embeddedEmulator, standInAccount } from "./emulator-account.js";
 import type { EngineLogger } from "./logger.js";
 import type { EngineEnv } from "./runner.js";
 import { scrubbingState } from "./scrubbing-state.js";
@@ -62,7 +62,7 @@ export function createEnv(options: EnvOptions): EngineEnv & { close(): Promise<v
     ...options.pacing,
   };
   // The other services' stand-ins are read on the emulator of the project's first `emulator:` account.
-  const emulatorAccount = Object.keys(project.accounts).find((name) => project.accounts[name]?.emulator);
+  const emulatorAccount = standInAccount(project);
   const env = {
     state,
     clock,

@@ -12,7 +12,8 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { credentialJson, writeSecretFile } from "../../shared/secret-file.js";
-import { storedServiceToken, storeServiceToken } from "../accounts/service-token.js";
+import { readServiceToken, type StoredServiceToken, swapServiceToken } from "../accounts/service-token.js";
+import { withLockFile } from "../files/lock-file.js";
 import { FileReadError, readRegularFileIfAny } from "../files/read-regular.js";
 import { engineScrubber } from "../output/scrub.js";
 import { requireResolved } from "../recipe/deferred-settings.js";
@@ -107,7 +108,7 @@ export interface SpotifyTokenContext {
   /** The project file's path: the token file is found relative to it. */
   projectFile: string;
   /** The state, where `auth spotify --store` seals the sign-in; null: none opened. */
-  state: Pick<AccountStore, "storedAccount" | "saveAccount"> | null;
+  state: Pick<AccountStore, "storedAccount" | "swapAccount"> | null;
   environment: Environment;
   now?: () => number;
 }
@@ -126,13 +127,18 @@ export interface SpotifyUserToken {
   where: string;
 }
 
+/** The token file's bytes, or null when there is none; throws FileReadError for anything else there. */
+export function tokenFileBytes(path: string): Promise<Buffer | null> {
+  return readRegularFileIfAny(path, {
+    maxBytes: MOST_BYTES,
+    tooBig: (n, over) => `${over ? "over" : "holds"} ${n} bytes, not a sign-in`,
+  });
+}
+
 async function fromFile(path: string): Promise<KeptSpotifyToken | null> {
   let bytes: Buffer | null;
   try {
-    bytes = await readRegularFileIfAny(path, {
-      maxBytes: MOST_BYTES,
-      tooBig: (n, over) => `${over ? "over" : "holds"} ${n} bytes, not a sign-in`,
-    });
+    bytes = await tokenFileBytes(path);
   } catch (e) {
     if (e instanceof FileReadError) {
       // Not a file a sign-in made: signing in again replaces it. Another failure (its mode) is said as it is.
@@ -154,51 +160,113 @@ function sameApp(kept: KeptSpotifyToken, ctx: SpotifyTokenContext, where: string
     );
 }
 
+/** Whether two tokens are the same sign-in at the same renewal. */
+function sameToken(a: SpotifyToken, b: SpotifyToken): boolean {
+  return a.access_token === b.access_token && a.refresh_token === b.refresh_token;
+}
+
+/** What a write-back found where the sign-in is kept: the token it read (then replaced), none, another. */
+type WriteBack = "kept" | "removed" | "replaced";
+
+/** A kept sign-in as read, and how a renewed token goes back where it was read from. */
+interface Kept {
+  token: SpotifyToken | null;
+  where: string;
+  /**
+   * Writes a renewed token back only while the kept one is still the one read (or last written):
+   * a sign-out meanwhile is not undone, nor another process's newer renewal overwritten.
+   */
+  writeBack(token: SpotifyToken): Promise<WriteBack>;
+}
+
 /**
  * The person's Spotify token and where a refreshed one is kept. Read from the token file when it
  * exists, else from the state's sealed copy (which needs MUSICSYNC_ACCOUNTS_KEY), else none.
- * Throws SpotifySignInError (or the seal's SealError) naming the place, never a token.
+ * Throws SpotifySignInError (or the seal's SealError) naming the place, never a token; `save`
+ * throws SpotifySignInError when the sign-in was removed while the run renewed it.
  */
 export async function spotifyUserToken(ctx: SpotifyTokenContext): Promise<SpotifyUserToken> {
-  const kept = await keptSignIn(ctx);
-  return { ...kept, reload: async () => (await keptSignIn(ctx)).token };
+  let kept = await keptSignIn(ctx);
+  const where = kept.where;
+  return {
+    token: kept.token,
+    where,
+    save: async (token) => {
+      if ((await kept.writeBack(token)) === "removed")
+        throw new SpotifySignInError(
+          `the Spotify sign-in in ${where} was removed (signed out) while this run renewed it; the ` +
+            `renewed token was not kept: ${again}`,
+        );
+    },
+    reload: async () => {
+      kept = await keptSignIn(ctx);
+      return kept.token;
+    },
+  };
 }
 
-async function keptSignIn(ctx: SpotifyTokenContext): Promise<Omit<SpotifyUserToken, "reload">> {
-  const path = spotifyTokenPath(ctx.project, ctx.projectFile);
+function fileKept(path: string, read: KeptSpotifyToken): Kept {
+  let last = read.token;
+  return {
+    token: read.token,
+    where: path,
+    // Under the lock that sign-out takes too: the compare and the write are one step for it.
+    writeBack: (token) =>
+      withLockFile(path, async () => {
+        const now = await fromFile(path);
+        if (now === null) return "removed";
+        if (!sameToken(now.token, last)) return "replaced";
+        await writeSecretFile(path, keptTokenText({ token, clientId: read.clientId }));
+        last = token;
+        return "kept";
+      }),
+  };
+}
+
+function stateKept(
+  state: NonNullable<SpotifyTokenContext["state"]>,
+  row: StoredServiceToken,
+  read: KeptSpotifyToken,
+  ctx: SpotifyTokenContext,
+): Kept {
+  let last = row;
   const now = ctx.now ?? Date.now;
+  return {
+    token: read.token,
+    where: "the state",
+    writeBack: async (token) => {
+      const text = keptTokenText({ token, clientId: read.clientId });
+      const done = await swapServiceToken(state, "spotify", last, text, ctx.environment, now());
+      if (done.kind === "kept") last = done.stored;
+      return done.kind;
+    },
+  };
+}
+
+async function keptSignIn(ctx: SpotifyTokenContext): Promise<Kept> {
+  const path = spotifyTokenPath(ctx.project, ctx.projectFile);
   const inFile = await fromFile(path);
   if (inFile !== null) {
     sameApp(inFile, ctx, `the Spotify sign-in ${path}`);
-    return {
-      token: inFile.token,
-      where: path,
-      save: (token) => writeSecretFile(path, keptTokenText({ token, clientId: inFile.clientId })),
-    };
+    return fileKept(path, inFile);
   }
-  const sealed = ctx.state ? await storedServiceToken(ctx.state, "spotify", ctx.environment) : null;
-  if (sealed !== null && ctx.state) {
-    const state = ctx.state;
+  const row = ctx.state ? await readServiceToken(ctx.state, "spotify", ctx.environment) : null;
+  if (row !== null && ctx.state) {
     const where = "the Spotify sign-in sealed in the state";
-    const kept = parseKeptToken(sealed, where);
+    const kept = parseKeptToken(row.text, where);
     sameApp(kept, ctx, where);
-    return {
-      token: kept.token,
-      where: "the state",
-      save: async (token) => {
-        const text = keptTokenText({ token, clientId: kept.clientId });
-        await storeServiceToken(state, "spotify", text, ctx.environment, now());
-      },
-    };
+    return stateKept(ctx.state, row, kept, ctx);
   }
   const clientId = spotifyClientId(ctx);
   return {
     token: null,
     where: path,
-    save: async (token) => {
+    // No sign-in was read: a token obtained otherwise is kept in the file, as signing in would.
+    writeBack: async (token) => {
       if (clientId === null)
         throw new SpotifySignInError("a Spotify token cannot be kept without the app's client id");
       await writeSecretFile(path, keptTokenText({ token, clientId }));
+      return "kept";
     },
   };
 }

@@ -324,6 +324,12 @@ export interface ApprovalStore {
 export interface AccountStore {
   /** Adds the account, or replaces the one of that name (createdAt kept). */
   saveAccount(account: StoredAccount): Promise<void>;
+  /**
+   * Replaces the account only while its sealed credentials are still `sealedBefore`, in one
+   * statement: a removal or another replacement made meanwhile wins (a refreshed token written
+   * back must not bring back a sign-in removed while it was being refreshed). False: not replaced.
+   */
+  swapAccount(account: StoredAccount, sealedBefore: string): Promise<boolean>;
   storedAccount(name: string): Promise<StoredAccount | null>;
   /** Every stored account, by name. */
   storedAccounts(): Promise<StoredAccount[]>;

@@ -65,6 +65,7 @@ const NOT_RUN = [
   "docs/spotify-sign-in.md — needs a Spotify app and a person to approve in a browser",
   "docs/spotify-sign-in.md — needs a Spotify app and a person to approve in a browser",
   "docs/spotify-sign-in.md — needs a second machine and a person at a browser",
+  "docs/spotify-sign-in.md — needs a kept sign-in",
 ];
 
 /** The languages a block may have: `sh` and `ts` run, the others are read (yaml must parse). */

@@ -8,7 +8,7 @@ import type { EmulatorState } from "../../context.js";
 import { json } from "../../control.js";
 import { invalidArgument, notFound } from "../../errors.js";
 import { catalogueSongs } from "../catalogue-songs.js";
-import { editLoved, isPlaying, LFM_USERS, lastfmApiKey, lfmState, lovedTracks } from "./data.js";
+import { acceptKey, editLoved, isPlaying, LFM_USERS, lastfmApiKey, lfmState, lovedTracks } from "./data.js";
 
 export const LASTFM_CONTROL_PREFIX = "/_emulator/services/lastfm/";
 
@@ -30,7 +30,7 @@ export async function handleLastfmControl(
       const key = (await jsonBody(req)).apiKey;
       if (typeof key !== "string" || !/^[0-9a-f]{32}$/.test(key))
         throw invalidArgument("apiKey must be 32 hex digits");
-      lfmState(state).keys.add(key);
+      acceptKey(state, key);
     }
     sendJson(res, 200, { apiKey: lastfmApiKey(catalogueSongs(state).seed) });
     return true;

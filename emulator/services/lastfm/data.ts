@@ -8,6 +8,7 @@ import type { EmulatorState } from "../../context.js";
 import { catalogueSongs } from "../catalogue-songs.js";
 import { drawSongs } from "../draw.js";
 import { hexOf } from "../ids.js";
+import { keepChange, replayChanges } from "../kept-changes.js";
 import { describeForLastfm, type LfmTrack } from "./describe.js";
 
 /** Periods `user.getTopTracks` knows, and how many tracks the user has in each. */
@@ -41,10 +42,22 @@ const states = new WeakMap<EmulatorState, LfmState>();
 export function lfmState(state: EmulatorState): LfmState {
   let s = states.get(state);
   if (!s) {
-    s = { loved: new Map(), added: new Map(), playing: new Map(), keys: new Set() };
-    states.set(state, s);
+    const made: LfmState = { loved: new Map(), added: new Map(), playing: new Map(), keys: new Set() };
+    states.set(state, made);
+    // The loves edited and keys added through the controls before a restart (../kept-changes.ts).
+    replayChanges(state, "lastfm", (c) => {
+      if (c.op === "key") made.keys.add(String(c.key));
+      else if (c.op === "loved") lovedEdited(state, String(c.user), Number(c.add), c.remove as number[]);
+    });
+    s = made;
   }
   return s;
+}
+
+/** Accepts one more API key (kept). */
+export function acceptKey(state: EmulatorState, key: string): void {
+  lfmState(state).keys.add(key);
+  keepChange(state, "lastfm", { op: "key", key });
 }
 
 /** The API key the fake gives out (Last.fm's are 32 hex digits). */
@@ -77,13 +90,19 @@ export function lovedTracks(state: EmulatorState, user: string): Dated[] {
   return tracks.map((track, i) => ({ track, at: now - 3_600 - i * 97_200 }));
 }
 
-/** Adds `count` loved songs (newest first) and takes out the ones at `remove` positions. */
+/** Adds `count` loved songs (newest first) and takes out the ones at `remove` positions (kept). */
 export function editLoved(
   state: EmulatorState,
   user: string,
   count: number,
   remove: readonly number[],
 ): number {
+  const length = lovedEdited(state, user, count, remove);
+  keepChange(state, "lastfm", { op: "loved", user, add: count, remove: [...remove] });
+  return length;
+}
+
+function lovedEdited(state: EmulatorState, user: string, count: number, remove: readonly number[]): number {
   const s = lfmState(state);
   const current = lovedTracks(state, user).map((d) => d.track);
   const before = s.added.get(user) ?? 0;

@@ -21,7 +21,7 @@ import {
   userToken,
 } from "./data.js";
 import { describeForListenBrainz } from "./describe.js";
-import { DEFAULT_RATE, lbState } from "./state.js";
+import { DEFAULT_RATE, keepEdit, lbState, moveOn } from "./state.js";
 
 export const LB_CONTROL_PREFIX = "/_emulator/services/listenbrainz/";
 
@@ -60,8 +60,7 @@ export async function handleListenBrainzControl(
     if (typeof series !== "string" || !Object.hasOwn(SERIES, series)) {
       throw invalidArgument(`series must be one of ${Object.keys(SERIES).join(", ")}`);
     }
-    const key = `${second}:${series}`;
-    lb.movedOn.set(key, (lb.movedOn.get(key) ?? 0) + 1);
+    moveOn(state, `${second}:${series}`);
     const newest = seriesPlaylists(state, second, series as Series)[0];
     sendJson(res, 200, { mbid: newest?.mbid ?? null, title: newest?.title ?? null });
     return true;
@@ -79,13 +78,12 @@ export async function handleListenBrainzControl(
     }
     const gone = new Set(remove as number[]);
     const before = lb.added.get(p.mbid) ?? 0;
-    lb.added.set(p.mbid, before + add);
     const { songs } = catalogueSongs(state);
     const added = drawSongs(songs, seed, `${p.listKey}:added`, add, before).map((d) =>
       describeForListenBrainz(d, seed),
     );
     const next = [...tracks.filter((_, i) => !gone.has(i)), ...added];
-    lb.edited.set(p.mbid, next);
+    keepEdit(state, p.mbid, next, before + add);
     sendJson(res, 200, { mbid: p.mbid, length: next.length });
     return true;
   }

@@ -1,10 +1,12 @@
 /**
- * The ListenBrainz fake's changes since start, in memory per emulator instance: playlists edited
- * (tracks added or removed), series moved on by a period, the rate limit's window. Kept out of the
- * emulator's SQLite on purpose: they are a test's or a demo's scenario, not the catalogue, and a
- * restarted emulator starting again from what the seed makes is what both want.
+ * The ListenBrainz fake's changes: playlists edited (tracks added or removed), series moved on by
+ * a period, the rate limit's window. The first two are made through the controls and kept in the
+ * emulator's database (../kept-changes.ts), an edited playlist as its tracks after the edit (what
+ * the edit drew is then read back, not drawn again), so that they outlive a restart; the rate
+ * limit's window is this process's alone.
  */
 import type { EmulatorState } from "../../context.js";
+import { keepChange, replayChanges } from "../kept-changes.js";
 import type { LbTrack } from "./describe.js";
 
 export interface RateWindow {
@@ -32,15 +34,39 @@ export const DEFAULT_RATE = { limit: 1000, windowMs: 10_000 };
 export function lbState(state: EmulatorState): LbState {
   let s = states.get(state);
   if (!s) {
-    s = {
+    const made: LbState = {
       edited: new Map(),
       added: new Map(),
       movedOn: new Map(),
       rate: { ...DEFAULT_RATE, startedAt: state.now(), used: 0 },
     };
-    states.set(state, s);
+    replayChanges(state, "listenbrainz", (c) => {
+      if (c.op === "next") made.movedOn.set(String(c.key), Number(c.periods));
+      else if (c.op === "edit") {
+        made.edited.set(String(c.mbid), c.tracks as LbTrack[]);
+        made.added.set(String(c.mbid), Number(c.added));
+      }
+    });
+    states.set(state, made);
+    s = made;
   }
   return s;
+}
+
+/** Moves a series on by one period (kept). */
+export function moveOn(state: EmulatorState, key: string): void {
+  const lb = lbState(state);
+  const periods = (lb.movedOn.get(key) ?? 0) + 1;
+  lb.movedOn.set(key, periods);
+  keepChange(state, "listenbrainz", { op: "next", key, periods });
+}
+
+/** A playlist's tracks after an edit, and how many songs were added to it so far (kept). */
+export function keepEdit(state: EmulatorState, mbid: string, tracks: LbTrack[], added: number): void {
+  const lb = lbState(state);
+  lb.edited.set(mbid, tracks);
+  lb.added.set(mbid, added);
+  keepChange(state, "listenbrainz", { op: "edit", mbid, tracks, added });
 }
 
 /** Counts a request against the window: what is left of it, and when it starts again. */

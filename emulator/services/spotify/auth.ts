@@ -1,11 +1,14 @@
 /**
  * The fake accounts host (accounts.spotify.com): `/authorize`, which approves at once and sends
  * the browser back with a code, and `/api/token` for the client-credentials, authorization-code
- * (with PKCE, S256) and refresh-token grants. Tokens live in memory, per emulator: they mean
- * nothing after a restart, as a real token means nothing to another server. Their lifetime is
- * settable, and `expireAll` ends them at once, for tests of a refresh.
+ * (with PKCE, S256) and refresh-token grants. The tokens it issues are kept in the emulator's
+ * database (emulator/store/spotify-tokens.ts), so that a sign-in made with one start of the
+ * emulator works with the next, as each musicsync command starts the embedded emulator anew; the
+ * codes of a sign-in in progress stay in memory (a sign-in begins and ends with one start). Their
+ * lifetime is settable, and `expireAll` ends them at once, for tests of a refresh.
  */
 import { createHash, randomBytes } from "node:crypto";
+import type { SpotifyTokenStore } from "../../store/spotify-tokens.js";
 import { oauthError, type SpotifyAnswer } from "./errors.js";
 
 /** The app registered with the fake: what a test or the demo signs in with. */
@@ -15,12 +18,6 @@ export const SPOTIFY_FAKE_CLIENT = Object.freeze({
 });
 
 export type Grant = "app" | "user";
-
-interface TokenRecord {
-  grant: Grant;
-  scope: string[];
-  expiresAt: number;
-}
 
 interface CodeRecord {
   clientId: string;
@@ -47,24 +44,25 @@ export function s256(verifier: string): string {
 export class SpotifyAccounts {
   /** Seconds an access token lives; Spotify's is an hour. */
   tokenLifetimeSeconds = 3600;
-  private readonly tokens = new Map<string, TokenRecord>();
-  private readonly refresh = new Map<string, { clientId: string; scope: string[] }>();
   private readonly codes = new Map<string, CodeRecord>();
   readonly clients = new Map<string, string>([[SPOTIFY_FAKE_CLIENT.id, SPOTIFY_FAKE_CLIENT.secret]]);
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly tokens: SpotifyTokenStore,
+  ) {}
 
   /** Ends every access token now (refresh tokens stay good). */
   expireAll(): void {
-    for (const t of this.tokens.values()) t.expiresAt = this.now() - 1;
+    this.tokens.expireAccess(this.now() - 1);
   }
 
   bearer(authorization: string | undefined): Bearer {
     const m = /^Bearer (\S+)$/.exec(authorization ?? "");
     if (!m) return { ok: false, why: "none" };
-    const t = this.tokens.get(m[1]!);
+    const t = this.tokens.get(m[1]!, "access");
     if (!t) return { ok: false, why: "invalid" };
-    if (t.expiresAt <= this.now()) return { ok: false, why: "expired" };
+    if ((t.expiresAt ?? 0) <= this.now()) return { ok: false, why: "expired" };
     return { ok: true, grant: t.grant, scope: t.scope };
   }
 
@@ -166,18 +164,26 @@ export class SpotifyAccounts {
   private refreshed(form: URLSearchParams, client: ReturnType<SpotifyAccounts["client"]>): SpotifyAnswer {
     if (client.kind === "bad") return oauthError("invalid_client", "Invalid client");
     const given = form.get("refresh_token") ?? "";
-    const r = this.refresh.get(given);
+    const r = this.tokens.get(given, "refresh");
     if (!r || r.clientId !== client.id) return oauthError("invalid_grant", "Invalid refresh token");
-    // A public (PKCE) client's refresh token is replaced by each refresh; a confidential one's may be kept.
+    // A public (PKCE) client's refresh token is replaced by each refresh; a confidential one's may
+    // be kept. Removed only once: a second emulator on the same database may be refreshing it too.
     const rotate = client.kind === "public";
-    if (rotate) this.refresh.delete(given);
+    if (rotate && !this.tokens.removeRefresh(given))
+      return oauthError("invalid_grant", "Invalid refresh token");
     const answer = this.issue("user", client.id, r.scope, rotate);
     return answer;
   }
 
   private issue(grant: Grant, clientId: string, scope: string[], withRefresh: boolean): SpotifyAnswer {
     const access = token();
-    this.tokens.set(access, { grant, scope, expiresAt: this.now() + this.tokenLifetimeSeconds * 1000 });
+    const now = this.now();
+    this.tokens.add(
+      access,
+      "access",
+      { grant, clientId, scope, expiresAt: now + this.tokenLifetimeSeconds * 1000 },
+      now,
+    );
     const body: Record<string, unknown> = {
       access_token: access,
       token_type: "Bearer",
@@ -186,7 +192,7 @@ export class SpotifyAccounts {
     if (grant === "user") body.scope = scope.join(" ");
     if (withRefresh) {
       const refresh = token();
-      this.refresh.set(refresh, { clientId, scope });
+      this.tokens.add(refresh, "refresh", { grant, clientId, scope, expiresAt: null }, now);
       body.refresh_token = refresh;
     }
     return { status: 200, body };

@@ -1,11 +1,13 @@
 /**
- * One emulator's Spotify fake: its generated data and its accounts host, kept in memory beside the
- * emulator's state (a WeakMap, so nothing of the emulator's own needs to know of it). In memory
- * rather than in the emulator's SQLite: the data is generated again, the same, from the seed and
- * the catalogue at each start, and tokens mean nothing across a restart; only the changes a test
- * makes (a playlist gaining songs) would be lost, and a test makes them on the emulator it runs.
+ * One emulator's Spotify fake: its generated data and its accounts host, kept beside the
+ * emulator's state (a WeakMap, so nothing of the emulator's own needs to know of it). The data is
+ * in memory: it is generated again, the same, from the seed and the catalogue at each start. The
+ * tokens issued are in the emulator's database, so that a sign-in outlives a restart (each
+ * musicsync command starts the embedded emulator anew), and so are the changes made through the
+ * controls (a playlist gaining songs), made again on the generated data at the next start.
  */
 import type { EmulatorState } from "../../context.js";
+import { keepChange, replayChanges } from "../kept-changes.js";
 import { SpotifyAccounts } from "./auth.js";
 import { type FakePlaylist, generateSpotifyData, type SpotifyData } from "./data.js";
 import type { FakeTrack } from "./tracks.js";
@@ -15,12 +17,18 @@ export class SpotifyFake {
   private generated: SpotifyData | null = null;
 
   constructor(private readonly state: EmulatorState) {
-    this.accounts = new SpotifyAccounts(() => state.now());
+    this.accounts = new SpotifyAccounts(() => state.now(), state.store.spotifyTokens);
   }
 
-  /** Generated on first use: an emulator that never sees a Spotify request pays nothing. */
+  /**
+   * Generated on first use (an emulator that never sees a Spotify request pays nothing), then the
+   * changes kept from earlier starts made again on it (../kept-changes.ts).
+   */
   get data(): SpotifyData {
-    this.generated ??= generateSpotifyData(this.state.store);
+    if (!this.generated) {
+      this.generated = generateSpotifyData(this.state.store);
+      replayChanges(this.state, "spotify", (c) => this.change(c as unknown as PlaylistChange));
+    }
     return this.generated;
   }
 
@@ -37,21 +45,38 @@ export class SpotifyFake {
 
   /** Appends `count` tracks to a playlist (as its owner adding songs); returns them. */
   grow(id: string, count: number): FakeTrack[] {
-    const p = this.playlist(id);
-    const added = this.data.more(count);
-    p.items.push(...added);
-    p.snapshot++;
-    return added;
+    return this.made({ op: "grow", id, count });
   }
 
   /** Removes the rows at `positions` (0-based) from a playlist. */
   remove(id: string, positions: readonly number[]): void {
-    const p = this.playlist(id);
-    const drop = new Set(positions);
-    p.items = p.items.filter((_, i) => !drop.has(i));
+    this.made({ op: "remove", id, positions: [...positions] });
+  }
+
+  private made(c: PlaylistChange): FakeTrack[] {
+    const added = this.change(c);
+    keepChange(this.state, "spotify", { ...c });
+    return added;
+  }
+
+  private change(c: PlaylistChange): FakeTrack[] {
+    const p = this.playlist(c.id);
     p.snapshot++;
+    if (c.op === "grow") {
+      const added = this.data.more(c.count);
+      p.items.push(...added);
+      return added;
+    }
+    const drop = new Set(c.positions);
+    p.items = p.items.filter((_, i) => !drop.has(i));
+    return [];
   }
 }
+
+/** A change made to a playlist through the controls, as kept. */
+type PlaylistChange =
+  | { op: "grow"; id: string; count: number }
+  | { op: "remove"; id: string; positions: number[] };
 
 const fakes = new WeakMap<EmulatorState, SpotifyFake>();
 

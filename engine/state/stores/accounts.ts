@@ -1,5 +1,5 @@
 /** Accounts kept in the state (credentials arrive sealed; see engine/accounts/). */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { changed, inByteOrder, json, oneRow, type Stored } from "../dialect.js";
 import type { Row } from "../tables.js";
 import type { AccountStore, StoredAccount } from "../types.js";
@@ -7,11 +7,18 @@ import type { AccountStore, StoredAccount } from "../types.js";
 export const accountStore: AccountStore & ThisType<Stored> = {
   async saveAccount(a) {
     const { db, t } = this.d;
-    const set = { settings: json(a.settings), sealed: a.sealed, updatedAt: a.updatedAt };
+    const set = written(a);
     await db
       .insert(t.accounts)
       .values({ name: a.name, createdAt: a.createdAt, ...set })
       .onConflictDoUpdate({ target: t.accounts.name, set });
+  },
+
+  async swapAccount(a, sealedBefore) {
+    const { db, t } = this.d;
+    const set = written(a);
+    const where = and(eq(t.accounts.name, a.name), eq(t.accounts.sealed, sealedBefore));
+    return changed(await db.update(t.accounts).set(set).where(where)) > 0;
   },
 
   async storedAccount(name) {
@@ -28,6 +35,11 @@ export const accountStore: AccountStore & ThisType<Stored> = {
     return changed(await db.delete(t.accounts).where(eq(t.accounts.name, name))) > 0;
   },
 };
+
+/** The columns a save or a swap writes (createdAt only when the row is new). */
+function written(a: StoredAccount) {
+  return { settings: json(a.settings), sealed: a.sealed, updatedAt: a.updatedAt };
+}
 
 /**
  * Settings that are not a JSON object (a row edited by hand) read as none: the copy sealed with

@@ -20,9 +20,10 @@ import { loadProjectFile } from "../../../engine/recipe/load.js";
 import { spotifyUserToken } from "../../../engine/run/spotify-token.js";
 import { SpotifyClient } from "../../../engine/services/spotify/index.js";
 import { openState } from "../../../engine/state/open.js";
+import { atSpotify, signIn, startSignIn } from "../../support/auth-spotify-browser.js";
 import { ensureBuilt, MAIN } from "../../support/cli-process.js";
 import { describePieces, findCredentialPieces } from "../../support/credential-leaks.js";
-import { type InProcResult, musicsyncInProc } from "../../support/musicsync-inproc.js";
+import { musicsyncInProc } from "../../support/musicsync-inproc.js";
 import { withTempDir } from "../../support/temp-dir.js";
 
 let emu: RunningEmulator;
@@ -55,38 +56,6 @@ async function project(dir: string, o: Parameters<typeof projectYaml>[0] = {}): 
   return file;
 }
 
-interface Started {
-  /** The authorize address, once printed; null when the command ended without printing one. */
-  authorize: Promise<URL | null>;
-  done: Promise<InProcResult>;
-}
-
-/** Runs the command; `authorize` settles when stdout shows the address to open. */
-function start(args: string[], env: Record<string, string> = {}): Started {
-  let seen = "";
-  let found: (u: URL | null) => void = () => {};
-  const authorize = new Promise<URL | null>((r) => {
-    found = r;
-  });
-  const done = musicsyncInProc(["auth", "spotify", ...args], {
-    env,
-    watch: (text) => {
-      seen += text;
-      const m = /^ {2}(http\S+\/authorize\?\S+)$/m.exec(seen);
-      if (m) found(new URL(m[1]!));
-    },
-  });
-  void done.then(() => found(null));
-  return { authorize, done };
-}
-
-/** The browser at Spotify: where the approval sends it (the local callback), not followed. */
-async function atSpotify(authorize: URL): Promise<URL> {
-  const res = await fetch(authorize, { redirect: "manual" });
-  expect([302, 303]).toContain(res.status);
-  return new URL(res.headers.get("location")!);
-}
-
 /** A raw GET, so the Host header and the target are exactly as given. */
 function rawGet(
   port: number,
@@ -115,17 +84,6 @@ function secretsOfFile(path: string): string[] {
 function expectNoPieces(text: string | Buffer, secrets: string[]): void {
   const found = findCredentialPieces(text, secrets);
   expect(found, describePieces(found)).toEqual([]);
-}
-
-/** The person signs in: the printed address, Spotify's redirect, the callback; the command's result. */
-async function signIn(args: string[], env: Record<string, string> = {}) {
-  const run = start(args, env);
-  const authorize = await run.authorize;
-  if (authorize === null) return { result: await run.done, callback: null, page: null };
-  const callback = await atSpotify(authorize);
-  const page = await fetch(callback);
-  const result = await run.done;
-  return { result, callback, page: { status: page.status, text: await page.text() } };
 }
 
 describe("signing in", () => {
@@ -296,7 +254,7 @@ describe("refusals", () => {
   it("gives up after --timeout when no browser comes back, and closes its port", async () => {
     await withTempDir("auth-spotify-", async (dir) => {
       const file = await project(dir);
-      const run = start(["-p", file, "--timeout", "0.3"]);
+      const run = startSignIn(["-p", file, "--timeout", "0.3"]);
       const authorize = await run.authorize;
       const redirect = new URL(authorize!.searchParams.get("redirect_uri")!);
       const r = await run.done;
@@ -343,7 +301,7 @@ describe("the local callback server", () => {
   it("answers access_denied with the reason, and keeps nothing", async () => {
     await withTempDir("auth-spotify-", async (dir) => {
       const file = await project(dir);
-      const run = start(["-p", file]);
+      const run = startSignIn(["-p", file]);
       const authorize = (await run.authorize)!;
       const redirect = new URL(authorize.searchParams.get("redirect_uri")!);
       const state = authorize.searchParams.get("state")!;
@@ -360,7 +318,7 @@ describe("the local callback server", () => {
   it("turns away a wrong state, a foreign Host, a huge query and other paths, each said, and still takes the real callback", async () => {
     await withTempDir("auth-spotify-", async (dir) => {
       const file = await project(dir);
-      const run = start(["-p", file]);
+      const run = startSignIn(["-p", file]);
       const authorize = (await run.authorize)!;
       const port = Number(new URL(authorize.searchParams.get("redirect_uri")!).port);
       const callback = await atSpotify(authorize);
@@ -405,7 +363,7 @@ describe("the local callback server", () => {
   it("takes one callback of two sent at once, and is closed after it", async () => {
     await withTempDir("auth-spotify-", async (dir) => {
       const file = await project(dir);
-      const run = start(["-p", file]);
+      const run = startSignIn(["-p", file]);
       const authorize = (await run.authorize)!;
       const callback = await atSpotify(authorize);
       const port = Number(callback.port);
@@ -586,7 +544,7 @@ describe("a hostile accounts host", () => {
             `    accounts_url: ${host.url}`,
           );
           await writeFile(file, `${yaml.join("\n")}\n`);
-          const run = start(["-p", file]);
+          const run = startSignIn(["-p", file]);
           const callback = await atSpotify((await run.authorize)!);
           await fetch(callback);
           const r = await run.done;

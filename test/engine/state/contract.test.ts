@@ -805,6 +805,20 @@ function accountStore(get: Get): void {
     });
     expect(await s.storedAccounts()).toHaveLength(1);
   });
+
+  it("swaps an account only while its sealed credentials are the ones read; never brings back a removed one", async () => {
+    const s = get();
+    await s.saveAccount(account("ann", 10, "first"));
+    expect(await s.swapAccount(account("ann", 20, "second"), "first")).toBe(true);
+    expect(await s.storedAccount("ann")).toMatchObject({ sealed: "second", createdAt: 10, updatedAt: 20 });
+    // Written meanwhile by another: the stale write-back changes nothing.
+    expect(await s.swapAccount(account("ann", 30, "stale"), "first")).toBe(false);
+    expect((await s.storedAccount("ann"))?.sealed).toBe("second");
+    expect(await s.removeAccount("ann")).toBe(true);
+    expect(await s.swapAccount(account("ann", 40, "back"), "second")).toBe(false);
+    expect(await s.storedAccount("ann")).toBeNull();
+    expect(await s.storedAccounts()).toEqual([]);
+  });
 }
 
 /**

@@ -1,0 +1,77 @@
+/**
+ * A lock beside a file, for the few milliseconds of a read-compare-write on it: made with O_EXCL
+ * (only one process can create it), holding `pid@host` so that a lock left by a process killed
+ * while holding it is recognised and taken over on the same machine. Readers never take it: a
+ * write is a rename, so a reader sees the old file or the new one whole.
+ */
+
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { describeFsError } from "./read-regular.js";
+
+export class LockFileError extends Error {
+  override name = "LockFileError";
+}
+
+export interface LockFileOptions {
+  /** Tries before giving up (default 200: about 4 s at the default wait). */
+  attempts?: number;
+  waitMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const sleepFor = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Whether the lock's holder is a process of this machine that has ended. */
+function leftByEnded(owner: string): boolean {
+  const m = /^([0-9]+)@(.*)$/.exec(owner.trim());
+  if (!m || m[2] !== hostname()) return false;
+  try {
+    process.kill(Number(m[1]), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/** Creates the lock; false when it exists already. */
+async function created(lock: string, me: string): Promise<boolean> {
+  try {
+    await writeFile(lock, `${me}\n`, { flag: "wx", mode: 0o600 });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw new LockFileError(`cannot make the lock ${lock}: ${describeFsError(e)}`);
+  }
+}
+
+/** Runs `body` holding `<path>.lock`; refuses (LockFileError) when another keeps holding it. */
+export async function withLockFile<T>(
+  path: string,
+  body: () => Promise<T>,
+  o: LockFileOptions = {},
+): Promise<T> {
+  const lock = `${path}.lock`;
+  const me = `${process.pid}@${hostname()}`;
+  const sleep = o.sleep ?? sleepFor;
+  const attempts = o.attempts ?? 200;
+  let owner = "";
+  for (let i = 0; i < attempts; i++) {
+    if (await created(lock, me)) {
+      try {
+        return await body();
+      } finally {
+        await rm(lock, { force: true });
+      }
+    }
+    owner = await readFile(lock, "utf8").catch(() => "");
+    // Two processes meeting one abandoned lock at once could both take it over; a lock is only
+    // abandoned by a kill within its few milliseconds, and each write is whole (a rename).
+    if (leftByEnded(owner)) await rm(lock, { force: true });
+    else await sleep(o.waitMs ?? 20);
+  }
+  throw new LockFileError(
+    `${lock} is held by process ${owner.trim() || "(unknown)"}: another musicsync is writing ${path}; ` +
+      `if no musicsync is running, remove ${lock}`,
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * The lock beside a file: one holder at a time, released when the body ends (or throws), a lock
+ * left by an ended process taken over, a live holder waited for and then refused with its name.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LockFileError, withLockFile } from "../../../engine/files/lock-file.js";
+import { withTempDir } from "../../support/temp-dir.js";
+
+const noWait = { sleep: async () => {} };
+
+describe("withLockFile", () => {
+  it("holds the lock while the body runs, one body at a time, and releases it after a throw", async () => {
+    await withTempDir("lock-", async (dir) => {
+      const path = join(dir, "token.json");
+      const order: string[] = [];
+      let release: () => void = () => {};
+      let entered: () => void = () => {};
+      const inside = new Promise<void>((r) => {
+        entered = r;
+      });
+      const first = withLockFile(path, async () => {
+        order.push("first in");
+        entered();
+        expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid}@${hostname()}\n`);
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        order.push("first out");
+      });
+      await inside;
+      // The second waits (its sleeps hand the turn back) until the first lets go.
+      const second = withLockFile(
+        path,
+        async () => {
+          order.push("second");
+        },
+        { sleep: async () => release() },
+      );
+      await Promise.all([first, second]);
+      expect(order).toEqual(["first in", "first out", "second"]);
+      await expect(
+        withLockFile(path, async () => {
+          throw new Error("body failed");
+        }),
+      ).rejects.toThrow("body failed");
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    });
+  });
+
+  it("refuses after its tries when a live process holds the lock, naming it; takes over an ended one's", async () => {
+    await withTempDir("lock-", async (dir) => {
+      const path = join(dir, "token.json");
+      writeFileSync(`${path}.lock`, `${process.pid}@${hostname()}\n`);
+      let ran = false;
+      const body = async () => {
+        ran = true;
+      };
+      const refused = withLockFile(path, body, { ...noWait, attempts: 5 });
+      await expect(refused).rejects.toBeInstanceOf(LockFileError);
+      await expect(refused).rejects.toThrow(`is held by process ${process.pid}@${hostname()}`);
+      expect(ran).toBe(false);
+      // Another machine's holder cannot be asked: waited for like a live one.
+      writeFileSync(`${path}.lock`, "1@another-machine\n");
+      await expect(withLockFile(path, body, { ...noWait, attempts: 3 })).rejects.toThrow("1@another-machine");
+      const ended = spawnSync(process.execPath, ["-e", ""]).pid!;
+      writeFileSync(`${path}.lock`, `${ended}@${hostname()}\n`);
+      await withLockFile(path, body, { ...noWait, attempts: 3 });
+      expect(ran).toBe(true);
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    });
+  });
+
+  it("says why a lock cannot be made", async () => {
+    await withTempDir("lock-", async (dir) => {
+      await expect(withLockFile(join(dir, "no-folder", "token.json"), async () => {})).rejects.toThrow(
+        /cannot make the lock .*no-folder\/token\.json\.lock: no such file or directory/,
+      );
+    });
+  });
+});
