@@ -104,7 +104,7 @@ function editionEvidence(entry: AlbumSide, candidate: AlbumSide): Evidence | nul
 /** A single named as the album's title song is not the album; EPs are called either by services. */
 function typeEvidence(entry: ReleaseType | null, candidate: ReleaseType | null): Evidence | null {
   if (entry === null || candidate === null) return null;
-  const word = (t: ReleaseType) => (t === "EP" ? "an EP" : `a ${t.toLowerCase()}`);
+  const word = (t: ReleaseType) => ({ Album: "an album", Single: "a single", EP: "an EP" })[t];
   if (entry === candidate) return evidence(`type agrees: ${word(entry).replace(/^an? /, "")}`, 0.1, 1);
   if (entry === "EP" || candidate === "EP")
     return evidence(`type differs slightly: ${word(candidate)}, not ${word(entry)}`, 0.1, 0.5);
