@@ -129,8 +129,11 @@ function scoreAlbumSides(entry: AlbumEntry, side: AlbumSide, candidate: AlbumCan
   const theirs = describeAlbum(candidate);
   const reissue = side.editions.length > 0 || side.markers.has("remaster") || theirs.editions.length > 0;
   const artists = artistEvidence(side, theirs);
+  const title = titleEvidence(side, theirs);
   const found = [
-    titleEvidence(side, theirs),
+    // Albums' titles are a few words: one word more or less is another album ("Thunder", "Empty
+    // Orbit Thunder"), where a song's title may carry words another service leaves out.
+    title.value < 0.85 ? { ...title, factor: Math.min(title.factor, 0.6) } : title,
     versionEvidence(side, theirs),
     editionEvidence(side, theirs),
     artists,
