@@ -158,24 +158,9 @@ try {
     const again = (await searchesSent(h.emulator.url)) - before - searches;
     const grown = name === "spotify" ? await grownBy10(deps) : null;
     await state.close();
-    let accepted = 0;
-    let correct = 0;
-    const kinds = new Map<string, number>();
-    for (const [i, t] of tracks.entries()) {
-      const r = first.resolutions[i]!;
-      const answer = truth.get(t.serviceId) ?? null;
-      if (r.videoId) accepted++;
-      if (r.videoId && r.videoId === answer) correct++;
-      const m = miss(t, answer, r);
-      if (m) kinds.set(m, (kinds.get(m) ?? 0) + 1);
-    }
-    const existing = tracks.filter((t) => (truth.get(t.serviceId) ?? null) !== null).length;
-    console.log(`${name}: ${tracks.length} entries, ${existing} in the catalogue; misses by kind:`);
-    for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 8))
-      console.log(`  ${String(n).padStart(4)}  ${kind}`);
-    const perEntry = (searches / Math.max(1, tracks.length)).toFixed(2);
+    const figures = judged(name, tracks, first.resolutions, (id) => truth.get(id) ?? null, miss);
     lines.push(
-      `${name} precision ${(correct / Math.max(1, accepted)).toFixed(3)} recall ${(correct / Math.max(1, existing)).toFixed(3)} entries ${tracks.length} searches ${searches} (${perEntry} per entry) again ${again}` +
+      `${figures} searches ${searches} (${perEntry(searches, tracks.length)} per entry) again ${again}` +
         (grown === null ? "" : ` grown by 10: ${grown} searches`),
     );
   }
@@ -249,23 +234,14 @@ async function library<E extends { serviceId: string }, C>(
     const before = await b.searchesSent();
     await resolveWith(kind, await b.read(), deps);
     const grown = (await b.searchesSent()) - before;
-    let accepted = 0;
-    let correct = 0;
-    const kinds = new Map<string, number>();
-    for (const [i, e] of entries.entries()) {
-      const r: Resolution<E, C> = first.resolutions[i]!;
-      const answer = answers.get(e.serviceId) ?? null;
-      if (r.videoId) accepted++;
-      if (r.videoId && r.videoId === answer) correct++;
-      const m = libraryMiss(b.describe(e), answer, r);
-      if (m) kinds.set(m, (kinds.get(m) ?? 0) + 1);
-    }
-    const existing = entries.filter((e) => (answers.get(e.serviceId) ?? null) !== null).length;
-    console.log(`${name}: ${entries.length} entries, ${existing} in the catalogue; misses by kind:`);
-    for (const [k, n] of [...kinds].sort((x, y) => y[1] - x[1]).slice(0, 8))
-      console.log(`  ${String(n).padStart(4)}  ${k}`);
-    const perEntry = (searches / Math.max(1, entries.length)).toFixed(2);
-    return `${name} precision ${(correct / Math.max(1, accepted)).toFixed(3)} recall ${(correct / Math.max(1, existing)).toFixed(3)} entries ${entries.length} searches ${searches} (${perEntry} per entry) again ${again} grown by 5: ${grown} searches`;
+    const figures = judged(
+      name,
+      entries,
+      first.resolutions,
+      (id) => answers.get(id) ?? null,
+      (e, answer, r) => libraryMiss(b.describe(e), answer, r),
+    );
+    return `${figures} searches ${searches} (${perEntry(searches, entries.length)} per entry) again ${again} grown by 5: ${grown} searches`;
   } finally {
     await state.close();
   }
@@ -276,4 +252,38 @@ function libraryMiss<E, C>(kind: string, answer: string | null, r: Resolution<E,
   if (answer === null) return "not in the catalogue: matched something (false match)";
   if (r.videoId === null) return `${kind}: not matched (${r.reasons[0] ?? "?"})`.replace(/\d+(\.\d+)?/g, "#");
   return `${kind}: matched the wrong one (false match)`;
+}
+
+function perEntry(searches: number, entries: number): string {
+  return (searches / Math.max(1, entries)).toFixed(2);
+}
+
+/**
+ * One list's first resolutions judged against the truth: prints the misses by kind and returns
+ * `<name> precision P recall R entries N`.
+ */
+function judged<E extends { serviceId: string }, R extends { videoId: string | null }>(
+  name: string,
+  entries: readonly E[],
+  resolutions: readonly R[],
+  answerOf: (serviceId: string) => string | null,
+  missOf: (entry: E, answer: string | null, r: R) => string | null,
+): string {
+  let accepted = 0;
+  let correct = 0;
+  const kinds = new Map<string, number>();
+  for (const [i, e] of entries.entries()) {
+    const r = resolutions[i]!;
+    const answer = answerOf(e.serviceId);
+    if (r.videoId) accepted++;
+    if (r.videoId && r.videoId === answer) correct++;
+    const m = missOf(e, answer, r);
+    if (m) kinds.set(m, (kinds.get(m) ?? 0) + 1);
+  }
+  const existing = entries.filter((e) => answerOf(e.serviceId) !== null).length;
+  console.log(`${name}: ${entries.length} entries, ${existing} in the catalogue; misses by kind:`);
+  for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 8))
+    console.log(`  ${String(n).padStart(4)}  ${kind}`);
+  const share = (n: number, of: number) => (n / Math.max(1, of)).toFixed(3);
+  return `${name} precision ${share(correct, accepted)} recall ${share(correct, existing)} entries ${entries.length}`;
 }

@@ -49,10 +49,7 @@ export function saveAlbums(state: EmulatorState, count: number): SpotifyLibraryT
 /** Removes a saved album; false when it is not saved. It may be saved again later. */
 export function unsaveAlbum(state: EmulatorState, id: string): boolean {
   const data = spotifyFake(state).data;
-  const at = data.albums.findIndex((a) => a.id === id);
-  if (at < 0) return false;
-  data.albumsToSave.unshift(...data.albums.splice(at, 1));
-  return true;
+  return putBack(data.albums, data.albumsToSave, id);
 }
 
 /** Follows the next `count` artists; returns them. */
@@ -63,11 +60,16 @@ export function followArtists(state: EmulatorState, count: number): SpotifyLibra
   return followed.map(artistTruth);
 }
 
-/** Stops following an artist; false when it is not followed. */
+/** Stops following an artist; false when it is not followed. It may be followed again later. */
 export function unfollowArtist(state: EmulatorState, id: string): boolean {
   const data = spotifyFake(state).data;
-  const at = data.artists.findIndex((a) => a.id === id);
+  return putBack(data.artists, data.artistsToFollow, id);
+}
+
+/** Moves the one of `id` from the list to the front of the ones to come; false when the list lacks it. */
+function putBack<T extends { id: string }>(list: T[], toCome: T[], id: string): boolean {
+  const at = list.findIndex((x) => x.id === id);
   if (at < 0) return false;
-  data.artistsToFollow.unshift(...data.artists.splice(at, 1));
+  toCome.unshift(...list.splice(at, 1));
   return true;
 }
