@@ -15,8 +15,9 @@ import { draftOverrides, loadOverrides, readOverridesText } from "../../engine/f
 import { replaceFile } from "../../engine/files/replace-file.js";
 import type { FileFormat } from "../../engine/files/types.js";
 import { candidateText, oneLine, whyChoose } from "../../engine/match/choices.js";
-import type { SongEntry } from "../../engine/match/entry.js";
+import type { MatchCandidate, SongEntry } from "../../engine/match/entry.js";
 import { entryLabel, type Resolution, resolveEntries } from "../../engine/match/resolve.js";
+import type { ScoredCandidate } from "../../engine/match/score.js";
 import { OVERRIDES_FILE } from "../../engine/recipe/defaults.js";
 import type { Project, ServiceSource } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
@@ -35,6 +36,7 @@ import { terminalAsker } from "./ask.js";
 import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
 import { chooseInteractively } from "./match-interactive.js";
+import { isLibraryList, matchLibrary } from "./match-library.js";
 import { accountOf, stateFileOf } from "./project.js";
 
 export interface MatchOptions {
@@ -68,7 +70,7 @@ export async function readNamedFile(file: string, format: FileFormat | undefined
 }
 
 /** One entry as JSON: what it is, what it matched, and every candidate weighed. */
-function entryJson(r: Resolution) {
+export function entryJson<E, C>(r: Resolution<E, C>, idOf: (c: C) => string) {
   return {
     // A file's entries carry their line (engine/files FileEntry).
     entry: { ...r.entry, key: r.key },
@@ -77,13 +79,30 @@ function entryJson(r: Resolution) {
     score: r.score,
     reasons: r.reasons,
     candidates: r.candidates.map((c) => ({ ...c.candidate, score: c.score, reasons: c.reasons })),
-    tied: r.tied.map((c) => c.candidate.videoId),
+    tied: r.tied.map((c) => idOf(c.candidate)),
   };
 }
 
-/** One entry of the listing: what it matched, or why not (a tie: each recording that tied). */
-function entryLines(r: Resolution, n: number): string[] {
-  const head = `${String(n).padStart(4)}  ${oneLine(entryLabel(r.entry))}`;
+/** How the entries and candidates of one kind read in the listing. */
+export interface Shown<E, C> {
+  label(entry: E): string;
+  idOf(candidate: C): string;
+  /** A scored candidate on one line: its score, what it is, and why. */
+  text(scored: ScoredCandidate<C>): string;
+  /** The best candidate of an unmatched entry, after its id. */
+  name(candidate: C): string;
+}
+
+const SONGS_SHOWN: Shown<SongEntry, MatchCandidate> = {
+  label: entryLabel,
+  idOf: (c) => c.videoId,
+  text: candidateText,
+  name: (c) => `"${oneLine(c.title)}"`,
+};
+
+/** One entry of the listing: what it matched, or why not (a tie: each one that tied). */
+export function entryLines<E, C>(r: Resolution<E, C>, n: number, shown: Shown<E, C>): string[] {
+  const head = `${String(n).padStart(4)}  ${oneLine(shown.label(r.entry))}`;
   const score = r.score === null ? "" : ` ${r.score.toFixed(2)}`;
   // Reasons quote the service's titles and artists: shown on one line, escapes written out.
   const why = oneLine(r.reasons.join(", "));
@@ -93,21 +112,22 @@ function entryLines(r: Resolution, n: number): string[] {
     return [
       head,
       `        unmatched${score}: ${whyChoose(r)}, choose one:`,
-      ...r.tied.map((t, i) => `          ${i + 1}) ${t.candidate.videoId} ${candidateText(t)}`),
+      ...r.tied.map((t, i) => `          ${i + 1}) ${shown.idOf(t.candidate)} ${shown.text(t)}`),
     ];
   }
-  const best = r.best ? ` best: ${r.best.candidate.videoId} "${oneLine(r.best.candidate.title)}"` : "";
+  const best = r.best ? ` best: ${shown.idOf(r.best.candidate)} ${shown.name(r.best.candidate)}` : "";
   return [head, `        unmatched${score}${best} ${why}`];
 }
 
 /** The summary line, and how to choose when some entries tied (`file` null: being chosen now). Pure. */
 export function matchSummary(
-  resolutions: readonly Resolution[],
+  resolutions: readonly Resolution<unknown, unknown>[],
   searches: number,
   file: string | null,
 ): string {
   const matched = resolutions.filter((r) => r.videoId).length;
-  const by = (k: Resolution["by"]) => resolutions.filter((r) => r.videoId && r.by === k).length;
+  const by = (k: Resolution<unknown, unknown>["by"]) =>
+    resolutions.filter((r) => r.videoId && r.by === k).length;
   const unmatched = resolutions.filter((r) => !r.videoId && !r.skipped).length;
   const lines = [
     `Matched ${matched} of ${resolutions.length} (${by("cache")} from the cache, ${by("override")} from matches.yaml, ` +
@@ -125,7 +145,7 @@ export function matchSummary(
 
 /** The text listing: one line per entry, then a summary. Pure. */
 export function renderMatches(resolutions: readonly Resolution[], searches: number, file: string): string {
-  const out = resolutions.flatMap((r, i) => entryLines(r, i + 1));
+  const out = resolutions.flatMap((r, i) => entryLines(r, i + 1, SONGS_SHOWN));
   return `${out.map((line) => `${line}\n`).join("")}${matchSummary(resolutions, searches, file)}`;
 }
 
@@ -165,6 +185,11 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
   const spec = serviceListNamed(file, overridesFile);
   if (!spec && looksLikeServiceList(file)) {
     throw new CliError(`${file}: not a list musicsync reads; write one of: ${SERVICE_LIST_FORMS}`);
+  }
+  if (spec && isLibraryList(spec) && (o.interactive || o.writeOverrides)) {
+    throw new CliError(
+      `${file}: --interactive and --write-overrides draft songs; correct an ${spec.library === "albums" ? "album" : "artist"} by its line in matches.yaml (docs/services.md)`,
+    );
   }
   const input: MatchInput = spec
     ? { kind: "service", spec }
@@ -253,18 +278,29 @@ export async function matchFile(
   });
   const bar = entriesBar(io, g);
   try {
-    const search = pacedSearch(env, account);
-    const entries = await entriesOf(env, file, input);
-    const { resolutions, searches } = await resolveEntries(entries, {
-      search,
+    const deps = {
+      search: pacedSearch(env, account),
       cache: env.state,
       overrides: await loadOverrides(o.overridesFile),
       now: env.clock.now(),
       searchCachedMisses: o.searchCachedMisses === true,
       ...(bar.onProgress ? { onProgress: bar.onProgress } : {}),
-    });
+    };
+    if (input.kind === "service" && isLibraryList(input.spec)) {
+      await matchLibrary(run, env, input.spec, deps);
+      return [];
+    }
+    const entries = await entriesOf(env, file, input);
+    const { resolutions, searches } = await resolveEntries(entries, deps);
     bar.stop();
-    if (g.json) io.stdout.write(`${JSON.stringify(resolutions.map(entryJson), null, 2)}\n`);
+    if (g.json)
+      io.stdout.write(
+        `${JSON.stringify(
+          resolutions.map((r) => entryJson(r, SONGS_SHOWN.idOf)),
+          null,
+          2,
+        )}\n`,
+      );
     else if (o.show === "entries") io.stdout.write(renderMatches(resolutions, searches, file));
     else io.stdout.write(matchSummary(resolutions, searches, o.show === "summary" ? file : null));
     return resolutions;

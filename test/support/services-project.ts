@@ -70,5 +70,13 @@ export async function servicesProject(hh: Harness, recipeText: string, options: 
       // The Last.fm key from the environment, as a person would keep it out of the file.
       environment: { LASTFM_API_KEY: apiKey },
     });
-  return { loaded: loaded.recipes[0]! as LoadedRecipe, env, warnings: loaded.warnings };
+  // What a command run on the project needs from the environment.
+  const environment = { SPOTIFY_SECRET: app.client_secret, LASTFM_API_KEY: apiKey };
+  return {
+    loaded: loaded.recipes[0]! as LoadedRecipe,
+    env,
+    warnings: loaded.warnings,
+    projectFile,
+    environment,
+  };
 }

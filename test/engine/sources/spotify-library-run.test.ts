@@ -6,6 +6,7 @@
  * (one artist followed) on Spotify later costs one search and one write; undo takes it back.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../../cli/musicsync/main.js";
 import {
   type SpotifyLibraryTruth,
   spotifyAlbumTruth,
@@ -14,6 +15,7 @@ import {
 import type { EngineEnv } from "../../../engine/run/run-types.js";
 import { planRecipe } from "../../../engine/run/runner.js";
 import { applyUndo, prepareUndo } from "../../../engine/undo/index.js";
+import { screen } from "../../support/cli-process.js";
 import { harnessJson } from "../../support/harness-fetch.js";
 import { servicesProject } from "../../support/services-project.js";
 import { converge, type Harness, startHarness } from "../../support/sync-harness.js";
@@ -70,6 +72,19 @@ const CASES: Case[] = [
   },
 ];
 
+async function runMatch(projectFile: string, env: Record<string, string>, args: string[]) {
+  const out = screen(false);
+  const err = screen(false);
+  const json = args[0] === "--json" ? ["--json"] : [];
+  const rest = json.length > 0 ? args.slice(1) : args;
+  const code = await main(["-p", projectFile, ...json, "match", ...rest], {
+    stdout: out.stream,
+    stderr: err.stream,
+    env,
+  });
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
 async function lastRunUndone(e: EngineEnv, recipeId: string) {
   const runId = (await e.state.recentRuns({ recipeId, limit: 1 }))[0]!.id;
   return applyUndo(await prepareUndo(runId, e), e);
@@ -79,9 +94,13 @@ describe("a Spotify library's albums and artists in runs", () => {
   for (const c of CASES) {
     it(`${c.library}: validated, planned and synced as the stand-in's truth says; a re-plan searches nothing; one more costs one search; undo`, async () => {
       h = await startHarness();
-      const { loaded, env, warnings } = await servicesProject(h, recipe(c.id, c.library, c.target), {
-        signedIn: true,
-      });
+      const { loaded, env, warnings, projectFile, environment } = await servicesProject(
+        h,
+        recipe(c.id, c.library, c.target),
+        {
+          signedIn: true,
+        },
+      );
       expect(warnings).toEqual([]);
       const control = (path: string) =>
         harnessJson<Record<string, SpotifyLibraryTruth[]>>(
@@ -115,10 +134,29 @@ describe("a Spotify library's albums and artists in runs", () => {
         expect((await planRecipe(loaded, e)).plan.actions).toEqual([]);
         expect(searches(h)).toBe(sent);
 
+        // `musicsync match spotify:<albums|artists>` shows each one's match from the cache.
+        const listed = await runMatch(projectFile, environment, [`spotify:${c.library}`]);
+        expect(listed.code, listed.stderr).toBe(0);
+        for (const id of wanted) expect(listed.stdout).toContain(`-> ${id} `);
+        expect(listed.stdout).toMatch(
+          new RegExp(`Matched ${wanted.length} of ${truth.length} \\(${wanted.length} from the cache`),
+        );
+        const json = await runMatch(projectFile, environment, ["--json", `spotify:${c.library}`]);
+        expect((JSON.parse(json.stdout) as { videoId: string | null }[]).map((r) => r.videoId)).toEqual(
+          truth.map((t) => t.answer),
+        );
+        const refused = await runMatch(projectFile, environment, [
+          `spotify:${c.library}`,
+          "--write-overrides",
+        ]);
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toMatch(/by its line in matches\.yaml/);
+        const matched = searches(h);
+
         const [added] = Object.values(await control(c.more))[0]!;
         expect(added).toEqual(later);
         const again = await converge(h, e, loaded);
-        expect(searches(h) - sent).toBe(1);
+        expect(searches(h) - matched).toBe(1);
         expect(again.writes).toBe(1);
         expect((await c.held(h)).has(later.answer)).toBe(true);
 
