@@ -13,7 +13,7 @@ import { type MatchKind, type ResolveDeps, resolveWith } from "../../engine/matc
 import type { SpotifySource } from "../../engine/recipe/types.js";
 import type { EngineEnv } from "../../engine/run/run-types.js";
 import { CliError, type CommandRun } from "./io.js";
-import { entryJson, entryLines, matchSummary, type Shown } from "./match.js";
+import { entryJson, entryLines, matchSummary, type Shown } from "./match-render.js";
 
 /** Whether a `match` argument named a Spotify library's albums or artists. */
 export function isLibraryList(spec: { type: string; library?: string | null }): spec is SpotifySource {

@@ -2,8 +2,9 @@
  * `musicsync match <file>`: what each entry of a playlist file matches on the service, with the
  * score and the reasons, as a file source would match it (same cache, same matches.yaml). In place
  * of a file, another service's list (`spotify:playlist:<id>`, engine/sources/service-ref.ts),
- * matched as its source would match it. A tie
- * shows every recording that tied. With `--write-overrides` the matches are drafted into
+ * matched as its source would match it; a Spotify library's albums and artists are listed by
+ * match-library.ts, and every listing is drawn by match-render.ts. A tie shows every recording
+ * that tied. With `--write-overrides` the matches are drafted into
  * matches.yaml for a person to review and commit; with `--interactive` the person picks, on a
  * terminal, for each tie and each unsure entry (match-interactive.ts).
  */
@@ -14,10 +15,8 @@ import { type EntriesRead, FileSourceError, readEntriesFile } from "../../engine
 import { draftOverrides, loadOverrides, readOverridesText } from "../../engine/files/overrides.js";
 import { replaceFile } from "../../engine/files/replace-file.js";
 import type { FileFormat } from "../../engine/files/types.js";
-import { candidateText, oneLine, whyChoose } from "../../engine/match/choices.js";
-import type { MatchCandidate, SongEntry } from "../../engine/match/entry.js";
-import { entryLabel, type Resolution, resolveEntries } from "../../engine/match/resolve.js";
-import type { ScoredCandidate } from "../../engine/match/score.js";
+import type { SongEntry } from "../../engine/match/entry.js";
+import { type Resolution, resolveEntries } from "../../engine/match/resolve.js";
 import { OVERRIDES_FILE } from "../../engine/recipe/defaults.js";
 import type { Project, ServiceSource } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
@@ -31,12 +30,12 @@ import {
 } from "../../engine/sources/service-ref.js";
 import { songEntry } from "../../engine/sources/service-source.js";
 import { loadProjectFor } from "./accounts.js";
-import { shellWord } from "./args.js";
 import { terminalAsker } from "./ask.js";
 import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
 import { chooseInteractively } from "./match-interactive.js";
 import { isLibraryList, matchLibrary } from "./match-library.js";
+import { entryJson, entryLines, matchSummary, SONGS_SHOWN } from "./match-render.js";
 import { accountOf, stateFileOf } from "./project.js";
 
 export interface MatchOptions {
@@ -67,80 +66,6 @@ export async function readNamedFile(file: string, format: FileFormat | undefined
       throw new CliError(`${file}${e.line === null ? "" : `:${e.line}`}: ${e.message}`);
     throw e;
   }
-}
-
-/** One entry as JSON: what it is, what it matched, and every candidate weighed. */
-export function entryJson<E, C>(r: Resolution<E, C>, idOf: (c: C) => string) {
-  return {
-    // A file's entries carry their line (engine/files FileEntry).
-    entry: { ...r.entry, key: r.key },
-    videoId: r.videoId,
-    by: r.by,
-    score: r.score,
-    reasons: r.reasons,
-    candidates: r.candidates.map((c) => ({ ...c.candidate, score: c.score, reasons: c.reasons })),
-    tied: r.tied.map((c) => idOf(c.candidate)),
-  };
-}
-
-/** How the entries and candidates of one kind read in the listing. */
-export interface Shown<E, C> {
-  label(entry: E): string;
-  idOf(candidate: C): string;
-  /** A scored candidate on one line: its score, what it is, and why. */
-  text(scored: ScoredCandidate<C>): string;
-  /** The best candidate of an unmatched entry, after its id. */
-  name(candidate: C): string;
-}
-
-const SONGS_SHOWN: Shown<SongEntry, MatchCandidate> = {
-  label: entryLabel,
-  idOf: (c) => c.videoId,
-  text: candidateText,
-  name: (c) => `"${oneLine(c.title)}"`,
-};
-
-/** One entry of the listing: what it matched, or why not (a tie: each one that tied). */
-export function entryLines<E, C>(r: Resolution<E, C>, n: number, shown: Shown<E, C>): string[] {
-  const head = `${String(n).padStart(4)}  ${oneLine(shown.label(r.entry))}`;
-  const score = r.score === null ? "" : ` ${r.score.toFixed(2)}`;
-  // Reasons quote the service's titles and artists: shown on one line, escapes written out.
-  const why = oneLine(r.reasons.join(", "));
-  if (r.videoId) return [head, `        -> ${r.videoId}${score} (${r.by}) ${why}`];
-  if (r.skipped) return [head, "        skipped (matches.yaml)"];
-  if (r.tied.length > 1) {
-    return [
-      head,
-      `        unmatched${score}: ${whyChoose(r)}, choose one:`,
-      ...r.tied.map((t, i) => `          ${i + 1}) ${shown.idOf(t.candidate)} ${shown.text(t)}`),
-    ];
-  }
-  const best = r.best ? ` best: ${shown.idOf(r.best.candidate)} ${shown.name(r.best.candidate)}` : "";
-  return [head, `        unmatched${score}${best} ${why}`];
-}
-
-/** The summary line, and how to choose when some entries tied (`file` null: being chosen now). Pure. */
-export function matchSummary(
-  resolutions: readonly Resolution<unknown, unknown>[],
-  searches: number,
-  file: string | null,
-): string {
-  const matched = resolutions.filter((r) => r.videoId).length;
-  const by = (k: Resolution<unknown, unknown>["by"]) =>
-    resolutions.filter((r) => r.videoId && r.by === k).length;
-  const unmatched = resolutions.filter((r) => !r.videoId && !r.skipped).length;
-  const lines = [
-    `Matched ${matched} of ${resolutions.length} (${by("cache")} from the cache, ${by("override")} from matches.yaml, ` +
-      `${by("file")} named by the file); ${unmatched} unmatched; ${searches} search${searches === 1 ? "" : "es"}.`,
-  ];
-  const ties = new Set(resolutions.filter((r) => r.tied.length > 1).map((r) => r.key)).size;
-  if (ties > 0 && file !== null) {
-    lines.push(
-      `${ties} tie${ties === 1 ? "" : "s"} to choose: \`musicsync match ${shellWord(file)} --interactive\` on a terminal, ` +
-        "or --write-overrides and uncomment the right line in matches.yaml.",
-    );
-  }
-  return `${lines.join("\n")}\n`;
 }
 
 /** The text listing: one line per entry, then a summary. Pure. */
