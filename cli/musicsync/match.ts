@@ -2,8 +2,9 @@
  * `musicsync match <file>`: what each entry of a playlist file matches on the service, with the
  * score and the reasons, as a file source would match it (same cache, same matches.yaml). In place
  * of a file, another service's list (`spotify:playlist:<id>`, engine/sources/service-ref.ts),
- * matched as its source would match it. A tie
- * shows every recording that tied. With `--write-overrides` the matches are drafted into
+ * matched as its source would match it; a Spotify library's albums and artists are listed by
+ * match-library.ts, and every listing is drawn by match-render.ts. A tie shows every recording
+ * that tied. With `--write-overrides` the matches are drafted into
  * matches.yaml for a person to review and commit; with `--interactive` the person picks, on a
  * terminal, for each tie and each unsure entry (match-interactive.ts).
  */
@@ -14,9 +15,8 @@ import { type EntriesRead, FileSourceError, readEntriesFile } from "../../engine
 import { draftOverrides, loadOverrides, readOverridesText } from "../../engine/files/overrides.js";
 import { replaceFile } from "../../engine/files/replace-file.js";
 import type { FileFormat } from "../../engine/files/types.js";
-import { candidateText, oneLine, whyChoose } from "../../engine/match/choices.js";
 import type { SongEntry } from "../../engine/match/entry.js";
-import { entryLabel, type Resolution, resolveEntries } from "../../engine/match/resolve.js";
+import { type Resolution, resolveEntries } from "../../engine/match/resolve.js";
 import { OVERRIDES_FILE } from "../../engine/recipe/defaults.js";
 import type { Project, ServiceSource } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
@@ -30,11 +30,12 @@ import {
 } from "../../engine/sources/service-ref.js";
 import { songEntry } from "../../engine/sources/service-source.js";
 import { loadProjectFor } from "./accounts.js";
-import { shellWord } from "./args.js";
 import { terminalAsker } from "./ask.js";
 import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from "./io.js";
 import { commandLogger } from "./log.js";
 import { chooseInteractively } from "./match-interactive.js";
+import { isLibraryList, matchLibrary } from "./match-library.js";
+import { entryJson, entryLines, matchSummary, SONGS_SHOWN } from "./match-render.js";
 import { accountOf, stateFileOf } from "./project.js";
 
 export interface MatchOptions {
@@ -67,65 +68,9 @@ export async function readNamedFile(file: string, format: FileFormat | undefined
   }
 }
 
-/** One entry as JSON: what it is, what it matched, and every candidate weighed. */
-function entryJson(r: Resolution) {
-  return {
-    // A file's entries carry their line (engine/files FileEntry).
-    entry: { ...r.entry, key: r.key },
-    videoId: r.videoId,
-    by: r.by,
-    score: r.score,
-    reasons: r.reasons,
-    candidates: r.candidates.map((c) => ({ ...c.candidate, score: c.score, reasons: c.reasons })),
-    tied: r.tied.map((c) => c.candidate.videoId),
-  };
-}
-
-/** One entry of the listing: what it matched, or why not (a tie: each recording that tied). */
-function entryLines(r: Resolution, n: number): string[] {
-  const head = `${String(n).padStart(4)}  ${oneLine(entryLabel(r.entry))}`;
-  const score = r.score === null ? "" : ` ${r.score.toFixed(2)}`;
-  // Reasons quote the service's titles and artists: shown on one line, escapes written out.
-  const why = oneLine(r.reasons.join(", "));
-  if (r.videoId) return [head, `        -> ${r.videoId}${score} (${r.by}) ${why}`];
-  if (r.skipped) return [head, "        skipped (matches.yaml)"];
-  if (r.tied.length > 1) {
-    return [
-      head,
-      `        unmatched${score}: ${whyChoose(r)}, choose one:`,
-      ...r.tied.map((t, i) => `          ${i + 1}) ${t.candidate.videoId} ${candidateText(t)}`),
-    ];
-  }
-  const best = r.best ? ` best: ${r.best.candidate.videoId} "${oneLine(r.best.candidate.title)}"` : "";
-  return [head, `        unmatched${score}${best} ${why}`];
-}
-
-/** The summary line, and how to choose when some entries tied (`file` null: being chosen now). Pure. */
-export function matchSummary(
-  resolutions: readonly Resolution[],
-  searches: number,
-  file: string | null,
-): string {
-  const matched = resolutions.filter((r) => r.videoId).length;
-  const by = (k: Resolution["by"]) => resolutions.filter((r) => r.videoId && r.by === k).length;
-  const unmatched = resolutions.filter((r) => !r.videoId && !r.skipped).length;
-  const lines = [
-    `Matched ${matched} of ${resolutions.length} (${by("cache")} from the cache, ${by("override")} from matches.yaml, ` +
-      `${by("file")} named by the file); ${unmatched} unmatched; ${searches} search${searches === 1 ? "" : "es"}.`,
-  ];
-  const ties = new Set(resolutions.filter((r) => r.tied.length > 1).map((r) => r.key)).size;
-  if (ties > 0 && file !== null) {
-    lines.push(
-      `${ties} tie${ties === 1 ? "" : "s"} to choose: \`musicsync match ${shellWord(file)} --interactive\` on a terminal, ` +
-        "or --write-overrides and uncomment the right line in matches.yaml.",
-    );
-  }
-  return `${lines.join("\n")}\n`;
-}
-
 /** The text listing: one line per entry, then a summary. Pure. */
 export function renderMatches(resolutions: readonly Resolution[], searches: number, file: string): string {
-  const out = resolutions.flatMap((r, i) => entryLines(r, i + 1));
+  const out = resolutions.flatMap((r, i) => entryLines(r, i + 1, SONGS_SHOWN));
   return `${out.map((line) => `${line}\n`).join("")}${matchSummary(resolutions, searches, file)}`;
 }
 
@@ -165,6 +110,11 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
   const spec = serviceListNamed(file, overridesFile);
   if (!spec && looksLikeServiceList(file)) {
     throw new CliError(`${file}: not a list musicsync reads; write one of: ${SERVICE_LIST_FORMS}`);
+  }
+  if (spec && isLibraryList(spec) && (o.interactive || o.writeOverrides)) {
+    throw new CliError(
+      `${file}: --interactive and --write-overrides draft songs; correct an ${spec.library === "albums" ? "album" : "artist"} by its line in matches.yaml (docs/services.md)`,
+    );
   }
   const input: MatchInput = spec
     ? { kind: "service", spec }
@@ -253,18 +203,29 @@ export async function matchFile(
   });
   const bar = entriesBar(io, g);
   try {
-    const search = pacedSearch(env, account);
-    const entries = await entriesOf(env, file, input);
-    const { resolutions, searches } = await resolveEntries(entries, {
-      search,
+    const deps = {
+      search: pacedSearch(env, account),
       cache: env.state,
       overrides: await loadOverrides(o.overridesFile),
       now: env.clock.now(),
       searchCachedMisses: o.searchCachedMisses === true,
       ...(bar.onProgress ? { onProgress: bar.onProgress } : {}),
-    });
+    };
+    if (input.kind === "service" && isLibraryList(input.spec)) {
+      await matchLibrary(run, env, input.spec, deps);
+      return [];
+    }
+    const entries = await entriesOf(env, file, input);
+    const { resolutions, searches } = await resolveEntries(entries, deps);
     bar.stop();
-    if (g.json) io.stdout.write(`${JSON.stringify(resolutions.map(entryJson), null, 2)}\n`);
+    if (g.json)
+      io.stdout.write(
+        `${JSON.stringify(
+          resolutions.map((r) => entryJson(r, SONGS_SHOWN.idOf)),
+          null,
+          2,
+        )}\n`,
+      );
     else if (o.show === "entries") io.stdout.write(renderMatches(resolutions, searches, file));
     else io.stdout.write(matchSummary(resolutions, searches, o.show === "summary" ? file : null));
     return resolutions;

@@ -5,9 +5,14 @@
  *   "adele - hello": YQHsXMglC9A
  *   "rain sounds - 10 hours": skip
  *
+ * A Spotify saved album's line (`spotify:album:<id>`) names an album's browseId (MPRE…), a followed
+ * artist's (`spotify:artist:<id>`) the artist's channel id (UC…).
+ *
  * Overrides win over the cache and over search. A missing file is no overrides.
  */
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
+import { isAlbumId } from "../match/album.js";
+import { isChannelId } from "../match/artist.js";
 import { candidateText, oneLine, whyChoose } from "../match/choices.js";
 import { isVideoId } from "../match/entry.js";
 import { entryLabel, type Override, type Resolution } from "../match/resolve.js";
@@ -40,6 +45,22 @@ const OVERRIDES_BOUNDS: ReadBounds = {
     `the file is ${over ? "over " : ""}${mib(bytes)}; matches.yaml may be at most 8.0 MiB`,
 };
 
+/** A saved album's key names an album (MPRE…), a followed artist's a channel (UC…), any other a video. */
+const BY_KEY: readonly { prefix: string; fits: (v: string) => boolean; wanted: string }[] = [
+  { prefix: "spotify:album:", fits: isAlbumId, wanted: "an album's browseId (MPRE…)" },
+  { prefix: "spotify:artist:", fits: isChannelId, wanted: "an artist's channel id (UC…)" },
+];
+
+function overrideFits(key: string, value: string): boolean {
+  if (value === "skip") return true;
+  const rule = BY_KEY.find((r) => key.startsWith(r.prefix));
+  return rule ? rule.fits(value) : isVideoId(value);
+}
+
+function overrideWanted(key: string): string {
+  return BY_KEY.find((r) => key.startsWith(r.prefix))?.wanted ?? "an 11-character video id";
+}
+
 /** Parses the text of a matches.yaml; any problem is an OverridesError at its line and column. */
 export function parseOverrides(file: string, text: string): Map<string, Override> {
   const lines = new LineCounter();
@@ -64,8 +85,11 @@ export function parseOverrides(file: string, text: string): Map<string, Override
     const earlier = lineOf.get(key.value);
     if (earlier !== undefined)
       throw at(key.range?.[0], `"${key.value}" is given twice (also on line ${earlier})`);
-    if (!value || typeof value.value !== "string" || !(value.value === "skip" || isVideoId(value.value))) {
-      throw at(value?.range?.[0] ?? key.range?.[0], `"${key.value}": give an 11-character video id or skip`);
+    if (!value || typeof value.value !== "string" || !overrideFits(key.value, value.value)) {
+      throw at(
+        value?.range?.[0] ?? key.range?.[0],
+        `"${key.value}": give ${overrideWanted(key.value)} or skip`,
+      );
     }
     out.set(key.value, value.value);
     lineOf.set(key.value, lines.linePos(key.range?.[0] ?? 0).line);

@@ -29,7 +29,7 @@ export function openChoices(resolutions: readonly Resolution[]): Resolution[] {
 }
 
 /** "two candidates equally good" for a tie; "unsure: best 0.62, duration differs by 41 s" otherwise. */
-export function whyChoose(r: Resolution): string {
+export function whyChoose(r: Resolution<unknown, unknown>): string {
   if (r.tied.length > 1) return `${countWord(r.tied.length)} candidates equally good`;
   const best = r.candidates[0];
   return best ? `unsure: best ${best.score.toFixed(2)}, ${best.reasons[0] ?? ""}` : "no candidates";

@@ -25,26 +25,26 @@ export const ACCEPT_SCORE = 0.75;
 /** Closer than this to the best, a different recording makes the choice a guess. */
 const AMBIGUITY_MARGIN = 0.05;
 
-export interface ScoredCandidate {
-  candidate: MatchCandidate;
+export interface ScoredCandidate<C = MatchCandidate> {
+  candidate: C;
   score: number;
   /** The main reason first (against when the score is below ACCEPT_SCORE, else for), then the rest. */
   reasons: string[];
 }
 
-export interface MatchDecision {
+export interface MatchDecision<C = MatchCandidate> {
   /** The best one when its score >= ACCEPT_SCORE and no different recording comes as close. */
-  accepted: ScoredCandidate | null;
+  accepted: ScoredCandidate<C> | null;
   /** The best one, accepted or not. */
-  best: ScoredCandidate | null;
+  best: ScoredCandidate<C> | null;
   /** All, best first; equal scores keep the search's order. */
-  ranked: ScoredCandidate[];
+  ranked: ScoredCandidate<C>[];
   /**
    * When different recordings score as well as the best (within the margin), so that none is
    * taken: the best and each of them, best first, one per recording, each with its own reasons (a
    * person chooses among them). Empty otherwise.
    */
-  tied: ScoredCandidate[];
+  tied: ScoredCandidate<C>[];
 }
 
 function gather(entry: Side, candidate: Side, isVideo: boolean): Evidence[] {
@@ -58,11 +58,11 @@ function gather(entry: Side, candidate: Side, isVideo: boolean): Evidence[] {
   return found.filter((e): e is Evidence => e !== null);
 }
 
-function against(reason: string, factor: number): Evidence {
+export function against(reason: string, factor: number): Evidence {
   return { reason, weight: 0, value: 0, factor };
 }
 
-function combine(evidence: readonly Evidence[]): number {
+export function combine(evidence: readonly Evidence[]): number {
   let weights = 0;
   let sum = 0;
   let factor = 1;
@@ -80,7 +80,7 @@ const pull = (e: Evidence): number =>
   isAgainst(e) ? e.weight * (1 - e.value) + (1 - e.factor) : e.weight * e.value;
 
 /** The reasons with the strongest one of the side the score falls on moved to the front. */
-function orderReasons(evidence: readonly Evidence[], accepted: boolean): string[] {
+export function orderReasons(evidence: readonly Evidence[], accepted: boolean): string[] {
   let main = -1;
   evidence.forEach((e, i) => {
     if (isAgainst(e) !== accepted && (main < 0 || pull(e) > pull(evidence[main]!))) main = i;
@@ -90,10 +90,14 @@ function orderReasons(evidence: readonly Evidence[], accepted: boolean): string[
   return reasons;
 }
 
-function scoreSides(entry: Side, candidate: MatchCandidate): ScoredCandidate {
-  const evidence = gather(entry, describeCandidate(candidate), candidate.resultType === "video");
+/** A candidate scored from its evidence, the reasons in the order a person reads them. */
+export function scored<C>(candidate: C, evidence: readonly Evidence[]): ScoredCandidate<C> {
   const score = combine(evidence);
   return { candidate, score, reasons: orderReasons(evidence, score >= ACCEPT_SCORE) };
+}
+
+function scoreSides(entry: Side, candidate: MatchCandidate): ScoredCandidate {
+  return scored(candidate, gather(entry, describeCandidate(candidate), candidate.resultType === "video"));
 }
 
 export function scoreCandidate(entry: SongEntry, candidate: MatchCandidate): ScoredCandidate {
@@ -117,20 +121,33 @@ function label(c: MatchCandidate): string {
   return `${c.title} by ${c.artists.join(", ") || "no artist"} (${c.videoId})`;
 }
 
+/** How a kind of candidate reads in a tie, and which two of them are one thing to choose. */
+export interface TieRules<C> {
+  label(c: C): string;
+  /** One recording (a song and its video), one album (two editions): not a choice between them. */
+  same(a: C, b: C): boolean;
+}
+
+const SONG_TIES: TieRules<MatchCandidate> = {
+  label,
+  same: (a, b) => sameRecording(describeCandidate(a), describeCandidate(b)),
+};
+
 /**
- * The best and every different recording scoring within the margin of it, one per recording (a
- * song and its own video are one choice, the first of them kept). `ranked` is best first.
+ * The best and every different thing scoring within the margin of it, one per thing (a song and
+ * its own video are one choice, the first of them kept). `ranked` is best first.
  */
-function tiedWith(best: ScoredCandidate, ranked: readonly ScoredCandidate[]): ScoredCandidate[] {
+function tiedWith<C>(
+  best: ScoredCandidate<C>,
+  ranked: readonly ScoredCandidate<C>[],
+  rules: TieRules<C>,
+): ScoredCandidate<C>[] {
   const tied = [best];
-  const sides = [describeCandidate(best.candidate)];
   for (const other of ranked) {
     if (other === best) continue;
     if (best.score - other.score >= AMBIGUITY_MARGIN) break;
-    const side = describeCandidate(other.candidate);
-    if (sides.some((s) => sameRecording(s, side))) continue;
+    if (tied.some((t) => rules.same(t.candidate, other.candidate))) continue;
     tied.push(other);
-    sides.push(side);
   }
   return tied;
 }
@@ -143,25 +160,39 @@ export function countWord(n: number): string {
 }
 
 /** "two candidates equally good: A and B", as many as tie. */
-function tieReason(tied: readonly ScoredCandidate[]): string {
-  const labels = tied.map((t) => label(t.candidate));
+function tieReason<C>(tied: readonly ScoredCandidate<C>[], rules: TieRules<C>): string {
+  const labels = tied.map((t) => rules.label(t.candidate));
   const names = `${labels.slice(0, -1).join(", ")} and ${labels[labels.length - 1]}`;
   return `${countWord(tied.length)} candidates equally good: ${names}`;
 }
 
-export function decide(entry: SongEntry, candidates: readonly MatchCandidate[]): MatchDecision {
-  const side = describeEntry(entry);
-  const ranked = candidates.map((c) => scoreSides(side, c)).sort((a, b) => b.score - a.score);
+/**
+ * The decision over candidates already scored, whatever they are (songs, albums, artists): the
+ * best when it scores ACCEPT_SCORE and no different one comes within the margin of it.
+ */
+export function decideAmong<C>(
+  scoredOnes: readonly ScoredCandidate<C>[],
+  rules: TieRules<C>,
+): MatchDecision<C> {
+  const ranked = [...scoredOnes].sort((a, b) => b.score - a.score);
   const best = ranked[0];
   if (!best) return { accepted: null, best: null, ranked, tied: [] };
   if (best.score < ACCEPT_SCORE) return { accepted: null, best, ranked, tied: [] };
-  const tied = tiedWith(best, ranked);
+  const tied = tiedWith(best, ranked, rules);
   if (tied.length === 1) return { accepted: best, best, ranked, tied: [] };
-  const doubted = { ...best, reasons: [tieReason(tied), ...best.reasons] };
+  const doubted = { ...best, reasons: [tieReason(tied, rules), ...best.reasons] };
   return { accepted: null, best: doubted, ranked: [doubted, ...ranked.slice(1)], tied };
 }
 
+export function decide(entry: SongEntry, candidates: readonly MatchCandidate[]): MatchDecision {
+  const side = describeEntry(entry);
+  return decideAmong(
+    candidates.map((c) => scoreSides(side, c)),
+    SONG_TIES,
+  );
+}
+
 /** One line for the plan: `duration differs by 41 s`, the main reason against (or for). */
-export function mainReason(scored: ScoredCandidate): string {
-  return scored.reasons[0] ?? "nothing to compare";
+export function mainReason(candidate: { reasons: readonly string[] }): string {
+  return candidate.reasons[0] ?? "nothing to compare";
 }

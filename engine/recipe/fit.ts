@@ -58,6 +58,9 @@ function sourceKinds(s: SourceInput): ItemKind[] | null {
       return ["episode"];
     case "self":
       return null;
+    // A Spotify library's saved albums are albums and its followed artists artists; the rest, songs.
+    case "spotify":
+      return s.library === "albums" ? ["album"] : s.library === "artists" ? ["artist"] : ["track"];
     default:
       return ["track"];
   }

@@ -74,20 +74,23 @@ async function spotifyClient(ctx: ReadersContext): Promise<SpotifyReading> {
   return { client, signedIn: user?.token != null };
 }
 
-function spotifySongs(spec: SpotifySource, spotify: SpotifyReading): Promise<ServiceList> {
-  if (spec.playlist !== null) return spotify.client.playlist(spec.playlist);
-  // A person's library needs their own token, which an app's credentials cannot stand in for.
+/** A person's library needs their own token, which an app's credentials cannot stand in for. */
+function signedIn(spec: SpotifySource, spotify: SpotifyReading): SpotifyClient {
   if (!spotify.signedIn) {
     throw new SourceError(
       spec.id,
       "reading your Spotify library needs you signed in: run `musicsync auth spotify`",
     );
   }
-  if (spec.library === "liked") return spotify.client.likedSongs();
-  throw new SourceError(
-    spec.id,
-    `Spotify's saved ${spec.library} are not songs: this version reads your liked songs and playlists`,
-  );
+  return spotify.client;
+}
+
+function spotifySongs(spec: SpotifySource, spotify: SpotifyReading): Promise<ServiceList> {
+  if (spec.playlist !== null) return spotify.client.playlist(spec.playlist);
+  const client = signedIn(spec, spotify);
+  if (spec.library === "liked") return client.likedSongs();
+  // The sources read saved albums and followed artists with albums() and artists().
+  throw new SourceError(spec.id, `Spotify's saved ${spec.library} are not songs`);
 }
 
 async function listenBrainzReader(ctx: ReadersContext): Promise<ListenBrainzReader> {
@@ -144,12 +147,21 @@ export function serviceReaders(ctx: ReadersContext): ServiceReaders {
   let spotify: Promise<SpotifyReading> | null = null;
   let listenBrainz: Promise<ListenBrainzReader> | null = null;
   let lastfm: Promise<LastfmReader> | null = null;
+  const spotifyReading = () => {
+    spotify ??= spotifyClient(ctx);
+    return spotify;
+  };
   return {
+    async albums(spec) {
+      return signedIn(spec, await spotifyReading()).savedAlbums();
+    },
+    async artists(spec) {
+      return signedIn(spec, await spotifyReading()).followedArtists();
+    },
     async songs(spec: ServiceSource): Promise<ServiceList> {
       switch (spec.type) {
         case "spotify":
-          spotify ??= spotifyClient(ctx);
-          return spotifySongs(spec, await spotify);
+          return spotifySongs(spec, await spotifyReading());
         case "listenbrainz":
           listenBrainz ??= listenBrainzReader(ctx);
           return listenBrainzSongs(spec, await listenBrainz);

@@ -4,6 +4,8 @@
  * (engine/match/), and the albums and artists some of them list. Each service's reader
  * (engine/services/<service>/) returns these; the sources (engine/sources/) turn them into items.
  */
+import type { AlbumEntry } from "../match/album.js";
+import type { ArtistEntry } from "../match/artist.js";
 import type { SongEntry } from "../match/entry.js";
 
 /** One song of another service's list, with the ids that service gives. */
@@ -18,21 +20,13 @@ export interface ServiceTrack extends Omit<SongEntry, "videoId"> {
   serviceId: string;
 }
 
-/** An album a person saved (Spotify's saved albums). */
-export interface ServiceAlbum {
-  title: string;
+/** An album a person saved (Spotify's saved albums), as the matcher takes it (engine/match/album.ts). */
+export interface ServiceAlbum extends AlbumEntry {
   artists: string[];
-  year: number | null;
-  /** The release's barcode, when the service gives it. */
-  upc: string | null;
-  serviceId: string;
 }
 
-/** An artist a person follows. */
-export interface ServiceArtist {
-  name: string;
-  serviceId: string;
-}
+/** An artist a person follows, as the matcher takes it (engine/match/artist.ts). */
+export type ServiceArtist = ArtistEntry;
 
 /** Rows a service listed that cannot stand for a song (a local file, a removed track), counted. */
 export interface ServiceSkip {

@@ -2,6 +2,7 @@
  * Another service's list named on a command line, as `musicsync match` takes one in place of a file:
  *
  *   spotify:playlist:<id>  (or the playlist's open.spotify.com link)   spotify:liked
+ *   spotify:albums   spotify:artists  (the saved albums, the followed artists)
  *   listenbrainz:playlist:<mbid>   listenbrainz:<user>:<series>   listenbrainz:<user>:top:<range>
  *   lastfm:<user>:loved   lastfm:<user>:recent   lastfm:<user>:top[:<period>]
  *
@@ -26,8 +27,12 @@ const among = <T extends string>(words: readonly T[], w: string | undefined): w 
   w !== undefined && (words as readonly string[]).includes(w);
 
 function spotify(text: string, overrides: string): ServiceSource | null {
-  if (text === "spotify:liked")
-    return { ...base, type: "spotify", playlist: null, library: "liked", overrides };
+  const library = /^spotify:(liked|albums|artists)$/.exec(text)?.[1] as
+    | "liked"
+    | "albums"
+    | "artists"
+    | undefined;
+  if (library) return { ...base, type: "spotify", playlist: null, library, overrides };
   const found = spotifyObject(text);
   return found?.kind === "playlist"
     ? { ...base, type: "spotify", playlist: found.id, library: null, overrides }
@@ -74,7 +79,8 @@ function lastfm(parts: string[], overrides: string): ServiceSource | null {
 
 /** The forms, for a message to a person who wrote one wrong. */
 export const SERVICE_LIST_FORMS =
-  "spotify:playlist:<id> (or its open.spotify.com link), spotify:liked, listenbrainz:playlist:<mbid>, " +
+  "spotify:playlist:<id> (or its open.spotify.com link), spotify:liked, spotify:albums, spotify:artists, " +
+  "listenbrainz:playlist:<mbid>, " +
   "listenbrainz:<user>:<weekly-jams|weekly-exploration|daily-jams>, listenbrainz:<user>:top:<range>, " +
   "lastfm:<user>:<loved|recent|top>[:<period>]";
 

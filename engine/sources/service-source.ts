@@ -2,20 +2,30 @@
  * The other services' sources (`spotify`, `listenbrainz`, `lastfm`): the service's list read whole
  * (engine/services/), each song matched to a video as a file's entries are (engine/match/: the
  * person's correction in matches.yaml by the service's id or by "artist - title", then the match
- * cache by the service's id, then search), as items. What the service listed that cannot stand for
- * a song (a local file, a removed track) and songs nothing was found for become notes of the plan.
+ * cache by the service's id, then search), as items. A Spotify library's saved albums and followed
+ * artists go through the same steps, matched to the service's albums and artists
+ * (engine/match/album.ts, artist.ts). What the service listed that cannot stand for a song (a local
+ * file, a removed track) and entries nothing was found for become notes of the plan.
  */
+import { ALBUMS } from "../match/album.js";
+import { ARTISTS } from "../match/artist.js";
 import type { SongEntry } from "../match/entry.js";
-import { resolveEntries } from "../match/resolve.js";
-import type { ServiceSource } from "../recipe/types.js";
-import type { ServiceList, ServiceTrack } from "../services/types.js";
+import { resolveEntries, resolveWith } from "../match/resolve.js";
+import type { ServiceSource, SpotifySource } from "../recipe/types.js";
+import type { ServiceAlbum, ServiceArtist, ServiceList, ServiceTrack } from "../services/types.js";
 import { type FileSourceDeps, overridesOf } from "./file-source.js";
-import { matchedItems } from "./matched.js";
+import type { Item } from "./item.js";
+import { albumItem, artistItem, matchedItems, matchedOf } from "./matched.js";
 import type { SourceNote, SourceRead } from "./read.js";
 
-/** How a run reads the other services: one list of songs per source, every page, or an error. */
+/**
+ * How a run reads the other services: one list per source, every page, or an error. Songs for
+ * every source but a Spotify library's saved albums and followed artists, which have their own.
+ */
 export interface ServiceReaders {
   songs(spec: ServiceSource): Promise<ServiceList>;
+  albums(spec: SpotifySource): Promise<ServiceList<ServiceAlbum>>;
+  artists(spec: SpotifySource): Promise<ServiceList<ServiceArtist>>;
 }
 
 /** A service's song as the matcher takes it: its words, its ISRC, and its id as the key. */
@@ -32,7 +42,7 @@ export function songEntry(t: ServiceTrack): SongEntry {
   };
 }
 
-function skippedNotes(spec: ServiceSource, list: ServiceList): SourceNote[] {
+function skippedNotes(spec: ServiceSource, list: ServiceList<unknown>): SourceNote[] {
   return (list.skipped ?? [])
     .filter((s) => s.count > 0)
     .map((s) => ({
@@ -42,6 +52,27 @@ function skippedNotes(spec: ServiceSource, list: ServiceList): SourceNote[] {
     }));
 }
 
+/** The matched entries of what the service listed, as the source's read. */
+async function matched(
+  spec: ServiceSource,
+  readers: ServiceReaders,
+  deps: Parameters<typeof resolveEntries>[1],
+): Promise<{ list: ServiceList<unknown>; items: Item[]; unmatched: SourceNote[] }> {
+  if (spec.type === "spotify" && spec.library === "albums") {
+    const list = await readers.albums(spec);
+    const { resolutions } = await resolveWith(ALBUMS, list.entries, deps);
+    return { list, ...matchedOf(resolutions, spec.id, ALBUMS, albumItem) };
+  }
+  if (spec.type === "spotify" && spec.library === "artists") {
+    const list = await readers.artists(spec);
+    const { resolutions } = await resolveWith(ARTISTS, list.entries, deps);
+    return { list, ...matchedOf(resolutions, spec.id, ARTISTS, artistItem) };
+  }
+  const list = await readers.songs(spec);
+  const { resolutions } = await resolveEntries(list.entries.map(songEntry), deps);
+  return { list, ...matchedItems(resolutions, spec.id) };
+}
+
 export async function readServiceSource(
   spec: ServiceSource,
   readers: ServiceReaders,
@@ -49,9 +80,7 @@ export async function readServiceSource(
 ): Promise<SourceRead> {
   // Corrections first: a matches.yaml that cannot be read fails before the service is asked.
   const overrides = await overridesOf(spec);
-  const list = await readers.songs(spec);
-  const { resolutions } = await resolveEntries(list.entries.map(songEntry), { ...deps, overrides });
-  const { items, unmatched } = matchedItems(resolutions, spec.id);
+  const { list, items, unmatched } = await matched(spec, readers, { ...deps, overrides });
   const notes = [...skippedNotes(spec, list), ...unmatched];
   const capped = spec.limit === null ? items : items.slice(0, spec.limit);
   // A read cut short throws (engine/services/types.ts); should one come back short all the same,
@@ -66,7 +95,7 @@ export async function readServiceSource(
   };
 }
 
-function readShort(list: ServiceList): boolean {
+function readShort(list: ServiceList<unknown>): boolean {
   if (list.expected === null) return false;
   const skipped = (list.skipped ?? []).reduce((n, s) => n + s.count, 0);
   return list.entries.length + skipped < list.expected;

@@ -6,7 +6,7 @@
  */
 
 import { ISRC } from "../../catalogue/isrcs.js";
-import { artistName } from "../../catalogue/names.js";
+import { artistName, title } from "../../catalogue/names.js";
 import { hash32, Rng } from "../../random.js";
 import { storedCatalogueKey } from "../../store/seed.js";
 import type { Store } from "../../store/store.js";
@@ -25,27 +25,42 @@ export interface FakePlaylist {
 
 export interface FakeSavedAlbum {
   id: string;
+  /** As Spotify names it: an edition's "(Deluxe Edition)", "(2011 Remaster)" and the like added. */
   name: string;
   artists: { id: string; name: string }[];
+  /** "1978", "1978-05" or "1978-05-17", as `precision` says. */
   releaseDate: string;
+  precision: "year" | "month" | "day";
+  /** Spotify calls an EP a single too; its track count tells them apart. */
+  albumType: "album" | "single" | "compilation";
   totalTracks: number;
   /** The release's barcode; some albums' `external_ids` hold none. */
   upc: string | null;
   label: string;
+  /** Ground truth: the catalogue album it stands for (MPRE…), or null for one the catalogue lacks. */
+  browseId: string | null;
 }
 
 export interface FakeArtist {
   id: string;
   name: string;
   followers: number;
+  /** Ground truth: the catalogue artist's channel (UC…), or null for one the catalogue lacks. */
+  channelId: string | null;
 }
 
 export interface SpotifyData {
   seed: number;
   playlists: Map<string, FakePlaylist>;
   liked: FakeTrack[];
+  /** Newest saved first, as Spotify lists them. */
   albums: FakeSavedAlbum[];
+  /** In id order, as Spotify's cursor walks them. */
   artists: FakeArtist[];
+  /** The albums a person saves next (a test's `albums/save`), drawn like the saved ones. */
+  albumsToSave: FakeSavedAlbum[];
+  /** The artists a person follows next (a test's `artists/follow`). */
+  artistsToFollow: FakeArtist[];
   user: { id: string; displayName: string; country: string; product: "premium" | "free" };
   /** Makes more tracks (for a playlist that grows): drawn from the same catalogue and mix. */
   more(count: number): FakeTrack[];
@@ -72,6 +87,9 @@ const PLAYLISTS: readonly { name: string; length: number; locals: number; remove
 const LIKED = 230;
 const SAVED_ALBUMS = 30;
 const FOLLOWED = 70;
+/** Albums and artists kept back for a test (or a benchmark, for a larger sample) to save or follow later. */
+const SPARE_ALBUMS = 150;
+const SPARE_ARTISTS = 30;
 
 /** Draws tracks: mostly catalogue songs (originals and lookalikes alike), some invented. */
 function trackMaker(store: Store, seed: number) {
@@ -124,54 +142,151 @@ function scatter<T>(r: Rng, items: T[], extra: () => T, count: number): void {
   for (let i = 0; i < count; i++) items.splice(r.int(0, items.length), 0, extra());
 }
 
-function savedAlbums(store: Store, r: Rng, book: IdBook): FakeSavedAlbum[] {
+interface CatalogueAlbum {
+  browseId: string;
+  title: string;
+  year: number;
+  type: string;
+  artist: string;
+  channelId: string;
+  tracks: number;
+}
+
+/**
+ * Spotify's words for an edition of an album, the catalogue holding the album under its plain
+ * title; `later` is how many years after the album an edition comes out (0: drawn), null for one
+ * released with it.
+ */
+const EDITIONS: readonly { note: (year: number) => string; later: number | null }[] = [
+  { note: () => " (Deluxe Edition)", later: null },
+  { note: () => " (Deluxe)", later: null },
+  { note: () => " (Expanded Edition)", later: null },
+  { note: () => " (25th Anniversary Edition)", later: 25 },
+  { note: (year) => ` (${year} Remaster)`, later: 0 },
+  { note: () => " (Remastered)", later: 0 },
+];
+
+function releaseDate(r: Rng, year: number): Pick<FakeSavedAlbum, "releaseDate" | "precision"> {
+  const month = String(r.int(1, 12)).padStart(2, "0");
+  const k = r.next();
+  if (k < 0.1) return { releaseDate: String(year), precision: "year" };
+  if (k < 0.2) return { releaseDate: `${year}-${month}`, precision: "month" };
+  return { releaseDate: `${year}-${month}-${String(r.int(1, 28)).padStart(2, "0")}`, precision: "day" };
+}
+
+/** Shares of saved albums: editions of a catalogue album, and albums the catalogue lacks. */
+const EDITION_SHARE = 0.25;
+const ABSENT_ALBUM_SHARE = 0.12;
+
+/**
+ * Saved albums: the catalogue's albums (some as an edition: a deluxe or anniversary edition, a
+ * remaster with its own year), its EPs now and then, and albums it lacks (invented titles, by its
+ * artists or others), in a drawn order; `count` saved and `spare` more to save later.
+ */
+function libraryAlbums(store: Store, r: Rng, book: IdBook, count: number, spare: number) {
   const rows = store.db.$client
     .prepare(
-      `SELECT al.title, al.year, ar.name AS artist, (SELECT count(*) FROM songs s WHERE s.album_id = al.id) AS tracks
-       FROM albums al JOIN artists ar ON ar.id = al.artist_id WHERE al.type = 'Album' ORDER BY al.id`,
+      `SELECT al.browse_id AS browseId, al.title, al.year, al.type, ar.name AS artist, ar.channel_id AS channelId,
+        (SELECT count(*) FROM songs s WHERE s.album_id = al.id) AS tracks
+       FROM albums al JOIN artists ar ON ar.id = al.artist_id WHERE al.type IN ('Album', 'EP') ORDER BY al.id`,
     )
-    .all() as { title: string; year: number; artist: string; tracks: number }[];
+    .all() as CatalogueAlbum[];
+  const taken = new Set(rows.map((a) => `${a.artist}\n${a.title}`.toLowerCase()));
+  const artists = [...new Set(rows.map((a) => a.artist))];
+  const order = shuffled(r, rows.length).filter((i) => rows[i]!.type === "Album" || r.chance(0.3));
   const out: FakeSavedAlbum[] = [];
-  const used = new Set<number>();
-  for (let guard = 0; out.length < Math.min(SAVED_ALBUMS, rows.length) && guard < 10_000; guard++) {
-    const i = r.int(0, rows.length - 1);
-    if (used.has(i)) continue;
-    used.add(i);
-    const a = rows[i]!;
-    out.push({
-      id: book.of(`album:${a.title}:${a.artist}`),
-      name: a.title,
-      artists: [{ id: book.of(`artist:${a.artist}`), name: a.artist }],
-      releaseDate: `${a.year}-${String(r.int(1, 12)).padStart(2, "0")}-${String(r.int(1, 28)).padStart(2, "0")}`,
-      totalTracks: a.tracks,
-      upc: r.chance(0.85) ? String(r.int(100_000, 999_999)) + String(r.int(100_000, 999_999)) : null,
-      label: `${a.artist} Records`,
-    });
+  for (let i = 0, guard = 0; out.length < count + spare && guard < 10_000; guard++) {
+    if (r.chance(ABSENT_ALBUM_SHARE) || i >= order.length) {
+      const artist = r.chance(0.5) && artists.length > 0 ? r.pick(artists) : artistName(r);
+      const name = title(r, r.int(1, 3));
+      if (taken.has(`${artist}\n${name}`.toLowerCase())) continue;
+      taken.add(`${artist}\n${name}`.toLowerCase());
+      out.push(
+        savedAlbum(r, book, { title: name, artist, year: r.int(1965, 2025), tracks: r.int(7, 16) }, null),
+      );
+      continue;
+    }
+    const a = rows[order[i++]!]!;
+    out.push(savedAlbum(r, book, a, a.browseId));
   }
-  return out;
+  return { saved: out.slice(0, count), spare: out.slice(count) };
+}
+
+function savedAlbum(
+  r: Rng,
+  book: IdBook,
+  a: Pick<CatalogueAlbum, "title" | "artist" | "year" | "tracks"> & { type?: string },
+  browseId: string | null,
+): FakeSavedAlbum {
+  const ep = a.type === "EP";
+  const edition = !ep && r.chance(EDITION_SHARE) ? r.pick(EDITIONS) : null;
+  // A remaster or an anniversary edition comes out in its own year, which Spotify gives.
+  const year =
+    edition === null || edition.later === null
+      ? a.year
+      : Math.min(a.year + (edition.later || r.int(10, 30)), 2025);
+  const note = edition?.note(year) ?? "";
+  // A deluxe edition holds more tracks than the album; a remaster the same.
+  const extra = edition !== null && edition.later !== 0 ? r.int(2, 8) : 0;
+  const tracks = Math.max(a.tracks, ep ? 4 : 7) + extra;
+  return {
+    id: book.of(`album:${a.title}${note}:${a.artist}`),
+    name: `${a.title}${note}`,
+    artists: [{ id: book.of(`artist:${a.artist}`), name: a.artist }],
+    ...releaseDate(r, year),
+    albumType: ep ? "single" : r.chance(0.05) ? "compilation" : "album",
+    totalTracks: ep ? Math.min(tracks, 6) : tracks,
+    upc: r.chance(0.85) ? String(r.int(100_000, 999_999)) + String(r.int(100_000, 999_999)) : null,
+    label: `${a.artist} Records`,
+    browseId,
+  };
 }
 
 /**
  * Followed artists: catalogue artists, and (a small catalogue has few) artists it lacks, as
- * people follow some the other service does not have.
+ * people follow some the other service does not have; `count` followed, `spare` more to follow.
  */
-function followedArtists(store: Store, r: Rng, book: IdBook): FakeArtist[] {
-  const names = store.db.$client
-    .prepare("SELECT name FROM artists WHERE kind = 'artist' ORDER BY id")
-    .pluck()
-    .all() as string[];
-  const known = new Set(names);
-  const picked = new Set<string>();
-  const fromCatalogue = Math.min(Math.round(FOLLOWED * 0.85), names.length);
-  for (let guard = 0; picked.size < fromCatalogue && guard < 10_000; guard++) picked.add(r.pick(names));
-  for (let guard = 0; picked.size < FOLLOWED && guard < 10_000; guard++) {
-    const name = artistName(r);
-    if (!known.has(name)) picked.add(name);
+function libraryArtists(store: Store, r: Rng, book: IdBook, count: number, spare: number) {
+  const rows = store.db.$client
+    .prepare("SELECT name, channel_id AS channelId FROM artists WHERE kind = 'artist' ORDER BY id")
+    .all() as { name: string; channelId: string }[];
+  const known = new Set(rows.map((a) => a.name));
+  const picked = new Map<string, string | null>();
+  const fromCatalogue = Math.min(Math.round((count + spare) * 0.85), rows.length);
+  for (let guard = 0; picked.size < fromCatalogue && guard < 10_000; guard++) {
+    const a = r.pick(rows);
+    // Two catalogue artists of one name would be one Spotify artist here: the first stands for it.
+    if (!picked.has(a.name)) picked.set(a.name, a.channelId);
   }
-  // Spotify lists followed artists by id, which is what its `after` cursor walks.
-  return [...picked]
-    .map((name) => ({ id: book.of(`artist:${name}`), name, followers: r.int(100, 5_000_000) }))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (let guard = 0; picked.size < count + spare && guard < 10_000; guard++) {
+    const name = artistName(r);
+    if (!known.has(name) && !picked.has(name)) picked.set(name, null);
+  }
+  const all = [...picked].map(([name, channelId]) => ({
+    id: book.of(`artist:${name}`),
+    name,
+    followers: r.int(100, 5_000_000),
+    channelId,
+  }));
+  // The spare ones drawn among both kinds, so that a test following one may meet either.
+  const order = shuffled(r, all.length).map((i) => all[i]!);
+  return { followed: byId(order.slice(0, count)), spare: order.slice(count) };
+}
+
+/** Spotify lists followed artists by id, which is what its `after` cursor walks. */
+export function byId(artists: FakeArtist[]): FakeArtist[] {
+  return artists.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function library(store: Store, r: Rng, book: IdBook) {
+  const albums = libraryAlbums(store, r, book, SAVED_ALBUMS, SPARE_ALBUMS);
+  const artists = libraryArtists(store, r, book, FOLLOWED, SPARE_ARTISTS);
+  return {
+    albums: albums.saved,
+    albumsToSave: albums.spare,
+    artists: artists.followed,
+    artistsToFollow: artists.spare,
+  };
 }
 
 /** Generates everything the fake serves for this emulator's catalogue. */
@@ -179,6 +294,8 @@ export function generateSpotifyData(store: Store): SpotifyData {
   const seed = storedCatalogueKey(store.db)?.seed ?? 1;
   const make = trackMaker(store, seed);
   const { r, book } = make;
+  // The library's albums and artists draw from their own stream: the tracks stay as they were.
+  const lr = new Rng(hash32(`spotify-library:${seed}`));
   const playlists = new Map<string, FakePlaylist>();
   for (const p of PLAYLISTS) {
     const items: (FakeTrack | null)[] = make.list(p.length - p.locals - p.removed);
@@ -198,8 +315,7 @@ export function generateSpotifyData(store: Store): SpotifyData {
     seed,
     playlists,
     liked: make.list(LIKED),
-    albums: savedAlbums(store, r, book),
-    artists: followedArtists(store, r, book),
+    ...library(store, lr, book),
     user: {
       id: `listener${r.int(1000, 9999)}`,
       displayName: "Fake Listener",

@@ -20,6 +20,7 @@ import {
   type SpotifyAnswer,
 } from "./errors.js";
 import { spotifyFake } from "./fake.js";
+import { followArtists, saveAlbums, unfollowArtist, unsaveAlbum } from "./library.js";
 import { apiRead } from "./routes.js";
 
 const API = "/spotify/api/v1";
@@ -170,7 +171,9 @@ async function accounts(
 
 /**
  * Controls: `GET playlists` (ids, names, lengths), `POST expire-tokens`, `POST token-lifetime?seconds=N`,
- * `POST playlists/<id>/add?count=N`, `POST playlists/<id>/remove?positions=0,5`.
+ * `POST playlists/<id>/add?count=N`, `POST playlists/<id>/remove?positions=0,5`; the library's
+ * `POST albums/save?count=N`, `POST albums/<id>/unsave`, `POST artists/follow?count=N`,
+ * `POST artists/<id>/unfollow` (library.ts).
  */
 function control(state: EmulatorState, req: IncomingMessage, res: ServerResponse, url: URL): void {
   req.resume();
@@ -222,5 +225,41 @@ function controlAnswer(
       return ok();
     }
   }
-  return { status: 404, body: { error: { code: 404, message: "No such Spotify control." } } };
+  return libraryControl(state, post, parts, q) ?? noControl;
+}
+
+const noControl: SpotifyAnswer = {
+  status: 404,
+  body: { error: { code: 404, message: "No such Spotify control." } },
+};
+
+/** A count of things to save or follow, 1 to 20 (the spare ones the fake keeps), default 1. */
+function countOf(q: URLSearchParams): number | null {
+  const count = Number(q.get("count") ?? 1);
+  return Number.isInteger(count) && count >= 1 && count <= 20 ? count : null;
+}
+
+/** The library's controls: albums saved and unsaved, artists followed and unfollowed. */
+function libraryControl(
+  state: EmulatorState,
+  post: boolean,
+  parts: string[],
+  q: URLSearchParams,
+): SpotifyAnswer | null {
+  if (!post) return null;
+  const [what, idOrAction, action] = parts;
+  const bad = { status: 400, body: { error: { code: 400, message: "count must be 1 to 20" } } };
+  if (parts.length === 2 && what === "albums" && idOrAction === "save") {
+    const count = countOf(q);
+    return count === null ? bad : { status: 200, body: { saved: saveAlbums(state, count) } };
+  }
+  if (parts.length === 2 && what === "artists" && idOrAction === "follow") {
+    const count = countOf(q);
+    return count === null ? bad : { status: 200, body: { followed: followArtists(state, count) } };
+  }
+  if (parts.length === 3 && what === "albums" && action === "unsave")
+    return unsaveAlbum(state, idOrAction!) ? { status: 200, body: { ok: true } } : noControl;
+  if (parts.length === 3 && what === "artists" && action === "unfollow")
+    return unfollowArtist(state, idOrAction!) ? { status: 200, body: { ok: true } } : noControl;
+  return null;
 }

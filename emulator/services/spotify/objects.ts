@@ -142,7 +142,7 @@ export function savedAlbumObject(api: string, a: FakeSavedAlbum): Json {
   return {
     added_at: ADDED_AT,
     album: {
-      album_type: "album",
+      album_type: a.albumType,
       total_tracks: a.totalTracks,
       external_urls: { spotify: `${OPEN}/album/${a.id}` },
       href: `${api}/albums/${a.id}`,
@@ -150,7 +150,7 @@ export function savedAlbumObject(api: string, a: FakeSavedAlbum): Json {
       images: [],
       name: a.name,
       release_date: a.releaseDate,
-      release_date_precision: "day",
+      release_date_precision: a.precision,
       type: "album",
       uri: `spotify:album:${a.id}`,
       artists: a.artists.map((x) => artistRef(api, x)),

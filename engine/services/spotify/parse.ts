@@ -74,11 +74,15 @@ export function albumOf(item: unknown): ServiceAlbum | null {
   const id = str(a?.id);
   const title = str(a?.name);
   if (!a || !id || !title) return null;
+  // The date is "1981", "1981-12" or "1981-12-15" by its `release_date_precision`: the year leads each.
   const year = /^(\d{4})/.exec(str(a.release_date) ?? "");
+  const tracks = a.total_tracks;
   return {
     title,
     artists: names(a.artists),
     year: year ? Number(year[1]) : null,
+    trackCount: typeof tracks === "number" && Number.isInteger(tracks) && tracks > 0 ? tracks : null,
+    albumType: str(a.album_type),
     upc: str(obj(a.external_ids)?.upc),
     serviceId: `spotify:album:${id}`,
   };

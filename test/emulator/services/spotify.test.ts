@@ -11,6 +11,8 @@ import {
   EDITORIAL_PLAYLIST_IDS,
   SPOTIFY_FAKE_CLIENT,
   s256,
+  spotifyAlbumTruth,
+  spotifyArtistTruth,
   spotifyFake,
   spotifyTruth,
 } from "../../../emulator/services/spotify/index.js";
@@ -332,6 +334,95 @@ describe("the person's library", () => {
     expect(new Set(names).size).toBe(names.length);
     expect(page.cursors.after).toBeNull();
     expect((await get("/me/following?type=user", t)).status).toBe(400);
+  });
+});
+
+describe("the saved albums and followed artists", () => {
+  const control = async (path: string) => {
+    const res = await fetch(`${emu.url}/_emulator/services/spotify/${path}`, { method: "POST" });
+    return { status: res.status, body: (await res.json()) as Answer };
+  };
+  const catalogueAlbum = (browseId: string) =>
+    emu.state.store.db.$client
+      .prepare(
+        "SELECT al.title, ar.name FROM albums al JOIN artists ar ON ar.id = al.artist_id WHERE browse_id = ?",
+      )
+      .get(browseId) as { title: string; name: string } | undefined;
+
+  it("are described the Spotify way, editions and all, with what each stands for in the catalogue", async () => {
+    const { code, verifier } = await signIn();
+    const t = (await exchange(code, verifier)).body.access_token as string;
+    const albums: Answer[] = [];
+    const byTitle = emu.state.store.db.$client.prepare(
+      "SELECT 1 FROM albums al JOIN artists ar ON ar.id = al.artist_id WHERE ar.name = ? AND al.title = ?",
+    );
+    for (let url: string | null = "/me/albums?limit=50", i = 0; url && i < 5; i++) {
+      const page: Answer = (await get(url, t)).body;
+      albums.push(...page.items.map((x: Answer) => x.album));
+      url = page.next;
+    }
+    const truth = spotifyAlbumTruth(emu.state);
+    expect(truth.map((x) => x.serviceId)).toEqual(albums.map((a) => `spotify:album:${a.id}`));
+    const precisions = new Set(albums.map((a) => a.release_date_precision));
+    expect([...precisions].every((p) => ["year", "month", "day"].includes(p))).toBe(true);
+    for (const [i, a] of albums.entries()) {
+      expect(a.release_date).toMatch(
+        { year: /^\d{4}$/, month: /^\d{4}-\d\d$/, day: /^\d{4}-\d\d-\d\d$/ }[
+          a.release_date_precision as "day"
+        ],
+      );
+      const answer = truth[i]!.answer;
+      if (answer === null) {
+        // An album the catalogue lacks: none of its artist's albums has its title, editions aside.
+        const plain = a.name.replace(/ \([^)]*\)$/, "");
+        expect(byTitle.get(a.artists[0].name, plain)).toBeUndefined();
+        continue;
+      }
+      // The catalogue's album, under its own title: Spotify's edition note is the only difference.
+      const known = catalogueAlbum(answer)!;
+      expect(a.artists.map((x: Answer) => x.name)).toEqual([known.name]);
+      expect(a.name.startsWith(known.title)).toBe(true);
+      expect(a.name.slice(known.title.length)).toMatch(
+        /^$|^ \((Deluxe( Edition)?|Expanded Edition|25th Anniversary Edition|\d{4} Remaster|Remastered)\)$/,
+      );
+      if (a.album_type === "single") expect(a.total_tracks).toBeGreaterThanOrEqual(4);
+    }
+    expect(truth.some((x) => x.answer === null)).toBe(true);
+
+    const artists = spotifyArtistTruth(emu.state);
+    expect(artists).toHaveLength(70);
+    const channels = emu.state.store.db.$client.prepare("SELECT name FROM artists WHERE channel_id = ?");
+    for (const a of artists) {
+      if (a.answer !== null) expect(channels.get(a.answer)).toEqual({ name: a.name });
+      else expect(channels.get(a.name)).toBeUndefined();
+    }
+    expect(artists.some((a) => a.answer === null)).toBe(true);
+  });
+
+  it("change through the controls: an album saved (listed first) and unsaved, an artist followed and unfollowed", async () => {
+    const { code, verifier } = await signIn();
+    const t = (await exchange(code, verifier)).body.access_token as string;
+    const before = (await get("/me/albums", t)).body.total as number;
+    const saved = (await control("albums/save?count=2")).body.saved as { serviceId: string }[];
+    expect(saved).toHaveLength(2);
+    const first = (await get("/me/albums?limit=2", t)).body;
+    expect(first.total).toBe(before + 2);
+    expect(first.items.map((x: Answer) => `spotify:album:${x.album.id}`)).toEqual(
+      saved.map((x) => x.serviceId),
+    );
+    const id = saved[0]!.serviceId.split(":")[2]!;
+    expect((await control(`albums/${id}/unsave`)).status).toBe(200);
+    expect((await control(`albums/${id}/unsave`)).status).toBe(404);
+    expect((await get("/me/albums", t)).body.total).toBe(before + 1);
+    expect((await control("albums/save?count=0")).status).toBe(400);
+
+    const followed = (await control("artists/follow")).body.followed as { serviceId: string }[];
+    expect(followed).toHaveLength(1);
+    const all = (await get("/me/following?type=artist&limit=50", t)).body.artists;
+    expect(all.total).toBe(71);
+    const artistId = followed[0]!.serviceId.split(":")[2]!;
+    expect((await control(`artists/${artistId}/unfollow`)).status).toBe(200);
+    expect((await get("/me/following?type=artist", t)).body.artists.total).toBe(70);
   });
 });
 

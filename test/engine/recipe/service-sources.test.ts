@@ -49,6 +49,41 @@ pipeline:
   });
 });
 
+describe("what a Spotify library gives, and which targets take it", () => {
+  const library = (kind: string, target: string, pipeline = "") => `apiVersion: musicsync/v1
+kind: Recipe
+id: from-spotify
+sources:
+  - { id: mine, type: spotify, library: ${kind} }
+target: ${target}
+${pipeline}`;
+  const warnings = (text: string) => loadRecipeText("/project/recipes/r.yaml", text).warnings;
+
+  it("saved albums go into the library's albums and followed artists into subscriptions", () => {
+    expect(warnings(library("albums", "{ type: library, kind: albums }"))).toEqual([]);
+    expect(warnings(library("artists", "{ type: subscriptions }"))).toEqual([]);
+    expect(warnings(library("liked", "{ type: playlist, playlist: { title: Liked } }"))).toEqual([]);
+  });
+
+  it("says where a misfit is: saved albums into a playlist, liked songs into subscriptions", () => {
+    const [albums] = warnings(library("albums", "{ type: playlist, playlist: { title: Albums } }"));
+    expect(albums).toMatchObject({
+      file: "/project/recipes/r.yaml",
+      line: 5,
+      col: 5,
+      message: expect.stringMatching(/source "mine" gives albums, which cannot go in playlist/),
+    });
+    const [liked] = warnings(library("liked", "{ type: subscriptions }"));
+    expect(liked?.message).toMatch(
+      /gives tracks, which cannot go in subscriptions \(add the pipeline step "expand: artists"\)/,
+    );
+    // As for any source, expand turns them.
+    expect(
+      warnings(library("liked", "{ type: subscriptions }", "pipeline: [{ expand: artists }]\n")),
+    ).toEqual([]);
+  });
+});
+
 describe("services settings", () => {
   const project = (services: string) => `apiVersion: musicsync/v1
 kind: Project

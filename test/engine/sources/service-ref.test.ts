@@ -10,6 +10,8 @@ describe("serviceListNamed", () => {
     expect(at(`spotify:playlist:${ID}`)).toMatchObject({ type: "spotify", playlist: ID, library: null });
     expect(at(`https://open.spotify.com/playlist/${ID}?si=x`)).toMatchObject({ playlist: ID });
     expect(at("spotify:liked")).toMatchObject({ type: "spotify", playlist: null, library: "liked" });
+    expect(at("spotify:albums")).toMatchObject({ type: "spotify", playlist: null, library: "albums" });
+    expect(at("spotify:artists")).toMatchObject({ type: "spotify", playlist: null, library: "artists" });
     expect(at(`listenbrainz:playlist:${MBID.toUpperCase()}`)).toMatchObject({ playlist: MBID, user: null });
     expect(at("listenbrainz:rob:weekly-exploration")).toMatchObject({
       user: "rob",
@@ -27,6 +29,8 @@ describe("serviceListNamed", () => {
 
   it.each([
     `spotify:album:${ID}`,
+    "spotify:album",
+    "spotify:albums:mine",
     "spotify:playlist:short",
     `https://open.spotify.com/track/${ID}`,
     "listenbrainz:playlist:not-an-mbid",

@@ -9,7 +9,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchHit } from "../../../engine/match/resolve.js";
 import type { ServiceSource } from "../../../engine/recipe/types.js";
-import type { ServiceList, ServiceTrack } from "../../../engine/services/types.js";
+import type {
+  ServiceAlbum,
+  ServiceArtist,
+  ServiceList,
+  ServiceTrack,
+} from "../../../engine/services/types.js";
 import { readServiceSource, type ServiceReaders } from "../../../engine/sources/service-source.js";
 
 let dir: string;
@@ -65,6 +70,8 @@ function readers(list: ServiceList, asked: string[] = []): ServiceReaders {
       asked.push(s.id);
       return list;
     },
+    albums: () => Promise.reject(new Error("no albums here")),
+    artists: () => Promise.reject(new Error("no artists here")),
   };
 }
 
@@ -121,5 +128,90 @@ describe("readServiceSource", () => {
       }),
     ).rejects.toThrow(/bad\.yaml:2:1/);
     expect(asked).toEqual([]);
+  });
+});
+
+describe("readServiceSource of a Spotify library's albums and artists", () => {
+  const library = (kind: "albums" | "artists"): ServiceSource => ({
+    id: "mine",
+    type: "spotify",
+    playlist: null,
+    library: kind,
+    limit: null,
+    overrides: join(dir, "none.yaml"),
+  });
+  const albums: ServiceList<ServiceAlbum> = {
+    entries: [
+      {
+        title: "Valley (Deluxe Edition)",
+        artists: ["Ana Lima"],
+        year: 1978,
+        trackCount: 14,
+        albumType: "album",
+        upc: null,
+        serviceId: "spotify:album:valley",
+      },
+      {
+        title: "Nowhere",
+        artists: ["Ana Lima"],
+        year: 1990,
+        trackCount: 10,
+        albumType: "album",
+        upc: null,
+        serviceId: "spotify:album:nowhere",
+      },
+    ],
+    expected: 2,
+  };
+  const artists: ServiceList<ServiceArtist> = {
+    entries: [{ name: "Bo Kent", serviceId: "spotify:artist:bo" }],
+    expected: 1,
+  };
+  const readersOf: ServiceReaders = {
+    songs: () => Promise.reject(new Error("not songs")),
+    albums: async () => albums,
+    artists: async () => artists,
+  };
+  const catalogue = async (query: string, filter: string): Promise<SearchHit[]> => {
+    if (filter === "albums" && query.startsWith("Valley"))
+      return [
+        {
+          resultType: "album",
+          title: "Valley",
+          type: "Album",
+          year: "1978",
+          browseId: "MPREb_valley00001",
+          playlistId: "OLAK5uy_valley",
+          artists: [{ name: "Ana Lima" }],
+        },
+      ];
+    if (filter === "artists" && query === "Bo Kent")
+      return [{ resultType: "artist", artist: "Bo Kent", browseId: `UC${"b".repeat(22)}` }];
+    return [];
+  };
+
+  it("makes saved albums album items (browseId, the playlist the search gave) and notes the one not found", async () => {
+    const read = await readServiceSource(library("albums"), readersOf, {
+      search: catalogue,
+      cache: null,
+      now: 1,
+    });
+    expect(read.items.map((i) => [i.kind, i.browseId, i.playlistId, i.title, i.rank])).toEqual([
+      ["album", "MPREb_valley00001", "OLAK5uy_valley", "Valley (Deluxe Edition)", 1],
+    ]);
+    expect(read.notes).toEqual([
+      { source: "mine", kind: "unmatched", text: '"Ana Lima - Nowhere" (no search results)' },
+    ]);
+  });
+
+  it("makes followed artists artist items with their channel", async () => {
+    const read = await readServiceSource(library("artists"), readersOf, {
+      search: catalogue,
+      cache: null,
+      now: 1,
+    });
+    expect(read.items.map((i) => [i.kind, i.browseId, i.title])).toEqual([
+      ["artist", `UC${"b".repeat(22)}`, "Bo Kent"],
+    ]);
   });
 });

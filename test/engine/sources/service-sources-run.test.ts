@@ -4,20 +4,15 @@
  * mirrored (a re-run sends no search; songs added on Spotify are the only ones searched), each
  * ListenBrainz Weekly Exploration archived, Last.fm loved tracks liked; undo takes a run back.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastfmTruth } from "../../../emulator/services/lastfm/index.js";
 import { listenbrainzTruth } from "../../../emulator/services/listenbrainz/index.js";
 import { spotifyTruth } from "../../../emulator/services/spotify/index.js";
-import { loadProjectText, loadRecipePaths } from "../../../engine/recipe/load.js";
-import type { LoadedRecipe } from "../../../engine/recipe/types.js";
-import { createEnv } from "../../../engine/run/env.js";
-import { createLogger } from "../../../engine/run/logger.js";
 import { planRecipe, syncRecipe } from "../../../engine/run/runner.js";
 import { ListenBrainzReader } from "../../../engine/services/listenbrainz/index.js";
 import { applyUndo, prepareUndo } from "../../../engine/undo/index.js";
 import { harnessJson } from "../../support/harness-fetch.js";
+import { servicesProject } from "../../support/services-project.js";
 import {
   converge,
   type Harness,
@@ -43,53 +38,6 @@ async function fakePlaylist(hh: Harness, name: string): Promise<FakePlaylist> {
     `${hh.emulator.url}/_emulator/services/spotify/playlists`,
   );
   return playlists.find((p) => p.name === name)!;
-}
-
-/** The harness's project with `services:` pointed at the emulator's stand-ins, a recipe, and its env. */
-async function servicesProject(hh: Harness, recipeText: string) {
-  const app = await harnessJson<{ client_id: string; client_secret: string }>(
-    `${hh.emulator.url}/_emulator/services/spotify/app`,
-  );
-  const { apiKey } = await harnessJson<{ apiKey: string }>(
-    `${hh.emulator.url}/_emulator/services/lastfm/keys`,
-  );
-  const text = [
-    "apiVersion: musicsync/v1",
-    "kind: Project",
-    "accounts:",
-    `  default: { auth: headers.json, base_url: "${hh.emulator.url}" }`,
-    "pacing: { min_interval_ms: 0 }",
-    "recipes: [recipes]",
-    "state: state.db",
-    "services:",
-    "  spotify:",
-    `    base_url: "${hh.emulator.url}/spotify/api/v1"`,
-    `    accounts_url: "${hh.emulator.url}/spotify/accounts"`,
-    `    client_id: ${app.client_id}`,
-    `    client_secret: $\{SPOTIFY_SECRET}`,
-    `  listenbrainz: { base_url: "${hh.emulator.url}/listenbrainz" }`,
-    `  lastfm: { base_url: "${hh.emulator.url}/lastfm/2.0/" }`,
-    "",
-  ].join("\n");
-  const projectFile = join(hh.dir, "musicsync.yaml");
-  await writeFile(projectFile, text);
-  const { project, issues } = loadProjectText(projectFile, text, { SPOTIFY_SECRET: app.client_secret });
-  if (!project) throw new Error(issues.map((i) => i.message).join("; "));
-  const recipes = join(hh.dir, "recipes");
-  await mkdir(recipes, { recursive: true });
-  await writeFile(join(recipes, "recipe.yaml"), recipeText);
-  const loaded = await loadRecipePaths([join(recipes, "recipe.yaml")], { project });
-  if (loaded.issues.length > 0) throw new Error(loaded.issues.map((i) => i.message).join("\n"));
-  const env = () =>
-    createEnv({
-      project,
-      projectFile,
-      logger: createLogger("silent"),
-      pacing: { minIntervalMs: 0, maxPerMinute: 0, baseDelayMs: 100 },
-      // The Last.fm key from the environment, as a person would keep it out of the file.
-      environment: { LASTFM_API_KEY: apiKey },
-    });
-  return { loaded: loaded.recipes[0]! as LoadedRecipe, env };
 }
 
 function spotifyProject(hh: Harness, playlistId: string) {
