@@ -25,7 +25,7 @@ export interface PgStateOptions extends OpenStateOptions {
   migrate: (pool: pg.Pool) => Promise<void>;
   /** How long a call keeps trying while the server cannot be reached (default 30 s). */
   reconnect?: Reconnect;
-  /** How often a held lock's session is checked (default every 3 s, 10 s to answer). */
+  /** How often a held lock's session is checked (default every 3 s, 10 s to answer), how long a takeover waits (10 s). */
   leaseChecks?: LeaseChecks;
 }
 

@@ -41,9 +41,24 @@ const TAKEOVER_TIMEOUT_MS = 10_000;
 export interface LeaseChecks {
   everyMs: number;
   timeoutMs: number;
+  /**
+   * How long a takeover (of a stale lock, or by `unlock`) waits for the account to be let go once
+   * the holder's session was told to end (default 10 s; a whole number of milliseconds from 1). It
+   * is also how long the losers of a race to take over one stale lock wait before they call the
+   * account busy.
+   */
+  takeoverMs?: number;
 }
 
 export const DEFAULT_LEASE_CHECKS: LeaseChecks = Object.freeze({ everyMs: 3_000, timeoutMs: 10_000 });
+
+/** The takeover's wait, checked: it becomes a `SET lock_timeout`, where 0 would mean no limit. */
+function takeoverMsOf(checks: LeaseChecks): number {
+  const ms = checks.takeoverMs ?? TAKEOVER_TIMEOUT_MS;
+  if (!Number.isInteger(ms) || ms < 1)
+    throw new Error(`leaseChecks.takeoverMs: ${ms} is not a whole number of milliseconds from 1`);
+  return ms;
+}
 
 /** A lock this process holds: its session, and why it was lost (null while held). */
 interface Held {
@@ -60,6 +75,7 @@ export class PgLeaseLockStore implements Leases {
   /** The locks this process holds, by lock id. */
   private readonly held = new Map<string, Held>();
   private readonly sessions: KeptSessions;
+  private readonly takeoverMs: number;
   /** Reading locks is the rows' business alone. */
   readonly lock: RowLocks["lock"];
   readonly locks: RowLocks["locks"];
@@ -75,6 +91,7 @@ export class PgLeaseLockStore implements Leases {
   ) {
     this.lock = rows.lock;
     this.locks = rows.locks;
+    this.takeoverMs = takeoverMsOf(checks);
     // Exempt before the advisory lock is taken: the row's write that follows may idle a session
     // past the server's timeout, and its end would free the account (and fail the acquire).
     this.sessions = new KeptSessions(connect, keepIdle, checks.timeoutMs);
@@ -163,7 +180,7 @@ export class PgLeaseLockStore implements Leases {
     if (at - current.heartbeatAt <= staleAfterMs) return { acquired: false, heldBy: current };
     // Only the stale lock's own session is ended: another process taking over at the same moment
     // may already hold the account with a session of its own, which must live on.
-    if (!(await takeFrom(session, current.lockId, account))) {
+    if (!(await takeFrom(session, current.lockId, account, this.takeoverMs))) {
       return { acquired: false, heldBy: (await this.rows.lock(account)) ?? current };
     }
     return this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY, lockId);
@@ -215,7 +232,7 @@ export class PgLeaseLockStore implements Leases {
       const session = await this.connect();
       try {
         // Waited for, so an acquire right after `unlock` finds the account free (or taken by another).
-        if (await takeFrom(session, row.lockId, row.account)) {
+        if (await takeFrom(session, row.lockId, row.account, this.takeoverMs)) {
           // Let go before `unlock` returns, not whenever the server sees the session end.
           await releaseAdvisoryLock(session, KEY + row.account, WAITING_NAME);
         }
@@ -245,8 +262,8 @@ function lose(held: Held, why: string): void {
 }
 
 /** Ends the session of lock `lockId`, then takes the account, waiting (bounded) for it to let go. */
-function takeFrom(session: pg.Client, lockId: string, account: string): Promise<boolean> {
-  return takeAdvisoryLock(session, SESSION_NAME + lockId, KEY + account, TAKEOVER_TIMEOUT_MS);
+function takeFrom(session: pg.Client, lockId: string, account: string, timeoutMs: number): Promise<boolean> {
+  return takeAdvisoryLock(session, SESSION_NAME + lockId, KEY + account, timeoutMs);
 }
 
 /** A session holds the account but has not written its row yet: busy, named as such. */

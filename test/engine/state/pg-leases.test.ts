@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { openState } from "../../../engine/state/open.js";
-import { type LeaseChecks, PgLeaseLockStore } from "../../../engine/state/pg/leases.js";
-import { pgStateOn } from "../../../engine/state/pg.js";
+import { DEFAULT_LEASE_CHECKS, type LeaseChecks, PgLeaseLockStore } from "../../../engine/state/pg/leases.js";
+import { openPgState, pgStateOn } from "../../../engine/state/pg.js";
 import type { EngineState, LockAttempt, LockInfo } from "../../../engine/state/types.js";
 import { usePostgres } from "../../support/postgres-server.js";
 import { type LockHolder, spawnLockHolder } from "./pg-lock-holder.js";
@@ -141,7 +141,13 @@ describe("the account lock on PostgreSQL (session advisory lock)", () => {
     const at = Date.now();
     const hung = stateOf(url);
     acquired(await hung.acquireLock(ACCOUNT, "hung", at, STALE));
-    const takers = Array.from({ length: 8 }, () => stateOf(url));
+    // The losers wait the takeover's time for an account the winner keeps, then call it busy: 3 s
+    // here, not 10, and still ample for the winner (the stale session ends in milliseconds).
+    const takers = Array.from({ length: 8 }, () => {
+      const state = openPgState(url, { leaseChecks: { ...DEFAULT_LEASE_CHECKS, takeoverMs: 3_000 } });
+      states.push(state);
+      return state;
+    });
     await Promise.all(takers.map((s) => s.locks()));
     const later = at + STALE + 1;
     const tries = await Promise.all(takers.map((s, i) => s.acquireLock(ACCOUNT, `taker ${i}`, later, STALE)));
@@ -274,6 +280,21 @@ describe("a lock's session kept for the next lock", () => {
     } finally {
       spawnSync("kill", ["-CONT", String(pid)]);
     }
+  });
+});
+
+describe("the lease checks' settings", () => {
+  it("refuses a takeover wait that is not a whole number of milliseconds from 1", () => {
+    const lock: LockInfo = { account: ACCOUNT, lockId: "x", holder: "me", acquiredAt: 1, heartbeatAt: 1 };
+    const connect = () => Promise.reject(new Error("no session is opened here"));
+    for (const takeoverMs of [0, -5, 1.5, Number.NaN])
+      expect(
+        () => new PgLeaseLockStore(freeRows(lock), connect, { ...DEFAULT_LEASE_CHECKS, takeoverMs }),
+        String(takeoverMs),
+      ).toThrow(`leaseChecks.takeoverMs: ${takeoverMs} is not a whole number of milliseconds from 1`);
+    expect(
+      () => new PgLeaseLockStore(freeRows(lock), connect, { ...DEFAULT_LEASE_CHECKS, takeoverMs: 1 }),
+    ).not.toThrow();
   });
 });
 

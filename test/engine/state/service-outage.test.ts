@@ -94,10 +94,10 @@ describe("a PostgreSQL restart under running services", () => {
     const h = await harness();
     const songs = catalogueSongs(h, 6);
     await writeRecipes(h.dir, [
-      { id: "often", ids: songs.slice(0, 3), title: "Outage often", cron: "*/2 * * * * *" },
+      { id: "often", ids: songs.slice(0, 3), title: "Outage often", cron: "* * * * * *" },
       { id: "asked", ids: songs.slice(3, 6), title: "Outage asked" },
     ]);
-    const w = start(h, "worker", ["--poll", "0.5s", "--tick", "1s"]);
+    const w = start(h, "worker", ["--poll", "0.5s", "--tick", "500ms"]);
     await w.waitForLog(finished("often"), "a scheduled run before the restart", 60_000);
     const from = await restart(w);
     // Three: a job already waiting before the restart accounts for one at most (one waits per recipe).
@@ -137,9 +137,10 @@ describe("a PostgreSQL restart under running services", () => {
     await outage.up();
     const cut = await w.waitForLog(logged("run interrupted"), "the run stopped by its lost lock", 60_000);
     expect(cut.error).toMatch(/^the lock on account "default" was lost: /);
+    // The writes were slowed for the run to be cut mid-way; the run again needs them at speed.
+    await h.faults({ config: null });
     const done = await w.waitForLog(finished("big"), "the job run again to the end", 60_000);
     expect(done.outcome).toBe("converged");
-    await h.faults({ config: null });
     const [pid] = await playlistsTitled(h, "Outage big");
     expect(await playlistsTitled(h, "Outage big")).toHaveLength(1);
     expect((await playlistRows(h, pid!)).map((r) => r.videoId)).toEqual(songs);
@@ -179,13 +180,14 @@ describe("a PostgreSQL restart under running services", () => {
       await admin.query(`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`);
       await admin.end();
     }
+    // The writes were slowed for the refusal to come mid-run; what is left of it goes at speed.
+    await h.faults({ config: null });
     const done = await w.waitForLog(
       (l) => finished("maint")(l) && l.outcome === "converged",
       "the job run again to the end",
       90_000,
     );
     expect(done.outcome).toBe("converged");
-    await h.faults({ config: null });
     const [pid] = await playlistsTitled(h, "Outage maint");
     expect(await playlistsTitled(h, "Outage maint")).toHaveLength(1);
     expect((await playlistRows(h, pid!)).map((r) => r.videoId)).toEqual(songs);
