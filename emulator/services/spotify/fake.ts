@@ -4,12 +4,20 @@
  * in memory: it is generated again, the same, from the seed and the catalogue at each start. The
  * tokens issued are in the emulator's database, so that a sign-in outlives a restart (each
  * musicsync command starts the embedded emulator anew), and so are the changes made through the
- * controls (a playlist gaining songs), made again on the generated data at the next start.
+ * controls (a playlist gaining songs, an album saved, an artist followed), made again on the
+ * generated data at the next start.
  */
 import type { EmulatorState } from "../../context.js";
 import { keepChange, replayChanges } from "../kept-changes.js";
 import { SpotifyAccounts } from "./auth.js";
-import { type FakePlaylist, generateSpotifyData, type SpotifyData } from "./data.js";
+import {
+  byId,
+  type FakeArtist,
+  type FakePlaylist,
+  type FakeSavedAlbum,
+  generateSpotifyData,
+  type SpotifyData,
+} from "./data.js";
 import type { FakeTrack } from "./tracks.js";
 
 export class SpotifyFake {
@@ -27,7 +35,7 @@ export class SpotifyFake {
   get data(): SpotifyData {
     if (!this.generated) {
       this.generated = generateSpotifyData(this.state.store);
-      replayChanges(this.state, "spotify", (c) => this.change(c as unknown as PlaylistChange));
+      replayChanges(this.state, "spotify", (c) => this.change(c as unknown as SpotifyChange));
     }
     return this.generated;
   }
@@ -45,7 +53,7 @@ export class SpotifyFake {
 
   /** Appends `count` tracks to a playlist (as its owner adding songs); returns them. */
   grow(id: string, count: number): FakeTrack[] {
-    return this.made({ op: "grow", id, count });
+    return this.made({ op: "grow", id, count }) as FakeTrack[];
   }
 
   /** Removes the rows at `positions` (0-based) from a playlist. */
@@ -53,30 +61,92 @@ export class SpotifyFake {
     this.made({ op: "remove", id, positions: [...positions] });
   }
 
-  private made(c: PlaylistChange): FakeTrack[] {
-    const added = this.change(c);
-    keepChange(this.state, "spotify", { ...c });
-    return added;
+  /** Saves the next `count` albums (newest first, as Spotify lists them); returns them. */
+  saveAlbums(count: number): FakeSavedAlbum[] {
+    return this.made({ op: "save", count }) as FakeSavedAlbum[];
   }
 
-  private change(c: PlaylistChange): FakeTrack[] {
-    const p = this.playlist(c.id);
-    p.snapshot++;
-    if (c.op === "grow") {
-      const added = this.data.more(c.count);
-      p.items.push(...added);
-      return added;
+  /** Removes a saved album (it may be saved again later); false when it is not saved. */
+  unsaveAlbum(id: string): boolean {
+    return this.madeIf({ op: "unsave", id });
+  }
+
+  /** Follows the next `count` artists; returns them. */
+  followArtists(count: number): FakeArtist[] {
+    return this.made({ op: "follow", count }) as FakeArtist[];
+  }
+
+  /** Stops following an artist (it may be followed again later); false when it is not followed. */
+  unfollowArtist(id: string): boolean {
+    return this.madeIf({ op: "unfollow", id });
+  }
+
+  private made(c: SpotifyChange): Changed {
+    const changed = this.change(c);
+    keepChange(this.state, "spotify", { ...c });
+    return changed;
+  }
+
+  /** A change that may not apply (nothing to unsave): kept only when it did. */
+  private madeIf(c: SpotifyChange): boolean {
+    if (this.change(c).length === 0) return false;
+    keepChange(this.state, "spotify", { ...c });
+    return true;
+  }
+
+  private change(c: SpotifyChange): Changed {
+    const data = this.data;
+    switch (c.op) {
+      case "grow": {
+        const p = this.playlist(c.id);
+        p.snapshot++;
+        const added = data.more(c.count);
+        p.items.push(...added);
+        return added;
+      }
+      case "remove": {
+        const p = this.playlist(c.id);
+        p.snapshot++;
+        const drop = new Set(c.positions);
+        p.items = p.items.filter((_, i) => !drop.has(i));
+        return [];
+      }
+      case "save": {
+        const saved = data.albumsToSave.splice(0, c.count);
+        data.albums.unshift(...saved);
+        return saved;
+      }
+      case "unsave":
+        return putBack(data.albums, data.albumsToSave, c.id);
+      case "follow": {
+        const followed = data.artistsToFollow.splice(0, c.count);
+        data.artists = byId([...data.artists, ...followed]);
+        return followed;
+      }
+      case "unfollow":
+        return putBack(data.artists, data.artistsToFollow, c.id);
     }
-    const drop = new Set(c.positions);
-    p.items = p.items.filter((_, i) => !drop.has(i));
-    return [];
   }
 }
 
-/** A change made to a playlist through the controls, as kept. */
-type PlaylistChange =
+/** What a change added or took away. */
+type Changed = (FakeTrack | FakeSavedAlbum | FakeArtist)[];
+
+/** A change made through the controls, as kept: to a playlist, or to the person's library. */
+type SpotifyChange =
   | { op: "grow"; id: string; count: number }
-  | { op: "remove"; id: string; positions: number[] };
+  | { op: "remove"; id: string; positions: number[] }
+  | { op: "save" | "follow"; count: number }
+  | { op: "unsave" | "unfollow"; id: string };
+
+/** Moves the one of `id` from the list to the front of the ones to come; what moved (none or it). */
+function putBack<T extends { id: string }>(list: T[], toCome: T[], id: string): T[] {
+  const at = list.findIndex((x) => x.id === id);
+  if (at < 0) return [];
+  const moved = list.splice(at, 1);
+  toCome.unshift(...moved);
+  return moved;
+}
 
 const fakes = new WeakMap<EmulatorState, SpotifyFake>();
 

@@ -2,7 +2,8 @@
  * What the stand-ins are changed into outlives the emulator on a database file (each musicsync
  * command starts the embedded emulator anew): the Spotify stand-in's tokens (an ended token stays
  * ended, a refresh token a refresh replaced stays refused), and the changes made through the
- * controls: a Spotify playlist grown and cut, a new Weekly Exploration, a ListenBrainz playlist
+ * controls: a Spotify playlist grown and cut, albums saved and unsaved and artists followed and
+ * unfollowed, a new Weekly Exploration, a ListenBrainz playlist
  * edited, Last.fm loves edited and an API key added. Seen through the HTTP controls and the
  * stand-ins' own ground truth.
  */
@@ -18,6 +19,8 @@ import {
 import {
   SPOTIFY_FAKE_CLIENT,
   s256,
+  spotifyAlbumTruth,
+  spotifyArtistTruth,
   spotifyFake,
   spotifyTruth,
 } from "../../../emulator/services/spotify/index.js";
@@ -138,6 +141,8 @@ async function post(url: string, body?: unknown): Promise<Record<string, unknown
 function seen(e: Awaited<ReturnType<typeof startEmulator>>, spotifyId: string, lbMbid: string) {
   return {
     spotify: spotifyTruth(e.state, spotifyId).map((t) => t?.trackId ?? null),
+    albums: spotifyAlbumTruth(e.state).map((a) => a.serviceId),
+    artists: spotifyArtistTruth(e.state).map((a) => a.serviceId),
     exploration: seriesPlaylists(e.state, "listener", "weekly-exploration").map((p) => p.mbid),
     lbPlaylist: playlistTracks(e.state, findPlaylist(e.state, lbMbid)!).map((t) => t.mbid),
     loved: lovedTracks(e.state, "scrobbler").map((d) => d.track.url),
@@ -157,6 +162,12 @@ describe("changes made through the controls, across restarts", () => {
         await post(`${c}/spotify/playlists/${gym}/add?count=4`);
         await post(`${c}/spotify/playlists/${gym}/remove?positions=0,2`);
         await post(`${c}/spotify/playlists/${gym}/add?count=2`);
+        const saved = (await post(`${c}/spotify/albums/save?count=3`)).saved as { serviceId: string }[];
+        await post(`${c}/spotify/albums/${saved[1]!.serviceId.split(":")[2]}/unsave`);
+        const followed = (await post(`${c}/spotify/artists/follow?count=2`)).followed as {
+          serviceId: string;
+        }[];
+        await post(`${c}/spotify/artists/${followed[0]!.serviceId.split(":")[2]}/unfollow`);
         await post(`${c}/listenbrainz/users/listener/next`, { series: "weekly-exploration" });
         await post(`${c}/listenbrainz/playlists/${lbMbid}`, { add: 3, remove: [1] });
         await post(`${c}/lastfm/users/scrobbler/loved`, { add: 2, remove: [0, 5] });
@@ -165,6 +176,10 @@ describe("changes made through the controls, across restarts", () => {
       });
       expect(after.spotify).toHaveLength(before.spotify.length + 4);
       expect(after.spotify.slice(0, 3)).toEqual([before.spotify[1], ...before.spotify.slice(3, 5)]);
+      expect(after.albums).toHaveLength(before.albums.length + 2);
+      expect(after.albums.slice(2)).toEqual(before.albums);
+      expect(after.artists).toHaveLength(before.artists.length + 1);
+      expect(after.artists).toEqual(expect.arrayContaining(before.artists));
       expect(after.exploration[0]).not.toBe(before.exploration[0]);
       expect(after.lbPlaylist).toHaveLength(before.lbPlaylist.length + 2);
       expect(after.lbPlaylist.slice(0, -3)).toEqual(before.lbPlaylist.filter((_, i) => i !== 1));
