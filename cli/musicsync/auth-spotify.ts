@@ -92,6 +92,8 @@ interface Target {
   clientId: string;
   accountsBase: string;
   apiBase: string;
+  /** The embedded emulator's stand-in, not Spotify. */
+  standIn: boolean;
 }
 
 /** The embedded emulator this command started, if any: stopped when the command ends. */
@@ -126,21 +128,32 @@ async function targetOf(run: CommandRun, started: Started): Promise<Target> {
       ...(emulator ? { emulatorUrl: () => emulator.url() } : {}),
     });
     clientId ??= (await standInJson<{ client_id: string }>(await emulator!.url(), "spotify/app")).client_id;
-    return { project, clientId, accountsBase: s.accountsUrl, apiBase: s.apiUrl };
+    return { project, clientId, accountsBase: s.accountsUrl, apiBase: s.apiUrl, standIn: emulator !== null };
   } catch (e) {
     if (e instanceof ServiceSettingError || e instanceof AccountError) throw new CliError(e.message);
     throw e;
   }
 }
 
-function instructions(url: URL, redirectUri: string, fixedPort: boolean, seconds: number): string {
-  const register = fixedPort
-    ? `Your app's settings (${DASHBOARD}) must list the redirect URI ${redirectUri} exactly.`
-    : `Your app's settings (${DASHBOARD}) must list the redirect URI http://127.0.0.1${CALLBACK} ` +
-      "(Spotify then allows any port), or run again with --port <port> and list " +
-      `http://127.0.0.1:<port>${CALLBACK}.`;
+function instructions(
+  url: URL,
+  redirectUri: string,
+  fixedPort: boolean,
+  seconds: number,
+  standIn: boolean,
+): string {
+  // The stand-in knows its one app and approves at once: there is nothing to register or sign in to.
+  const register = standIn
+    ? "This is the embedded emulator's stand-in for Spotify: it approves at once, with nothing to register."
+    : fixedPort
+      ? `Your app's settings (${DASHBOARD}) must list the redirect URI ${redirectUri} exactly.`
+      : `Your app's settings (${DASHBOARD}) must list the redirect URI http://127.0.0.1${CALLBACK} ` +
+        "(Spotify then allows any port), or run again with --port <port> and list " +
+        `http://127.0.0.1:<port>${CALLBACK}.`;
   return [
-    "Open this address in a browser where you are signed in to Spotify, and approve:",
+    standIn
+      ? "Open this address in a browser (or fetch it, then the address it sends you to):"
+      : "Open this address in a browser where you are signed in to Spotify, and approve:",
     "",
     `  ${url.toString()}`,
     "",
@@ -303,7 +316,7 @@ async function signIn(run: CommandRun, o: AuthSpotifyOptions, target: Target): P
       state,
       challenge: pkceChallenge(verifier),
     });
-    io.stdout.write(instructions(url, listener.redirectUri, port !== 0, seconds));
+    io.stdout.write(instructions(url, listener.redirectUri, port !== 0, seconds, target.standIn));
     const code = await waitForCode(listener);
     engineScrubber.addSecrets([code]);
     let token: SpotifyToken;

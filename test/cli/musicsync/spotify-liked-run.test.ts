@@ -158,6 +158,9 @@ describe("liked songs from a kept Spotify sign-in, on the embedded emulator", ()
         expect(signed.result.stderr).toBe("");
         expect(signed.result.code).toBe(0);
         expect(signed.result.stdout).toMatch(/Signed in to Spotify as \S/);
+        // The stand-in has no app settings to register a redirect in: the command does not ask for it.
+        expect(signed.result.stdout).toContain("the embedded emulator's stand-in for Spotify");
+        expect(signed.result.stdout).not.toContain("developer.spotify.com");
         const first = await keptSecrets(dir, env, store);
         expect(first).toHaveLength(2);
 
