@@ -27,6 +27,12 @@ export interface SearchStep {
 export interface EntryKeys {
   key: string;
   words: string | null;
+  /**
+   * What tells apart two entries of the same words (a song's ISRC: two songs of one title by one
+   * artist on two albums), or null. An entry with one never takes the match of other words-alike
+   * entries: it is searched as itself.
+   */
+  identity?: string | null;
 }
 
 /**
@@ -254,23 +260,23 @@ export async function resolveWith<E, C>(
   const asked = new Set(keys.flatMap((k) => (k.words === null ? [k.key] : [k.key, k.words])));
   const cached = deps.cache ? await deps.cache.cachedMatches([...asked]) : new Map<string, CachedMatch>();
   const byKey = new Map<string, Resolution<E, C>>();
+  // By words, with the identity of the entry searched: taken only by an entry of the same identity.
+  const byWords = new Map<string, { r: Resolution<E, C>; identity: string | null }>();
   let searches = 0;
   const resolutions: Resolution<E, C>[] = [];
   for (const [i, entry] of entries.entries()) {
     const k = keys[i]!;
     const { key } = k;
-    const found = known(
-      kind,
-      entry,
-      k,
-      deps,
-      cached.get(key) ?? (k.words !== null ? cached.get(k.words) : undefined),
-    );
-    let r = found ?? byKey.get(key) ?? (k.words !== null ? byKey.get(k.words) : undefined);
+    const identity = k.identity ?? null;
+    // The cache by words holds no identity: only an entry without one may take it.
+    const byCachedWords = k.words !== null && identity === null ? cached.get(k.words) : undefined;
+    const found = known(kind, entry, k, deps, cached.get(key) ?? byCachedWords);
+    const alike = k.words !== null ? byWords.get(k.words) : undefined;
+    let r = found ?? byKey.get(key) ?? (alike?.identity === identity ? alike.r : undefined);
     if (!r) {
       r = await searchOne(kind, entry, key, deps, () => searches++);
       byKey.set(key, r);
-      if (k.words !== null) byKey.set(k.words, r);
+      if (k.words !== null) byWords.set(k.words, { r, identity });
       const fresh = { key, videoId: r.videoId, score: r.score, reasons: r.reasons, matchedAt: deps.now };
       // Under the words too: the same song from a file, or another service, need not be searched again.
       const also = k.words !== null ? [{ ...fresh, key: k.words }] : [];
@@ -288,13 +294,15 @@ export async function resolveWith<E, C>(
  * then among videos. What the ISRC finds is scored like any result: the service has been seen to
  * answer a code with another recording. An entry with a service id is keyed by it, and by its
  * words as well, so that a correction written as "artist - title" and a match found for the same
- * words from a file still count.
+ * words from a file still count; its ISRC keeps apart two songs of the same words.
  */
 export const SONGS: MatchKind<SongEntry, MatchCandidate> = {
   noun: "video",
   keys(entry) {
     const words = entryKey(entry);
-    return entry.serviceId ? { key: entry.serviceId, words } : { key: words, words: null };
+    return entry.serviceId
+      ? { key: entry.serviceId, words, identity: entry.isrc }
+      : { key: words, words: null };
   },
   ownId: (entry) => entry.videoId,
   searches: (entry) => [

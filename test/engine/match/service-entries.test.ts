@@ -118,6 +118,33 @@ describe("songs of other services", () => {
     expect(file.resolutions[0]).toMatchObject({ by: "cache", videoId: "bbbbbbbbbbb" });
   });
 
+  it("keeps apart two songs of the same words by their ISRCs, in one run and the next", async () => {
+    // One artist's two songs called "Heart", on two albums: the words alone cannot tell them apart.
+    const songs: Song[] = [
+      { videoId: "hhhhhhhhhh1", title: "Heart", artist: "Paper Machine", seconds: 200, isrc: "USPPM2000001" },
+      { videoId: "hhhhhhhhhh2", title: "Heart", artist: "Paper Machine", seconds: 260, isrc: "USPPM2200002" },
+    ];
+    const cache = memoryCache();
+    const { search } = catalogue(songs);
+    const deps = { search, cache, overrides: new Map(), now: 1 };
+    const one = track("Heart", "Paper Machine", 200, "h1", { isrc: "USPPM2000001" });
+    const two = track("Heart", "Paper Machine", 260, "h2", { isrc: "USPPM2200002" });
+    const both = await resolveEntries([one, two], deps);
+    expect(both.resolutions.map((r) => r.videoId)).toEqual(["hhhhhhhhhh1", "hhhhhhhhhh2"]);
+    // The second seen alone later, after the words were cached with the first's video.
+    const later = memoryCache();
+    const first = await resolveEntries([one], { ...deps, cache: later });
+    expect(first.resolutions[0]!.videoId).toBe("hhhhhhhhhh1");
+    const next = await resolveEntries([two], { ...deps, cache: later });
+    expect(next.resolutions[0]).toMatchObject({ by: "search", videoId: "hhhhhhhhhh2" });
+    // Without ISRCs nothing tells them apart: same words, one search.
+    const plain = await resolveEntries(
+      [track("Red Evening", "Bo Kent", 180, "r1"), track("Red Evening", "Bo Kent", 180, "r2")],
+      { ...deps, search: catalogue(SONGS).search, cache: null },
+    );
+    expect(plain.searches).toBe(1);
+  });
+
   it("takes a correction written by the service's id, or by the words", async () => {
     const { search, asked } = catalogue(SONGS);
     const words = track("Green Noon", "Cy Dorn", 240, "t3");
