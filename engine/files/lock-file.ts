@@ -5,9 +5,9 @@
  * write is a rename, so a reader sees the old file or the new one whole.
  */
 
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { describeFsError } from "./read-regular.js";
+import { describeFsError, readRegularFileIfAny } from "./read-regular.js";
 
 export class LockFileError extends Error {
   override name = "LockFileError";
@@ -22,9 +22,27 @@ export interface LockFileOptions {
 
 const sleepFor = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** What a lock holds: `pid@host`. */
+const OWNER = /^([0-9]{1,10})@(\S{1,255})$/;
+
+/**
+ * The lock's holder as written, or "" when the lock is not a small regular file holding one. It is
+ * read without waiting (a named pipe in its place would hold a plain read for ever) and within a
+ * bound, and anything else it holds is never quoted: a link in its place may lead to a token.
+ */
+async function ownerOf(lock: string): Promise<string> {
+  try {
+    const bytes = await readRegularFileIfAny(lock, { maxBytes: 512, tooBig: () => "too big for a lock" });
+    const owner = bytes?.toString("utf8").trim() ?? "";
+    return OWNER.test(owner) ? owner : "";
+  } catch {
+    return "";
+  }
+}
+
 /** Whether the lock's holder is a process of this machine that has ended. */
 function leftByEnded(owner: string): boolean {
-  const m = /^([0-9]+)@(.*)$/.exec(owner.trim());
+  const m = OWNER.exec(owner);
   if (!m || m[2] !== hostname()) return false;
   try {
     process.kill(Number(m[1]), 0);
@@ -64,14 +82,14 @@ export async function withLockFile<T>(
         await rm(lock, { force: true });
       }
     }
-    owner = await readFile(lock, "utf8").catch(() => "");
+    owner = await ownerOf(lock);
     // Two processes meeting one abandoned lock at once could both take it over; a lock is only
     // abandoned by a kill within its few milliseconds, and each write is whole (a rename).
     if (leftByEnded(owner)) await rm(lock, { force: true });
     else await sleep(o.waitMs ?? 20);
   }
   throw new LockFileError(
-    `${lock} is held by process ${owner.trim() || "(unknown)"}: another musicsync is writing ${path}; ` +
+    `${lock} is held by process ${owner || "(unknown)"}: another musicsync is writing ${path}; ` +
       `if no musicsync is running, remove ${lock}`,
   );
 }

@@ -3,7 +3,7 @@
  * left by an ended process taken over, a live holder waited for and then refused with its name.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -73,6 +73,32 @@ describe("withLockFile", () => {
       expect(existsSync(`${path}.lock`)).toBe(false);
     });
   });
+
+  it("never hangs on a lock that is a named pipe, and says no more of a lock than a holder's pid@host", async () => {
+    await withTempDir("lock-", async (dir) => {
+      const path = join(dir, "token.json");
+      // A pipe opened for reading waits for a writer: the owner must be read without waiting.
+      const made = spawnSync("mkfifo", [`${path}.lock`]);
+      expect(made.status).toBe(0);
+      await expect(withLockFile(path, async () => {}, { ...noWait, attempts: 2 })).rejects.toThrow(
+        "is held by process (unknown)",
+      );
+      // A lock that is a link to another file (a token): what it leads to is never quoted.
+      const secret = join(dir, "secret.json");
+      writeFileSync(secret, '{"refresh_token":"AQDq-a-refresh-token-never-printed"}\n');
+      const other = join(dir, "other.json");
+      symlinkSync(secret, `${other}.lock`);
+      const linked = withLockFile(other, async () => {}, { ...noWait, attempts: 2 });
+      await expect(linked).rejects.toThrow("is held by process (unknown)");
+      await expect(linked).rejects.not.toThrow("AQDq");
+      // A folder in its place: refused the same way, not taken for an ended holder.
+      const third = join(dir, "third.json");
+      mkdirSync(`${third}.lock`);
+      await expect(withLockFile(third, async () => {}, { ...noWait, attempts: 2 })).rejects.toThrow(
+        "is held by process (unknown)",
+      );
+    });
+  }, 10_000);
 
   it("says why a lock cannot be made", async () => {
     await withTempDir("lock-", async (dir) => {
