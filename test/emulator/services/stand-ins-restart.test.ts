@@ -8,6 +8,7 @@
  * stand-ins' own ground truth.
  */
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../../emulator/index.js";
 import { keyAccepted, lovedTracks } from "../../../emulator/services/lastfm/data.js";
@@ -195,6 +196,29 @@ describe("changes made through the controls, across restarts", () => {
       // Another database starts from what the seed makes.
       const fresh = await withEmulator(join(dir, "other.db"), (e) => seen(e, ids.gym, ids.lbMbid));
       expect(fresh).toEqual(before);
+    });
+  });
+
+  it("pass over a kept change that cannot be read (a damaged row) and make the others", async () => {
+    await withTempDir("stand-ins-", async (dir) => {
+      const db = join(dir, "emulator.db");
+      const before = await withEmulator(db, (e) => spotifyAlbumTruth(e.state).map((a) => a.serviceId));
+      const sqlite = new Database(db);
+      try {
+        const add = sqlite.prepare("INSERT INTO stand_in_changes (service, change) VALUES (?, ?)");
+        add.run("spotify", "{not json");
+        add.run("spotify", JSON.stringify({ op: "save", count: 1 }));
+        add.run("lastfm", "");
+      } finally {
+        sqlite.close();
+      }
+      const after = await withEmulator(db, (e) => ({
+        albums: spotifyAlbumTruth(e.state).map((a) => a.serviceId),
+        loved: lovedTracks(e.state, "scrobbler").length,
+      }));
+      expect(after.albums).toHaveLength(before.length + 1);
+      expect(after.albums.slice(1)).toEqual(before);
+      expect(after.loved).toBeGreaterThan(0);
     });
   });
 });
