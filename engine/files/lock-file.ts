@@ -5,7 +5,8 @@
  * write is a rename, so a reader sees the old file or the new one whole.
  */
 
-import { rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { link, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { describeFsError, readRegularFileIfAny } from "./read-regular.js";
 
@@ -63,6 +64,30 @@ async function created(lock: string, me: string): Promise<boolean> {
   }
 }
 
+/**
+ * Removes the lock `ended` (a holder that has ended) left, and only that one. Two processes can
+ * meet one abandoned lock at once: the first removes it and makes its own, which the second,
+ * acting on what it read before, must not remove (both would then write). So the lock is moved
+ * aside first (a rename: one process moves it, the other finds nothing there) and read where it
+ * went: the abandoned one is removed; a live holder's is put back with a link, which never
+ * replaces a lock made meanwhile. That leaves a race only for a third process making a lock in the
+ * instant between the move and the link.
+ */
+export async function removeAbandoned(lock: string, ended: string): Promise<void> {
+  const aside = `${lock}.${randomBytes(6).toString("hex")}.taken`;
+  try {
+    await rename(lock, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw new LockFileError(`cannot take over the lock ${lock}: ${describeFsError(e)}`);
+  }
+  try {
+    if ((await ownerOf(aside)) !== ended) await link(aside, lock).catch(() => {});
+  } finally {
+    await rm(aside, { force: true }).catch(() => {});
+  }
+}
+
 /** Runs `body` holding `<path>.lock`; refuses (LockFileError) when another keeps holding it. */
 export async function withLockFile<T>(
   path: string,
@@ -83,9 +108,7 @@ export async function withLockFile<T>(
       }
     }
     owner = await ownerOf(lock);
-    // Two processes meeting one abandoned lock at once could both take it over; a lock is only
-    // abandoned by a kill within its few milliseconds, and each write is whole (a rename).
-    if (leftByEnded(owner)) await rm(lock, { force: true });
+    if (leftByEnded(owner)) await removeAbandoned(lock, owner);
     else await sleep(o.waitMs ?? 20);
   }
   throw new LockFileError(

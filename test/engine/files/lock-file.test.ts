@@ -3,11 +3,11 @@
  * left by an ended process taken over, a live holder waited for and then refused with its name.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LockFileError, withLockFile } from "../../../engine/files/lock-file.js";
+import { LockFileError, removeAbandoned, withLockFile } from "../../../engine/files/lock-file.js";
 import { withTempDir } from "../../support/temp-dir.js";
 
 const noWait = { sleep: async () => {} };
@@ -71,6 +71,26 @@ describe("withLockFile", () => {
       await withLockFile(path, body, { ...noWait, attempts: 3 });
       expect(ran).toBe(true);
       expect(existsSync(`${path}.lock`)).toBe(false);
+    });
+  });
+
+  it("takes over only the abandoned lock it read: a live holder's, made meanwhile by another taker, stays", async () => {
+    await withTempDir("lock-", async (dir) => {
+      const lock = join(dir, "token.json.lock");
+      const ended = `${spawnSync(process.execPath, ["-e", ""]).pid!}@${hostname()}`;
+      // Another process took the abandoned lock over first and holds its own now; this one read
+      // the ended holder's before, and acts on that.
+      const live = `${process.pid}@${hostname()}\n`;
+      writeFileSync(lock, live);
+      await removeAbandoned(lock, ended);
+      expect(readFileSync(lock, "utf8")).toBe(live);
+      // The abandoned one itself is removed; nothing is left beside it.
+      writeFileSync(lock, `${ended}\n`);
+      await removeAbandoned(lock, ended);
+      expect(readdirSync(dir)).toEqual([]);
+      // Gone already (the other taker removed it): nothing to do.
+      await removeAbandoned(lock, ended);
+      expect(readdirSync(dir)).toEqual([]);
     });
   });
 
