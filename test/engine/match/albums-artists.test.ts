@@ -158,6 +158,17 @@ describe("artists", () => {
     expect(d.accepted).toBeNull();
     expect(d.best?.reasons[0]).toMatch(/name differs/);
   });
+
+  it("leaves a long near name unmatched too: one letter more is another artist, whatever the length", () => {
+    for (const [mine, theirs] of [
+      ["Jackson Browne", "Jackson Brown"],
+      ["Chris Brown", "Chris Browne"],
+    ]) {
+      const d = decideArtist({ name: mine!, serviceId: "spotify:artist:y" }, [artist(theirs!, "a")]);
+      expect(d.accepted, `${mine} taken as ${theirs}`).toBeNull();
+      expect(d.best?.reasons[0]).toMatch(/name nearly equal/);
+    }
+  });
 });
 
 describe("the pipeline for albums and artists", () => {
