@@ -221,4 +221,33 @@ describe("changes made through the controls, across restarts", () => {
       expect(after.loved).toBeGreaterThan(0);
     });
   });
+
+  it("keep an album saved by two emulators on one database as one saved album", async () => {
+    await withTempDir("stand-ins-", async (dir) => {
+      const db = join(dir, "emulator.db");
+      const [a, b] = [
+        await startEmulator({ db, seed: 3, catalogueSize: 200 }),
+        await startEmulator({ db, seed: 3, catalogueSize: 200 }),
+      ];
+      let before: string[];
+      let savedBy: string[][];
+      try {
+        before = spotifyAlbumTruth(a.state).map((x) => x.serviceId);
+        spotifyAlbumTruth(b.state);
+        // Each saves "the next" album: the same one, as neither has seen the other's.
+        savedBy = await Promise.all(
+          [a, b].map(async (e) => {
+            const r = await post(`${e.url}/_emulator/services/spotify/albums/save?count=1`);
+            return (r.saved as { serviceId: string }[]).map((x) => x.serviceId);
+          }),
+        );
+      } finally {
+        await a.stop();
+        await b.stop();
+      }
+      expect(savedBy[0]).toEqual(savedBy[1]);
+      const after = await withEmulator(db, (e) => spotifyAlbumTruth(e.state).map((x) => x.serviceId));
+      expect(after).toEqual([...savedBy[0]!, ...before]);
+    });
+  });
 });
