@@ -10,10 +10,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ACCOUNTS_KEY_VARIABLE, accountsKeyFrom } from "../../engine/accounts/seal.js";
 import { storeServiceToken } from "../../engine/accounts/service-token.js";
+import { LockFileError } from "../../engine/files/lock-file.js";
 import { printable } from "../../engine/output/printable.js";
 import { engineScrubber } from "../../engine/output/scrub.js";
 import type { Project } from "../../engine/recipe/types.js";
@@ -25,7 +25,12 @@ import {
   spotifySettings,
   standInJson,
 } from "../../engine/run/service-settings.js";
-import { keptTokenText, spotifyTokenPath } from "../../engine/run/spotify-token.js";
+import {
+  keptTokenText,
+  removeSpotifyTokenFileForStore,
+  spotifyTokenPath,
+  writeSpotifyTokenFile,
+} from "../../engine/run/spotify-token.js";
 import { ServiceReadError } from "../../engine/services/http.js";
 import {
   listenForRedirect,
@@ -43,7 +48,6 @@ import {
   type SpotifyToken,
 } from "../../engine/services/spotify/index.js";
 import { openState } from "../../engine/state/open.js";
-import { writeSecretFile } from "../../shared/secret-file.js";
 import { CliError, type CommandRun, Exit } from "./io.js";
 import { loadProject, noProject, stateFileOf } from "./project.js";
 
@@ -196,14 +200,14 @@ async function keep(
   token: SpotifyToken,
   clientId: string,
 ): Promise<string> {
-  const text = keptTokenText({ token, clientId });
   if (keeping.kind === "file") {
-    await writeSecretFile(keeping.path, text);
+    await underLock(() => writeSpotifyTokenFile(keeping.path, { token, clientId }), "was not kept");
     return `The token is kept in ${keeping.path} (readable by you only); runs refresh it and keep the new one there.`;
   }
   const state = openState(keeping.url);
   let keyId: string;
   try {
+    const text = keptTokenText({ token, clientId });
     keyId = (await storeServiceToken(state, "spotify", text, run.io.env, Date.now())).keyId;
   } finally {
     await state.close();
@@ -214,10 +218,23 @@ async function keep(
   ];
   // The file would be read first (docs/spotify-sign-in.md): an older sign-in must not shadow this one.
   if (existsSync(keeping.file)) {
-    await rm(keeping.file, { force: true });
-    lines.push(`The token file ${keeping.file} was removed, so runs read the sealed one.`);
+    const removed = await underLock(
+      () => removeSpotifyTokenFileForStore(keeping.file),
+      `was not removed (the token is sealed into the state, key ${keyId}, but runs read the file first)`,
+    );
+    if (removed) lines.push(`The token file ${keeping.file} was removed, so runs read the sealed one.`);
   }
   return lines.join("\n");
+}
+
+/** A lock a run keeps holding (or one left behind) said as the refusal it is. */
+async function underLock<T>(body: () => Promise<T>, what: string): Promise<T> {
+  try {
+    return await body();
+  } catch (e) {
+    if (e instanceof LockFileError) throw new CliError(`the Spotify token file ${what}: ${e.message}`);
+    throw e;
+  }
 }
 
 async function waitForCode(listener: RedirectListener): Promise<string> {

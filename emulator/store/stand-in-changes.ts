@@ -31,8 +31,18 @@ export class StandInChangeStore {
     this.q.add.run({ service, change: JSON.stringify(change) });
   }
 
-  /** The service's changes, oldest first. */
+  /**
+   * The service's changes, oldest first. A row that is not JSON (a database damaged or edited by
+   * hand) is left out, as a change that no longer applies is: one such row must not cost the
+   * stand-in every other change, nor fail the request that first reads its data.
+   */
   list(service: string): unknown[] {
-    return this.q.list.all({ service }).map((r) => JSON.parse(r.change) as unknown);
+    return this.q.list.all({ service }).flatMap((r) => {
+      try {
+        return [JSON.parse(r.change) as unknown];
+      } catch {
+        return [];
+      }
+    });
   }
 }

@@ -77,6 +77,39 @@ function describeAlbum(a: { title: string; artists: readonly string[] }): AlbumS
   return { ...side, title: { ...side.title, aliases }, editions };
 }
 
+/** Roman numerals from II, as sequels and volumes write them ("I", "V" and "X" are words and titles too). */
+const ROMAN: Readonly<Record<string, number>> = {
+  ii: 2,
+  iii: 3,
+  iv: 4,
+  vi: 6,
+  vii: 7,
+  viii: 8,
+  ix: 9,
+  xi: 11,
+  xii: 12,
+  xiii: 13,
+  xiv: 14,
+  xv: 15,
+  xvi: 16,
+  xvii: 17,
+  xviii: 18,
+  xix: 19,
+  xx: 20,
+};
+
+/**
+ * The numbers in a title's core, in order (a remaster's year and an edition's words are not in
+ * it): a sequel's, a volume's, a series' ("II", "Vol. 2", "Hits 11"). Titles of one series differ
+ * by them alone, by one letter or digit, which the title's likeness weighs as nearly equal.
+ */
+function titleNumbers(core: string): string {
+  return core
+    .split(/[^a-z0-9]+/)
+    .flatMap((w) => (/^[0-9]+$/.test(w) ? [String(Number(w))] : ROMAN[w] ? [String(ROMAN[w])] : []))
+    .join(" ");
+}
+
 /** What the entry is: Spotify calls an EP a single; its track count tells them apart. */
 export function entryReleaseType(e: Pick<AlbumEntry, "albumType" | "trackCount">): ReleaseType | null {
   const type = e.albumType?.toLowerCase() ?? null;
@@ -99,6 +132,13 @@ function editionEvidence(entry: AlbumSide, candidate: AlbumSide): Evidence | nul
   const theirs = candidate.editions.join(", ");
   if (ours === theirs) return ours ? evidence(`edition agrees: ${ours}`, 0, 1) : null;
   return evidence(`edition differs slightly: ${theirs || "none"} vs ${ours || "none"}`, 0, 0, 0.97);
+}
+
+/** Another number of the same series is another album, however like the titles are. */
+function numberEvidence(entry: AlbumSide, candidate: AlbumSide): Evidence | null {
+  const [ours, theirs] = [titleNumbers(entry.title.core), titleNumbers(candidate.title.core)];
+  if (ours === theirs) return null;
+  return evidence(`number differs: ${theirs || "none"} vs ${ours || "none"}`, 0, 0, 0.5);
 }
 
 /** A single named as the album's title song is not the album; EPs are called either by services. */
@@ -135,6 +175,7 @@ function scoreAlbumSides(entry: AlbumEntry, side: AlbumSide, candidate: AlbumCan
     // Orbit Thunder"), where a song's title may carry words another service leaves out.
     title.value < 0.85 ? { ...title, factor: Math.min(title.factor, 0.6) } : title,
     versionEvidence(side, theirs),
+    numberEvidence(side, theirs),
     editionEvidence(side, theirs),
     artists,
     typeEvidence(entryReleaseType(entry), candidate.type),
@@ -152,6 +193,7 @@ function scoreAlbumSides(entry: AlbumEntry, side: AlbumSide, candidate: AlbumCan
 function sameAlbum(a: AlbumCandidate, b: AlbumCandidate): boolean {
   const [x, y] = [describeAlbum(a), describeAlbum(b)];
   if (a.type !== b.type || textSimilarity(x.title.core, y.title.core) < 0.85) return false;
+  if (titleNumbers(x.title.core) !== titleNumbers(y.title.core)) return false;
   if (markerDifference(x.markers, y.markers, true).length > 0) return false;
   return x.artists.length === 0 || y.artists.length === 0 || x.artists.some((n) => y.artists.includes(n));
 }

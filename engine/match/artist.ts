@@ -32,7 +32,11 @@ export function isChannelId(text: string): boolean {
   return CHANNEL_ID.test(text);
 }
 
-/** Below this a name is another artist's, however many letters the two share. */
+/**
+ * From this a name is said to be nearly the entry's, but still not taken: in a long name one letter
+ * more or less scores as much ("Jackson Browne" and "Jackson Brown" are two artists), and the
+ * ways services write one artist's name differently fold to the same name (normalise.ts).
+ */
 const NEAR_NAME = 0.9;
 
 function nameEvidence(entry: string, candidate: string): Evidence {
@@ -42,7 +46,12 @@ function nameEvidence(entry: string, candidate: string): Evidence {
   const sim = textSimilarity(a, b, hasArabic(entry) || hasArabic(candidate));
   if (sim === 1) return { reason: "name equal", weight: 1, value: 1, factor: 1 };
   if (sim >= NEAR_NAME)
-    return { reason: `name nearly equal (${sim.toFixed(2)})`, weight: 1, value: sim, factor: 1 };
+    return {
+      reason: `name nearly equal (${sim.toFixed(2)}): ${candidate}`,
+      weight: 1,
+      value: sim,
+      factor: 0.7,
+    };
   return { reason: `name differs (${sim.toFixed(2)}): ${candidate}`, weight: 1, value: sim, factor: 0.7 };
 }
 

@@ -10,6 +10,7 @@
  * when both exist (`--store` removes it; signing in again without `--store` writes it).
  */
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { credentialJson, writeSecretFile } from "../../shared/secret-file.js";
 import { readServiceToken, type StoredServiceToken, swapServiceToken } from "../accounts/service-token.js";
@@ -269,6 +270,28 @@ async function keptSignIn(ctx: SpotifyTokenContext): Promise<Kept> {
       return "kept";
     },
   };
+}
+
+/**
+ * Keeps a new sign-in in the token file, under the lock a run's write-back takes: a renewal of the
+ * sign-in it replaces, finishing meanwhile, then finds another sign-in there and keeps nothing,
+ * rather than writing the older one over it. Throws LockFileError when the lock stays held.
+ */
+export function writeSpotifyTokenFile(path: string, kept: KeptSpotifyToken): Promise<void> {
+  return withLockFile(path, () => writeSecretFile(path, keptTokenText(kept)));
+}
+
+/**
+ * Removes the token file whatever it holds (`auth spotify --store`: the sealed copy is read only
+ * when there is no file), under the same lock, so a write-back finishing meanwhile cannot bring it
+ * back. False when there was none.
+ */
+export function removeSpotifyTokenFileForStore(path: string): Promise<boolean> {
+  return withLockFile(path, async () => {
+    if (!existsSync(path)) return false;
+    await rm(path, { force: true });
+    return true;
+  });
 }
 
 /** Whether the token file exists (`auth spotify --store` removes it so the sealed copy is read). */

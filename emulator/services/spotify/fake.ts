@@ -83,7 +83,10 @@ export class SpotifyFake {
 
   private made(c: SpotifyChange): Changed {
     const changed = this.change(c);
-    keepChange(this.state, "spotify", { ...c });
+    // What was saved or followed is kept by id, not as "the next N": another emulator on the same
+    // database, which saved the same next album, must not make the replay save two.
+    const ids = c.op === "save" || c.op === "follow" ? { ids: changed.map((x) => x.id) } : {};
+    keepChange(this.state, "spotify", { ...c, ...ids });
     return changed;
   }
 
@@ -112,14 +115,14 @@ export class SpotifyFake {
         return [];
       }
       case "save": {
-        const saved = data.albumsToSave.splice(0, c.count);
+        const saved = taken(data.albumsToSave, c);
         data.albums.unshift(...saved);
         return saved;
       }
       case "unsave":
         return putBack(data.albums, data.albumsToSave, c.id);
       case "follow": {
-        const followed = data.artistsToFollow.splice(0, c.count);
+        const followed = taken(data.artistsToFollow, c);
         data.artists = byId([...data.artists, ...followed]);
         return followed;
       }
@@ -136,8 +139,19 @@ type Changed = (FakeTrack | FakeSavedAlbum | FakeArtist)[];
 type SpotifyChange =
   | { op: "grow"; id: string; count: number }
   | { op: "remove"; id: string; positions: number[] }
-  | { op: "save" | "follow"; count: number }
+  | { op: "save" | "follow"; count: number; ids?: string[] }
   | { op: "unsave" | "unfollow"; id: string };
+
+/** Takes from the ones to come the ones a kept change names (the next `count`, as kept before ids were). */
+function taken<T extends { id: string }>(toCome: T[], c: { count: number; ids?: unknown }): T[] {
+  if (!Array.isArray(c.ids)) return toCome.splice(0, c.count);
+  const out: T[] = [];
+  for (const id of c.ids) {
+    const at = toCome.findIndex((x) => x.id === id);
+    if (at >= 0) out.push(...toCome.splice(at, 1));
+  }
+  return out;
+}
 
 /** Moves the one of `id` from the list to the front of the ones to come; what moved (none or it). */
 function putBack<T extends { id: string }>(list: T[], toCome: T[], id: string): T[] {

@@ -7,10 +7,11 @@
  */
 
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
 import { createServer } from "node:net";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator/index.js";
@@ -160,6 +161,37 @@ describe("signing in", () => {
       expect((await read()).entries.length).toBeGreaterThan(0);
     });
   });
+
+  it("writes and removes the token file only under the lock a run's write-back holds: a held lock is waited for, then refused", async () => {
+    await withTempDir("auth-spotify-", async (dir) => {
+      const file = await project(dir, { state: true });
+      const tokenFile = join(dir, "spotify-token.json");
+      // A run is writing back a renewal of the sign-in in the file (this process holds the lock):
+      // a new sign-in written meanwhile would be overwritten by the older one.
+      const older = '{"older":"sign-in"}\n';
+      writeFileSync(tokenFile, older, { mode: 0o600 });
+      writeFileSync(`${tokenFile}.lock`, `${process.pid}@${hostname()}\n`);
+      const plain = await signIn(["-p", file]);
+      expect(plain.result.code).not.toBe(0);
+      expect(plain.result.stderr).toContain(`${tokenFile}.lock is held by process ${process.pid}@`);
+      expect(readFileSync(tokenFile, "utf8")).toBe(older);
+      // --store seals it, but the file (read first) cannot be removed while the lock is held: said.
+      const env = { MUSICSYNC_ACCOUNTS_KEY: newAccountsKey() };
+      const stored = await signIn(["-p", file, "--store"], env);
+      expect(stored.result.code).not.toBe(0);
+      expect(stored.result.stderr).toContain("sealed into the state");
+      expect(stored.result.stderr).toContain(`${tokenFile}.lock is held by process ${process.pid}@`);
+      expect(readFileSync(tokenFile, "utf8")).toBe(older);
+      // Once let go, both go through.
+      await rm(`${tokenFile}.lock`);
+      expect((await signIn(["-p", file, "--store"], env)).result.code).toBe(0);
+      expect(existsSync(tokenFile)).toBe(false);
+      expect((await signIn(["-p", file])).result.code).toBe(0);
+      expect(JSON.parse(readFileSync(tokenFile, "utf8"))).toMatchObject({
+        client_id: SPOTIFY_FAKE_CLIENT.id,
+      });
+    });
+  }, 30_000);
 
   it("lets two processes share the sign-in: a refresh refused because the other renewed first takes the kept token", async () => {
     await withTempDir("auth-spotify-", async (dir) => {

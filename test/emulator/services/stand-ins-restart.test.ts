@@ -8,6 +8,7 @@
  * stand-ins' own ground truth.
  */
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../../emulator/index.js";
 import { keyAccepted, lovedTracks } from "../../../emulator/services/lastfm/data.js";
@@ -195,6 +196,58 @@ describe("changes made through the controls, across restarts", () => {
       // Another database starts from what the seed makes.
       const fresh = await withEmulator(join(dir, "other.db"), (e) => seen(e, ids.gym, ids.lbMbid));
       expect(fresh).toEqual(before);
+    });
+  });
+
+  it("pass over a kept change that cannot be read (a damaged row) and make the others", async () => {
+    await withTempDir("stand-ins-", async (dir) => {
+      const db = join(dir, "emulator.db");
+      const before = await withEmulator(db, (e) => spotifyAlbumTruth(e.state).map((a) => a.serviceId));
+      const sqlite = new Database(db);
+      try {
+        const add = sqlite.prepare("INSERT INTO stand_in_changes (service, change) VALUES (?, ?)");
+        add.run("spotify", "{not json");
+        add.run("spotify", JSON.stringify({ op: "save", count: 1 }));
+        add.run("lastfm", "");
+      } finally {
+        sqlite.close();
+      }
+      const after = await withEmulator(db, (e) => ({
+        albums: spotifyAlbumTruth(e.state).map((a) => a.serviceId),
+        loved: lovedTracks(e.state, "scrobbler").length,
+      }));
+      expect(after.albums).toHaveLength(before.length + 1);
+      expect(after.albums.slice(1)).toEqual(before);
+      expect(after.loved).toBeGreaterThan(0);
+    });
+  });
+
+  it("keep an album saved by two emulators on one database as one saved album", async () => {
+    await withTempDir("stand-ins-", async (dir) => {
+      const db = join(dir, "emulator.db");
+      const [a, b] = [
+        await startEmulator({ db, seed: 3, catalogueSize: 200 }),
+        await startEmulator({ db, seed: 3, catalogueSize: 200 }),
+      ];
+      let before: string[];
+      let savedBy: string[][];
+      try {
+        before = spotifyAlbumTruth(a.state).map((x) => x.serviceId);
+        spotifyAlbumTruth(b.state);
+        // Each saves "the next" album: the same one, as neither has seen the other's.
+        savedBy = await Promise.all(
+          [a, b].map(async (e) => {
+            const r = await post(`${e.url}/_emulator/services/spotify/albums/save?count=1`);
+            return (r.saved as { serviceId: string }[]).map((x) => x.serviceId);
+          }),
+        );
+      } finally {
+        await a.stop();
+        await b.stop();
+      }
+      expect(savedBy[0]).toEqual(savedBy[1]);
+      const after = await withEmulator(db, (e) => spotifyAlbumTruth(e.state).map((x) => x.serviceId));
+      expect(after).toEqual([...savedBy[0]!, ...before]);
     });
   });
 });

@@ -3,11 +3,11 @@
  * left by an ended process taken over, a live holder waited for and then refused with its name.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LockFileError, withLockFile } from "../../../engine/files/lock-file.js";
+import { LockFileError, removeAbandoned, withLockFile } from "../../../engine/files/lock-file.js";
 import { withTempDir } from "../../support/temp-dir.js";
 
 const noWait = { sleep: async () => {} };
@@ -73,6 +73,52 @@ describe("withLockFile", () => {
       expect(existsSync(`${path}.lock`)).toBe(false);
     });
   });
+
+  it("takes over only the abandoned lock it read: a live holder's, made meanwhile by another taker, stays", async () => {
+    await withTempDir("lock-", async (dir) => {
+      const lock = join(dir, "token.json.lock");
+      const ended = `${spawnSync(process.execPath, ["-e", ""]).pid!}@${hostname()}`;
+      // Another process took the abandoned lock over first and holds its own now; this one read
+      // the ended holder's before, and acts on that.
+      const live = `${process.pid}@${hostname()}\n`;
+      writeFileSync(lock, live);
+      await removeAbandoned(lock, ended);
+      expect(readFileSync(lock, "utf8")).toBe(live);
+      // The abandoned one itself is removed; nothing is left beside it.
+      writeFileSync(lock, `${ended}\n`);
+      await removeAbandoned(lock, ended);
+      expect(readdirSync(dir)).toEqual([]);
+      // Gone already (the other taker removed it): nothing to do.
+      await removeAbandoned(lock, ended);
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  });
+
+  it("never hangs on a lock that is a named pipe, and says no more of a lock than a holder's pid@host", async () => {
+    await withTempDir("lock-", async (dir) => {
+      const path = join(dir, "token.json");
+      // A pipe opened for reading waits for a writer: the owner must be read without waiting.
+      const made = spawnSync("mkfifo", [`${path}.lock`]);
+      expect(made.status).toBe(0);
+      await expect(withLockFile(path, async () => {}, { ...noWait, attempts: 2 })).rejects.toThrow(
+        "is held by process (unknown)",
+      );
+      // A lock that is a link to another file (a token): what it leads to is never quoted.
+      const secret = join(dir, "secret.json");
+      writeFileSync(secret, '{"refresh_token":"AQDq-a-refresh-token-never-printed"}\n');
+      const other = join(dir, "other.json");
+      symlinkSync(secret, `${other}.lock`);
+      const linked = withLockFile(other, async () => {}, { ...noWait, attempts: 2 });
+      await expect(linked).rejects.toThrow("is held by process (unknown)");
+      await expect(linked).rejects.not.toThrow("AQDq");
+      // A folder in its place: refused the same way, not taken for an ended holder.
+      const third = join(dir, "third.json");
+      mkdirSync(`${third}.lock`);
+      await expect(withLockFile(third, async () => {}, { ...noWait, attempts: 2 })).rejects.toThrow(
+        "is held by process (unknown)",
+      );
+    });
+  }, 10_000);
 
   it("says why a lock cannot be made", async () => {
     await withTempDir("lock-", async (dir) => {

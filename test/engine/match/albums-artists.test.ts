@@ -90,6 +90,30 @@ describe("albums", () => {
     ).toBeNull();
   });
 
+  it("never takes another number of a series: a sequel, a volume, a Greatest Hits II", () => {
+    for (const [mine, theirs] of [
+      ["Valley II", "Valley III"],
+      ["Valley", "Valley II"],
+      ["Valley Vol. 1", "Valley Vol. 2"],
+      ["Hits of the Year 10", "Hits of the Year 11"],
+    ] as const) {
+      const other = album(theirs);
+      const d = decideAlbum(saved(mine), [other]);
+      expect(d.accepted, `${mine} taken as ${theirs}`).toBeNull();
+      expect(d.best?.reasons[0]).toMatch(/number differs/);
+      // With its own among the results, its own is taken, not left as a tie.
+      const own = album(mine);
+      expect(decideAlbum(saved(mine), [other, own]).accepted?.candidate).toBe(own);
+    }
+    // The same number written as a Roman numeral or as digits is not another number.
+    const roman = decideAlbum(saved("Valley 2"), [album("Valley II")]);
+    expect(roman.best?.reasons.join(", ")).not.toMatch(/number differs/);
+    // A remaster's year or an edition's number is not the title's.
+    const plain = album("Valley");
+    expect(decideAlbum(saved("Valley (2011 Remaster)"), [plain]).accepted?.candidate).toBe(plain);
+    expect(decideAlbum(saved("Valley (50th Anniversary Edition)"), [plain]).accepted?.candidate).toBe(plain);
+  });
+
   it("tells a single from the album of the same title, both ways", () => {
     const single = album("Thunder", { type: "Single" });
     const lp = album("Thunder");
@@ -133,6 +157,17 @@ describe("artists", () => {
     const d = decideArtist({ name: "Adele", serviceId: "spotify:artist:y" }, [artist("Adelle", "a")]);
     expect(d.accepted).toBeNull();
     expect(d.best?.reasons[0]).toMatch(/name differs/);
+  });
+
+  it("leaves a long near name unmatched too: one letter more is another artist, whatever the length", () => {
+    for (const [mine, theirs] of [
+      ["Jackson Browne", "Jackson Brown"],
+      ["Chris Brown", "Chris Browne"],
+    ]) {
+      const d = decideArtist({ name: mine!, serviceId: "spotify:artist:y" }, [artist(theirs!, "a")]);
+      expect(d.accepted, `${mine} taken as ${theirs}`).toBeNull();
+      expect(d.best?.reasons[0]).toMatch(/name nearly equal/);
+    }
   });
 });
 
