@@ -193,6 +193,8 @@ async function runWorkers(args: Args, env: NodeJS.ProcessEnv): Promise<Violation
             violations.push(...msg.result.violations);
             console.log(seedLine(msg.result, done, args.seeds.length));
             for (const l of msg.trace) console.log(`    ${l.replace(/\n/g, "\n    ")}`);
+            // Said at once as well as in the summary: a run stopped part way still shows what broke.
+            for (const v of msg.result.violations) console.log(`    ! ${describe(v)}`);
             next();
           });
           w.on("exit", (code) => {
