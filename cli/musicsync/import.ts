@@ -140,7 +140,7 @@ export async function importFile(run: CommandRun, file: string, o: ImportOptions
         "(mode: sync: what you add to or remove from the playlist yourself stays so).\n",
     );
     const overrides = join(dirname(recipeFile), OVERRIDES_FILE);
-    const resolutions = await matchFile(
+    const matched = await matchFile(
       run,
       project,
       account,
@@ -151,7 +151,7 @@ export async function importFile(run: CommandRun, file: string, o: ImportOptions
         show: "summary",
       },
     );
-    await writeDraft(run, overrides, resolutions);
+    await matched((m) => writeDraft(run, overrides, m));
     plans = await planOf(run, project, loaded);
   } catch (e) {
     await unlink(recipeFile).catch(() => {});

@@ -1,13 +1,14 @@
 /**
  * `musicsync match <file> --interactive`: for each tie and each unsure entry, the person picks a
- * numbered candidate, `s` to leave the song out (`skip`), Enter to decide later, or `q` to quit.
+ * numbered candidate, `s` to leave the song (album, artist) out (`skip`), Enter to decide later, or
+ * `q` to quit. One code for every kind of entry, as its Shown reads it.
  * Each answer is written to matches.yaml as it is given (the file re-read first, what it says kept
  * as written), so quitting, Ctrl-C, Ctrl-D or a kill keeps every choice made until then.
  */
 
 import { type Override, readOverridesText, withChoice } from "../../engine/files/overrides.js";
 import { replaceFile } from "../../engine/files/replace-file.js";
-import { candidateText, choicesOf, entryText, openChoices, whyChoose } from "../../engine/match/choices.js";
+import { choicesOf, openChoices, type Shown, whyChoose } from "../../engine/match/choices.js";
 import type { Resolution } from "../../engine/match/resolve.js";
 import type { Asker } from "./ask.js";
 import type { CliIo } from "./io.js";
@@ -16,19 +17,19 @@ import type { CliIo } from "./io.js";
 type Answer = { value: Override } | "later" | "quit";
 
 /** The question for one entry: the entry, why it is asked, the numbered candidates, the keys. */
-function question(r: Resolution, n: number, of: number): string {
+function question<E, C>(r: Resolution<E, C>, shown: Shown<E, C>, n: number, of: number): string {
   const lines = [
     "",
-    `[${n}/${of}] ${entryText(r.entry)}`,
+    `[${n}/${of}] ${shown.asked(r.entry)}`,
     `      ${whyChoose(r)}`,
-    ...choicesOf(r).map((c, i) => `  ${i + 1}) ${c.candidate.videoId} ${candidateText(c)}`),
-    "  s) leave this song out (skip)   Enter) decide later   q) quit, keeping what was chosen",
+    ...choicesOf(r).map((c, i) => `  ${i + 1}) ${shown.idOf(c.candidate)} ${shown.text(c)}`),
+    `  s) leave this ${shown.thing} out (skip)   Enter) decide later   q) quit, keeping what was chosen`,
   ];
   return `${lines.join("\n")}\n`;
 }
 
 /** An answer as typed: a number in range, s, q, or nothing; null when it is none of these. */
-export function readAnswer(typed: string, r: Resolution): Answer | null {
+export function readAnswer<E, C>(typed: string, r: Resolution<E, C>, idOf: (c: C) => string): Answer | null {
   const t = typed.trim().toLowerCase();
   if (t === "") return "later";
   if (t === "q" || t === "quit") return "quit";
@@ -36,35 +37,49 @@ export function readAnswer(typed: string, r: Resolution): Answer | null {
   const choices = choicesOf(r);
   const n = /^\d+$/.test(t) ? Number(t) : 0;
   const picked = choices[n - 1];
-  return picked ? { value: picked.candidate.videoId } : null;
+  return picked ? { value: idOf(picked.candidate) } : null;
 }
 
-async function answerFor(io: CliIo, ask: Asker, r: Resolution): Promise<Answer> {
+async function answerFor<E, C>(
+  io: CliIo,
+  ask: Asker,
+  r: Resolution<E, C>,
+  shown: Shown<E, C>,
+): Promise<Answer> {
   const count = choicesOf(r).length;
   for (;;) {
     const typed = await ask.ask("choice> ");
     if (typed === null) return "quit";
-    const answer = readAnswer(typed, r);
+    const answer = readAnswer(typed, r, shown.idOf);
     if (answer) return answer;
     io.stdout.write(`  Type a number from 1 to ${count}, s, q, or press Enter.\n`);
   }
 }
 
 /** Writes one choice; false when matches.yaml decides that entry already (edited meanwhile). */
-async function record(file: string, r: Resolution, value: Override, today: string, first: boolean) {
-  const text = withChoice(file, await readOverridesText(file), { resolution: r, value }, today, first);
+async function record<E, C>(
+  file: string,
+  r: Resolution<E, C>,
+  shown: Shown<E, C>,
+  value: Override,
+  today: string,
+  first: boolean,
+) {
+  const existing = await readOverridesText(file);
+  const text = withChoice(file, existing, { resolution: r, value }, today, first, shown);
   if (text === null) return false;
   await replaceFile(file, text);
   return true;
 }
 
-export async function chooseInteractively(
+export async function chooseInteractively<E, C>(
   io: CliIo,
   ask: Asker,
   file: string,
-  resolutions: readonly Resolution[],
+  matched: { resolutions: readonly Resolution<E, C>[]; shown: Shown<E, C> },
   today: string,
 ): Promise<void> {
+  const { resolutions, shown } = matched;
   const open = openChoices(resolutions);
   if (open.length === 0) {
     io.stdout.write("Nothing to choose: every entry is matched, or matches.yaml decides it.\n");
@@ -73,8 +88,8 @@ export async function chooseInteractively(
   let written = 0;
   let later = 0;
   for (const [i, r] of open.entries()) {
-    io.stdout.write(question(r, i + 1, open.length));
-    const answer = await answerFor(io, ask, r);
+    io.stdout.write(question(r, shown, i + 1, open.length));
+    const answer = await answerFor(io, ask, r, shown);
     if (answer === "quit") {
       later += open.length - i;
       break;
@@ -83,7 +98,7 @@ export async function chooseInteractively(
       later += 1;
       continue;
     }
-    if (await record(file, r, answer.value, today, written === 0)) {
+    if (await record(file, r, shown, answer.value, today, written === 0)) {
       written += 1;
       io.stdout.write(`  -> ${JSON.stringify(r.key)}: ${answer.value}\n`);
     } else io.stdout.write(`  ${file} already decides ${JSON.stringify(r.key)}: left as it is.\n`);

@@ -3,11 +3,26 @@
  * library's albums and artists): each entry as JSON or as lines (its match, or why not, a tie's
  * candidates), and the summary with how to choose. Pure.
  */
-import { candidateText, oneLine, whyChoose } from "../../engine/match/choices.js";
-import type { MatchCandidate, SongEntry } from "../../engine/match/entry.js";
-import { entryLabel, type Resolution } from "../../engine/match/resolve.js";
-import type { ScoredCandidate } from "../../engine/match/score.js";
+import { oneLine, type Shown, whyChoose } from "../../engine/match/choices.js";
+import type { Resolution } from "../../engine/match/resolve.js";
 import { shellWord } from "./args.js";
+
+/** What one `match` found, of one kind: the resolutions, how the kind reads, the searches sent. */
+export interface Matched<E, C> {
+  resolutions: readonly Resolution<E, C>[];
+  shown: Shown<E, C>;
+  searches: number;
+}
+
+/**
+ * Matches of whichever kind (songs, albums, artists), handed to code written once for every kind
+ * (the listing, the draft, the questions): `use` is given them with their kind's types.
+ */
+export type SomeMatched = <R>(use: <E, C>(m: Matched<E, C>) => R) => R;
+
+export function someMatched<E, C>(m: Matched<E, C>): SomeMatched {
+  return (use) => use(m);
+}
 
 /** One entry as JSON: what it is, what it matched, and every candidate weighed. */
 export function entryJson<E, C>(r: Resolution<E, C>, idOf: (c: C) => string) {
@@ -22,23 +37,6 @@ export function entryJson<E, C>(r: Resolution<E, C>, idOf: (c: C) => string) {
     tied: r.tied.map((c) => idOf(c.candidate)),
   };
 }
-
-/** How the entries and candidates of one kind read in the listing. */
-export interface Shown<E, C> {
-  label(entry: E): string;
-  idOf(candidate: C): string;
-  /** A scored candidate on one line: its score, what it is, and why. */
-  text(scored: ScoredCandidate<C>): string;
-  /** The best candidate of an unmatched entry, after its id. */
-  name(candidate: C): string;
-}
-
-export const SONGS_SHOWN: Shown<SongEntry, MatchCandidate> = {
-  label: entryLabel,
-  idOf: (c) => c.videoId,
-  text: candidateText,
-  name: (c) => `"${oneLine(c.title)}"`,
-};
 
 /** One entry of the listing: what it matched, or why not (a tie: each one that tied). */
 export function entryLines<E, C>(r: Resolution<E, C>, n: number, shown: Shown<E, C>): string[] {
@@ -81,4 +79,27 @@ export function matchSummary(
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The text listing: one line per entry, then a summary (`file`: the argument, to choose a tie with). */
+export function renderMatches<E, C>(m: Matched<E, C>, file: string): string {
+  const out = m.resolutions.flatMap((r, i) => entryLines(r, i + 1, m.shown));
+  return `${out.map((line) => `${line}\n`).join("")}${matchSummary(m.resolutions, m.searches, file)}`;
+}
+
+/** The listing as `show` asks: every entry, or the summary with how to choose, or the summary alone. */
+export function matchesText<E, C>(
+  m: Matched<E, C>,
+  file: string,
+  show: "entries" | "summary" | "count",
+  json: boolean,
+): string {
+  if (json)
+    return `${JSON.stringify(
+      m.resolutions.map((r) => entryJson(r, m.shown.idOf)),
+      null,
+      2,
+    )}\n`;
+  if (show === "entries") return renderMatches(m, file);
+  return matchSummary(m.resolutions, m.searches, show === "summary" ? file : null);
 }

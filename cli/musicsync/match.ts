@@ -2,11 +2,12 @@
  * `musicsync match <file>`: what each entry of a playlist file matches on the service, with the
  * score and the reasons, as a file source would match it (same cache, same matches.yaml). In place
  * of a file, another service's list (`spotify:playlist:<id>`, engine/sources/service-ref.ts),
- * matched as its source would match it; a Spotify library's albums and artists are listed by
- * match-library.ts, and every listing is drawn by match-render.ts. A tie shows every recording
- * that tied. With `--write-overrides` the matches are drafted into
- * matches.yaml for a person to review and commit; with `--interactive` the person picks, on a
- * terminal, for each tie and each unsure entry (match-interactive.ts).
+ * matched as its source would match it; a Spotify library's albums and artists are matched by
+ * match-library.ts, and every listing is drawn by match-render.ts. A tie shows every one that
+ * tied. With `--write-overrides` the matches are drafted into matches.yaml for a person to review
+ * and commit; with `--interactive` the person picks, on a terminal, for each tie and each unsure
+ * entry (match-interactive.ts). Songs, albums and artists go through the same code, each as its
+ * kind reads (engine/match/choices.ts Shown).
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -15,8 +16,9 @@ import { type EntriesRead, FileSourceError, readEntriesFile } from "../../engine
 import { draftOverrides, loadOverrides, readOverridesText } from "../../engine/files/overrides.js";
 import { replaceFile } from "../../engine/files/replace-file.js";
 import type { FileFormat } from "../../engine/files/types.js";
+import { SONGS_SHOWN } from "../../engine/match/choices.js";
 import type { SongEntry } from "../../engine/match/entry.js";
-import { type Resolution, resolveEntries } from "../../engine/match/resolve.js";
+import { type ResolveDeps, resolveEntries } from "../../engine/match/resolve.js";
 import { OVERRIDES_FILE } from "../../engine/recipe/defaults.js";
 import type { Project, ServiceSource } from "../../engine/recipe/types.js";
 import { createEnv } from "../../engine/run/env.js";
@@ -35,7 +37,7 @@ import { CliError, type CliIo, type CommandRun, Exit, type GlobalOptions } from 
 import { commandLogger } from "./log.js";
 import { chooseInteractively } from "./match-interactive.js";
 import { isLibraryList, matchLibrary } from "./match-library.js";
-import { entryJson, entryLines, matchSummary, SONGS_SHOWN } from "./match-render.js";
+import { type Matched, matchesText, type SomeMatched, someMatched } from "./match-render.js";
 import { accountOf, stateFileOf } from "./project.js";
 
 export interface MatchOptions {
@@ -66,12 +68,6 @@ export async function readNamedFile(file: string, format: FileFormat | undefined
       throw new CliError(`${file}${e.line === null ? "" : `:${e.line}`}: ${e.message}`);
     throw e;
   }
-}
-
-/** The text listing: one line per entry, then a summary. Pure. */
-export function renderMatches(resolutions: readonly Resolution[], searches: number, file: string): string {
-  const out = resolutions.flatMap((r, i) => entryLines(r, i + 1, SONGS_SHOWN));
-  return `${out.map((line) => `${line}\n`).join("")}${matchSummary(resolutions, searches, file)}`;
 }
 
 /** A bar of entries resolved, on a terminal only: at the service's pace a long file takes minutes. */
@@ -111,22 +107,17 @@ export async function match(run: CommandRun, file: string, o: MatchOptions): Pro
   if (!spec && looksLikeServiceList(file)) {
     throw new CliError(`${file}: not a list musicsync reads; write one of: ${SERVICE_LIST_FORMS}`);
   }
-  if (spec && isLibraryList(spec) && (o.interactive || o.writeOverrides)) {
-    throw new CliError(
-      `${file}: --interactive and --write-overrides draft songs; correct an ${spec.library === "albums" ? "album" : "artist"} by its line in matches.yaml (docs/services.md)`,
-    );
-  }
   const input: MatchInput = spec
     ? { kind: "service", spec }
     : { kind: "file", read: await readNamedFile(file, o.format) };
-  const resolutions = await matchFile(run, project, account, file, input, {
+  const matched = await matchFile(run, project, account, file, input, {
     overridesFile,
     // A miss's candidates are shown (and offered), which the cache does not keep.
     searchCachedMisses: true,
     show: o.interactive ? "count" : "entries",
   });
-  if (o.interactive) await askFor(run, overridesFile, resolutions);
-  if (o.writeOverrides) await writeDraft(run, overridesFile, resolutions);
+  if (o.interactive) await matched((m) => askFor(run, overridesFile, m));
+  if (o.writeOverrides) await matched((m) => writeDraft(run, overridesFile, m));
   run.setExit(Exit.OK);
 }
 
@@ -144,11 +135,11 @@ function refuseWithoutTerminal(run: CommandRun): void {
  * The questions, once every entry is matched: the terminal is taken (raw mode, where Ctrl-C is a
  * key) only then, so Ctrl-C during the searches still stops the command.
  */
-async function askFor(run: CommandRun, file: string, resolutions: readonly Resolution[]): Promise<void> {
+async function askFor<E, C>(run: CommandRun, file: string, m: Matched<E, C>): Promise<void> {
   const ask = await terminalAsker(run.io);
   if (!ask) return refuseWithoutTerminal(run);
   try {
-    await chooseInteractively(run.io, ask, file, resolutions, today());
+    await chooseInteractively(run.io, ask, file, m, today());
   } finally {
     ask.close();
   }
@@ -167,7 +158,7 @@ interface MatchFileOptions {
 /** What `match` matches: a file's entries as read, or another service's list, read once the environment is up. */
 export type MatchInput = { kind: "file"; read: EntriesRead } | { kind: "service"; spec: ServiceSource };
 
-/** The entries to match, and what could not be read of them (printed as warnings). */
+/** The entries to match. */
 async function entriesOf(env: EngineEnv, file: string, input: MatchInput): Promise<readonly SongEntry[]> {
   if (input.kind === "file") {
     // The client's credentials are known once it is made: a file holding them is refused.
@@ -182,7 +173,17 @@ async function entriesOf(env: EngineEnv, file: string, input: MatchInput): Promi
   return list.entries.map(songEntry);
 }
 
-/** The entries of `file` (or a service's list) resolved as a source would, printed; the searches are cached. */
+/** What `input` names, matched: a Spotify library's albums or artists, else songs. */
+async function matchInput(env: EngineEnv, file: string, input: MatchInput, deps: ResolveDeps) {
+  if (input.kind === "service" && isLibraryList(input.spec)) return matchLibrary(env, input.spec, deps);
+  const { resolutions, searches } = await resolveEntries(await entriesOf(env, file, input), deps);
+  return someMatched({ resolutions, searches, shown: SONGS_SHOWN });
+}
+
+/**
+ * The entries of `file` (or a service's list) resolved as a source would, printed; the searches
+ * are cached. What was matched is given back of whichever kind, to draft or ask about.
+ */
 export async function matchFile(
   run: CommandRun,
   project: Project,
@@ -190,7 +191,7 @@ export async function matchFile(
   file: string,
   input: MatchInput,
   o: MatchFileOptions,
-): Promise<Resolution[]> {
+): Promise<SomeMatched> {
   const { io, g } = run;
   if (input.kind === "file") {
     for (const i of input.read.issues) io.stderr.write(`warning: ${file}:${i.line}: ${i.message}\n`);
@@ -211,24 +212,10 @@ export async function matchFile(
       searchCachedMisses: o.searchCachedMisses === true,
       ...(bar.onProgress ? { onProgress: bar.onProgress } : {}),
     };
-    if (input.kind === "service" && isLibraryList(input.spec)) {
-      await matchLibrary(run, env, input.spec, deps);
-      return [];
-    }
-    const entries = await entriesOf(env, file, input);
-    const { resolutions, searches } = await resolveEntries(entries, deps);
+    const matched = await matchInput(env, file, input, deps);
     bar.stop();
-    if (g.json)
-      io.stdout.write(
-        `${JSON.stringify(
-          resolutions.map((r) => entryJson(r, SONGS_SHOWN.idOf)),
-          null,
-          2,
-        )}\n`,
-      );
-    else if (o.show === "entries") io.stdout.write(renderMatches(resolutions, searches, file));
-    else io.stdout.write(matchSummary(resolutions, searches, o.show === "summary" ? file : null));
-    return resolutions;
+    io.stdout.write(matched((m) => matchesText(m, file, o.show, g.json === true)));
+    return matched;
   } finally {
     bar.stop();
     await env.close();
@@ -237,13 +224,9 @@ export async function matchFile(
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-export async function writeDraft(
-  run: CommandRun,
-  file: string,
-  resolutions: readonly Resolution[],
-): Promise<void> {
+export async function writeDraft<E, C>(run: CommandRun, file: string, m: Matched<E, C>): Promise<void> {
   const existing = await readOverridesText(file);
-  const text = draftOverrides(existing, resolutions, today());
+  const text = draftOverrides(existing, m.resolutions, today(), m.shown);
   if (text === null) {
     run.io.stderr.write(`${file}: nothing to draft: every entry is there already or names its video.\n`);
     return;

@@ -13,9 +13,9 @@
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { isAlbumId } from "../match/album.js";
 import { isChannelId } from "../match/artist.js";
-import { candidateText, oneLine, whyChoose } from "../match/choices.js";
+import { oneLine, type Shown, whyChoose } from "../match/choices.js";
 import { isVideoId } from "../match/entry.js";
-import { entryLabel, type Override, type Resolution } from "../match/resolve.js";
+import type { Override, Resolution } from "../match/resolve.js";
 import { mib } from "./limits.js";
 import { FileReadError, type ReadBounds, readRegularFileIfAny } from "./read-regular.js";
 
@@ -135,23 +135,23 @@ function draftedKeys(text: string): string[] {
 const quoted = (s: string) => JSON.stringify(s);
 
 /** The drafted lines for one entry the file does not mention yet. */
-function draftLines(r: Resolution): string[] {
+function draftLines<E, C>(r: Resolution<E, C>, shown: Shown<E, C>): string[] {
   // One line each: a title with a newline in it (CSV allows one) must not break the YAML.
   const why = oneLine(r.reasons.join(", "));
-  const label = oneLine(entryLabel(r.entry));
+  const label = oneLine(shown.label(r.entry));
   if (r.videoId) {
     return [`${quoted(r.key)}: ${r.videoId}  # ${label}; score ${r.score?.toFixed(2) ?? "?"}: ${why}`];
   }
   if (r.tied.length > 1) {
-    // A choice the person makes: each recording that tied, ready to uncomment.
+    // A choice the person makes: each one that tied, ready to uncomment.
     return [
       `# tie for ${label}: ${whyChoose(r)}; uncomment the one it is (or write skip)`,
-      ...r.tied.map((t) => `# ${quoted(r.key)}: ${t.candidate.videoId}  # ${candidateText(t)}`),
+      ...r.tied.map((t) => `# ${quoted(r.key)}: ${shown.idOf(t.candidate)}  # ${shown.text(t)}`),
     ];
   }
   if (r.best) {
     return [
-      `# ${quoted(r.key)}: ${r.best.candidate.videoId}  # unmatched, best score ${r.best.score.toFixed(2)}: ${why}`,
+      `# ${quoted(r.key)}: ${shown.idOf(r.best.candidate)}  # unmatched, best score ${r.best.score.toFixed(2)}: ${why}`,
     ];
   }
   return [`# ${quoted(r.key)}: skip  # unmatched: ${why}`];
@@ -160,14 +160,15 @@ function draftLines(r: Resolution): string[] {
 /**
  * The overrides file with a drafted line for every entry it does not mention yet, for a person to
  * review: accepted matches as lines that pin them, unmatched ones commented out with the best
- * candidate (uncomment to take it, or write `skip`), a tie as one commented line per recording
+ * candidate (uncomment to take it, or write `skip`), a tie as one commented line per candidate
  * that tied (uncomment the right one). What the file already says is kept as written. Null when
- * there is nothing to add.
+ * there is nothing to add. `shown` is how the entries' kind reads (songs, albums, artists).
  */
-export function draftOverrides(
+export function draftOverrides<E, C>(
   existing: string | null,
-  resolutions: readonly Resolution[],
+  resolutions: readonly Resolution<E, C>[],
   today: string,
+  shown: Shown<E, C>,
 ): string | null {
   const known = new Set(existing ? parseOverrides("matches.yaml", existing).keys() : []);
   for (const key of draftedKeys(existing ?? "")) known.add(key);
@@ -176,14 +177,16 @@ export function draftOverrides(
   for (const r of resolutions) {
     if (known.has(r.key) || seen.has(r.key) || r.by === "file") continue;
     seen.add(r.key);
-    lines.push(...draftLines(r));
+    lines.push(...draftLines(r, shown));
   }
   // Nothing to add (every entry is there already, or names its own video): no file to write.
   if (lines.length === 0) return null;
   return appended(existing, "drafted by `musicsync match --write-overrides`", today, lines);
 }
 
-const HEAD = "# Song matches a person has checked: entry -> video id, or skip. Overrides win over search.\n";
+const HEAD =
+  "# Matches a person has checked: entry -> video id (an album's MPRE…, an artist's UC…), or skip. " +
+  "Overrides win over search.\n";
 
 /** The file (or a new one's head) with a dated block of lines at its end. */
 function appended(existing: string | null, by: string, today: string, lines: readonly string[]): string {
@@ -192,9 +195,9 @@ function appended(existing: string | null, by: string, today: string, lines: rea
   return `${head}${sep}# ${by} on ${today}: review, then commit\n${lines.join("\n")}\n`;
 }
 
-/** A person's answer for one entry: the video it is, or skip. */
-export interface Choice {
-  resolution: Resolution;
+/** A person's answer for one entry: the one it is (a video, an album, an artist), or skip. */
+export interface Choice<E, C> {
+  resolution: Resolution<E, C>;
   value: Override;
 }
 
@@ -203,18 +206,19 @@ export interface Choice {
  * (the first choice of a session). Null when the file already decides that entry (the person
  * edited it meanwhile): what the file says is never changed or given twice.
  */
-export function withChoice(
+export function withChoice<E, C>(
   file: string,
   existing: string | null,
-  choice: Choice,
+  choice: Choice<E, C>,
   today: string,
   opensBlock: boolean,
+  shown: Shown<E, C>,
 ): string | null {
   const { resolution: r, value } = choice;
   if (existing && parseOverrides(file, existing).has(r.key)) return null;
-  const picked = r.candidates.find((c) => c.candidate.videoId === value);
-  const note = picked ? candidateText(picked) : `left out: ${whyChoose(r)}`;
-  const line = `${quoted(r.key)}: ${value}  # ${oneLine(entryLabel(r.entry))}; ${note}`;
+  const picked = r.candidates.find((c) => shown.idOf(c.candidate) === value);
+  const note = picked ? shown.text(picked) : `left out: ${whyChoose(r)}`;
+  const line = `${quoted(r.key)}: ${value}  # ${oneLine(shown.label(r.entry))}; ${note}`;
   if (opensBlock) return appended(existing, "chosen with `musicsync match --interactive`", today, [line]);
   const sep = existing === null || existing.endsWith("\n") || existing === "" ? "" : "\n";
   return `${existing ?? HEAD}${sep}${line}\n`;

@@ -20,7 +20,7 @@ export const match: MusicsyncCommand = {
   arguments: [
     [
       "<file>",
-      "a CSV, M3U/M3U8, XSPF, JSON or text file; or spotify:playlist:<id>, spotify:liked, listenbrainz:playlist:<mbid>, listenbrainz:<user>:<series>, lastfm:<user>:<loved|recent|top>",
+      "a CSV, M3U/M3U8, XSPF, JSON or text file; or spotify:playlist:<id>, spotify:liked, spotify:albums, spotify:artists, listenbrainz:playlist:<mbid>, listenbrainz:<user>:<series>, lastfm:<user>:<loved|recent|top>",
     ],
   ],
   options: [
@@ -28,7 +28,7 @@ export const match: MusicsyncCommand = {
     ["--account <name>", "the account to search with (default: the project's first)"],
     ["--overrides <file>", "the matches.yaml to read (default: beside the project's recipes)"],
     ["--write-overrides", "draft the matches into the overrides file for review"],
-    ["-i, --interactive", "on a terminal: pick the video for each tie and unsure entry"],
+    ["-i, --interactive", "on a terminal: pick the video (album, artist) for each tie and unsure entry"],
   ],
   action: async (run: CommandRun, file: string, o: MatchOptions) => {
     await (await import("../match.js")).match(run, file, o);

@@ -10,6 +10,7 @@ import {
   parseOverrides,
   withChoice,
 } from "../../../engine/files/overrides.js";
+import { SONGS_SHOWN } from "../../../engine/match/choices.js";
 import { entry, searched, song } from "../match/candidates.js";
 
 describe("parseOverrides", () => {
@@ -42,7 +43,7 @@ const tie = () =>
 
 describe("a tie in the draft", () => {
   it("is a choice: one commented line per recording, that loads as drafted and once uncommented", () => {
-    const drafted = draftOverrides("# mine\n", [tie()], "2026-12-01")!;
+    const drafted = draftOverrides("# mine\n", [tie()], "2026-12-01", SONGS_SHOWN)!;
     expect(drafted).toBe(
       [
         "# mine",
@@ -60,7 +61,7 @@ describe("a tie in the draft", () => {
     );
     expect([...parseOverrides("matches.yaml", taken)]).toEqual([["gnarls barkley - crazy", "SingleEdit1"]]);
     // Drafted once: a second draft adds nothing.
-    expect(draftOverrides(drafted, [tie()], "2026-12-02")).toBeNull();
+    expect(draftOverrides(drafted, [tie()], "2026-12-02", SONGS_SHOWN)).toBeNull();
   });
 
   it("a chosen line is added at the end, dated once per session; never a second line for a decided entry", () => {
@@ -70,6 +71,7 @@ describe("a tie in the draft", () => {
       { resolution: tie(), value: "SingleEdit1" },
       "2026-12-01",
       true,
+      SONGS_SHOWN,
     )!;
     expect(first).toBe(
       [
@@ -79,12 +81,21 @@ describe("a tie in the draft", () => {
         "",
       ].join("\n"),
     );
-    expect(withChoice("m.yaml", first, { resolution: tie(), value: "skip" }, "2026-12-01", false)).toBeNull();
+    expect(
+      withChoice("m.yaml", first, { resolution: tie(), value: "skip" }, "2026-12-01", false, SONGS_SHOWN),
+    ).toBeNull();
     const other = searched(entry("Hello", ["Adele"]), [
       song("Hello", ["Adele"], 295, { videoId: "HelloHello1" }),
     ]);
     const unsure = { ...other, videoId: null, score: 0.7 };
-    const second = withChoice("m.yaml", first, { resolution: unsure, value: "skip" }, "2026-12-01", false)!;
+    const second = withChoice(
+      "m.yaml",
+      first,
+      { resolution: unsure, value: "skip" },
+      "2026-12-01",
+      false,
+      SONGS_SHOWN,
+    )!;
     expect(second.startsWith(first)).toBe(true);
     expect(second.slice(first.length)).toBe(
       '"adele - hello": skip  # Adele - Hello; left out: unsure: best 1.00, title equal\n',

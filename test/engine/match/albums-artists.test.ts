@@ -6,7 +6,8 @@
  * service's id.
  */
 import { describe, expect, it } from "vitest";
-import { parseOverrides } from "../../../engine/files/overrides.js";
+import { readAnswer } from "../../../cli/musicsync/match-interactive.js";
+import { draftOverrides, parseOverrides, withChoice } from "../../../engine/files/overrides.js";
 import {
   ALBUMS,
   type AlbumCandidate,
@@ -15,6 +16,7 @@ import {
   entryReleaseType,
 } from "../../../engine/match/album.js";
 import { ARTISTS, type ArtistCandidate, decideArtist } from "../../../engine/match/artist.js";
+import { shownOf } from "../../../engine/match/choices.js";
 import { resolveWith, type SearchHit } from "../../../engine/match/resolve.js";
 import { memoryCache } from "./candidates.js";
 
@@ -243,5 +245,40 @@ describe("the pipeline for albums and artists", () => {
     });
     expect(asked).toEqual(["artists:Nirvana"]);
     expect(r.resolutions[0]!.videoId).toBe(`UC${"n".repeat(22)}`);
+  });
+
+  it("a tie of two namesakes: drafted as one commented line each, chosen by number, taken with no search", async () => {
+    const [one, two] = [`UC${"a".repeat(22)}`, `UC${"b".repeat(22)}`];
+    const hits = [
+      { resultType: "artist", artist: "Mira", browseId: one },
+      { resultType: "artist", artist: "Mira", browseId: two },
+    ];
+    const entries = [{ name: "Mira", serviceId: "spotify:artist:mira" }];
+    const deps = { cache: null, now: 1 };
+    const { resolutions } = await resolveWith(ARTISTS, entries, {
+      ...deps,
+      search: async () => hits,
+      overrides: new Map(),
+    });
+    const shown = shownOf(ARTISTS);
+    const draft = draftOverrides(null, resolutions, "2026-12-01", shown)!;
+    expect(draft).toContain("# tie for Mira: two candidates equally good");
+    expect(draft).toContain(`# "spotify:artist:mira": ${two}  # 1.00 Mira <${two}>: name equal`);
+    expect(parseOverrides("m.yaml", draft).size).toBe(0);
+    const r = resolutions[0]!;
+    expect(readAnswer("2", r, shown.idOf)).toEqual({ value: two });
+    const chosen = withChoice("m.yaml", draft, { resolution: r, value: two }, "2026-12-01", true, shown)!;
+    const overrides = parseOverrides("m.yaml", chosen);
+    let searched = 0;
+    const again = await resolveWith(ARTISTS, entries, {
+      ...deps,
+      search: async () => {
+        searched++;
+        return hits;
+      },
+      overrides,
+    });
+    expect(searched).toBe(0);
+    expect(again.resolutions[0]!.videoId).toBe(two);
   });
 });

@@ -4,23 +4,27 @@
  * terminal or made into a line of its own.
  */
 import { describe, expect, it } from "vitest";
-import { renderMatches } from "../../../cli/musicsync/match.js";
+import { renderMatches } from "../../../cli/musicsync/match-render.js";
+import { SONGS_SHOWN } from "../../../engine/match/choices.js";
 import { entry, searched as resolution, song } from "./candidates.js";
 
 describe("renderMatches", () => {
   it("writes out escape sequences and line breaks of entries, titles and artists", () => {
     const clear = "\u001b[2J";
     const shown = renderMatches(
-      [
-        resolution(entry(`Crazy${clear}`, ["Gnarls\nBarkley"]), [
-          song(`Crazy${clear}`, ["Gnarls\nBarkley"], 178, { videoId: "AlbumTake01" }),
-          song(`Crazy${clear}`, ["Gnarls\nBarkley"], 200, { videoId: "SingleEdit1" }),
-        ]),
-        resolution(entry("Hello", ["Adele"]), [
-          song("Hello", [`Someone${clear}`], 295, { videoId: "HelloHello1" }),
-        ]),
-      ],
-      2,
+      {
+        shown: SONGS_SHOWN,
+        searches: 2,
+        resolutions: [
+          resolution(entry(`Crazy${clear}`, ["Gnarls\nBarkley"]), [
+            song(`Crazy${clear}`, ["Gnarls\nBarkley"], 178, { videoId: "AlbumTake01" }),
+            song(`Crazy${clear}`, ["Gnarls\nBarkley"], 200, { videoId: "SingleEdit1" }),
+          ]),
+          resolution(entry("Hello", ["Adele"]), [
+            song("Hello", [`Someone${clear}`], 295, { videoId: "HelloHello1" }),
+          ]),
+        ],
+      },
       "list.csv",
     );
     expect(shown).not.toContain("\u001b");

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { draftOverrides, parseOverrides } from "../../../engine/files/overrides.js";
+import { SONGS_SHOWN } from "../../../engine/match/choices.js";
 import { entryKey } from "../../../engine/match/key.js";
 import { resolveEntries } from "../../../engine/match/resolve.js";
 import type { SearchResultItem } from "../../../engine/sources/reader.js";
@@ -81,7 +82,7 @@ describe("resolveEntries", () => {
     });
     expect(resolutions[0]!.videoId).toBeNull();
     expect(resolutions[0]!.candidates).toEqual([]);
-    const drafted = draftOverrides(null, resolutions, "2026-12-01")!;
+    const drafted = draftOverrides(null, resolutions, "2026-12-01", SONGS_SHOWN)!;
     expect(parseOverrides("matches.yaml", drafted).size).toBe(0);
     expect(drafted).not.toContain("red evening");
   });

@@ -4,7 +4,11 @@
  * artists subscribed to are those the stand-in says its entries are (its ground truth, never the
  * matcher's), the ones the catalogue lacks are notes; a re-plan sends no search; one album saved
  * (one artist followed) on Spotify later costs one search and one write; undo takes it back.
+ * `musicsync match spotify:<albums|artists> --write-overrides` drafts them into matches.yaml as it
+ * drafts songs, and what a person makes of the draft is taken with no search.
  */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../../cli/musicsync/main.js";
 import {
@@ -12,6 +16,7 @@ import {
   spotifyAlbumTruth,
   spotifyArtistTruth,
 } from "../../../emulator/services/spotify/index.js";
+import { parseOverrides } from "../../../engine/files/overrides.js";
 import type { EngineEnv } from "../../../engine/run/run-types.js";
 import { planRecipe } from "../../../engine/run/runner.js";
 import { applyUndo, prepareUndo } from "../../../engine/undo/index.js";
@@ -145,12 +150,6 @@ describe("a Spotify library's albums and artists in runs", () => {
         expect((JSON.parse(json.stdout) as { videoId: string | null }[]).map((r) => r.videoId)).toEqual(
           truth.map((t) => t.answer),
         );
-        const refused = await runMatch(projectFile, environment, [
-          `spotify:${c.library}`,
-          "--write-overrides",
-        ]);
-        expect(refused.code).not.toBe(0);
-        expect(refused.stderr).toMatch(/by its line in matches\.yaml/);
         const matched = searches(h);
 
         const [added] = Object.values(await control(c.more))[0]!;
@@ -166,6 +165,108 @@ describe("a Spotify library's albums and artists in runs", () => {
       } finally {
         await e.close();
       }
+    }, 120_000);
+  }
+});
+
+/**
+ * A second catalogue artist of `channelId`'s name (a namesake, with a channel of its own), ahead
+ * of it in search: nothing a search gives tells the two apart.
+ */
+function addNamesake(hh: Harness, channelId: string, namesake: string): void {
+  const db = hh.emulator.state.store.sqlite;
+  const id = (db.prepare("SELECT max(id) + 1 AS id FROM artists").get() as { id: number }).id;
+  const columns = (db.prepare("PRAGMA table_info(artists)").all() as { name: string }[])
+    .map((c) => c.name)
+    .filter((c) => !["id", "channel_id", "subscribers"].includes(c));
+  db.prepare(
+    `INSERT INTO artists (id, channel_id, subscribers, ${columns.join(", ")})
+     SELECT ?, ?, subscribers + 1, ${columns.join(", ")} FROM artists WHERE channel_id = ?`,
+  ).run(id, namesake, channelId);
+}
+
+/** A drafted line a person has not taken: `# "<key>": <id>  # why`. */
+const COMMENTED = /^# ("spotify:[a-z]+:[^"]+"): (\S+) {2}# /;
+
+/**
+ * What a person makes of a draft: of a tie, the line of the one the stand-in's truth says
+ * uncommented; for one the catalogue lacks, `skip`; the rest left as drafted.
+ */
+function reviewed(draft: string, truth: readonly SpotifyLibraryTruth[]): string {
+  const answer = new Map(truth.map((t) => [t.serviceId, t.answer]));
+  const decided = new Set<string>();
+  return draft
+    .split("\n")
+    .map((line) => {
+      const m = COMMENTED.exec(line);
+      const key = m ? (JSON.parse(m[1]!) as string) : null;
+      if (!m || key === null || decided.has(key)) return line;
+      const wanted = answer.get(key);
+      if (wanted === undefined) throw new Error(`drafted ${key}, which the library does not hold`);
+      if (wanted !== null && m[2] !== wanted) return line;
+      decided.add(key);
+      return wanted === null ? `${m[1]}: skip` : line.slice(2);
+    })
+    .join("\n");
+}
+
+describe("a Spotify library's albums and artists drafted into matches.yaml", () => {
+  for (const c of CASES) {
+    it(`${c.library}: matched ones pinned, a miss (and for artists a tie) commented with its candidates; the person's choices are taken with no search`, async () => {
+      h = await startHarness();
+      const { projectFile, environment } = await servicesProject(h, recipe(c.id, c.library, c.target), {
+        signedIn: true,
+      });
+      // Every one is searched here, not a few as in a run: unpaced, as the harness's runs are.
+      const text = await readFile(projectFile, "utf8");
+      await writeFile(
+        projectFile,
+        text.replace(
+          "pacing: { min_interval_ms: 0 }",
+          "pacing: { min_interval_ms: 0, max_writes_per_minute: 100000 }",
+        ),
+      );
+      const truth = c.truth(h);
+      // Artists: a namesake of one the catalogue has, so that its search ties.
+      const tied = c.library === "artists" ? truth.find((t) => t.answer !== null)! : null;
+      const namesake = "UCnamesakeOfAnArtist0001";
+      if (tied) addNamesake(h, tied.answer!, namesake);
+
+      const drafted = await runMatch(projectFile, environment, [`spotify:${c.library}`, "--write-overrides"]);
+      expect(drafted.code, drafted.stderr).toBe(0);
+      expect(drafted.stderr).toMatch(/matches\.yaml: drafted; review it/);
+      const file = join(h.dir, "recipes", "matches.yaml");
+      const draft = await readFile(file, "utf8");
+      // The drafted lines parse back: every one matched is pinned to what the truth says, no other.
+      const pinned = new Map(
+        truth.flatMap((t) => (t.answer !== null && t !== tied ? [[t.serviceId, t.answer] as const] : [])),
+      );
+      expect(parseOverrides(file, draft)).toEqual(pinned);
+      const lacking = truth.filter((t) => t.answer === null);
+      expect(lacking.length).toBeGreaterThan(0);
+      const commented = draft.split("\n").filter((l) => COMMENTED.test(l));
+      for (const t of lacking)
+        expect(commented.some((l) => l.startsWith(`# ${JSON.stringify(t.serviceId)}: `))).toBe(true);
+      if (tied) {
+        const key = JSON.stringify(tied.serviceId);
+        expect(draft).toContain(`# tie for ${tied.name}: two candidates equally good`);
+        expect(commented.filter((l) => l.startsWith(`# ${key}: `)).map((l) => COMMENTED.exec(l)![2])).toEqual(
+          expect.arrayContaining([tied.answer, namesake]),
+        );
+      }
+      // Drafted once: a second draft adds nothing.
+      const again = await runMatch(projectFile, environment, [`spotify:${c.library}`, "--write-overrides"]);
+      expect(again.stderr).toMatch(/nothing to draft/);
+      expect(await readFile(file, "utf8")).toBe(draft);
+
+      await writeFile(file, reviewed(draft, truth));
+      const sent = searches(h);
+      const taken = await runMatch(projectFile, environment, ["--json", `spotify:${c.library}`]);
+      expect(taken.code, taken.stderr).toBe(0);
+      const rows = JSON.parse(taken.stdout) as { videoId: string | null; by: string }[];
+      expect(rows.map((r) => r.videoId)).toEqual(truth.map((t) => t.answer));
+      expect(rows.every((r) => r.by === "override")).toBe(true);
+      expect(searches(h)).toBe(sent);
     }, 120_000);
   }
 });
