@@ -47,7 +47,21 @@ export class Worker {
 
   constructor(private readonly deps: WorkerDeps) {}
 
+  /**
+   * A start that fails part-way (the database refusing connections while the recipes load, say)
+   * undoes what it began before it throws: the queue's polling and the daemon's timers would keep
+   * the process alive as half a worker, taking jobs without a scheduler or a SIGTERM handler.
+   */
   async start(): Promise<void> {
+    try {
+      await this.begin();
+    } catch (e) {
+      await this.stop("start failed").catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async begin(): Promise<void> {
     const { daemon, queue, options, logger } = this.deps;
     await daemon.start();
     for (let i = 0; i < options.concurrency; i++) {
@@ -63,7 +77,7 @@ export class Worker {
         },
       );
     }
-    if (options.tickMs > 0) await this.startScheduler();
+    if (options.tickMs > 0) this.startScheduler();
     logger.info(
       { holder: daemon.holder, recipes: daemon.loaded().length, concurrency: options.concurrency },
       "worker started",
@@ -76,15 +90,15 @@ export class Worker {
     return p;
   }
 
-  private async startScheduler(): Promise<void> {
+  private startScheduler(): void {
     const { daemon, queue, options, stateUrl, logger } = this.deps;
     // A lost connection stops this worker's scheduling until its next tick connects again; another
-    // worker's tick may take over meanwhile.
+    // worker's tick may take over meanwhile. The first connection is the first tick's too: one
+    // refused at start is the same passing outage, not a reason to start without a scheduler.
     const sessions = new SchedulerSession(stateUrl, (e) =>
       logger.warn({ error: e.message }, "scheduler connection lost"),
     );
     this.session = sessions;
-    await sessions.get();
     let busy = false;
     const tick = () => {
       // A session's advisory lock is re-entrant: two ticks of one worker at once would both hold it.

@@ -46,6 +46,23 @@ export async function forgetNextRun(url: string, recipeId: string, account: stri
   }
 }
 
+/**
+ * Why the scheduler leaves the recipe alone, if it does: the recipe or its account suspended (by
+ * the seed's own runs, or by failures during the fleet's faults) until `musicsync resume`.
+ */
+export async function suspensionOf(url: string, recipeId: string, account: string): Promise<string | null> {
+  const state = openState(url);
+  try {
+    const recipe = await state.recipeHealth(recipeId);
+    if (recipe.suspendedAt !== null) return `recipe ${recipeId} suspended: ${recipe.suspendedReason ?? ""}`;
+    const owner = await state.health(account);
+    if (owner.suspendedAt !== null) return `account ${account} suspended: ${owner.suspendedReason ?? ""}`;
+    return null;
+  } finally {
+    await state.close();
+  }
+}
+
 /** The recipe's next run as recorded, and who planned it. */
 export async function nextRunOf(
   url: string,

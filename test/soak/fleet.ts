@@ -31,7 +31,7 @@ import {
   writeFleetProject,
   writeOverlaps,
 } from "./fleet-setup.js";
-import { forgetNextRun, nextRunOf, openJobs, queueJobs } from "./fleet-state.js";
+import { forgetNextRun, nextRunOf, openJobs, queueJobs, suspensionOf } from "./fleet-state.js";
 import {
   alive,
   type FleetWorker,
@@ -296,10 +296,20 @@ async function runningRuns(ctx: FleetContext) {
   return runs.filter((r) => r.result === "running");
 }
 
-/** The scheduled recipe's next run forgotten: a live scheduler must plan it again within a few ticks. */
+/**
+ * The scheduled recipe's next run forgotten: a live scheduler must plan it again within a few ticks.
+ * Not when the recipe or its account is suspended: the scheduler rightly skips it until `musicsync
+ * resume` (docs/ENGINE.md#the-daemon), and the seed's own runs suspend its account now and then (a
+ * file source whose links loop, say) — the account of the scheduled recipe.
+ */
 async function checkSchedulers(f: Fleet): Promise<void> {
   const scheduled = f.plan.recipes.find((r) => r.scheduled);
   if (!scheduled || !f.workers.some((w) => w.scheduling && alive(w))) return;
+  const suspended = await suspensionOf(f.ctx.stateUrl, scheduled.id, scheduled.account);
+  if (suspended !== null) {
+    f.ctx.trace(`  fleet: scheduler not checked, ${quoted(f, suspended).slice(0, 200)}`);
+    return;
+  }
   await forgetNextRun(f.ctx.stateUrl, scheduled.id, scheduled.account);
   let planned = false;
   for (const until = Date.now() + SETTLE_MS; !planned && Date.now() < until; await sleep(250))

@@ -12,11 +12,14 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { byAccountInTurn } from "../../../cli/musicsync/worker.js";
 import { startEmulator } from "../../../emulator/index.js";
-import { loadRecipeText } from "../../../engine/recipe/load.js";
+import { Daemon } from "../../../engine/daemon/daemon.js";
+import { loadProjectFile, loadRecipePaths, loadRecipeText } from "../../../engine/recipe/load.js";
 import type { LoadedRecipe } from "../../../engine/recipe/types.js";
+import type { EngineLogger } from "../../../engine/run/logger.js";
 import { openState } from "../../../engine/state/open.js";
 import { openQueue, QUEUE_SCHEMA, RUN_QUEUE, type RunJob } from "../../../engine/worker/queue.js";
 import { dueNow, nextScheduled, scheduleTick } from "../../../engine/worker/scheduler.js";
+import { Worker } from "../../../engine/worker/worker.js";
 import { ensureBuilt, musicsync } from "../../support/cli-process.js";
 import {
   type LogLine,
@@ -321,6 +324,57 @@ describe.concurrent("musicsync worker", () => {
           }
           const jobs = await openJobs({ stateUrl: url } as Fleet);
           expect(jobs).toEqual([{ recipe: "due", state: "created" }]);
+        }, 60_000);
+
+        it("starts while its scheduler cannot connect: the ticks say so and try again, it stops when told", async () => {
+          const f = await fleet(1);
+          await writeRecipes(f.dir, [
+            { id: "yearly", account: "a1", title: "Worker refused", ids: songs(2, 260), cron: "0 0 1 1 *" },
+          ]);
+          const { project, issues } = await loadProjectFile(f.projectFile);
+          expect(issues).toEqual([]);
+          const said: { level: string; msg: string }[] = [];
+          const logger: EngineLogger = {
+            debug: () => {},
+            info: (_f, msg) => said.push({ level: "info", msg: msg ?? "" }),
+            warn: (_f, msg) => said.push({ level: "warn", msg: msg ?? "" }),
+            error: (_f, msg) => said.push({ level: "error", msg: msg ?? "" }),
+            child: () => logger,
+          };
+          const daemon = new Daemon({
+            envOptions: { project: project!, projectFile: f.projectFile, logger, stateFile: f.stateUrl },
+            logger,
+            load: () =>
+              loadRecipePaths([join(f.dir, "recipes")], { project: project!, projectFile: f.projectFile }),
+            queued: true,
+          });
+          kit.onReset(() => daemon.close());
+          const queue = await openQueue(
+            f.stateUrl,
+            { leaseSeconds: 60, superviseSeconds: 30, pollSeconds: 1 },
+            () => {},
+          );
+          // The scheduler's own connection refused (by a database that is not there), as while the
+          // server refuses connections: the rest of the worker reaches its database.
+          const refused = new URL(f.stateUrl);
+          refused.pathname = "/no_such_database";
+          const w = new Worker({
+            daemon,
+            queue,
+            logger,
+            stateUrl: refused.href,
+            options: { concurrency: 1, tickMs: 200, busyRetryMs: 500, leaseMs: 60_000, pollSeconds: 1 },
+          });
+          kit.onReset(() => w.stop());
+          await w.start();
+          expect(said.map((l) => l.msg)).toContain("worker started");
+          await waitUntil(
+            async () => said.filter((l) => l.msg === "scheduling failed").length >= 2 || null,
+            "two ticks that could not connect",
+            30_000,
+          );
+          await w.stop();
+          expect(said.map((l) => l.msg)).toContain("worker stopped");
         }, 60_000);
 
         it("a worker runs a scheduled recipe and records every recipe's next run (status shows it)", async () => {
