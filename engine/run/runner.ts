@@ -37,7 +37,7 @@ import type {
   Stores,
 } from "../state/types.js";
 import { withAlbumPlaylists } from "../targets/albums.js";
-import { keepPersonRatings, personRatings } from "../targets/ratings.js";
+import { keepPersonRatings, personRatings, unreadRatingsNote } from "../targets/ratings.js";
 import { readTarget, type TargetRead } from "../targets/read.js";
 import { runThatApplied } from "./applied-plan.js";
 import { type ApprovalOptions, approvalGate, noteApproval } from "./approval.js";
@@ -322,7 +322,8 @@ function plural(n: number, word: string): string {
 /**
  * Why the plan could not make the target what the recipe wants: the target's read was cut short,
  * or a source's was — fewer items than the service said the list holds, or far fewer than its last
- * complete read (the sources apply would not record).
+ * complete read (the sources apply would not record) — or the read of the person's ratings was, and
+ * the songs it may have left out were skipped (docs/ENGINE.md#ratings).
  */
 export function incompleteReads(plan: Plan): string[] {
   // A target read cut short holds every write back: "no changes" would call a stale target in sync.
@@ -334,7 +335,8 @@ export function incompleteReads(plan: Plan): string[] {
         ? `source ${s.id} was read cut short (${s.items} items, fewer than the service says it holds)`
         : `source ${s.id} returned ${s.items} items, far fewer than its last complete read (${s.last})`,
     );
-  return [...target, ...sources];
+  const ratings = unreadRatingsNote(plan.lines);
+  return [...target, ...sources, ...(ratings === null ? [] : [ratings])];
 }
 
 /**

@@ -16,13 +16,26 @@
  * A page that came back cut short (fewer tracks than it counts) may have left out the very song: its
  * rating is then unread, not unknown, and the song is skipped until a read is whole (soak seed 1402).
  */
-import type { Desired } from "../plan/types.js";
+import type { Desired, PlanLine } from "../plan/types.js";
 import type { TargetSpec } from "../recipe/types.js";
 import type { Item } from "../sources/item.js";
 import type { SourceClient } from "../sources/reader.js";
 import { cutShort } from "./read.js";
 
 export type Rating = "LIKE" | "DISLIKE" | "INDIFFERENT";
+
+/** The skip reason of a song whose rating a page cut short left unread. */
+export const UNREAD_RATING = "its rating could not be read (the page came back cut short)";
+
+/**
+ * Why a plan's skips leave the target short of what the recipe wants: songs skipped only because
+ * their rating was unread are still wanted, so a run that skipped them has not converged (null: none).
+ */
+export function unreadRatingsNote(lines: readonly Pick<PlanLine, "op" | "reason">[]): string | null {
+  const n = lines.filter((l) => l.op === "skip" && l.reason === UNREAD_RATING).length;
+  if (n === 0) return null;
+  return `${n} ${n === 1 ? "song was" : "songs were"} not rated: the rating read came back cut short`;
+}
 
 /** Reads of the service this needs (a part of `SourceClient`). */
 export type RatingsClient = Pick<SourceClient, "getAlbum" | "getWatchPlaylist" | "getLikedSongs">;
@@ -135,7 +148,7 @@ function reasonToKeep(
   c: { rating: Rating; reason: string },
 ): string | null {
   if (read.ratings.get(videoId) === c.rating) return c.reason;
-  if (read.unread.has(videoId)) return "its rating could not be read (the page came back cut short)";
+  if (read.unread.has(videoId)) return UNREAD_RATING;
   return null;
 }
 

@@ -37,6 +37,24 @@ mode: ${mode}
 policy: ${policy}
 `;
 
+const likesYaml = (id: string, ids: readonly string[], rating: "LIKE" | "DISLIKE", mode: string) =>
+  `apiVersion: musicsync/v1
+kind: Recipe
+id: ${id}
+sources:
+  - { id: s, type: static, videoIds: [${ids.join(", ")}] }
+target: { type: likes, rating: ${rating} }
+mode: ${mode}
+`;
+
+/** `count` songs of the catalogue the person has not liked. */
+async function unlikedSongs(harness: Harness, count: number): Promise<string[]> {
+  const liked = new Set((await harness.person.getLikedSongs({ limit: null })).tracks.map((t) => t.videoId));
+  return catalogueSongs(harness, 80)
+    .filter((v) => !liked.has(v))
+    .slice(0, count);
+}
+
 /**
  * Queues emulator faults through its control endpoint; a kind the endpoint does not accept yet
  * (`truncate`: its list of kinds lacks it) goes into the same injector in-process.
@@ -141,6 +159,28 @@ describe("lists cut short (the emulator's truncate fault)", () => {
   });
 });
 
+describe("ratings read cut short (docs/ENGINE.md#ratings)", () => {
+  it("a DISLIKE run whose liked list came back cut short rates nothing and says partial, not no_changes", async () => {
+    h = await startHarness();
+    const env = h.env();
+    const songs = await unlikedSongs(h, 4);
+    const dislike = recipe(h.project, likesYaml("dislikes", songs, "DISLIKE", "append"));
+    // A static source and a DISLIKE target read nothing: the first browse is the liked list.
+    await queueFaults(h, [{ kind: "truncate", endpoint: "browse" }]);
+    const before = await h.writes();
+    const cut = await syncRecipe(dislike, env);
+    expect(cut.plan!.summary).toMatchObject({ rate: 0, skip: songs.length });
+    expect(await h.writes()).toBe(before);
+    expect(cut.outcome).toBe("partial");
+    expect(cut.error).toMatch(/4 songs were not rated: the rating read came back cut short/);
+    // A whole read rates them all, and only then is the target in sync.
+    const whole = await syncRecipe(dislike, env);
+    expect(whole.outcome, whole.error ?? "").toBe("converged");
+    expect(whole.plan!.summary.rate).toBe(songs.length);
+    expect((await planRecipe(dislike, env)).plan.actions).toEqual([]);
+  });
+});
+
 describe("refusals verified by reading back", () => {
   it("an HTTP 200 with a failed status on a move fails the action; the next sync finishes the order", async () => {
     h = await startHarness();
@@ -175,14 +215,8 @@ describe("refusals verified by reading back", () => {
 
   it("a 409 on a rating or a subscription that is already so is verified and confirmed", async () => {
     h = await startHarness();
-    const liked = new Set((await h.person.getLikedSongs({ limit: null })).tracks.map((t) => t.videoId));
-    const songs = catalogueSongs(h, 80)
-      .filter((v) => !liked.has(v))
-      .slice(0, 3);
-    const like = recipe(
-      h.project,
-      `apiVersion: musicsync/v1\nkind: Recipe\nid: likes\nsources:\n  - { id: s, type: static, videoIds: [${songs.join(", ")}] }\ntarget: { type: likes, rating: LIKE }\nmode: sync\n`,
-    );
+    const songs = await unlikedSongs(h, 3);
+    const like = recipe(h.project, likesYaml("likes", songs, "LIKE", "sync"));
     const run = await syncRecipe(like, h.env({ wrap: conflicting(true) }));
     expect(run.outcome, run.error ?? "").toBe("converged");
     expect(run.apply!.outcomes.map((o) => o.status)).toEqual(["confirmed", "confirmed", "confirmed"]);

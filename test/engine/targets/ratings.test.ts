@@ -8,7 +8,13 @@ import { describe, expect, it } from "vitest";
 import type { Desired } from "../../../engine/plan/types.js";
 import type { TargetSpec } from "../../../engine/recipe/types.js";
 import { type Item, makeItem } from "../../../engine/sources/item.js";
-import { keepPersonRatings, personRatings, type RatingsClient } from "../../../engine/targets/ratings.js";
+import {
+  keepPersonRatings,
+  personRatings,
+  type RatingsClient,
+  UNREAD_RATING,
+  unreadRatingsNote,
+} from "../../../engine/targets/ratings.js";
 
 const ALBUM = "MPREb_cutshort01";
 
@@ -89,5 +95,16 @@ describe("ratings read from a page cut short", () => {
       rated: ["other000002"],
       skipped: [["liked000001", "you liked it"]],
     });
+  });
+});
+
+describe("a plan's skips for an unread rating", () => {
+  const skip = (reason: string) => ({ op: "skip" as const, reason });
+  it("are counted as what keeps the run from converging; other skips are not", () => {
+    expect(unreadRatingsNote([skip("you liked it"), { op: "keep", reason: null }])).toBeNull();
+    expect(unreadRatingsNote([skip(UNREAD_RATING), skip("you liked it")])).toBe(
+      "1 song was not rated: the rating read came back cut short",
+    );
+    expect(unreadRatingsNote([skip(UNREAD_RATING), skip(UNREAD_RATING)])).toMatch(/^2 songs were not rated/);
   });
 });
