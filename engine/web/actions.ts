@@ -193,7 +193,16 @@ async function undoNow(host: WebHost, target: string): Promise<ActionAnswer> {
     planned = await prepareUndo(id, host.env, { maxAgeDays: host.project.undo.max_age_days });
   } catch (e) {
     if (e instanceof UndoRefusedError) throw new ActionRefused(409, `cannot undo: ${e.message}`);
-    throw e;
+    if (!(e instanceof Error)) throw e;
+    // The target could not be read as it is now (the service refused or failed, the account's
+    // credentials expired…): the undo was not planned and nothing was written, so it answers as a
+    // run that failed does (409, with the reason), not as a fault of the page.
+    host.env.logger.warn({ run: id, error: e.message }, "undo could not be planned");
+    return {
+      status: 409,
+      title: `Undo of run #${id}`,
+      lines: [`Not undone: ${e.message}`, "Nothing was written."],
+    };
   }
   if (planned.plan.actions.length === 0)
     return { status: 200, title: `Undo of run #${id}`, lines: ["Nothing to undo: the target is as it was."] };

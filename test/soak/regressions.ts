@@ -187,4 +187,11 @@ export const REGRESSIONS: readonly Regression[] = [
       "a DISLIKE append recipe's first run met a liked list cut short (a truncate fault): every song was skipped, its rating unread, and the run said no_changes with none disliked (a run that skips songs for a rating read cut short is now partial)",
     promise: "docs/ENGINE.md#ratings",
   },
+  {
+    seed: 2057,
+    found:
+      "the status page's undo answered 500: its read of the playlist met a throttling 400 (which the client does not retry), and that failure, met before the undo's run began, escaped the action as an internal error (it now answers 409 with the reason, as a failed run does, having written nothing)",
+    promise: "docs/daemon.md#the-status-page",
+    attacks: "all",
+  },
 ];

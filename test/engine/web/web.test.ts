@@ -148,6 +148,31 @@ describe("the status page's actions", () => {
     expect(await rowsOf(harness, "Morning Mix")).toEqual(songs.slice(0, 4));
   }, 90_000);
 
+  it("undo answers 409 with the reason when the service will not be read, writes nothing, and can be tried again", async () => {
+    const { web, harness, songs } = await synced();
+    await writeRecipes(harness.dir, { "mix.yaml": mirror("morning-mix", "Morning Mix", songs.slice(0, 6)) });
+    await web.reload();
+    const done = await web.act("run", "morning-mix");
+    expect(done.status).toBe(200);
+    const runId = Number(/href="\/runs\/(\d+)"/.exec(done.text)?.[1]);
+    const runs = (await web.host.env.state.runs("morning-mix", 50)).length;
+    const writes = await harness.writes();
+    // The undo's read of the playlist throttled with a 400, which the client does not retry.
+    await harness.faults({ queue: [{ kind: "throttled", endpoint: "browse", retryAfter: 0 }] });
+    const failed = await web.act("undo", runId);
+    expect(failed.status).toBe(409);
+    expect(failed.text).toContain("Not undone:");
+    expect(failed.text).toContain("Quota exceeded");
+    expect(failed.text).toContain("Nothing was written.");
+    expect(await harness.writes()).toBe(writes);
+    expect((await web.host.env.state.runs("morning-mix", 50)).length).toBe(runs);
+    expect(await rowsOf(harness, "Morning Mix")).toEqual(songs.slice(0, 6));
+    // Once the service answers, the same undo is made.
+    const undone = await web.act("undo", runId);
+    expect(undone.status).toBe(200);
+    expect(await rowsOf(harness, "Morning Mix")).toEqual(songs.slice(0, 4));
+  }, 90_000);
+
   it("plan shows the plan and writes nothing; resume lifts a suspension", async () => {
     const { web, harness, songs } = await synced();
     await writeRecipes(harness.dir, { "mix.yaml": mirror("morning-mix", "Morning Mix", songs.slice(0, 5)) });
