@@ -38,6 +38,7 @@ import { type Logger, silentLogger } from "../logger.js";
 import type { MusicClientOptions } from "../options.js";
 import { isObject, type JsonObject } from "../parsers/nav.js";
 import type { ParseNotes } from "../parsers/notes.js";
+import { collect } from "./collect.js";
 import type { OperationContext, RawRequest, RawResponse, SendOptions } from "./operation-context.js";
 import { readRefusal } from "./refusals.js";
 
@@ -131,6 +132,16 @@ function connections(options: MusicClientOptions, timeoutMs: number): Connection
     (options.proxy ? new ProxyAgent({ uri: options.proxy, ...timeouts }) : new Agent(timeouts));
   const noop = async (): Promise<void> => {};
   return { acquire: () => ({ dispatcher: shared, release: noop }), shared };
+}
+
+/**
+ * A body's text: decoded only when it came compressed. An uncompressed body's UTF-8 byte order mark
+ * is left out, as undici's own `text()` does; a decompressed one's is kept, as before.
+ */
+function bodyText(bytes: Buffer, encoding: string | undefined): string {
+  if (encoding !== undefined && encoding !== "identity") return decodeBody(bytes, encoding).toString("utf8");
+  const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString("utf8", bom ? 3 : 0);
 }
 
 const VISITOR_PATTERN = /ytcfg\.set\s*\(\s*(\{.+?\})\s*\)\s*;/;
@@ -404,7 +415,8 @@ class Transport implements OperationContext {
     const { dispatcher, release } = this.conns.acquire();
     try {
       const { origin } = new URL(url);
-      const response = await dispatcher.request({
+      // The whole body is read inside the time-out handling.
+      const response = await collect(dispatcher, {
         origin,
         path: url.slice(origin.length),
         method,
@@ -419,12 +431,7 @@ class Transport implements OperationContext {
           responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
         }
       }
-      const encoding = responseHeaders["content-encoding"];
-      // Read the whole body inside the time-out handling; decode only what came compressed.
-      const text =
-        encoding === undefined || encoding === "identity"
-          ? await response.body.text()
-          : decodeBody(Buffer.from(await response.body.arrayBuffer()), encoding).toString("utf8");
+      const text = bodyText(response.body, responseHeaders["content-encoding"]);
       return { status: response.statusCode, headers: responseHeaders, text: async () => text };
     } catch (error) {
       throw toTransportError(error, operation, this.settings.timeoutMs, this.redactor);
