@@ -85,6 +85,12 @@ export class Redactor {
     return scrubText(value, this.ready());
   }
 
+  /** `text` of a body, given the UTF-8 bytes it was decoded from: the scrub reads them first. */
+  body(text: string, bytes: Uint8Array): string {
+    const index = this.ready();
+    return cut(text, index.spans(text, bytes), REDACTED);
+  }
+
   /** A JSON-like value (a parsed response, a log record) scrubbed; the input is not modified. */
   value<T>(value: T): T {
     const index = this.ready();

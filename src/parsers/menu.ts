@@ -33,43 +33,46 @@ export function parseMenuData(item: unknown): MenuData {
   const out: MenuData = {};
   const items = get(item, MENU_ITEMS);
   if (!Array.isArray(items)) return out;
-  for (const entry of items) {
-    if (!isObject(entry)) continue;
-    const menuItem = entry["toggleMenuServiceItemRenderer"] ?? entry["menuServiceItemRenderer"];
-    if (!isObject(menuItem)) continue;
-    if (out.inLibrary === undefined) out.inLibrary = false;
-    if (out.pinnedToListenAgain === undefined) out.pinnedToListenAgain = false;
-    const icon = str(menuItem, DEFAULT_ICON) ?? str(menuItem, ICON);
-    const toggled = bool(menuItem, ["isToggled"]) === true;
-    switch (icon) {
-      case "KEEP":
-        if (toggled) out.pinnedToListenAgain = true;
-        out.listenAgainFeedbackTokens = {
-          pin: str(menuItem, DEFAULT_TOKEN),
-          unpin: str(menuItem, TOGGLED_TOKEN),
-        };
-        break;
-      case "KEEP_OFF":
-        out.pinnedToListenAgain = true;
-        out.listenAgainFeedbackTokens = {
-          pin: str(menuItem, TOGGLED_TOKEN),
-          unpin: str(menuItem, DEFAULT_TOKEN),
-        };
-        break;
-      case "BOOKMARK_BORDER":
-        if (toggled) out.inLibrary = true;
-        out.feedbackTokens = { add: str(menuItem, DEFAULT_TOKEN), remove: str(menuItem, TOGGLED_TOKEN) };
-        break;
-      case "BOOKMARK":
-        out.inLibrary = true;
-        out.feedbackTokens = { add: str(menuItem, TOGGLED_TOKEN), remove: str(menuItem, DEFAULT_TOKEN) };
-        break;
-      case "REMOVE_FROM_HISTORY":
-        out.feedbackToken = str(menuItem, SERVICE_TOKEN);
-        break;
-    }
-  }
+  for (const entry of items) readMenuEntry(out, entry);
   return out;
+}
+
+/** One entry's part of `parseMenuData`: a toggle or service entry's state and tokens, into `out`. */
+export function readMenuEntry(out: MenuData, entry: unknown): void {
+  if (!isObject(entry)) return;
+  const menuItem = entry["toggleMenuServiceItemRenderer"] ?? entry["menuServiceItemRenderer"];
+  if (!isObject(menuItem)) return;
+  if (out.inLibrary === undefined) out.inLibrary = false;
+  if (out.pinnedToListenAgain === undefined) out.pinnedToListenAgain = false;
+  const icon = str(menuItem, DEFAULT_ICON) ?? str(menuItem, ICON);
+  const toggled = bool(menuItem, ["isToggled"]) === true;
+  switch (icon) {
+    case "KEEP":
+      if (toggled) out.pinnedToListenAgain = true;
+      out.listenAgainFeedbackTokens = {
+        pin: str(menuItem, DEFAULT_TOKEN),
+        unpin: str(menuItem, TOGGLED_TOKEN),
+      };
+      break;
+    case "KEEP_OFF":
+      out.pinnedToListenAgain = true;
+      out.listenAgainFeedbackTokens = {
+        pin: str(menuItem, TOGGLED_TOKEN),
+        unpin: str(menuItem, DEFAULT_TOKEN),
+      };
+      break;
+    case "BOOKMARK_BORDER":
+      if (toggled) out.inLibrary = true;
+      out.feedbackTokens = { add: str(menuItem, DEFAULT_TOKEN), remove: str(menuItem, TOGGLED_TOKEN) };
+      break;
+    case "BOOKMARK":
+      out.inLibrary = true;
+      out.feedbackTokens = { add: str(menuItem, TOGGLED_TOKEN), remove: str(menuItem, DEFAULT_TOKEN) };
+      break;
+    case "REMOVE_FROM_HISTORY":
+      out.feedbackToken = str(menuItem, SERVICE_TOKEN);
+      break;
+  }
 }
 
 /**
@@ -125,8 +128,14 @@ export function parseMenuPlaylists(item: unknown): MenuPlaylists {
 /** The `MNIR` browse id among menu entries that starts with `prefix` (credits `MPTC…`), or null. */
 export function menuBrowseId(item: unknown, prefix: string): string | null {
   for (const entry of list(item, MENU_ITEMS)) {
-    const id = str(entry, MNIR_BROWSE_ID);
-    if (id?.startsWith(prefix)) return id;
+    const id = entryBrowseId(entry, prefix);
+    if (id !== null) return id;
   }
   return null;
+}
+
+/** One entry's part of `menuBrowseId`: its `MNIR` browse id when it starts with `prefix`, else null. */
+export function entryBrowseId(entry: unknown, prefix: string): string | null {
+  const id = str(entry, MNIR_BROWSE_ID);
+  return id?.startsWith(prefix) ? id : null;
 }

@@ -16,7 +16,7 @@ import {
   TC_SECTION0,
   TITLE_RUNS,
 } from "./paths.js";
-import { parsePlaylistItems } from "./song-row.js";
+import { parsePlaylistEntry } from "./song-row.js";
 import { digitsOf, joinRuns, parseSongRuns } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
 
@@ -106,6 +106,7 @@ export function parsePlaylistRows(
   notes: ParseNotes = ignoreNotes,
 ): PlaylistRow[] {
   const out: PlaylistRow[] = [];
+  const options = { collaborative };
   for (let i = 0; i < contents.length; i++) {
     const entry = contents[i];
     if (isObject(entry) && entry[MMRIR] !== undefined) {
@@ -114,9 +115,8 @@ export function parsePlaylistRows(
       }
       continue;
     }
-    for (const track of parsePlaylistItems([entry], { collaborative }, notes, "playlist tracks")) {
-      out.push({ episode: false, track });
-    }
+    const track = parsePlaylistEntry(entry, options, notes, "playlist tracks");
+    if (track !== null) out.push({ episode: false, track });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import type { FlatSong, PlaylistItem } from "../types/browsing.js";
 import type { AlbumRef, ArtistRef, CommunityVoteStatus, LikeStatus } from "../types/common.js";
-import { menuBrowseId, parseMenuData, trackLikeStatus } from "./menu.js";
+import { entryBrowseId, type MenuData, readMenuEntry, trackLikeStatus } from "./menu.js";
 import { get, isObject, num, type Path, str } from "./nav.js";
 import { noteSkipped, type ParseNotes } from "./notes.js";
 import {
@@ -37,6 +37,8 @@ const EDIT_ACTION: Path = [
   "actions",
   0,
 ];
+const SET_VIDEO_ID: Path = ["setVideoId"];
+const REMOVED_VIDEO_ID: Path = ["removedVideoId"];
 const INDEX_TEXT: Path = ["index", "runs", 0, "text"];
 const VOTE_STATE: Path = [
   "engagementBar",
@@ -98,25 +100,47 @@ function communityVote(row: unknown): CommunityVoteStatus | null {
   return { netVoteValue: num(state, ["votes"]), status: str(state, ["voteStatus"]) };
 }
 
+/** What a track row reads from its menu. */
+interface TrackMenu {
+  /** `parseMenuData`'s fields. */
+  data: MenuData;
+  /** From the entry that removes the row from its playlist (the last such entry that says). */
+  setVideoId: string | null;
+  removedVideoId: string | null;
+  /** The credits page (`MPTC…`), from the first entry that links there. */
+  credits: string | null;
+}
+
+/**
+ * A track row's menu, read in one pass over its entries: the row needs four things from it, and a
+ * page holds hundreds of rows with a dozen entries each.
+ */
+function readTrackMenu(items: readonly unknown[]): TrackMenu {
+  const menu: TrackMenu = { data: {}, setVideoId: null, removedVideoId: null, credits: null };
+  for (const entry of items) {
+    const action = get(entry, EDIT_ACTION);
+    if (action !== undefined) {
+      menu.setVideoId = str(action, SET_VIDEO_ID) ?? menu.setVideoId;
+      menu.removedVideoId = str(action, REMOVED_VIDEO_ID) ?? menu.removedVideoId;
+    }
+    readMenuEntry(menu.data, entry);
+    menu.credits ??= entryBrowseId(entry, "MPTC");
+  }
+  return menu;
+}
+
 /**
  * Parses one playlist-item row; null for a `Song deleted` row, which the service still lists.
  * Column meaning is found from each column's first-run endpoint, except on album pages and on
  * greyed-out rows whose columns have no endpoints: there the columns are preset.
  */
 export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {}): PlaylistItem | null {
-  let videoId: string | null = null;
-  let setVideoId: string | null = null;
   let likeStatus: LikeStatus | null = null;
   const menuItems = get(row, MENU_ITEMS);
   const hasMenu = Array.isArray(menuItems);
-  if (hasMenu) {
-    for (const entry of menuItems) {
-      const action = get(entry, EDIT_ACTION);
-      if (action === undefined) continue;
-      setVideoId = str(action, ["setVideoId"]) ?? setVideoId;
-      videoId = str(action, ["removedVideoId"]) ?? videoId;
-    }
-  }
+  const menu = hasMenu ? readTrackMenu(menuItems) : null;
+  let videoId = menu?.removedVideoId ?? null;
+  const setVideoId = menu?.setVideoId ?? null;
   const playButton = get(row, PLAY_BUTTON);
   if (isObject(playButton) && playButton["playNavigationEndpoint"] !== undefined) {
     videoId = str(playButton, ["playNavigationEndpoint", "watchEndpoint", "videoId"]) ?? videoId;
@@ -200,7 +224,7 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
     views: options.album === true ? firstRunText(columnRuns[2]) : null,
     communityVoteStatus: communityVote(row),
   };
-  if (hasMenu) Object.assign(item, parseMenuData(row));
+  if (menu !== null) Object.assign(item, menu.data);
   if (options.album === true) {
     const index = isAvailable ? str(row, INDEX_TEXT) : null;
     item.trackNumber = index === null ? null : Number.parseInt(index, 10);
@@ -209,10 +233,7 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
     item.duration = duration;
     item.duration_seconds = parseDuration(duration);
   }
-  if (hasMenu) {
-    const credits = menuBrowseId(row, "MPTC");
-    if (credits !== null) item.creditsBrowseId = credits;
-  }
+  if (menu?.credits) item.creditsBrowseId = menu.credits;
   if (setVideoId !== null) item.setVideoId = setVideoId;
   return item;
 }
@@ -229,15 +250,23 @@ export function parsePlaylistItems(
 ): PlaylistItem[] {
   const out: PlaylistItem[] = [];
   for (const entry of contents) {
-    const row = isObject(entry) ? entry[MRLIR] : undefined;
-    if (row === undefined) {
-      noteSkipped(notes, entry, where);
-      continue;
-    }
-    const item = parsePlaylistItem(row, options);
+    const item = parsePlaylistEntry(entry, options, notes, where);
     if (item !== null) out.push(item);
   }
   return out;
+}
+
+/** One entry of `parsePlaylistItems`: its track, or null for a deleted song or (noted) anything else. */
+export function parsePlaylistEntry(
+  entry: unknown,
+  options: PlaylistItemOptions,
+  notes: ParseNotes | undefined,
+  where: string,
+): PlaylistItem | null {
+  const row = isObject(entry) ? entry[MRLIR] : undefined;
+  if (row !== undefined) return parsePlaylistItem(row, options);
+  noteSkipped(notes, entry, where);
+  return null;
 }
 
 /**

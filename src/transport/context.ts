@@ -38,6 +38,7 @@ import { type Logger, silentLogger } from "../logger.js";
 import type { MusicClientOptions } from "../options.js";
 import { isObject, type JsonObject } from "../parsers/nav.js";
 import type { ParseNotes } from "../parsers/notes.js";
+import { collect } from "./collect.js";
 import type { OperationContext, RawRequest, RawResponse, SendOptions } from "./operation-context.js";
 import { readRefusal } from "./refusals.js";
 
@@ -131,6 +132,24 @@ function connections(options: MusicClientOptions, timeoutMs: number): Connection
     (options.proxy ? new ProxyAgent({ uri: options.proxy, ...timeouts }) : new Agent(timeouts));
   const noop = async (): Promise<void> => {};
   return { acquire: () => ({ dispatcher: shared, release: noop }), shared };
+}
+
+/** An answer as `exchange` gives it: also the bytes its text was decoded from, for the scrub. */
+interface Answer extends RawResponse {
+  bytes: Buffer;
+}
+
+const compressed = (encoding: string | undefined): encoding is string =>
+  encoding !== undefined && encoding !== "identity";
+
+/**
+ * A body's text from its (decompressed) bytes. An uncompressed body's UTF-8 byte order mark is left
+ * out, as undici's `text()` left it out; a decompressed body's stays, as `toString` always kept it.
+ */
+function bodyText(bytes: Buffer, encoding: string | undefined): string {
+  const bom =
+    !compressed(encoding) && bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString("utf8", bom ? 3 : 0);
 }
 
 const VISITOR_PATTERN = /ytcfg\.set\s*\(\s*(\{.+?\})\s*\)\s*;/;
@@ -288,7 +307,7 @@ class Transport implements OperationContext {
         );
         const text = await response.text();
         if (response.status < 400) {
-          const body = this.json(operation, text);
+          const body = this.json(operation, text, response.bytes);
           // A read refused with HTTP 200 (failed status, gate panel) fails typed, before any parser;
           // writes keep their answer, which their operations judge themselves.
           const refusal = options.write ? undefined : readRefusal(operation, body);
@@ -323,8 +342,8 @@ class Transport implements OperationContext {
    */
   private async authenticated(
     operation: string,
-    exchange: (headers: Record<string, string>) => Promise<RawResponse>,
-  ): Promise<RawResponse> {
+    exchange: (headers: Record<string, string>) => Promise<Answer>,
+  ): Promise<Answer> {
     const headers = await this.headers(operation);
     const response = await exchange(headers);
     if (response.status !== 401 || this.auth?.renew === undefined) return response;
@@ -350,12 +369,12 @@ class Transport implements OperationContext {
 
   /**
    * The body parsed, with the client's credentials scrubbed out. Scrubbing the text once, before
-   * parsing, costs one scan of it and nothing when it holds no credential (every real answer);
+   * parsing, costs one scan of its bytes and nothing more when it holds no credential (every real answer);
    * walking the parsed value instead costs a visit of every node of every response. Should a cut
    * ever leave text that no longer parses, the parsed original is scrubbed node by node instead.
    */
-  private json(operation: string, text: string): unknown {
-    const scrubbed = this.redactor.text(text);
+  private json(operation: string, text: string, bytes: Buffer): unknown {
+    const scrubbed = this.redactor.body(text, bytes);
     try {
       return JSON.parse(scrubbed);
     } catch {
@@ -400,11 +419,12 @@ class Transport implements OperationContext {
     url: string,
     headers: Record<string, string>,
     body?: RawRequest["body"],
-  ): Promise<RawResponse> {
+  ): Promise<Answer> {
     const { dispatcher, release } = this.conns.acquire();
     try {
       const { origin } = new URL(url);
-      const response = await dispatcher.request({
+      // The whole body is read inside the time-out handling.
+      const response = await collect(dispatcher, {
         origin,
         path: url.slice(origin.length),
         method,
@@ -420,12 +440,9 @@ class Transport implements OperationContext {
         }
       }
       const encoding = responseHeaders["content-encoding"];
-      // Read the whole body inside the time-out handling; decode only what came compressed.
-      const text =
-        encoding === undefined || encoding === "identity"
-          ? await response.body.text()
-          : decodeBody(Buffer.from(await response.body.arrayBuffer()), encoding).toString("utf8");
-      return { status: response.statusCode, headers: responseHeaders, text: async () => text };
+      const bytes = compressed(encoding) ? decodeBody(response.body, encoding) : response.body;
+      const text = bodyText(bytes, encoding);
+      return { status: response.statusCode, headers: responseHeaders, text: async () => text, bytes };
     } catch (error) {
       throw toTransportError(error, operation, this.settings.timeoutMs, this.redactor);
     } finally {
@@ -435,13 +452,13 @@ class Transport implements OperationContext {
 
   /** A plain HTTP exchange; the answer's headers and text come back scrubbed, as send's do. */
   async raw(request: RawRequest): Promise<RawResponse> {
-    let response: RawResponse;
+    let response: Answer;
     try {
       response = await this.rawExchange(request);
     } catch (error) {
       throw this.redactor.error(error);
     }
-    const text = this.redactor.text(await response.text());
+    const text = this.redactor.body(await response.text(), response.bytes);
     return {
       status: response.status,
       headers: this.redactor.value(response.headers),
@@ -449,7 +466,7 @@ class Transport implements OperationContext {
     };
   }
 
-  private async rawExchange(request: RawRequest): Promise<RawResponse> {
+  private async rawExchange(request: RawRequest): Promise<Answer> {
     const headers: Record<string, string> = request.authenticated
       ? await this.headers(request.operation)
       : {

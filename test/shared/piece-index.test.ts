@@ -111,3 +111,63 @@ describe("a piece index whose secrets come and go at random (seeded)", () => {
     },
   );
 });
+
+/** Filler a page is made of: ASCII, the two-byte `•` separator, CJK, an emoji (four UTF-8 bytes). */
+const FILLER = ["title", " \u2022 ", "日本語", "\u{1F3B5}", '{"a":1}', "x", "\\u0026", "é"];
+
+describe("the byte screen: spans given the text's UTF-8 bytes (seeded)", () => {
+  it.each(Array.from({ length: 20 }, (_, i) => i + 1))(
+    "seed %i: finds exactly what the text's own pass finds",
+    (seed) => {
+      const { int, secret } = generator(seed);
+      let planted = 0;
+      for (let step = 0; step < 60; step++) {
+        // Secrets with `é` (a key outside ASCII: the screen stands aside) on some steps.
+        const secrets = [secret(), secret()].map((s) => (seed % 3 === 0 ? s : s.replaceAll("é", "e")));
+        const index = new PieceIndex();
+        index.sync(secrets);
+        // One piece at most: the screen answers for a whole text, so a text with two would hide
+        // a screen that misses one of them.
+        const pieceAt = int(4) === 0 ? -1 : int(40);
+        let text = "";
+        for (let part = 0; part < 40; part++) {
+          if (part === pieceAt) {
+            const s = secrets[int(secrets.length)]!;
+            // Pieces of exactly the shortest length half the time: a screen off by one misses them.
+            const length = int(2) === 0 ? 12 : 12 + int(Math.min(8, s.length - 12));
+            text += echoed(s, int(s.length - length + 1), length, int(3) === 0 ? int(length) : null);
+            planted++;
+          } else {
+            text += FILLER[int(FILLER.length)]!.repeat(1 + int(4));
+          }
+        }
+        expect(index.spans(text, Buffer.from(text, "utf8")), JSON.stringify(text)).toEqual(index.spans(text));
+      }
+      expect(planted).toBeGreaterThan(30);
+    },
+  );
+
+  it("finds a piece of the shortest length at every offset from the probes", () => {
+    const index = new PieceIndex();
+    index.sync(secretsAt(1_700_000_000));
+    const piece = COOKIE.slice(40, 52);
+    for (let offset = 0; offset < 30; offset++) {
+      for (const pad of ["x", "\u2022"]) {
+        const text = `{"t":"${pad.repeat(offset)}${piece}"}`;
+        expect(index.spans(text, Buffer.from(text)), text).toEqual(index.spans(text));
+        expect(index.spans(text).length, text).toBe(1);
+      }
+    }
+  });
+
+  it("says nothing of a page without credentials, and finds a piece among two-byte text", () => {
+    const index = new PieceIndex();
+    index.sync(secretsAt(1_700_000_000));
+    const page = `{"runs":[${Array.from({ length: 300 }, (_, i) => `{"text":"曲 ${i} \u2022 \u{1F3B5}"}`).join(",")}]}`;
+    expect(index.spans(page, Buffer.from(page))).toEqual([]);
+    const piece = COOKIE.slice(30, 46);
+    const echo = page.replace('"曲 150', `"曲 ${piece}`);
+    const spans = index.spans(echo, Buffer.from(echo));
+    expect(spans.map(([from, to]) => echo.slice(from, to)).join("")).toContain(piece);
+  });
+});
