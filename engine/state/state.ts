@@ -3,7 +3,7 @@
  * a Proxy or spy sees each), each call run through the dialect (./dialect.ts). A store method never
  * calls the state's (on SQLite it would wait behind itself in the queue): stores share functions.
  */
-import { type Dialect, type Stored, within } from "./dialect.js";
+import type { Dialect, Stored } from "./dialect.js";
 import { accountStore } from "./stores/accounts.js";
 import { approvalStore } from "./stores/approvals.js";
 import { healthStore } from "./stores/health.js";
@@ -55,7 +55,7 @@ export class State implements Stored {
   }
 
   batch<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
-    return this.d.call(() => this.d.transaction((tx) => work(storesOver({ d: within(this.d, tx) }))));
+    return this.d.call(() => this.d.batch((d) => work(storesOver({ d }))));
   }
 
   /** Once opening has settled and the calls under way are done; idempotent. */

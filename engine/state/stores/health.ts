@@ -1,6 +1,15 @@
 /** Account and recipe health, conditions, generations, the next run and source reads. */
 import { desc, eq, sql } from "drizzle-orm";
-import { type Db, inByteOrder, lastOfEach, oneRow, placeholders, prepared, type Stored } from "../dialect.js";
+import {
+  type Db,
+  inByteOrder,
+  lastOfEach,
+  oneRow,
+  placeholders,
+  prepared,
+  type Stored,
+  send,
+} from "../dialect.js";
 import type { Tables } from "../tables.js";
 import type { AccountHealth, Condition, HealthStore, RecipeHealth } from "../types.js";
 
@@ -56,7 +65,8 @@ export const healthStore: HealthStore & ThisType<Stored> = {
             changedAt: sql`case when ${c.status} = excluded.status then ${c.changedAt} else excluded.changed_at end`,
           },
         });
-    await prepared(this.d.db, `conditions.set(${rows.length})`, build, { ...values, recipeId, at });
+    const key = `conditions.set(${rows.length})`;
+    await send(this.d, { table: c, key, build, values: { ...values, recipeId, at } });
   },
 
   async conditions(recipeId) {

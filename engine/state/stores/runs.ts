@@ -12,6 +12,7 @@ import {
   placeholders,
   prepared,
   type Stored,
+  send,
 } from "../dialect.js";
 import { abandonedRunReason, DEFAULT_LOCK_STALE_MS, type RunningRun } from "../holder.js";
 import type { Row } from "../tables.js";
@@ -41,7 +42,8 @@ export const runStore: RunStore & ThisType<Stored> = {
         .set({ ...set, finishedAt: at })
         .where(eq(r.id, id));
     const counts = end.counts ? json(end.counts) : null;
-    await prepared(this.d.db, "runs.finish", build, { ...end, id: runId, counts, error: end.error ?? null });
+    const values = { ...end, id: runId, counts, error: end.error ?? null };
+    await send(this.d, { table: r, key: "runs.finish", build, values });
   },
 
   async runs(recipeId, limit = 20) {
