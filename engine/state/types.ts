@@ -268,6 +268,8 @@ export interface HealthStore {
   accountHealth(): Promise<AccountHealth[]>;
 
   recipeHealth(recipeId: string): Promise<RecipeHealth>;
+  /** The recipe's health and its account's, read together. */
+  healthOf(recipeId: string, account: string): Promise<{ recipe: RecipeHealth; account: AccountHealth }>;
   /** A failed run of one recipe; suspends it once `suspendAfter` failures are consecutive. */
   recordRecipeFailure(
     recipeId: string,

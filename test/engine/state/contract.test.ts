@@ -551,6 +551,25 @@ function recipeHealthStore(get: Get): void {
     });
   });
 
+  it("reads a recipe's health and its account's together, each as read alone, recorded or not", async () => {
+    const s = get();
+    const both = async (recipeId: string, account: string) => ({
+      recipe: await s.recipeHealth(recipeId),
+      account: await s.health(account),
+    });
+    expect(await s.healthOf("r", "acc")).toEqual(await both("r", "acc"));
+    await s.recordRecipeFailure("r", "acc", 10, "source gone", { suspendAfter: 1 });
+    await s.setNextRun("q", "other", { at: 50, reason: "schedule", by: "box:1" }, 20);
+    expect(await s.healthOf("r", "acc")).toEqual(await both("r", "acc"));
+    await s.recordFailure("acc", 30, "refused", { suspendAfter: 1 });
+    const read = await s.healthOf("r", "acc");
+    expect(read).toEqual(await both("r", "acc"));
+    expect(read).toMatchObject({ recipe: { suspendedAt: 10 }, account: { suspendedAt: 30 } });
+    expect(await s.healthOf("q", "nobody")).toEqual(await both("q", "nobody"));
+    expect((await s.healthOf("q", "nobody")).recipe.nextRunAt).toBe(50);
+    expect(await s.healthOf("none", "acc")).toEqual(await both("none", "acc"));
+  });
+
   it("suspends a recipe after N failures in a row, naming the last failure", async () => {
     const s = get();
     const opts = { suspendAfter: 2 };
