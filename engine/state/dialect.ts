@@ -160,6 +160,11 @@ export interface Write {
   key: string;
   build: (q: Db) => SQLWrapper & { prepare(name: string): Prepared<unknown> };
   values: object;
+  /**
+   * Throws when the count of rows written is wrong (a write of a row that must exist): the batch
+   * then keeps nothing. A write with a check counts the rows it RETURNs.
+   */
+  check?: (written: number) => void;
 }
 
 /** Runs `write` now (how many rows it changed), or, in a batch that sends its writes at its end, takes it for then (null). */
@@ -168,7 +173,15 @@ export async function send(d: Dialect, write: Write): Promise<number | null> {
     d.defer(write);
     return null;
   }
-  return changed(await prepared(d.db, write.key, write.build, write.values));
+  return sendNow(d.db, write);
+}
+
+/** Runs `write` on `q`, checked: how many rows it changed (or returned). */
+export async function sendNow(q: Db, write: Write): Promise<number> {
+  const result = await prepared(q, write.key, write.build, write.values);
+  const n = Array.isArray(result) ? result.length : changed(result);
+  write.check?.(n);
+  return n;
 }
 
 type SliceWrite<T> = (q: Db, slice: T[]) => Promise<unknown>;

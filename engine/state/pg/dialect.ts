@@ -8,7 +8,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { isSessionEnded, openingError, queryError } from "../../postgres/errors.js";
 import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "../../postgres/reconnect.js";
-import { type Db, type Dialect, prepared, type Write, within } from "../dialect.js";
+import { type Db, type Dialect, sendNow, type Write, within } from "../dialect.js";
 import type { Tables } from "../tables.js";
 import { engineTables } from "./schema.js";
 import { deferring, joinable, joinedQuery } from "./writes.js";
@@ -92,11 +92,10 @@ export class PgDialect implements Dialect {
       await this.pool.query(joinedQuery(this.db, writes));
       return;
     }
-    const write = (q: Db) => async (w: Write) => prepared(q, w.key, w.build, w.values);
-    if (writes.length === 1) await write(this.db)(writes[0]!);
+    if (writes.length === 1) await sendNow(this.db, writes[0]!);
     else if (writes.length > 1)
       await this.transaction(async (tx) => {
-        for (const w of writes) await write(tx)(w);
+        for (const w of writes) await sendNow(tx, w);
       });
   }
 

@@ -13,13 +13,11 @@ import { fillPlaceholders, getTableName, type SQL, sql } from "drizzle-orm";
 import { PgDialect as SqlBuilder } from "drizzle-orm/pg-core";
 import type { Db, Dialect, Write } from "../dialect.js";
 
-/** Thrown by the deferring view where the work needs a transaction; the batch is then run as one. */
-class TransactionNeeded extends Error {
-  constructor() {
-    super("this batch needs a transaction");
-    this.name = "TransactionNeeded";
-  }
-}
+/**
+ * Thrown by the deferring view where the work needs a transaction; the batch is then run as one.
+ * One error for all: nobody sees it but the batch, and a stack each time would cost more than the batch.
+ */
+const TRANSACTION_NEEDED = Object.freeze(new Error("this batch needs a transaction"));
 
 /** `d` as a batch's work sees it when its writes go at its end: anything else asks for a transaction. */
 export function deferring(d: Dialect): { view: Dialect; writes: Write[]; needed: () => boolean } {
@@ -27,7 +25,7 @@ export function deferring(d: Dialect): { view: Dialect; writes: Write[]; needed:
   let needed = false;
   const refuse = (): never => {
     needed = true;
-    throw new TransactionNeeded();
+    throw TRANSACTION_NEEDED;
   };
   const view: Dialect = {
     get db(): Db {
@@ -85,11 +83,12 @@ function joined(db: Db, writes: readonly Write[]): Joined {
 
 /**
  * Whether `writes` can be one statement: the parts of a WITH all see the database as it was before
- * it, so two writes of one table (which may touch one row) must go one after the other.
+ * it, so two writes of one table (which may touch one row) must go one after the other; and a
+ * write with a check is checked before the commit, which one statement of several would not wait for.
  */
 export function joinable(writes: readonly Write[]): boolean {
   const tables = new Set(writes.map((w) => getTableName(w.table)));
-  return writes.length > 1 && tables.size === writes.length;
+  return writes.length > 1 && tables.size === writes.length && writes.every((w) => !w.check);
 }
 
 /** The one statement of `writes` (see `joinable`), its values filled in for node-postgres. */

@@ -1004,6 +1004,25 @@ function batches(get: Get): void {
     expect(await s.snapshotOf("acc", "r")).toBeNull();
   });
 
+  it("keeps nothing of a batch whose journal mark names no entry, and refuses a batch of that mark alone", async () => {
+    const s = get();
+    const id = await startRun(s, "r", 1);
+    await s.journalPlanned(id, [{ seq: 1, kind: "add", target: "t", payload: null }], 1);
+    const failed = s.batch(async (b) => {
+      await b.finishRun(id, { at: 2, result: "converged" });
+      await b.journalMark(id, 1, "confirmed", 2, { ok: true });
+      await b.journalMark(id, 7, "confirmed", 2, { ok: true });
+    });
+    await expect(failed).rejects.toThrow(`journal: no entry 7 in run ${id}`);
+    expect(await s.run(id)).toMatchObject({ result: "running" });
+    expect((await s.journal(id))[0]).toMatchObject({ status: "pending", result: null });
+    await expect(s.batch((b) => b.journalMark(id, 8, "sent", 3))).rejects.toThrow(
+      `journal: no entry 8 in run ${id}`,
+    );
+    await s.batch((b) => b.journalMark(id, 1, "sent", 4));
+    expect((await s.journal(id))[0]).toMatchObject({ status: "sent", attempt: 1, updatedAt: 4 });
+  });
+
   it("writes one row twice in a batch in the order given, the later write kept", async () => {
     const s = get();
     const [a, b] = [await startRun(s, "r", 1), await startRun(s, "r", 1)];
