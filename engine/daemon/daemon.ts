@@ -429,12 +429,11 @@ export class Daemon {
     loaded: LoadedRecipe,
   ): Promise<{ why: string | null; healthy: boolean; accountClear: boolean }> {
     const { id, account } = loaded.recipe;
-    const own = await this.state.recipeHealth(id);
+    const { recipe: own, account: acc } = await this.state.healthOf(id, account);
     const healthy = own.consecutiveFailures === 0 && own.account === account;
     if (own.suspendedAt !== null) {
       return { why: `suspended: ${own.suspendedReason ?? ""}`, healthy, accountClear: false };
     }
-    const acc = await this.state.health(account);
     const why =
       acc.suspendedAt === null ? null : `account ${account} suspended: ${acc.suspendedReason ?? ""}`;
     return { why, healthy, accountClear: acc.consecutiveFailures === 0 };

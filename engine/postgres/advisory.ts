@@ -22,13 +22,29 @@ export async function nameSession(session: pg.Client, name: string): Promise<voi
 }
 
 /**
- * Takes the lock if it is free, and then (in the same round trip) names the session `name`; a
- * session that did not get it keeps its name.
+ * A data-modifying statement sent in the same round trip as the lock's take or release (one
+ * statement: it commits with it, or neither), its parameters numbered from $3.
  */
-export async function tryAdvisoryLock(session: pg.Client, key: string, name: string): Promise<boolean> {
+export interface AlsoWrite {
+  text: string;
+  values: readonly unknown[];
+}
+
+/**
+ * Takes the lock if it is free, and then (in the same round trip) names the session `name`; a
+ * session that did not get it keeps its name. `also` may read `got` (its one column, `named`, is
+ * null unless the lock was taken) to write only when it was.
+ */
+export async function tryAdvisoryLock(
+  session: pg.Client,
+  key: string,
+  name: string,
+  also?: AlsoWrite,
+): Promise<boolean> {
+  const got = `SELECT CASE WHEN pg_try_advisory_lock(${KEY}) THEN set_config('application_name', $2, false) END AS named`;
   const { rows } = await session.query<{ named: string | null }>(
-    `SELECT CASE WHEN pg_try_advisory_lock(${KEY}) THEN set_config('application_name', $2, false) END AS named`,
-    [key, name],
+    also ? `WITH got AS (${got}), also_write AS (${also.text}) SELECT named FROM got` : got,
+    [key, name, ...(also?.values ?? [])],
   );
   return typeof rows[0]?.named === "string";
 }
@@ -44,11 +60,20 @@ export async function holdsAdvisoryLock(session: pg.Client, key: string): Promis
   return rows[0]?.held === true;
 }
 
-/** Lets go of the lock and renames the session, in one round trip; false if it did not hold it. */
-export async function releaseAdvisoryLock(session: pg.Client, key: string, name: string): Promise<boolean> {
+/**
+ * Lets go of the lock and renames the session, in one round trip, `also` with them; false if it
+ * did not hold the lock.
+ */
+export async function releaseAdvisoryLock(
+  session: pg.Client,
+  key: string,
+  name: string,
+  also?: AlsoWrite,
+): Promise<boolean> {
+  const free = `SELECT pg_advisory_unlock(${KEY}) AS freed, set_config('application_name', $2, false)`;
   const { rows } = await session.query<{ freed: boolean }>(
-    `SELECT pg_advisory_unlock(${KEY}) AS freed, set_config('application_name', $2, false)`,
-    [key, name],
+    also ? `WITH also_write AS (${also.text}) ${free}` : free,
+    [key, name, ...(also?.values ?? [])],
   );
   return rows[0]?.freed === true;
 }

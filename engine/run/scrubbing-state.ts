@@ -32,6 +32,7 @@ const READS: ReadonlySet<string> = new Set<keyof EngineState>([
   "health",
   "accountHealth",
   "recipeHealth",
+  "healthOf",
   "sourceReads",
   "cachedMatches",
   "approvals",

@@ -22,6 +22,13 @@ export interface Dialect {
   /** All or nothing. */
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /**
+   * `work`'s calls, all or nothing, over the dialect `work` is given. Its writes (`send`) may go
+   * together at its end: they see none of its reads, which see none of them.
+   */
+  batch<T>(work: (d: Dialect) => Promise<T>): Promise<T>;
+  /** Inside a batch that sends its writes at its end: takes `write` for then. */
+  readonly defer?: (write: Write) => void;
+  /**
    * A transaction that no other `guarded` transaction of the same (scope, key) runs beside, in any
    * process, so that what `work` reads is still so when it writes.
    */
@@ -45,12 +52,13 @@ export interface Dialect {
  * part of it, a call run at once (it is already one).
  */
 export function within(d: Dialect, tx: Db): Dialect {
-  return {
+  const view: Dialect = {
     db: tx,
     t: d.t,
     open: (work) => work(),
     call: (work) => work(),
     transaction: (work) => work(tx),
+    batch: (work) => work(view),
     guarded: async (scope, key, work) => {
       await d.guard(tx, scope, key);
       return work(tx);
@@ -60,6 +68,7 @@ export function within(d: Dialect, tx: Db): Dialect {
     bytewise: (column) => d.bytewise(column),
     close: async () => undefined,
   };
+  return view;
 }
 
 /** What a store's methods see as `this`: the state they belong to. */
@@ -120,7 +129,7 @@ export function placeholders<K extends string>(...names: K[]): Record<K, never> 
   return Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<K, never>;
 }
 
-type Prepared<R> = { execute(values?: Record<string, unknown>): Promise<R> };
+export type Prepared<R> = { execute(values?: Record<string, unknown>): Promise<R> };
 /** The queries prepared on each builder: SQLite's one connection (its transactions' too), PostgreSQL's pool or a transaction. */
 const preparedOn = new WeakMap<Db, Map<string, Prepared<unknown>>>();
 
@@ -142,10 +151,43 @@ export function prepared<R>(
   return query.execute(values as Record<string, unknown>) as Promise<R>;
 }
 
-type Write<T> = (q: Db, slice: T[]) => Promise<unknown>;
+/**
+ * A statement whose only answer is how many rows it changed, prepared as `prepared` has it: what a
+ * batch may send together with its other writes (Dialect.defer). `table` is the one it writes.
+ */
+export interface Write {
+  table: PgTable;
+  key: string;
+  build: (q: Db) => SQLWrapper & { prepare(name: string): Prepared<unknown> };
+  values: object;
+  /**
+   * Throws when the count of rows written is wrong (a write of a row that must exist): the batch
+   * then keeps nothing. A write with a check counts the rows it RETURNs.
+   */
+  check?: (written: number) => void;
+}
+
+/** Runs `write` now (how many rows it changed), or, in a batch that sends its writes at its end, takes it for then (null). */
+export async function send(d: Dialect, write: Write): Promise<number | null> {
+  if (d.defer) {
+    d.defer(write);
+    return null;
+  }
+  return sendNow(d.db, write);
+}
+
+/** Runs `write` on `q`, checked: how many rows it changed (or returned). */
+export async function sendNow(q: Db, write: Write): Promise<number> {
+  const result = await prepared(q, write.key, write.build, write.values);
+  const n = Array.isArray(result) ? result.length : changed(result);
+  write.check?.(n);
+  return n;
+}
+
+type SliceWrite<T> = (q: Db, slice: T[]) => Promise<unknown>;
 
 /** Writes `items` a slice of `size` a statement, all or nothing: one statement alone is so already. */
-export async function inSlices<T>(d: Dialect, items: readonly T[], size: number, write: Write<T>) {
+export async function inSlices<T>(d: Dialect, items: readonly T[], size: number, write: SliceWrite<T>) {
   const slices = chunk(items, size);
   if (slices.length < 2) return slices[0] && (await write(d.db, slices[0]));
   return d.transaction(async (tx) => {

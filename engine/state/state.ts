@@ -3,7 +3,7 @@
  * a Proxy or spy sees each), each call run through the dialect (./dialect.ts). A store method never
  * calls the state's (on SQLite it would wait behind itself in the queue): stores share functions.
  */
-import { type Dialect, type Stored, within } from "./dialect.js";
+import type { Dialect, Stored } from "./dialect.js";
 import { accountStore } from "./stores/accounts.js";
 import { approvalStore } from "./stores/approvals.js";
 import { healthStore } from "./stores/health.js";
@@ -55,7 +55,7 @@ export class State implements Stored {
   }
 
   batch<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
-    return this.d.call(() => this.d.transaction((tx) => work(storesOver({ d: within(this.d, tx) }))));
+    return this.d.call(() => this.d.batch((d) => work(storesOver({ d }))));
   }
 
   /** Once opening has settled and the calls under way are done; idempotent. */
@@ -108,10 +108,13 @@ for (const name of Object.keys(lockStore) as (keyof RowLocks)[]) {
   });
 }
 
-/** The stores' methods over `stored` as they are, for a batch's calls inside its transaction. */
+/** Every store's methods, on one object: a batch's stores take it as their prototype. */
+const STORE_METHODS: object = Object.assign({}, ...STORES);
+
+/**
+ * The stores' methods over `stored` as they are, for a batch's calls: `stored`'s dialect as their
+ * `this.d`, the methods shared (made once, not per batch).
+ */
 function storesOver(stored: Stored): Stores {
-  const methods = STORES.flatMap((store) => Object.entries(store));
-  return Object.fromEntries(
-    methods.map(([name, method]) => [name, (...args: unknown[]) => (method as Method).apply(stored, args)]),
-  ) as unknown as Stores;
+  return Object.assign(Object.create(STORE_METHODS), { d: stored.d }) as Stores;
 }

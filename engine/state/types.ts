@@ -268,6 +268,8 @@ export interface HealthStore {
   accountHealth(): Promise<AccountHealth[]>;
 
   recipeHealth(recipeId: string): Promise<RecipeHealth>;
+  /** The recipe's health and its account's, read together. */
+  healthOf(recipeId: string, account: string): Promise<{ recipe: RecipeHealth; account: AccountHealth }>;
   /** A failed run of one recipe; suspends it once `suspendAfter` failures are consecutive. */
   recordRecipeFailure(
     recipeId: string,
@@ -311,8 +313,11 @@ export interface ApprovalStore {
   /** Approvals, newest first: pending ones only unless `all`; of one recipe when given. */
   approvals(options?: { recipeId?: string; all?: boolean }): Promise<Approval[]>;
   approval(runId: number): Promise<Approval | null>;
-  /** A newer plan of the recipe was applied: its pending approvals become `superseded`; how many. */
-  supersedeApprovals(recipeId: string, at: number): Promise<number>;
+  /**
+   * A newer plan of the recipe was applied: its pending approvals become `superseded`; how many
+   * (null in a batch that sends its writes at its end, where it is not known yet).
+   */
+  supersedeApprovals(recipeId: string, at: number): Promise<number | null>;
   /** Marks an approval decided; false when it was no longer pending (approved twice, superseded). */
   decideApproval(
     runId: number,
@@ -357,8 +362,9 @@ export interface EngineState
     ApprovalStore,
     AccountStore {
   /**
-   * Runs `work`'s calls in one transaction — all or nothing, one commit — over `stores`, the state
-   * without its locks (which are never part of one). A run records its end this way.
+   * Runs `work`'s calls all or nothing, one commit, over `stores`, the state without its locks
+   * (which are never part of one). A run records its end this way. Its writes may be sent together
+   * at its end (on PostgreSQL, a batch of writes only is one statement): its reads do not see them.
    */
   batch<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -8,9 +8,10 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { isSessionEnded, openingError, queryError } from "../../postgres/errors.js";
 import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "../../postgres/reconnect.js";
-import type { Db, Dialect } from "../dialect.js";
+import { type Db, type Dialect, sendNow, type Write, within } from "../dialect.js";
 import type { Tables } from "../tables.js";
 import { engineTables } from "./schema.js";
+import { deferring, joinable, joinedQuery } from "./writes.js";
 
 export class PgDialect implements Dialect {
   readonly db: Db;
@@ -66,6 +67,36 @@ export class PgDialect implements Dialect {
 
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
     return this.db.transaction((tx) => work(tx as unknown as Db));
+  }
+
+  /**
+   * A batch of writes only is one statement (./writes.ts); one that reads or guards is a transaction,
+   * its work run again inside it.
+   */
+  async batch<T>(work: (d: Dialect) => Promise<T>): Promise<T> {
+    const later = deferring(this);
+    let result: T | undefined;
+    try {
+      result = await work(later.view);
+    } catch (e) {
+      if (!later.needed()) throw e;
+    }
+    if (later.needed()) return this.transaction((tx) => work(within(this, tx)));
+    await this.sendAll(later.writes);
+    return result as T;
+  }
+
+  /** `writes`, all or nothing: one statement where they can be. */
+  private async sendAll(writes: readonly Write[]): Promise<void> {
+    if (joinable(writes)) {
+      await this.pool.query(joinedQuery(this.db, writes));
+      return;
+    }
+    if (writes.length === 1) await sendNow(this.db, writes[0]!);
+    else if (writes.length > 1)
+      await this.transaction(async (tx) => {
+        for (const w of writes) await sendNow(tx, w);
+      });
   }
 
   /**

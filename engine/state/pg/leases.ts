@@ -16,6 +16,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import {
+  type AlsoWrite,
   holdsAdvisoryLock,
   keepIdle,
   nameSession,
@@ -102,12 +103,16 @@ export class PgLeaseLockStore implements Leases {
     // that a takeover or `unlock` ends this session and no other.
     const lockId = randomUUID();
     const name = SESSION_NAME + lockId;
-    const [session, got] = await this.sessions.take((c) => tryAdvisoryLock(c, KEY + account, name));
+    const lock: LockInfo = { account, lockId, holder, acquiredAt: at, heartbeatAt: at };
+    const [session, got] = await this.sessions.take((c) =>
+      tryAdvisoryLock(c, KEY + account, name, rowIfTaken(lock)),
+    );
     let attempt: LockAttempt | null = null;
     try {
       attempt = got
-        ? // The session lock is ours: a row still there belongs to a session that is gone.
-          await this.rows.acquireLock(account, holder, at, Number.NEGATIVE_INFINITY, lockId)
+        ? // The session lock is ours, and its row was written with it (over a row still there, which
+          // belongs to a session that is gone).
+          { acquired: true, lock }
         : await this.takeOverIfStale(session, account, holder, at, staleAfterMs, lockId);
       if (attempt.acquired) {
         if (!got) await nameSession(session, name);
@@ -193,12 +198,13 @@ export class PgLeaseLockStore implements Leases {
   }
 
   async releaseLock(lockId: string): Promise<void> {
+    const held = this.held.get(lockId);
+    if (held && held.lost === null && (await this.releaseTogether(lockId, held))) return;
     let rowGone = false;
     try {
       await this.rows.releaseLock(lockId);
       rowGone = true;
     } finally {
-      const held = this.held.get(lockId);
       this.held.delete(lockId);
       // A row left (the database unreachable) names this session: it ends, freeing the account.
       if (held) await this.letGo(held, rowGone);
@@ -206,16 +212,31 @@ export class PgLeaseLockStore implements Leases {
   }
 
   /**
+   * A lock held to its end: its row deleted and the account let go of in one statement on its
+   * session, which then waits for the next lock. False when that statement failed (the session is
+   * no longer watched; the row is the caller's to delete, the session to end).
+   */
+  private async releaseTogether(lockId: string, held: Held): Promise<boolean> {
+    unwatch(held);
+    const freed = await releaseAdvisoryLock(held.session, KEY + held.account, WAITING_NAME, {
+      text: "DELETE FROM locks WHERE lock_id = $3",
+      values: [lockId],
+    }).catch(() => null);
+    if (freed === null) return false;
+    this.held.delete(lockId);
+    if (freed) this.sessions.giveBack(held.session);
+    else await held.session.end().catch(() => undefined);
+    return true;
+  }
+
+  /**
    * Released on purpose: a session whose row is gone lets go of the account and waits for the
    * next lock; any other ends. Its end from now on is no loss.
    */
   private async letGo(held: Held, reuse: boolean): Promise<void> {
-    if (held.timer) clearInterval(held.timer);
-    const { session, listeners } = held;
+    const { session } = held;
     const wasLost = held.lost !== null;
-    held.lost ??= "released";
-    session.removeListener("error", listeners.error);
-    session.removeListener("end", listeners.end);
+    unwatch(held);
     if (
       reuse &&
       !wasLost &&
@@ -250,6 +271,28 @@ export class PgLeaseLockStore implements Leases {
     await Promise.all(open.map((held) => this.letGo(held, false)));
     await this.sessions.close();
   }
+}
+
+/** The session's end or silence is no loss from now on: its lock is being let go of on purpose. */
+function unwatch(held: Held): void {
+  if (held.timer) clearInterval(held.timer);
+  held.lost ??= "released";
+  held.session.removeListener("error", held.listeners.error);
+  held.session.removeListener("end", held.listeners.end);
+}
+
+/**
+ * The lock's row as ../stores/locks.ts writes it, over any row of the account, written in the
+ * statement that takes the advisory lock and only if it took it (`got`, tryAdvisoryLock's).
+ */
+function rowIfTaken(lock: LockInfo): AlsoWrite {
+  return {
+    text: `INSERT INTO locks (account, lock_id, holder, acquired_at, heartbeat_at)
+      SELECT $3::text, $4::text, $5::text, $6::bigint, $7::bigint FROM got WHERE named IS NOT NULL
+      ON CONFLICT (account) DO UPDATE SET lock_id = excluded.lock_id, holder = excluded.holder,
+        acquired_at = excluded.acquired_at, heartbeat_at = excluded.heartbeat_at`,
+    values: [lock.account, lock.lockId, lock.holder, lock.acquiredAt, lock.heartbeatAt],
+  };
 }
 
 /** Marks the lock lost (the first reason stays) and ends its session, freeing the account for sure. */

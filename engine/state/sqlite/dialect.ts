@@ -10,7 +10,7 @@
 import type Database from "better-sqlite3";
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import type { Db, Dialect } from "../dialect.js";
+import { type Db, type Dialect, within } from "../dialect.js";
 import { engineTables } from "../schema.js";
 import type { Tables } from "../tables.js";
 
@@ -54,6 +54,11 @@ export class SqliteDialect implements Dialect {
       if (this.sqlite.inTransaction) this.sqlite.exec("ROLLBACK");
       throw e;
     }
+  }
+
+  /** Its writes go as they come: each costs no more than a call, and the commit is one either way. */
+  batch<T>(work: (d: Dialect) => Promise<T>): Promise<T> {
+    return this.transaction((tx) => work(within(this, tx)));
   }
 
   guarded<T>(_scope: string, _key: string, work: (tx: Db) => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 /** Plans held for approval. */
 import { and, desc, eq } from "drizzle-orm";
-import { changed, type Db, oneRow, placeholders, prepared, type Stored } from "../dialect.js";
+import { changed, type Db, oneRow, placeholders, type Stored, send } from "../dialect.js";
 import type { Row } from "../tables.js";
 import type { Approval, ApprovalStore } from "../types.js";
 
@@ -47,7 +47,7 @@ export const approvalStore: ApprovalStore & ThisType<Stored> = {
         .update(a)
         .set({ status: "superseded", decidedAt })
         .where(and(eq(a.recipeId, id), eq(a.status, "pending")));
-    return changed(await prepared(this.d.db, "approvals.supersede", build, { id: recipeId, at }));
+    return send(this.d, { table: a, key: "approvals.supersede", build, values: { id: recipeId, at } });
   },
 
   /** One UPDATE guarded by `pending`: a second decider waits for the first, then finds it decided. */

@@ -1,10 +1,20 @@
 /** Account and recipe health, conditions, generations, the next run and source reads. */
-import { desc, eq, sql } from "drizzle-orm";
-import { type Db, inByteOrder, lastOfEach, oneRow, placeholders, prepared, type Stored } from "../dialect.js";
-import type { Tables } from "../tables.js";
+import { desc, eq, getTableColumns, sql } from "drizzle-orm";
+import {
+  type Db,
+  inByteOrder,
+  lastOfEach,
+  oneRow,
+  placeholders,
+  prepared,
+  type Stored,
+  send,
+} from "../dialect.js";
+import type { Row, Tables } from "../tables.js";
 import type { AccountHealth, Condition, HealthStore, RecipeHealth } from "../types.js";
 
 const RECIPE = placeholders("recipeId", "at");
+const BOTH = placeholders("recipeId", "account");
 /** A condition's own columns. */
 const COLUMNS = ["type", "status", "reason", "message"] as const;
 
@@ -56,7 +66,8 @@ export const healthStore: HealthStore & ThisType<Stored> = {
             changedAt: sql`case when ${c.status} = excluded.status then ${c.changedAt} else excluded.changed_at end`,
           },
         });
-    await prepared(this.d.db, `conditions.set(${rows.length})`, build, { ...values, recipeId, at });
+    const key = `conditions.set(${rows.length})`;
+    await send(this.d, { table: c, key, build, values: { ...values, recipeId, at } });
   },
 
   async conditions(recipeId) {
@@ -94,6 +105,22 @@ export const healthStore: HealthStore & ThisType<Stored> = {
 
   async recipeHealth(recipeId) {
     return readRecipeHealth(this.d.db, this.d.t, recipeId);
+  },
+
+  /** Both in one statement: each run's start asks whether either is suspended. */
+  async healthOf(recipeId, account) {
+    const { recipeHealth: rh, accountHealth: ah } = this.d.t;
+    const build = (q: Db) =>
+      q
+        .select({ recipe: getTableColumns(rh), account: getTableColumns(ah) })
+        .from(sql`(select 1) as one`)
+        .leftJoin(rh, eq(rh.recipeId, BOTH.recipeId))
+        .leftJoin(ah, eq(ah.account, BOTH.account));
+    const [row] = await prepared(this.d.db, "health(recipe,account)", build, { recipeId, account });
+    return {
+      recipe: row?.recipe ? recipeHealthOf(row.recipe) : freshRecipe(recipeId),
+      account: row?.account ?? freshAccount(account),
+    };
   },
 
   async recordRecipeFailure(recipeId, account, at, reason, options) {
@@ -221,10 +248,10 @@ function failedOnce<H extends AccountHealth | RecipeHealth>(
 
 async function readRecipeHealth(q: Db, t: Tables, recipeId: string): Promise<RecipeHealth> {
   const r = await oneRow(q, t.recipeHealth, { recipeId });
-  if (!r) return freshRecipe(recipeId);
-  const { updatedAt: _u, ...rest } = r;
-  return rest;
+  return r ? recipeHealthOf(r) : freshRecipe(recipeId);
 }
+
+const recipeHealthOf = ({ updatedAt: _u, ...rest }: Row<"recipeHealth">): RecipeHealth => rest;
 
 /** No failure, not suspended: an account or recipe with no health record yet. */
 const NOT_FAILING = { consecutiveFailures: 0, suspendedAt: null, suspendedReason: null } as const;

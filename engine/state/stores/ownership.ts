@@ -2,7 +2,17 @@
 
 import { and, asc, desc, eq, gte, inArray, or } from "drizzle-orm";
 import { chunk } from "../../../shared/chunk.js";
-import { type Db, inSlices, json, oneRow, parse, placeholders, prepared, type Stored } from "../dialect.js";
+import {
+  type Db,
+  inSlices,
+  json,
+  oneRow,
+  parse,
+  placeholders,
+  prepared,
+  type Stored,
+  send,
+} from "../dialect.js";
 import type { Row } from "../tables.js";
 import type { OwnershipStore, Snapshot } from "../types.js";
 
@@ -12,6 +22,16 @@ const SLICE = 500;
 const PAIRS = 100;
 const AT = placeholders("account", "target", "since");
 const WITH = placeholders("account", "target", "other", "since");
+const SNAPSHOT = placeholders(
+  "account",
+  "target",
+  "recipeId",
+  "runId",
+  "takenAt",
+  "fingerprint",
+  "rows",
+  "meta",
+);
 
 export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   async ownedPlaylist(account, recipeId) {
@@ -134,12 +154,14 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
 
   /** INSERT … ON CONFLICT DO UPDATE: two saves of one target at once leave one row, the later one. */
   async saveSnapshot(s) {
-    const { db, t } = this.d;
-    const values = { ...s, rows: json(s.rows), meta: s.meta ? json(s.meta) : null };
-    await db
-      .insert(t.targetSnapshots)
-      .values(values)
-      .onConflictDoUpdate({ target: [t.targetSnapshots.account, t.targetSnapshots.target], set: values });
+    const t = this.d.t.targetSnapshots;
+    const build = (q: Db) =>
+      q
+        .insert(t)
+        .values(SNAPSHOT)
+        .onConflictDoUpdate({ target: [t.account, t.target], set: SNAPSHOT });
+    const values = { ...s, runId: s.runId ?? null, rows: json(s.rows), meta: s.meta ? json(s.meta) : null };
+    await send(this.d, { table: t, key: "target_snapshots.save", build, values });
   },
 
   /** The newest by takenAt; of two taken in the same millisecond, the target's key decides (bytewise). */

@@ -12,6 +12,7 @@ import {
   placeholders,
   prepared,
   type Stored,
+  send,
 } from "../dialect.js";
 import { abandonedRunReason, DEFAULT_LOCK_STALE_MS, type RunningRun } from "../holder.js";
 import type { Row } from "../tables.js";
@@ -22,6 +23,7 @@ const SLICE = 500;
 /** The placeholders of a run's start and end, written by prepared queries. */
 const START = placeholders("recipeId", "account", "kind", "recipeHash", "holder");
 const END = placeholders("id", "at", "result", "counts", "error");
+const MARK = placeholders("runId", "seq", "status", "at", "result");
 
 export const runStore: RunStore & ThisType<Stored> = {
   async startRun(run) {
@@ -41,7 +43,8 @@ export const runStore: RunStore & ThisType<Stored> = {
         .set({ ...set, finishedAt: at })
         .where(eq(r.id, id));
     const counts = end.counts ? json(end.counts) : null;
-    await prepared(this.d.db, "runs.finish", build, { ...end, id: runId, counts, error: end.error ?? null });
+    const values = { ...end, id: runId, counts, error: end.error ?? null };
+    await send(this.d, { table: r, key: "runs.finish", build, values });
   },
 
   async runs(recipeId, limit = 20) {
@@ -86,19 +89,30 @@ export const runStore: RunStore & ThisType<Stored> = {
    * entry that does not exist.
    */
   async journalMark(runId, seq, status, at, result) {
-    const { db, t } = this.d;
-    const marked = await db
-      .update(t.journal)
-      .set({
-        status,
-        updatedAt: at,
-        // Each send is an attempt; marking the outcome is not.
-        ...(status === "sent" ? { attempt: sql`${t.journal.attempt} + 1` } : {}),
-        ...(result !== undefined ? { result: json(result) } : {}),
-      })
-      .where(and(eq(t.journal.runId, runId), eq(t.journal.seq, seq)))
-      .returning({ id: t.journal.id });
-    if (marked.length === 0) throw new Error(`journal: no entry ${seq} in run ${runId}`);
+    const j = this.d.t.journal;
+    // Each send is an attempt; marking the outcome is not.
+    const sent = status === "sent";
+    const withResult = result !== undefined;
+    const build = (q: Db) =>
+      q
+        .update(j)
+        .set({
+          status: MARK.status,
+          updatedAt: MARK.at,
+          ...(sent ? { attempt: sql`${j.attempt} + 1` } : {}),
+          ...(withResult ? { result: MARK.result } : {}),
+        })
+        .where(and(eq(j.runId, MARK.runId), eq(j.seq, MARK.seq)))
+        .returning({ id: j.id });
+    await send(this.d, {
+      table: j,
+      key: `journal.mark(${sent ? "attempt" : ""}${withResult ? ",result" : ""})`,
+      build,
+      values: { runId, seq, status, at, result: withResult ? json(result) : null },
+      check: (marked) => {
+        if (marked === 0) throw new Error(`journal: no entry ${seq} in run ${runId}`);
+      },
+    });
   },
 
   async journal(runId) {

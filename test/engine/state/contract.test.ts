@@ -551,6 +551,25 @@ function recipeHealthStore(get: Get): void {
     });
   });
 
+  it("reads a recipe's health and its account's together, each as read alone, recorded or not", async () => {
+    const s = get();
+    const both = async (recipeId: string, account: string) => ({
+      recipe: await s.recipeHealth(recipeId),
+      account: await s.health(account),
+    });
+    expect(await s.healthOf("r", "acc")).toEqual(await both("r", "acc"));
+    await s.recordRecipeFailure("r", "acc", 10, "source gone", { suspendAfter: 1 });
+    await s.setNextRun("q", "other", { at: 50, reason: "schedule", by: "box:1" }, 20);
+    expect(await s.healthOf("r", "acc")).toEqual(await both("r", "acc"));
+    await s.recordFailure("acc", 30, "refused", { suspendAfter: 1 });
+    const read = await s.healthOf("r", "acc");
+    expect(read).toEqual(await both("r", "acc"));
+    expect(read).toMatchObject({ recipe: { suspendedAt: 10 }, account: { suspendedAt: 30 } });
+    expect(await s.healthOf("q", "nobody")).toEqual(await both("q", "nobody"));
+    expect((await s.healthOf("q", "nobody")).recipe.nextRunAt).toBe(50);
+    expect(await s.healthOf("none", "acc")).toEqual(await both("none", "acc"));
+  });
+
   it("suspends a recipe after N failures in a row, naming the last failure", async () => {
     const s = get();
     const opts = { suspendAfter: 2 };
@@ -938,6 +957,86 @@ function batches(get: Get): void {
     expect(await s.sourceReads("r")).toEqual(new Map());
     await s.finishRun(id, { at: 3, result: "failed" });
     expect(await s.run(id)).toMatchObject({ result: "failed" });
+  });
+
+  it("records a run's end of writes only, as a run makes it: every write, each as given", async () => {
+    const s = get();
+    const id = await startRun(s, "r", 1);
+    await s.recordPendingApproval(pendingApproval(id, "r", 1));
+    const snapshot = snapshotFor("t", "r", 2, {
+      runId: id,
+      meta: { playlistId: "PL1", title: "T", description: null, privacy: "PRIVATE" },
+    });
+    await s.batch(async (b) => {
+      await b.saveSnapshot(snapshot);
+      await b.finishRun(id, { at: 2, result: "converged", counts: { add: 1 } });
+      await b.supersedeApprovals("r", 2);
+      await b.setCondition(
+        "r",
+        [
+          { type: "Ready", status: "True", reason: "Converged", message: "it's 100% 'done'" },
+          { type: "Degraded", status: "False", reason: "Converged", message: "$1 and $2" },
+        ],
+        2,
+      );
+    });
+    expect(await s.run(id)).toMatchObject({ result: "converged", finishedAt: 2, counts: { add: 1 } });
+    expect(await s.snapshotOf("acc", "r")).toEqual(snapshot);
+    expect((await s.approval(id))?.status).toBe("superseded");
+    expect((await s.conditions("r")).map((c) => [c.type, c.message])).toEqual([
+      ["Degraded", "$1 and $2"],
+      ["Ready", "it's 100% 'done'"],
+    ]);
+  });
+
+  it("keeps nothing of a batch of writes only that the database refuses part of", async () => {
+    const s = get();
+    const id = await startRun(s, "r", 1);
+    const failed = s.batch(async (b) => {
+      await b.finishRun(id, { at: 2, result: "converged" });
+      await b.setCondition("r", { type: "Ready", status: "True", reason: "Converged", message: "ok" }, 2);
+      // No fingerprint: refused by the column's NOT NULL, after two writes of the batch.
+      await b.saveSnapshot(snapshotFor("t", "r", 2, { fingerprint: null as unknown as string }));
+    });
+    await expect(failed).rejects.toThrow();
+    expect(await s.run(id)).toMatchObject({ result: "running", finishedAt: null });
+    expect(await s.conditions("r")).toEqual([]);
+    expect(await s.snapshotOf("acc", "r")).toBeNull();
+  });
+
+  it("keeps nothing of a batch whose journal mark names no entry, and refuses a batch of that mark alone", async () => {
+    const s = get();
+    const id = await startRun(s, "r", 1);
+    await s.journalPlanned(id, [{ seq: 1, kind: "add", target: "t", payload: null }], 1);
+    const failed = s.batch(async (b) => {
+      await b.finishRun(id, { at: 2, result: "converged" });
+      await b.journalMark(id, 1, "confirmed", 2, { ok: true });
+      await b.journalMark(id, 7, "confirmed", 2, { ok: true });
+    });
+    await expect(failed).rejects.toThrow(`journal: no entry 7 in run ${id}`);
+    expect(await s.run(id)).toMatchObject({ result: "running" });
+    expect((await s.journal(id))[0]).toMatchObject({ status: "pending", result: null });
+    await expect(s.batch((b) => b.journalMark(id, 8, "sent", 3))).rejects.toThrow(
+      `journal: no entry 8 in run ${id}`,
+    );
+    await s.batch((b) => b.journalMark(id, 1, "sent", 4));
+    expect((await s.journal(id))[0]).toMatchObject({ status: "sent", attempt: 1, updatedAt: 4 });
+  });
+
+  it("writes one row twice in a batch in the order given, the later write kept", async () => {
+    const s = get();
+    const [a, b] = [await startRun(s, "r", 1), await startRun(s, "r", 1)];
+    await s.batch(async (w) => {
+      await w.setCondition("r", { type: "Ready", status: "True", reason: "Converged", message: "ok" }, 2);
+      await w.finishRun(a, { at: 2, result: "converged" });
+      await w.finishRun(b, { at: 3, result: "failed", error: "no" });
+      await w.setCondition("r", { type: "Ready", status: "False", reason: "RunFailed", message: "no" }, 3);
+    });
+    expect((await s.run(a))?.result).toBe("converged");
+    expect(await s.run(b)).toMatchObject({ result: "failed", error: "no" });
+    expect(await s.conditions("r")).toEqual([
+      { type: "Ready", status: "False", reason: "RunFailed", message: "no", changedAt: 3 },
+    ]);
   });
 
   it("runs a call made while a batch is open after it, never inside it", async () => {

@@ -177,12 +177,9 @@ describe("the account lock on PostgreSQL (session advisory lock)", () => {
 });
 
 /** Rows that always give the lock (the session is what these tests are about). */
-function freeRows(lock: LockInfo, delayMs = 0) {
+function freeRows(lock: LockInfo) {
   return {
-    acquireLock: async () => {
-      await new Promise((r) => setTimeout(r, delayMs));
-      return { acquired: true as const, lock };
-    },
+    acquireLock: async () => ({ acquired: true as const, lock }),
     lock: async () => null,
     locks: async () => [],
     heartbeat: async () => true,
@@ -229,11 +226,13 @@ describe("a lock's session kept for the next lock", () => {
   }, async () => {
     const { admin, sessions, state, leases, pid, next } = await afterOneLock("leases_kept");
     expect(await advisoryHolders(admin)).toEqual([]);
+    expect(await state.locks()).toEqual([]);
     // Another state takes the account meanwhile, then lets it go.
     const other = acquired(await state.acquireLock(ACCOUNT, "other", Date.now(), STALE));
     await state.releaseLock(other.lockId);
     const second = await next();
     expect(await advisoryHolders(admin)).toEqual([pid]);
+    expect(await state.locks()).toEqual([second]);
     expect(sessions.made).toHaveLength(1);
     expect(leases.lockLost(second.lockId)).toBeNull();
     await leases.releaseLock(second.lockId);
@@ -312,12 +311,13 @@ describe("a lock lost to its session's error", () => {
       heartbeatAt: 1,
     };
     const sessions = sessionsOf(url);
+    await stateOf(url).locks(); // the tables: the lock's row is written with its take
     const leases = new PgLeaseLockStore(freeRows(lock), sessions.connect, undefined, password);
     try {
-      acquired(await leases.acquireLock(ACCOUNT, "me", 1, STALE));
+      const { lockId } = acquired(await leases.acquireLock(ACCOUNT, "me", 1, STALE));
       const said = `server said: "${encodeURIComponent(password)}" / ${password.slice(3, 15)}`;
       sessions.made[0]!.emit("error", new Error(said));
-      const why = leases.lockLost("secret-1") ?? "";
+      const why = leases.lockLost(lockId) ?? "";
       expect(why).toContain("the state database closed its connection (server said:");
       expect(why).not.toContain(encodeURIComponent(password));
       expect(why).not.toContain(password.slice(3, 15));
@@ -329,10 +329,11 @@ describe("a lock lost to its session's error", () => {
 });
 
 describe("a lock's session under the server's idle_session_timeout", () => {
-  it("is exempted before the account is taken: a slow row write between the two does not lose it", {
+  it("is exempted before the account is taken: idling after the take (a run's length) does not lose it", {
     timeout: 60_000,
   }, async () => {
     const url = await server().createDatabase("leases_idle");
+    await stateOf(url).locks(); // the tables: the lock's row is written with its take
     const admin = poolOf(url);
     await admin.query(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET idle_session_timeout = 100`);
     const lock: LockInfo = {
@@ -342,13 +343,13 @@ describe("a lock's session under the server's idle_session_timeout", () => {
       acquiredAt: 1,
       heartbeatAt: 1,
     };
-    // The row's write takes longer than the timeout: the session idles meanwhile.
     const sessions = sessionsOf(url);
-    const leases = new PgLeaseLockStore(freeRows(lock, 500), sessions.connect);
+    const leases = new PgLeaseLockStore(freeRows(lock), sessions.connect);
     try {
-      expect(acquired(await leases.acquireLock(ACCOUNT, "me", 1, STALE)).lockId).toBe("idle-1");
+      const { lockId } = acquired(await leases.acquireLock(ACCOUNT, "me", 1, STALE));
+      // Longer than the timeout: the session idles meanwhile.
       await new Promise((r) => setTimeout(r, 300));
-      expect(leases.lockLost("idle-1")).toBeNull();
+      expect(leases.lockLost(lockId)).toBeNull();
       expect(await advisoryHolders(admin)).toHaveLength(1);
     } finally {
       await leases.close();

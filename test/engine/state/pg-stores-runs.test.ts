@@ -9,13 +9,13 @@ import { randomBytes } from "node:crypto";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Stored } from "../../../engine/state/dialect.js";
 import * as pgSchema from "../../../engine/state/pg/schema.js";
 import { pgStateOn } from "../../../engine/state/pg.js";
 import { openSqliteState } from "../../../engine/state/sqlite.js";
 import { closeAbandonedRuns } from "../../../engine/state/stores/runs.js";
-import type { EngineState, OwnedRow } from "../../../engine/state/types.js";
+import type { EngineState, OwnedRow, Stores } from "../../../engine/state/types.js";
 import { postgresBinaries, usePostgres, withoutPostgres } from "../../support/postgres-server.js";
 
 const server = usePostgres();
@@ -72,7 +72,7 @@ describe.skipIf(absent)("PostgreSQL run and ownership stores", () => {
 
   beforeEach(async () => {
     await a.pool.query(
-      "truncate runs, journal, locks, run_before, owned_playlists, owned_rows, tombstones, target_snapshots restart identity",
+      "truncate runs, journal, locks, run_before, owned_playlists, owned_rows, tombstones, target_snapshots, conditions, account_health, approvals restart identity",
     );
     lite = openSqliteState(":memory:");
     return () => lite.close();
@@ -147,6 +147,52 @@ describe.skipIf(absent)("PostgreSQL run and ownership stores", () => {
       JSON.stringify(snap.rows),
     );
     expect(await a.owned.snapshot("acc", "pl:1")).toEqual(snap);
+  });
+
+  it("records a run's end of writes only in one statement, one with a read in a transaction, as SQLite keeps them", async () => {
+    const id = await startBoth("r", T);
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      const config = args[0] as string | { text: string };
+      sent.push(typeof config === "string" ? config : config.text);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as never);
+    const end = (at: number, read: boolean) => async (b: Stores) => {
+      await b.saveSnapshot({
+        account: "acc",
+        target: "t",
+        recipeId: "r",
+        runId: id,
+        takenAt: at,
+        fingerprint: "f",
+        rows: [],
+      });
+      await b.finishRun(id, { at, result: "converged", counts: { add: 1 } });
+      await b.supersedeApprovals("r", at);
+      await b.setCondition("r", { type: "Ready", status: "True", reason: "Converged", message: "ok" }, at);
+      if (read) await b.recordSuccess("acc");
+    };
+    try {
+      await a.runs.batch(end(T + 1, false));
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(/^with w0 as \(insert into "target_snapshots"/);
+      sent.length = 0;
+      await a.runs.batch(end(T + 2, true));
+      expect(sent[0]?.toLowerCase()).toBe("begin");
+      expect(sent.at(-1)?.toLowerCase()).toBe("commit");
+    } finally {
+      spy.mockRestore();
+    }
+    await lite.batch(end(T + 1, false));
+    await lite.batch(end(T + 2, true));
+    expect(await a.runs.run(id)).toEqual(await lite.run(id));
+    expect(await a.runs.snapshot("acc", "t")).toEqual(await lite.snapshot("acc", "t"));
+    expect(await a.runs.conditions("r")).toEqual(await lite.conditions("r"));
+    expect(await a.runs.health("acc")).toEqual(await lite.health("acc"));
   });
 
   it("journals all or nothing over several statements, and refuses to mark what was never journalled", async () => {

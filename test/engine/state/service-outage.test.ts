@@ -216,7 +216,7 @@ describe("a daemon whose state cannot be read when a run ends", () => {
     const inner = openSqliteState(h.stateFile);
     const state = new Proxy(inner, {
       get(target, property, receiver) {
-        if (property === "recipeHealth")
+        if (property === "recipeHealth" || property === "healthOf")
           return () =>
             Promise.reject(new Error("the state database h:5432/db was unreachable: ECONNREFUSED"));
         const value: unknown = Reflect.get(target, property, receiver);
