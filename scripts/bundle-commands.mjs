@@ -130,6 +130,46 @@ const undiciH2Lazily = {
   },
 };
 
+/**
+ * drizzle's core reaches into its PostgreSQL half for two things, and with them loads all of it:
+ * `sql/sql.js` imports `isPgEnum` (a test of one symbol) from pg-core's enum column, and
+ * `relations.js` imports pg-core's `PrimaryKeyBuilder` only to ask `is(entry, PrimaryKeyBuilder)`.
+ * Each import brings pg-core's table and every column type with it, some 40 modules that are ES
+ * modules and so run as the chunk holding them loads: a `sync` on SQLite ran them on every start.
+ * Here the test is written out as drizzle writes it, and the class is a stand-in carrying the same
+ * entity kind, which is all `is` compares (entity.js); pg-core itself then loads only with a
+ * PostgreSQL state. Fails the build when either line changes, so that a new drizzle cannot quietly
+ * bring pg-core back or leave a test that no longer matches its own.
+ */
+const DRIZZLE_PG_IMPORTS = {
+  "sql/sql.js": {
+    line: 'import { isPgEnum } from "../pg-core/columns/enum.js";',
+    // As pg-core/columns/enum.js defines it.
+    instead:
+      'const isPgEnumSym = Symbol.for("drizzle:isPgEnum");\n' +
+      'function isPgEnum(obj) { return !!obj && typeof obj === "function" && isPgEnumSym in obj && obj[isPgEnumSym] === true; }',
+    check: { file: "pg-core/columns/enum.js", text: 'const isPgEnumSym = Symbol.for("drizzle:isPgEnum");' },
+  },
+  "relations.js": {
+    line: 'import { PrimaryKeyBuilder } from "./pg-core/primary-keys.js";',
+    instead: 'class PrimaryKeyBuilder { static [entityKind] = "PgPrimaryKeyBuilder"; }',
+    check: { file: "pg-core/primary-keys.js", text: 'static [entityKind] = "PgPrimaryKeyBuilder";' },
+  },
+};
+const drizzleWithoutPg = {
+  name: "drizzle-without-pg",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]drizzle-orm[\\/](sql[\\/]sql|relations)\.js$/ }, ({ path }) => {
+      const root = path.replace(/[\\/](sql[\\/]sql|relations)\.js$/, "");
+      const { line, instead, check } = DRIZZLE_PG_IMPORTS[path.slice(root.length + 1).replaceAll("\\", "/")];
+      const text = readFileSync(path, "utf8");
+      if (!text.includes(line) || !readFileSync(`${root}/${check.file}`, "utf8").includes(check.text))
+        throw new Error(`${path}: no \`${line}\` to replace, or ${check.file} changed`);
+      return { loader: "js", contents: text.replace(line, instead), resolveDir: dirname(path) };
+    });
+  },
+};
+
 const keepExternal = {
   name: "keep-packages-external",
   setup(b) {
@@ -159,7 +199,7 @@ const bundled = await build({
   platform: "node",
   target: "node20",
   sourcemap: "external",
-  plugins: [builtinShims, undiciH2Lazily, keepExternal],
+  plugins: [builtinShims, undiciH2Lazily, drizzleWithoutPg, keepExternal],
   logLevel: "warning",
   write: false,
 });

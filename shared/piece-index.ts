@@ -43,18 +43,25 @@ export function slot(a: number, b: number, c: number): number {
   return ((a << 12) ^ (b << 6) ^ c) & BITMAP_MASK;
 }
 
+/**
+ * Three character codes as one number, exactly (UTF-16 units are below 2^16, so it stays below
+ * 2^48): the key a probe or a window stands for, compared without making a string of it.
+ */
+export function keyCode(a: number, b: number, c: number): number {
+  return (a * 0x10000 + b) * 0x10000 + c;
+}
+
+/** The key of the KEY_LENGTH characters of `text` at `i`. */
+export function keyAt(text: string, i: number): number {
+  return keyCode(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2));
+}
+
 /** Counts `key` up or down; true when it is gone. */
-function countIn(map: Map<string, number>, key: string, delta: number): boolean {
+function countIn<K>(map: Map<K, number>, key: K, delta: number): boolean {
   const next = (map.get(key) ?? 0) + delta;
   if (next > 0) map.set(key, next);
   else map.delete(key);
   return next <= 0;
-}
-
-function windows(text: string, length: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + length <= text.length; i++) out.push(text.slice(i, i + length));
-  return out;
 }
 
 /** Merges overlapping or touching spans (sorted by start) so that each run is redacted once. */
@@ -76,8 +83,8 @@ interface SecretWindows {
   long: string[];
   /** The long spellings joined by SEPARATOR, so that one search covers them all. */
   joined: string;
-  /** KEY_LENGTH-character windows of every spelling, short ones too: what a piece is made of. */
-  keys: ReadonlySet<string>;
+  /** KEY_LENGTH-character windows of every spelling, short ones too (keyCode): what a piece is made of. */
+  keys: ReadonlySet<number>;
   /**
    * The keys' bitmap slots and their characters, each listed once: what marking the secret in an
    * index costs. A SAPISIDHASH comes every second with some thousand keys drawn from a few dozen
@@ -117,14 +124,29 @@ function windowsOf(secret: string): SecretWindows {
   if (known) return known;
   const forms = secretForms(secret);
   const long = secret.length >= PIECE_LENGTH;
-  const keys = new Set(forms.flatMap((f) => windows(f, KEY_LENGTH)));
+  // One pass over the spellings' characters, with no string made per window: a command's first
+  // scrub makes these while its code is still cold, some 12,000 windows for a browser's cookie.
+  const keys = new Set<number>();
+  const slots = new Set<number>();
+  // Every character of a spelling that has a window is in one of them.
+  const chars = new Set<number>();
+  for (const form of forms) {
+    for (let i = 0; i + KEY_LENGTH <= form.length; i++) {
+      const a = form.charCodeAt(i);
+      const b = form.charCodeAt(i + 1);
+      const c = form.charCodeAt(i + 2);
+      keys.add(keyCode(a, b, c));
+      slots.add(slot(a, b, c));
+    }
+    if (form.length >= KEY_LENGTH) for (let i = 0; i < form.length; i++) chars.add(form.charCodeAt(i));
+  }
   const made: SecretWindows = {
     whole: long ? [] : forms,
     long: long ? forms : [],
     joined: long ? forms.join(SEPARATOR) : "",
     keys,
-    slots: Uint32Array.from(new Set(Array.from(keys, keySlot))),
-    chars: charsOf(keys),
+    slots: Uint32Array.from(slots),
+    chars: [...chars],
   };
   if (windowCache.size >= WINDOW_CACHE_SIZE) windowCache.delete(windowCache.keys().next().value as string);
   windowCache.set(secret, made);
@@ -145,7 +167,7 @@ const MOST_LOOKED = 4096;
  * spellings of each long secret.
  */
 export class PieceIndex {
-  private readonly keys = new Map<string, number>();
+  private readonly keys = new Map<number, number>();
   /** Every spelling of secrets shorter than PIECE_LENGTH: found only whole. */
   private readonly whole = new Map<string, number>();
   /**
@@ -236,7 +258,7 @@ export class PieceIndex {
     return count;
   }
 
-  private hasKey(key: string): boolean {
+  private hasKey(key: number): boolean {
     if (this.keys.has(key)) return true;
     for (const w of this.passing.values()) if (w.keys.has(key)) return true;
     return false;
@@ -320,7 +342,7 @@ export class PieceIndex {
       // cold, where a call costs as much as the test.
       const at = slot(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2));
       if (((keySlots[at >>> 5] as number) & (1 << (at & 31))) === 0) continue;
-      this.piecesAround(text, i, text.slice(i, i + KEY_LENGTH), spans);
+      this.piecesAround(text, i, keyAt(text, i), spans);
     }
   }
 
@@ -347,8 +369,8 @@ export class PieceIndex {
     return false;
   }
 
-  /** The pieces that hold the probe at `i`, whose slot is set; `key` is the probe's text. */
-  private piecesAround(text: string, i: number, key: string, spans: Span[]): void {
+  /** The pieces that hold the probe at `i`, whose slot is set; `key` is the probe's (keyAt). */
+  private piecesAround(text: string, i: number, key: number, spans: Span[]): void {
     if (!this.hasKey(key)) return;
     for (let j = Math.max(0, i - STRIDE + 1); j <= i && j + PIECE_LENGTH <= text.length; j++) {
       if (!keysAlong(this.keySlots, text, j)) continue;
@@ -358,11 +380,12 @@ export class PieceIndex {
 
   /**
    * Whether `spans` would find a piece that holds the probe at `i` (a multiple of STRIDE; `key` is
-   * the probe's text): a screen asks this of each index once the union of their bitmaps has the slot.
+   * the probe's, keyAt): a screen asks this of each index once the union of their bitmaps has the slot.
    */
-  pieceAt(text: string, i: number, key: string): boolean {
+  pieceAt(text: string, i: number, key: number): boolean {
     if (this.settledLong.length === 0 && this.passing.size === 0) return false;
-    if (!slotSet(this.keySlots, key.charCodeAt(0), key.charCodeAt(1), key.charCodeAt(2))) return false;
+    if (!slotSet(this.keySlots, text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2)))
+      return false;
     const spans: Span[] = [];
     this.piecesAround(text, i, key, spans);
     return spans.length > 0;
@@ -416,7 +439,7 @@ export class PieceIndex {
     for (let from = 0; from + KEY_LENGTH <= units.length; from++) {
       const [a, b, c] = units.slice(from, from + KEY_LENGTH) as [number, number, number];
       if (a < 0 || c < 0 || !slotSet(this.keySlots, a, b, c)) continue;
-      if (this.hasKey(String.fromCharCode(a, b, c))) return true;
+      if (this.hasKey(keyCode(a, b, c))) return true;
     }
     return false;
   }
@@ -481,18 +504,6 @@ function keysAlongBytes(bitmap: Uint32Array, bytes: Uint8Array, at: number): boo
     if (!slotSet(bitmap, bytes[k] as number, bytes[k + 1] as number, bytes[k + 2] as number)) return false;
   }
   return true;
-}
-
-/** Each character code of the keys, once. */
-function charsOf(keys: ReadonlySet<string>): number[] {
-  const chars = new Set<number>();
-  for (const key of keys) for (let i = 0; i < KEY_LENGTH; i++) chars.add(key.charCodeAt(i));
-  return [...chars];
-}
-
-/** The bitmap slot of a key (its first KEY_LENGTH characters). */
-function keySlot(key: string): number {
-  return slot(key.charCodeAt(0), key.charCodeAt(1), key.charCodeAt(2));
 }
 
 /** `text` with every span replaced by REDACTED; spans widened to whole escapes, so JSON stays JSON. */

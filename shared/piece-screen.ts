@@ -12,6 +12,7 @@
 import {
   BITMAP_WORDS,
   KEY_LENGTH,
+  keyAt,
   keysAlong,
   PIECE_LENGTH,
   type PieceIndex,
@@ -49,7 +50,7 @@ export class PieceScreen {
       // A piece holding the probe has every key along it set in some bitmap, so in the union: most
       // hits end here, before any index is asked.
       if (!pieceMayHold(union, text, i)) continue;
-      const key = text.slice(i, i + KEY_LENGTH);
+      const key = keyAt(text, i);
       for (const index of live) if (index.pieceAt(text, i, key)) return false;
     }
     const escaped = text.includes("\\");

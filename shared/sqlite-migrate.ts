@@ -7,7 +7,7 @@
  * first and then finds everything applied. The table keeps drizzle's layout, so databases migrated
  * by drizzle before stay compatible both ways. Shared by the engine's state and the emulator's store.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { type MigrationMeta, readMigrationFiles } from "drizzle-orm/migrator";
@@ -95,17 +95,42 @@ export function pending(migrations: readonly MigrationMeta[], last: number | nul
 }
 
 /**
+ * The folder time of the newest migration in `folder`'s journal (drizzle's `when`, its MigrationMeta's
+ * folderMillis), or null for an empty journal: what tells an up-to-date database without reading
+ * and hashing every migration's SQL, which a command opening its state would do on each run.
+ */
+export function newestMigration(folder: string): number | null {
+  const journal = JSON.parse(readFileSync(`${folder}/meta/_journal.json`, "utf8")) as {
+    entries: { when: number }[];
+  };
+  const times = journal.entries.map((e) => e.when);
+  return times.length > 0 ? Math.max(...times) : null;
+}
+
+/**
  * Applies the migrations of `folder` not applied yet, all in one IMMEDIATE transaction that reads
- * the applied list under the write lock. An up-to-date database is only read (no write lock taken).
+ * the applied list under the write lock. An up-to-date database is only read (no write lock taken),
+ * and only the journal of the folder: nothing is pending when the last applied is as new as its
+ * newest entry (pending's rule).
  */
 export function migrateSqlite(sqlite: Database.Database, folder: string, file: string, what: string): void {
+  const unreadable = (e: unknown) =>
+    new SqliteFileError(file, `cannot read the migrations of the ${what}`, e);
+  let newest: number | null;
+  try {
+    newest = newestMigration(folder);
+  } catch (e) {
+    throw unreadable(e);
+  }
+  const last = whileBusy(() => lastApplied(sqlite));
+  if (newest === null || (last !== null && last >= newest)) return;
   let migrations: MigrationMeta[];
   try {
     migrations = readMigrationFiles({ migrationsFolder: folder });
   } catch (e) {
-    throw new SqliteFileError(file, `cannot read the migrations of the ${what}`, e);
+    throw unreadable(e);
   }
-  if (whileBusy(() => pending(migrations, lastApplied(sqlite))).length === 0) return;
+  if (pending(migrations, last).length === 0) return;
   let applying: number | null = null;
   try {
     const apply = sqlite.transaction(() => {

@@ -259,15 +259,78 @@ export async function loadProjectFor(run: CommandRun): Promise<Project> {
 }
 
 /**
+ * The state a command opened early, to read its stored accounts, handed to the command's run
+ * (withEnv) instead of opened a second time: each opening of a SQLite state costs its pragmas, the
+ * migrations' check and closing abandoned runs, and each closing its checkpoint. Whoever does not
+ * take it releases it.
+ */
+export class OpenedState {
+  private done = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly state: EngineState,
+  ) {}
+
+  /** The state, when the run opens this same URL; the run closes it from then on. */
+  take(url: string): EngineState | undefined {
+    if (this.done || url !== this.url) return undefined;
+    this.done = true;
+    return this.state;
+  }
+
+  /** Closes the state unless a run took it. */
+  async release(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await this.state.close();
+  }
+}
+
+/**
+ * loadProjectFor, keeping the state it read the stored accounts from open for the run (null when
+ * there was no state to read yet). The caller releases it when done, taken or not.
+ */
+export async function loadProjectKeepingState(
+  run: CommandRun,
+): Promise<{ project: Project; opened: OpenedState | null }> {
+  const project = await loadProject(run.g.project, run.io);
+  const kept: { opened?: OpenedState } = {};
+  const keep = (url: string): StoredAccountsReader => {
+    const state = openState(url);
+    kept.opened = new OpenedState(url, state);
+    // Closed by the caller's release (or the run that takes it), not once the accounts are read.
+    return { storedAccounts: () => state.storedAccounts(), close: async () => {} };
+  };
+  try {
+    const merged = await mergeStoredAccounts(
+      project,
+      stateFileOf(run.g, project),
+      run.io.env,
+      skippedAccount(run),
+      keep,
+    );
+    return { project: merged, opened: kept.opened ?? null };
+  } catch (e) {
+    await kept.opened?.release();
+    throw e;
+  }
+}
+
+function skippedAccount(run: CommandRun): (name: string, error: Error) => void {
+  return (name, e) => {
+    run.io.stderr.write(`warning: stored account ${name} left out: ${e.message}\n`);
+  };
+}
+
+/**
  * The project with the state's stored accounts merged in (see withStoredAccounts: the project
  * file's account of a name wins). Called before the recipes are loaded, as their `account:` is
  * checked against the project's accounts. A stored account that cannot be unsealed is left out
  * with a warning, so the others still run.
  */
 export async function projectWithStoredAccounts(run: CommandRun, project: Project): Promise<Project> {
-  return mergeStoredAccounts(project, stateFileOf(run.g, project), run.io.env, (name, e) => {
-    run.io.stderr.write(`warning: stored account ${name} left out: ${e.message}\n`);
-  });
+  return mergeStoredAccounts(project, stateFileOf(run.g, project), run.io.env, skippedAccount(run));
 }
 
 /** Where stored accounts are read from: the state as commands open it, or `doctor`'s read-only view. */

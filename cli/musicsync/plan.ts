@@ -11,7 +11,7 @@ import { type ApprovalOptions, ruleOf } from "../../engine/run/approval.js";
 import type { EngineLogger } from "../../engine/run/logger.js";
 import { runAll } from "../../engine/run/run-all.js";
 import { applySavedPlan, type RecipeRun, syncRecipe } from "../../engine/run/runner.js";
-import { loadProjectFor } from "./accounts.js";
+import { loadProjectFor, loadProjectKeepingState, type OpenedState } from "./accounts.js";
 import { outputFileArg } from "./args.js";
 import { interruptible } from "./interrupt.js";
 import { CliError, type CommandRun, failuresAlsoOnStderr } from "./io.js";
@@ -157,9 +157,25 @@ export async function applyPlans(
  * log file too, not everything at the end.
  */
 export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
-  const { g } = run;
   const lockWaitMs = lockWaitArg(o.lockWait);
-  const project = await loadProjectFor(run);
+  // The state read for the stored accounts stays open for the run (accounts.ts OpenedState).
+  const { project, opened } = await loadProjectKeepingState(run);
+  try {
+    await syncProject(run, o, project, lockWaitMs, opened);
+  } finally {
+    await opened?.release();
+  }
+}
+
+/** `sync` of a loaded project; `opened` is the state it read its stored accounts from, if any. */
+async function syncProject(
+  run: CommandRun,
+  o: SyncOptions,
+  project: Project,
+  lockWaitMs: number,
+  opened: OpenedState | null,
+): Promise<void> {
+  const { g } = run;
   if (!o.dryRun) required(project, ["notify"], "sync sends the notifications of notify:");
   const recipes = pick(await loadRecipes(project, g.project, []), o.recipe);
   // Everything this command prints goes through the bar's streams (progress.ts).
@@ -218,7 +234,7 @@ export async function sync(run: CommandRun, o: SyncOptions): Promise<void> {
           recipes.map((r) => r.recipe.id),
         );
       },
-      { readOnly: dryRun, onPlan, progress: bar, ...(stop ? { interruption: stop } : {}) },
+      { readOnly: dryRun, onPlan, progress: bar, opened, ...(stop ? { interruption: stop } : {}) },
     ),
   );
 }

@@ -10,6 +10,7 @@ import type { LoadedRecipe, Project } from "../../engine/recipe/types.js";
 import type { PlanFailure } from "../../engine/render/text.js";
 import { createEnv } from "../../engine/run/env.js";
 import type { EngineEnv, RecipeRun } from "../../engine/run/runner.js";
+import type { OpenedState } from "./accounts.js";
 import type { Interruption } from "./interrupt.js";
 import { type CommandRun, Exit } from "./io.js";
 import { commandLogger } from "./log.js";
@@ -33,6 +34,8 @@ export async function withEnv<T>(
     interruption?: Interruption;
     /** The bar the command's own output goes through (progress.ts); else one of its own. */
     progress?: Progress;
+    /** The state the command opened already (accounts.ts), taken when it is the one to open. */
+    opened?: OpenedState | null;
   } = {},
 ): Promise<T> {
   const { io, g } = run;
@@ -42,9 +45,11 @@ export async function withEnv<T>(
   // Planning writes nothing: without a state file yet, it plans from an empty one in memory.
   const stateFile = options.readOnly ? plannableState(file) : file;
   const stop = options.interruption;
+  const state = options.opened?.take(stateFile);
   const env = createEnv({
     project,
     projectFile: g.project,
+    ...(state ? { state } : {}),
     // The command's environment, as the project file was read with: the services' keys, the accounts key.
     environment: io.env,
     logger: commandLogger(bar.io, g),
