@@ -7,6 +7,9 @@
  * whole run: started here (test/support/postgres-server.ts), or MUSICSYNC_TEST_PG_URL's. There, a
  * seed in two has a fleet of workers under database faults (fleet.ts; `--fleet auto|always|light|none`);
  * `--pg-restart` gives each seed a server of its own, which its fleet (every seed has one) restarts.
+ * The commands a seed starts are the compiled ones, built first (tsc and the bundles, about a
+ * minute); `--no-build` skips the build and runs them from the sources through tsx instead, about
+ * three times the CPU a process.
  */
 import { fork, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
