@@ -18,6 +18,7 @@ import {
   NAV_WATCH_PLAYLIST_ID,
   OVERLAY_NAV,
   QUEUE_VIDEO_ID,
+  RUN_TEXT,
   SUB_RUNS,
   SUB0,
   SUB0_TEXT,
@@ -66,14 +67,14 @@ export function overlayPlaylistId(card: unknown): string | null {
 
 /** `subtitle.runs[0]` numeric → year only; else type word, and year from `runs[2]` when numeric. */
 function typeAndYear(runs: readonly unknown[], out: { type?: string; year?: string }): void {
-  const first = str(runs[0], ["text"]);
+  const first = str(runs[0], RUN_TEXT);
   if (first === null) return;
   if (NUMERIC.test(first)) {
     out.year = first;
     return;
   }
   out.type = first;
-  const third = str(runs[2], ["text"]);
+  const third = str(runs[2], RUN_TEXT);
   if (third !== null && NUMERIC.test(third)) out.year = third;
 }
 
@@ -144,7 +145,7 @@ export function parsePlaylistCard(card: unknown): PlaylistCard {
   const runs = get(card, SUB_RUNS);
   if (Array.isArray(runs)) {
     playlist.description = joinRuns(runs);
-    const third = str(runs[2], ["text"]);
+    const third = str(runs[2], RUN_TEXT);
     if (runs.length === 3 && third !== null && COUNT_WORD.test(third)) {
       playlist.count = firstWord(third) as string;
       playlist.author = parseArtistRuns(runs, 0, 1);
@@ -171,7 +172,7 @@ export function parseVideoCard(card: unknown): VideoCard {
       if (videoId !== null) break;
     }
   }
-  const last = runs.length > 0 ? str(runs[runs.length - 1], ["text"]) : null;
+  const last = runs.length > 0 ? str(runs[runs.length - 1], RUN_TEXT) : null;
   return {
     title: str(card, TITLE_TEXT),
     videoId,

@@ -5,6 +5,7 @@ import { get, list, type Path, str } from "./nav.js";
 import {
   DESCRIPTION_TEXT,
   MENU_BUTTONS,
+  RUN_TEXT,
   SECOND_SUB_RUNS,
   SUB_RUNS,
   SUB0_TEXT,
@@ -50,9 +51,9 @@ export function countAndDuration(second: readonly unknown[]): {
   duration: string | null;
 } {
   if (second.length > 1) {
-    return { trackCount: digitsOf(str(second[0], ["text"])), duration: str(second[2], ["text"]) };
+    return { trackCount: digitsOf(str(second[0], RUN_TEXT)), duration: str(second[2], RUN_TEXT) };
   }
-  return { duration: str(second[0], ["text"]) };
+  return { duration: str(second[0], RUN_TEXT) };
 }
 
 /** Reads a legacy detail header (the object at `DETAIL_HEADER`). */

@@ -7,6 +7,7 @@ import {
   NAV_BROWSE_ID,
   ON_TAP_VIDEO_ID,
   ON_TAP_VIDEO_TYPE,
+  RUN_TEXT,
   SUB0_TEXT,
   THUMBS,
   TITLE_BROWSE_ID,
@@ -53,7 +54,7 @@ export function parseEpisodeRow(row: JsonObject, at: string): Episode {
 export function parseChartEpisode(row: JsonObject, at: string): ChartEpisode {
   const { index: _index, ...episode } = parseEpisodeRow(row, at);
   const run = get(row, PODCAST_RUN);
-  return { ...episode, podcast: { id: str(run, NAV_BROWSE_ID), name: str(run, ["text"]) } };
+  return { ...episode, podcast: { id: str(run, NAV_BROWSE_ID), name: str(run, RUN_TEXT) } };
 }
 
 /**

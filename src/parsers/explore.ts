@@ -34,6 +34,7 @@ import {
   NAV_BROWSE_ID,
   PLAY_PLAYLIST_ID,
   PLAY_VIDEO_TYPE,
+  RUN_TEXT,
   SC_SECTIONS,
   THUMBS,
   THUMBS_TR,
@@ -154,7 +155,7 @@ const ITEM_VIDEO_ID: Path = ["playlistItemData", "videoId"];
 function parseFlatEpisode(row: JsonObject): FlatEpisode {
   const title = flexRuns(row, 0)?.[0];
   return {
-    title: str(title, ["text"]),
+    title: str(title, RUN_TEXT),
     podcast: idName(flexRuns(row, 1)?.[0]),
     videoId: str(row, ITEM_VIDEO_ID),
     browseId: str(title, NAV_BROWSE_ID),

@@ -7,6 +7,7 @@ import {
   MENU0_WATCH_PLAYLIST_ID,
   NAV_BROWSE_ID,
   NAV_PAGE_TYPE,
+  RUN_TEXT,
   SC_TABS,
   SL,
   SUB_RUNS,
@@ -120,7 +121,7 @@ export function parseLibraryAlbum(card: unknown): LibraryAlbum {
     playlistId: str(card, MENU0_WATCH_PLAYLIST_ID),
     title: str(card, TITLE_TEXT) ?? "",
     thumbnails: thumbnailsAt(card, THUMBS_TR) ?? [],
-    type: str(runs[0], ["text"]),
+    type: str(runs[0], RUN_TEXT),
   };
   const info = parseSongRuns(runs, false, 2);
   if (info.artists !== undefined) album.artists = info.artists;

@@ -9,6 +9,7 @@ import { LIKE_STATUS, MENU_ITEMS, NAV_BROWSE_ID, NAV_PLAYLIST_ID, NAV_WATCH_PLAY
 
 const DEFAULT_ICON: Path = ["defaultIcon", "iconType"];
 const ICON: Path = ["icon", "iconType"];
+const IS_TOGGLED: Path = ["isToggled"];
 const DEFAULT_TOKEN: Path = ["defaultServiceEndpoint", "feedbackEndpoint", "feedbackToken"];
 const TOGGLED_TOKEN: Path = ["toggledServiceEndpoint", "feedbackEndpoint", "feedbackToken"];
 const SERVICE_TOKEN: Path = ["serviceEndpoint", "feedbackEndpoint", "feedbackToken"];
@@ -45,7 +46,7 @@ export function readMenuEntry(out: MenuData, entry: unknown): void {
   if (out.inLibrary === undefined) out.inLibrary = false;
   if (out.pinnedToListenAgain === undefined) out.pinnedToListenAgain = false;
   const icon = str(menuItem, DEFAULT_ICON) ?? str(menuItem, ICON);
-  const toggled = bool(menuItem, ["isToggled"]) === true;
+  const toggled = bool(menuItem, IS_TOGGLED) === true;
   switch (icon) {
     case "KEEP":
       if (toggled) out.pinnedToListenAgain = true;

@@ -128,6 +128,8 @@ export const QUEUE_VIDEO_ID: Path = [
 
 // ── text ─────────────────────────────────────────────────────────────────────────────────────
 
+/** A run's text, for reading it with the path helpers (a constant, not an array made per run). */
+export const RUN_TEXT: Path = ["text"];
 /** `title.runs[0]` (`TITLE0`) and its text (`TITLE_TEXT`). */
 export const TITLE0: Path = ["title", "runs", 0];
 export const TITLE_TEXT: Path = [...TITLE0, "text"];

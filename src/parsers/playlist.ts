@@ -9,6 +9,7 @@ import { get, isObject, type JsonObject, list, mustObj, type Path, str } from ".
 import { ignoreNotes, type ParseNotes } from "./notes.js";
 import {
   DESCRIPTION_SHELF_RUNS,
+  RUN_TEXT,
   SECOND_SUB_RUNS,
   SUB_RUNS,
   TC_SEC_SECTION_LIST,
@@ -70,9 +71,9 @@ export function playlistCounts(second: readonly unknown[]): {
   const hasViews = second.length > 3;
   const countAt = hasViews ? 2 : 0;
   return {
-    views: hasViews ? digitsOf(str(second[0], ["text"])) : null,
-    duration: second.length > 2 ? str(second[countAt + 2], ["text"]) : null,
-    trackCount: digitsOf(str(second[countAt], ["text"])),
+    views: hasViews ? digitsOf(str(second[0], RUN_TEXT)) : null,
+    duration: second.length > 2 ? str(second[countAt + 2], RUN_TEXT) : null,
+    trackCount: digitsOf(str(second[countAt], RUN_TEXT)),
   };
 }
 

@@ -27,6 +27,7 @@ import type { ParseNotes } from "./notes.js";
 import {
   DESCRIPTION_SHELF_RUNS,
   NAV_BROWSE_ID,
+  RUN_TEXT,
   SC_SECTION0,
   SC_SHELF,
   SECOND_SUB_RUNS,
@@ -90,7 +91,7 @@ export function parseChannelEpisodes(response: unknown, notes: ParseNotes): Epis
 
 function author(header: JsonObject): PodcastRef {
   const run = get(header, STRAPLINE);
-  return { name: str(run, ["text"]), id: str(run, NAV_BROWSE_ID) };
+  return { name: str(run, RUN_TEXT), id: str(run, NAV_BROWSE_ID) };
 }
 
 /**

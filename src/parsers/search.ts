@@ -16,6 +16,7 @@ import {
   PLAY_NAV,
   PLAY_VIDEO_ID,
   PLAY_VIDEO_TYPE,
+  RUN_TEXT,
   SL,
   SUB_RUNS,
   SUB0_TEXT,
@@ -108,8 +109,8 @@ export function parseSearchRow(row: unknown, type: string | null, category: stri
     case "playlist": {
       const runs = flexRuns(row, 1) ?? [];
       const hasAuthor = runs.length === offset + 3;
-      result.itemCount = songCount(str(runs[offset + (hasAuthor ? 2 : 0)], ["text"]));
-      result.author = hasAuthor ? str(runs[offset], ["text"]) : null;
+      result.itemCount = songCount(str(runs[offset + (hasAuthor ? 2 : 0)], RUN_TEXT));
+      result.author = hasAuthor ? str(runs[offset], RUN_TEXT) : null;
       break;
     }
     case "station":
@@ -158,7 +159,7 @@ export function parseSearchRow(row: unknown, type: string | null, category: stri
     const start = offset < runs.length ? offset : 0;
     const hasDate = runs.length - start > 1;
     result.live = get(row, LIVE_BADGE) !== undefined;
-    if (hasDate) result.date = str(runs[start], ["text"]);
+    if (hasDate) result.date = str(runs[start], RUN_TEXT);
     result.podcast = idName(runs[start + (hasDate ? 2 : 0)]);
   }
   result.thumbnails = thumbnailsAt(row, THUMBS);

@@ -14,6 +14,7 @@ import {
   PLAY_NAV,
   PLAY_PLAYLIST_ID,
   PLAY_VIDEO_TYPE,
+  RUN_TEXT,
 } from "./paths.js";
 import { parseArtistRuns, parseDuration, parseSongRuns, runRef } from "./text.js";
 import { thumbnailsAt } from "./thumbnails.js";
@@ -27,7 +28,12 @@ import { thumbnailsAt } from "./thumbnails.js";
 export const MRLIR = "musicResponsiveListItemRenderer";
 
 const FLEX_COLUMNS: Path = ["flexColumns"];
-const TEXT: Path = ["text"];
+const NAVIGATION_ENDPOINT: Path = ["navigationEndpoint"];
+const NO_COLUMNS: readonly unknown[] = [];
+const SIMPLE_TEXT: Path = ["simpleText"];
+const RUN0_TEXT: Path = ["runs", 0, "text"];
+const DISPLAY_POLICY: Path = ["musicItemRendererDisplayPolicy"];
+const PLAY_ENDPOINT_VIDEO_ID: Path = ["playNavigationEndpoint", "watchEndpoint", "videoId"];
 const PLAY_BUTTON: Path = PLAY_NAV.slice(0, -1);
 const MENU_VIDEO_TYPE: Path = [...MENU_ITEMS, 0, "menuNavigationItemRenderer", ...NAV_VIDEO_TYPE];
 const EDIT_ACTION: Path = [
@@ -54,37 +60,31 @@ const DURATION_TEXT = /^(\d+:)*\d+:\d+$/;
 /** The runs of flex column `index` of a row, or undefined when the column or its runs are absent. */
 export function flexRuns(row: unknown, index: number): readonly unknown[] | undefined {
   const columns = get(row, FLEX_COLUMNS);
-  if (!Array.isArray(columns)) return undefined;
-  const runs = get(columns[index], FLEX_COLUMN_RUNS);
-  return Array.isArray(runs) ? runs : undefined;
+  return Array.isArray(columns) ? columnRuns(columns[index]) : undefined;
 }
 
 /** `FLEX(index)[run].text`, or null. */
 export function flexText(row: unknown, index: number, run = 0): string | null {
   const runs = flexRuns(row, index);
-  return runs === undefined ? null : str(runs[run], TEXT);
+  return runs === undefined ? null : str(runs[run], RUN_TEXT);
 }
 
-/** The runs of every flex column of a row, by index (undefined where a column has none). */
-function allFlexRuns(row: unknown): (readonly unknown[] | undefined)[] {
-  const columns = get(row, FLEX_COLUMNS);
-  if (!Array.isArray(columns)) return [];
-  return columns.map((column) => {
-    const runs = get(column, FLEX_COLUMN_RUNS);
-    return Array.isArray(runs) ? runs : undefined;
-  });
+/** The runs of one flex column (an element of `flexColumns`), or undefined when it has none. */
+function columnRuns(column: unknown): readonly unknown[] | undefined {
+  const runs = get(column, FLEX_COLUMN_RUNS);
+  return Array.isArray(runs) ? runs : undefined;
 }
 
 /** The text of the first of `runs` (as `flexText` reads it), null without runs. */
 function firstRunText(runs: readonly unknown[] | undefined): string | null {
-  return runs === undefined ? null : str(runs[0], TEXT);
+  return runs === undefined ? null : str(runs[0], RUN_TEXT);
 }
 
 /** `FIXED(0)` text: `simpleText`, else `runs[0].text`; null when absent. */
 export function fixedText(row: unknown): string | null {
   const text = get(row, FIXED0_TEXT);
   if (!isObject(text)) return null;
-  return str(text, ["simpleText"]) ?? str(text, ["runs", 0, "text"]);
+  return str(text, SIMPLE_TEXT) ?? str(text, RUN0_TEXT);
 }
 
 export interface PlaylistItemOptions {
@@ -143,11 +143,11 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
   const setVideoId = menu?.setVideoId ?? null;
   const playButton = get(row, PLAY_BUTTON);
   if (isObject(playButton) && playButton["playNavigationEndpoint"] !== undefined) {
-    videoId = str(playButton, ["playNavigationEndpoint", "watchEndpoint", "videoId"]) ?? videoId;
+    videoId = str(playButton, PLAY_ENDPOINT_VIDEO_ID) ?? videoId;
     if (hasMenu) likeStatus = trackLikeStatus(row);
   }
 
-  const policy = str(row, ["musicItemRendererDisplayPolicy"]);
+  const policy = str(row, DISPLAY_POLICY);
   const isAvailable = policy !== GREY_OUT;
   const preset = !isAvailable || options.album === true;
 
@@ -159,15 +159,16 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
   let unrecognisedIndex: number | null = null;
   let durationIndex: number | null = null;
 
-  // Each column's runs, read once: the title, artist, album and duration below come from them.
-  const columnRuns = allFlexRuns(row);
-  for (let i = 0; i < columnRuns.length; i++) {
-    const runs = columnRuns[i];
+  // The columns are looked up again below for the few that are kept: no list of every column's runs.
+  const flex = get(row, FLEX_COLUMNS);
+  const columns: readonly unknown[] = Array.isArray(flex) ? flex : NO_COLUMNS;
+  for (let i = 0; i < columns.length; i++) {
+    const runs = columnRuns(columns[i]);
     if (runs === undefined) continue;
     const first = runs[0];
-    const endpoint = get(first, ["navigationEndpoint"]);
+    const endpoint = get(first, NAVIGATION_ENDPOINT);
     if (!isObject(endpoint)) {
-      const text = str(first, ["text"]);
+      const text = str(first, RUN_TEXT);
       if (text === null) continue;
       if (DURATION_TEXT.test(text)) {
         if (durationIndex === null) durationIndex = i;
@@ -191,23 +192,23 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
   if (artistIndex === null && unrecognisedIndex !== null) artistIndex = unrecognisedIndex;
   if (artistIndex === null && userChannelIndex !== null) artistIndex = userChannelIndex;
 
-  const title = titleIndex === null ? null : firstRunText(columnRuns[titleIndex]);
+  const title = titleIndex === null ? null : firstRunText(columnRuns(columns[titleIndex]));
   if (title === "Song deleted") return null;
 
   let artists: ArtistRef[] | null = null;
   if (artistIndex !== null) {
-    const runs = columnRuns[artistIndex];
+    const runs = columnRuns(columns[artistIndex]);
     artists = runs === undefined ? [] : parseArtistRuns(runs);
   }
   let album: AlbumRef | null = null;
   if (albumIndex !== null) {
-    const runs = columnRuns[albumIndex];
+    const runs = columnRuns(columns[albumIndex]);
     if (runs !== undefined) album = runRef(runs[0]);
   }
 
   let duration = fixedText(row);
   if ((duration === null || duration === "") && durationIndex !== null)
-    duration = firstRunText(columnRuns[durationIndex]);
+    duration = firstRunText(columnRuns(columns[durationIndex]));
 
   const item: PlaylistItem = {
     videoId,
@@ -221,7 +222,7 @@ export function parsePlaylistItem(row: unknown, options: PlaylistItemOptions = {
     isAvailable,
     isExplicit: get(row, BADGE_LABEL) !== undefined,
     videoType: str(row, MENU_VIDEO_TYPE),
-    views: options.album === true ? firstRunText(columnRuns[2]) : null,
+    views: options.album === true ? firstRunText(columnRuns(columns[2])) : null,
     communityVoteStatus: communityVote(row),
   };
   if (menu !== null) Object.assign(item, menu.data);
@@ -277,7 +278,7 @@ export function parseSongFlat(row: unknown, withPlaylistId = false): FlatSong {
   const runs0 = flexRuns(row, 0);
   const first = runs0?.[0];
   const song: FlatSong = {
-    title: str(first, ["text"]),
+    title: str(first, RUN_TEXT),
     videoId: str(first, NAV_VIDEO_ID),
     videoType: str(row, PLAY_VIDEO_TYPE),
     thumbnails: thumbnailsAt(row),

@@ -1,6 +1,6 @@
-import type { AlbumRef, ArtistRef, DescriptionRun, IdName, SongRunInfo } from "../types/common.js";
+import type { ArtistRef, DescriptionRun, IdName, SongRunInfo } from "../types/common.js";
 import { get, isObject, type Path, str } from "./nav.js";
-import { NAV_BROWSE_ID } from "./paths.js";
+import { NAV_BROWSE_ID, RUN_TEXT } from "./paths.js";
 
 /**
  * Text runs (`{runs: [{text, navigationEndpoint?}]}`): the subtitle and flex-column metadata of
@@ -10,6 +10,7 @@ import { NAV_BROWSE_ID } from "./paths.js";
 /** The separator run's text: space, U+2022 BULLET, space. */
 export const DOT = " \u2022 ";
 
+const RUNS: Path = ["runs"];
 const URL_ENDPOINT: Path = ["navigationEndpoint", "urlEndpoint", "url"];
 
 /**
@@ -34,7 +35,7 @@ export function dotIndex(runs: readonly unknown[]): number {
 
 /** The text of a run, or "" when it has none. */
 export function runText(run: unknown): string {
-  return str(run, ["text"]) ?? "";
+  return str(run, RUN_TEXT) ?? "";
 }
 
 /** All runs' texts concatenated. */
@@ -46,7 +47,7 @@ export function joinRuns(runs: readonly unknown[]): string {
 
 /** The runs of a text object (`{runs: [...]}`), or an empty array. */
 export function runsOf(text: unknown): readonly unknown[] {
-  const runs = get(text, ["runs"]);
+  const runs = get(text, RUNS);
   return Array.isArray(runs) ? runs : [];
 }
 
@@ -106,15 +107,27 @@ export interface ClassifiedRun {
   text?: string;
 }
 
+/** Whether a run links somewhere (artist, album): a run with a `navigationEndpoint`. */
+function isLink(run: unknown): boolean {
+  return isObject(run) && run["navigationEndpoint"] !== undefined;
+}
+
+/** Whether a linked run's browse id is an album's (`MPRE…`, or an upload's release page). */
+function isAlbumId(id: string | null): boolean {
+  return id !== null && (id.startsWith("MPRE") || id.includes("release_detail"));
+}
+
+/** Whether the text of a run without a link is a name: not a duration, year or views figure. */
+function isNameText(text: string): boolean {
+  return !DURATION.test(text) && !YEAR.test(text) && viewsOf(text) === null;
+}
+
 /** Classifies one content run (docs/PROTOCOL.md#text-runs). */
 export function classifyRun(run: unknown): ClassifiedRun {
   const text = runText(run);
-  if (isObject(run) && run["navigationEndpoint"] !== undefined) {
+  if (isLink(run)) {
     const id = str(run, NAV_BROWSE_ID);
-    const ref = { name: text, id };
-    if (id !== null && (id.startsWith("MPRE") || id.includes("release_detail")))
-      return { kind: "album", ref };
-    return { kind: "artist", ref };
+    return { kind: isAlbumId(id) ? "album" : "artist", ref: { name: text, id } };
   }
   if (DURATION.test(text)) return { kind: "duration", text };
   if (YEAR.test(text)) return { kind: "year", text };
@@ -124,46 +137,50 @@ export function classifyRun(run: unknown): ClassifiedRun {
 }
 
 /**
- * Whether the leading type word (`Song`, `Single`, `Video`, `EP` … followed by DOT) should be
- * dropped so it is not read as an artist.
+ * Whether the leading type word (`Song`, `Single`, `Video`, `EP` … followed by DOT) of the runs
+ * from `from` on should be dropped so it is not read as an artist.
  */
-function startsWithTypeSpec(runs: readonly unknown[]): boolean {
-  if (runs.length <= 2) return false;
-  const first = runs[0];
-  if (isObject(first) && first["navigationEndpoint"] !== undefined) return false;
-  if (classifyRun(first).kind !== "artist") return false;
-  if (!isDotRun(runs[1])) return false;
-  return classifyRun(runs[2]).kind !== "album";
+function startsWithTypeSpec(runs: readonly unknown[], from: number): boolean {
+  if (runs.length - from <= 2) return false;
+  const first = runs[from];
+  if (isLink(first) || !isNameText(runText(first))) return false;
+  if (!isDotRun(runs[from + 1])) return false;
+  const third = runs[from + 2];
+  return !(isLink(third) && isAlbumId(str(third, NAV_BROWSE_ID)));
+}
+
+/** Adds an artist to `out.artists`, creating the list at the first. */
+function addArtist(out: SongRunInfo, artist: ArtistRef): void {
+  if (out.artists === undefined) out.artists = [artist];
+  else out.artists.push(artist);
 }
 
 /**
  * Classifies subtitle runs, skipping separators (odd indexes). With `skipTypeSpec` a leading type
- * word is dropped first (search rows, home song cards, flat songs).
+ * word is dropped first (search rows, home song cards, flat songs). Each run is classified as
+ * `classifyRun` does, but written straight into the result: every track row of a page passes
+ * through here, and a classification object per run was most of its garbage.
  */
 export function parseSongRuns(runs: readonly unknown[], skipTypeSpec = false, from = 0): SongRunInfo {
   const out: SongRunInfo = {};
   let start = from;
-  if (skipTypeSpec && startsWithTypeSpec(from === 0 ? runs : runs.slice(from))) start += 2;
+  if (skipTypeSpec && startsWithTypeSpec(runs, from)) start += 2;
   for (let i = start; i < runs.length; i += 2) {
-    const c = classifyRun(runs[i]);
-    switch (c.kind) {
-      case "album":
-        out.album = c.ref as AlbumRef;
-        break;
-      case "artist":
-        if (out.artists === undefined) out.artists = [];
-        out.artists.push(c.ref as ArtistRef);
-        break;
-      case "views":
-        out.views = c.text as string;
-        break;
-      case "duration":
-        out.duration = c.text as string;
-        out.duration_seconds = parseDuration(c.text);
-        break;
-      case "year":
-        out.year = c.text as string;
-        break;
+    const run = runs[i];
+    const text = runText(run);
+    if (isLink(run)) {
+      const id = str(run, NAV_BROWSE_ID);
+      if (isAlbumId(id)) out.album = { name: text, id };
+      else addArtist(out, { name: text, id });
+    } else if (DURATION.test(text)) {
+      out.duration = text;
+      out.duration_seconds = parseDuration(text);
+    } else if (YEAR.test(text)) {
+      out.year = text;
+    } else {
+      const views = viewsOf(text);
+      if (views !== null) out.views = views;
+      else addArtist(out, { name: text, id: null });
     }
   }
   return out;
@@ -186,7 +203,7 @@ export function parseArtistRuns(runs: readonly unknown[], from = 0, to = runs.le
 /** `{name, id}` of one run (`id` from its browse endpoint), or null when there is no run. */
 export function idName(run: unknown): IdName | null {
   if (!isObject(run)) return null;
-  return { id: str(run, NAV_BROWSE_ID), name: str(run, ["text"]) };
+  return { id: str(run, NAV_BROWSE_ID), name: str(run, RUN_TEXT) };
 }
 
 /** Description runs as pieces: link runs keep their URL, everything else (hashtags too) is text. */

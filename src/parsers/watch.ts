@@ -1,5 +1,5 @@
 import type { WatchTrack } from "../types/watch.js";
-import { likeStatusOfService, parseMenuData } from "./menu.js";
+import { likeStatusOfService, type MenuData, readMenuEntry } from "./menu.js";
 import {
   formatPath,
   get,
@@ -42,6 +42,7 @@ const COUNTERPART: Path = ["counterpart", 0, "counterpartRenderer", PPVR];
 /** Queue items that are not tracks and carry nothing for the result (the automix preview). */
 const IGNORED = new Set(["automixPreviewVideoRenderer"]);
 
+const VIDEO_ID: Path = ["videoId"];
 const LENGTH: Path = ["lengthText", "runs", 0, "text"];
 /** Queue items keep their thumbnails directly under `thumbnail` (no music thumbnail renderer). */
 const THUMBNAILS: Path = ["thumbnail", "thumbnails"];
@@ -108,20 +109,15 @@ export function parseQueueItems(items: readonly unknown[], at: string, notes: Pa
     if (name === PPVR) {
       const data = (item as JsonObject)[PPVR];
       if (isObject(data) && data["unplayableText"] === undefined) {
-        tracks.push(parseWatchTrack(data, `${at}[${i}].${PPVR}`));
+        tracks.push(parseWatchTrack(data, at, i, PPVR));
       }
     } else if (name === PPVWR) {
       const wrapper = (item as JsonObject)[PPVWR];
       const primary = get(wrapper, PRIMARY);
       if (!isObject(primary) || primary["unplayableText"] !== undefined) continue;
-      const track = parseWatchTrack(primary, `${at}[${i}].${PPVWR}.primaryRenderer.${PPVR}`);
+      const track = parseWatchTrack(primary, at, i, PRIMARY_AT);
       const counterpart = get(wrapper, COUNTERPART);
-      if (isObject(counterpart)) {
-        track.counterpart = parseWatchTrack(
-          counterpart,
-          `${at}[${i}].${PPVWR}.counterpart[0].counterpartRenderer.${PPVR}`,
-        );
-      }
+      if (isObject(counterpart)) track.counterpart = parseWatchTrack(counterpart, at, i, COUNTERPART_AT);
       tracks.push(track);
     } else if (name === undefined || !IGNORED.has(name)) {
       notes.unknownRenderer(name ?? typeof item, `${at}[${i}]`);
@@ -130,31 +126,50 @@ export function parseQueueItems(items: readonly unknown[], at: string, notes: Pa
   return tracks;
 }
 
-/** One `playlistPanelVideoRenderer`; `at` names it in a ParseError. */
-export function parseWatchTrack(data: JsonObject, at: string): WatchTrack {
-  const menu = parseMenuData(data);
+/** Where a track sits inside its queue item, for a ParseError. */
+const PRIMARY_AT = `${PPVWR}.primaryRenderer.${PPVR}`;
+const COUNTERPART_AT = `${PPVWR}.counterpart[0].counterpartRenderer.${PPVR}`;
+
+/**
+ * One `playlistPanelVideoRenderer`, item `index` of the list at `at`, `inItem` below it; the path
+ * is spelled out only for a ParseError, not for every track of a queue.
+ */
+export function parseWatchTrack(data: JsonObject, at: string, index: number, inItem: string): WatchTrack {
+  const videoId = str(data, VIDEO_ID) ?? mustStr(data, VIDEO_ID, `${at}[${index}].${inItem}`);
+  const menu = readQueueMenu(list(data, MENU_ITEMS));
   const track: WatchTrack = {
-    videoId: mustStr(data, ["videoId"], at),
+    videoId,
     title: str(data, TITLE_TEXT),
     length: str(data, LENGTH),
     thumbnail: thumbnailsAt(data, THUMBNAILS),
-    likeStatus: likeStatus(data),
+    likeStatus: menu.likeStatus,
     videoType: str(data, NAV_VIDEO_TYPE),
-    inLibrary: menu.inLibrary ?? null,
-    feedbackTokens: menu.feedbackTokens ?? null,
-    pinnedToListenAgain: menu.pinnedToListenAgain ?? null,
-    listenAgainFeedbackTokens: menu.listenAgainFeedbackTokens ?? null,
+    inLibrary: menu.data.inLibrary ?? null,
+    feedbackTokens: menu.data.feedbackTokens ?? null,
+    pinnedToListenAgain: menu.data.pinnedToListenAgain ?? null,
+    listenAgainFeedbackTokens: menu.data.listenAgainFeedbackTokens ?? null,
     artists: [],
   };
   // `Artist • Album • 2019` for songs, `Artist • 1.2M views • 3.4K likes` for videos.
   return Object.assign(track, parseSongRuns(list(data, BYLINE)));
 }
 
-/** The like toggle of the queue item's menu says what pressing it would do (inverted, docs/PROTOCOL.md#menus-and-ratings). */
-function likeStatus(data: JsonObject): WatchTrack["likeStatus"] {
-  for (const entry of list(data, MENU_ITEMS)) {
+/**
+ * What a queue item reads from its menu, in one pass over the entries: `parseMenuData`'s fields,
+ * and the rating from the first like toggle, which says what pressing it would do (inverted,
+ * docs/PROTOCOL.md#menus-and-ratings).
+ */
+function readQueueMenu(items: readonly unknown[]): { data: MenuData; likeStatus: WatchTrack["likeStatus"] } {
+  const menu: { data: MenuData; likeStatus: WatchTrack["likeStatus"] } = { data: {}, likeStatus: null };
+  let rated = false;
+  for (const entry of items) {
+    readMenuEntry(menu.data, entry);
+    if (rated) continue;
     const service = get(entry, LIKE_SERVICE);
-    if (isObject(service) && service["likeEndpoint"] !== undefined) return likeStatusOfService(service);
+    if (isObject(service) && service["likeEndpoint"] !== undefined) {
+      menu.likeStatus = likeStatusOfService(service);
+      rated = true;
+    }
   }
-  return null;
+  return menu;
 }
