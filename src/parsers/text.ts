@@ -98,15 +98,6 @@ export function viewsOf(text: string): string | null {
   return pieces.length > 2 ? `${pieces[0]}\u00a0${pieces[1]}` : first;
 }
 
-export type RunKind = "album" | "artist" | "views" | "duration" | "year";
-
-export interface ClassifiedRun {
-  kind: RunKind;
-  /** album/artist: the link (id null for an artist without link); views/duration/year: the text. */
-  ref?: ArtistRef;
-  text?: string;
-}
-
 /** Whether a run links somewhere (artist, album): a run with a `navigationEndpoint`. */
 function isLink(run: unknown): boolean {
   return isObject(run) && run["navigationEndpoint"] !== undefined;
@@ -120,20 +111,6 @@ function isAlbumId(id: string | null): boolean {
 /** Whether the text of a run without a link is a name: not a duration, year or views figure. */
 function isNameText(text: string): boolean {
   return !DURATION.test(text) && !YEAR.test(text) && viewsOf(text) === null;
-}
-
-/** Classifies one content run (docs/PROTOCOL.md#text-runs). */
-export function classifyRun(run: unknown): ClassifiedRun {
-  const text = runText(run);
-  if (isLink(run)) {
-    const id = str(run, NAV_BROWSE_ID);
-    return { kind: isAlbumId(id) ? "album" : "artist", ref: { name: text, id } };
-  }
-  if (DURATION.test(text)) return { kind: "duration", text };
-  if (YEAR.test(text)) return { kind: "year", text };
-  const views = viewsOf(text);
-  if (views !== null) return { kind: "views", text: views };
-  return { kind: "artist", ref: { name: text, id: null } };
 }
 
 /**
@@ -157,9 +134,9 @@ function addArtist(out: SongRunInfo, artist: ArtistRef): void {
 
 /**
  * Classifies subtitle runs, skipping separators (odd indexes). With `skipTypeSpec` a leading type
- * word is dropped first (search rows, home song cards, flat songs). Each run is classified as
- * `classifyRun` does, but written straight into the result: every track row of a page passes
- * through here, and a classification object per run was most of its garbage.
+ * word is dropped first (search rows, home song cards, flat songs). Each run is classified
+ * (docs/PROTOCOL.md#text-runs) straight into the result: every track row of a page passes through
+ * here, and a classification object per run was most of its garbage.
  */
 export function parseSongRuns(runs: readonly unknown[], skipTypeSpec = false, from = 0): SongRunInfo {
   const out: SongRunInfo = {};

@@ -9,7 +9,7 @@ import { likeStatusFromAction, parseMenuData, parseMenuPlaylists } from "../../.
 import { get, list } from "../../../src/parsers/nav.js";
 import { collectNotes, ignoreNotes } from "../../../src/parsers/notes.js";
 import { parsePlaylistItem, parsePlaylistItems } from "../../../src/parsers/song-row.js";
-import { classifyRun, isDotRun, parseDuration, parseSongRuns, viewsOf } from "../../../src/parsers/text.js";
+import { isDotRun, parseDuration, parseSongRuns, viewsOf } from "../../../src/parsers/text.js";
 import {
   describeWithFixtures,
   diffValues,
@@ -47,21 +47,16 @@ describe("text runs", () => {
   });
 
   it("classifies runs into album, artist, duration, year and views", () => {
-    expect(classifyRun(browseRun("LP", "MPREb_1"))).toEqual({
-      kind: "album",
-      ref: { name: "LP", id: "MPREb_1" },
-    });
-    expect(classifyRun(browseRun("Up", "FEmusic_library_privately_owned_release_detailb_po_x")).kind).toBe(
-      "album",
+    const one = (run: unknown) => parseSongRuns([run]);
+    expect(one(browseRun("LP", "MPREb_1"))).toEqual({ album: { name: "LP", id: "MPREb_1" } });
+    expect(one(browseRun("Up", "FEmusic_library_privately_owned_release_detailb_po_x")).album?.name).toBe(
+      "Up",
     );
-    expect(classifyRun(browseRun("Band", "UCband"))).toEqual({
-      kind: "artist",
-      ref: { name: "Band", id: "UCband" },
-    });
-    expect(classifyRun({ text: "4:09" })).toEqual({ kind: "duration", text: "4:09" });
-    expect(classifyRun({ text: "2017" })).toEqual({ kind: "year", text: "2017" });
-    expect(classifyRun({ text: "9.4M views" })).toEqual({ kind: "views", text: "9.4M" });
-    expect(classifyRun({ text: "Someone" })).toEqual({ kind: "artist", ref: { name: "Someone", id: null } });
+    expect(one(browseRun("Band", "UCband"))).toEqual({ artists: [{ name: "Band", id: "UCband" }] });
+    expect(one({ text: "4:09" })).toEqual({ duration: "4:09", duration_seconds: 249 });
+    expect(one({ text: "2017" })).toEqual({ year: "2017" });
+    expect(one({ text: "9.4M views" })).toEqual({ views: "9.4M" });
+    expect(one({ text: "Someone" })).toEqual({ artists: [{ name: "Someone", id: null }] });
   });
 
   it("skips a leading type word only when it is followed by the DOT run and an artist-like run", () => {
