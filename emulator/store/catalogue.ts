@@ -94,11 +94,15 @@ export class CatalogueStore {
   randomSongs(seed: number, limit: number, videoType = "MUSIC_VIDEO_TYPE_ATV"): SongRow[] {
     this.lastSongId ??= this.q.lastSongId.get()?.n ?? 0;
     const out: SongRow[] = [];
+    // Drawn ids repeat on a small catalogue: a set, not a scan of `out` per draw (600 × 200 per radio).
+    const drawn = new Set<string>();
     for (let i = 0; out.length < limit && i < limit * 3; i++) {
       const id = 1 + ((seed + i * 7919) % Math.max(1, this.lastSongId));
       const videoId = this.firstOfTypeFrom(id, videoType);
-      const song = videoId === null ? null : this.song(videoId);
-      if (song && !out.some((o) => o.videoId === song.videoId)) out.push(song);
+      if (videoId === null || drawn.has(videoId)) continue;
+      drawn.add(videoId);
+      const song = this.song(videoId);
+      if (song) out.push(song);
     }
     return out;
   }
