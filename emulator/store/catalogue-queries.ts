@@ -103,12 +103,11 @@ function songQueries(db: Db) {
       .from(songs)
       .where(and(eq(songs.videoType, "MUSIC_VIDEO_TYPE_ATV"), isNull(songs.lookalike)))
       .prepare(),
-    songFrom: db
-      .select({ videoId: songs.videoId })
+    songsOfType: db
+      .select({ id: songs.id, videoId: songs.videoId })
       .from(songs)
-      .where(and(sql`${songs.id} >= ${p("id")}`, eq(songs.videoType, p("videoType"))))
+      .where(eq(songs.videoType, p("videoType")))
       .orderBy(songs.id)
-      .limit(1)
       .prepare(),
   };
 }
