@@ -152,6 +152,22 @@ function bodyText(bytes: Buffer, encoding: string | undefined): string {
   return bytes.toString("utf8", bom ? 3 : 0);
 }
 
+/**
+ * A compressed body's bytes as the service wrote them. Bytes that do not decompress (corrupt, cut
+ * short, or not compressed at all) arrived whole but say nothing readable: like a body that is not
+ * JSON, a ParseError, not the connection failure zlib's bare message would be taken for.
+ */
+function decompressed(operation: string, bytes: Buffer, encoding: string): Buffer {
+  try {
+    return decodeBody(bytes, encoding);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    // Only gzip, deflate and br are decoded (and can throw): the name printed is one of those.
+    const name = encoding.trim().toLowerCase();
+    throw new ParseError("(body)", `the response does not decompress as ${name} (${reason})`, { operation });
+  }
+}
+
 const VISITOR_PATTERN = /ytcfg\.set\s*\(\s*(\{.+?\})\s*\)\s*;/;
 
 /** The one transport every operation goes through; it is also the OperationContext operations see. */
@@ -440,7 +456,7 @@ class Transport implements OperationContext {
         }
       }
       const encoding = responseHeaders["content-encoding"];
-      const bytes = compressed(encoding) ? decodeBody(response.body, encoding) : response.body;
+      const bytes = compressed(encoding) ? decompressed(operation, response.body, encoding) : response.body;
       const text = bodyText(bytes, encoding);
       return { status: response.statusCode, headers: responseHeaders, text: async () => text, bytes };
     } catch (error) {
