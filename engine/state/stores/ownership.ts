@@ -21,6 +21,23 @@ import type { OwnedRow, OwnershipStore, Snapshot } from "../types.js";
 import { sourceCounts, sourceReadsRead } from "./health.js";
 import { journalEntries, unfinishedRead } from "./runs.js";
 
+/** Rows or keys per statement. */
+const SLICE = 500;
+/** Rows named by (key, setVideoId) per DELETE: each an `or` term, under SQLite's expression depth of 1,000. */
+const PAIRS = 100;
+const AT = placeholders("account", "target", "since");
+const WITH = placeholders("account", "target", "other", "since");
+const SNAPSHOT = placeholders(
+  "account",
+  "target",
+  "recipeId",
+  "runId",
+  "takenAt",
+  "fingerprint",
+  "rows",
+  "meta",
+);
+
 type Other = { target: string; since: number };
 
 function ownedRowsRead(d: Dialect, account: string, target: string): Read {
@@ -61,23 +78,6 @@ function tombstonesApart(rows: readonly unknown[], target: string, other: Other)
   }
   return [own, others];
 }
-
-/** Rows or keys per statement. */
-const SLICE = 500;
-/** Rows named by (key, setVideoId) per DELETE: each an `or` term, under SQLite's expression depth of 1,000. */
-const PAIRS = 100;
-const AT = placeholders("account", "target", "since");
-const WITH = placeholders("account", "target", "other", "since");
-const SNAPSHOT = placeholders(
-  "account",
-  "target",
-  "recipeId",
-  "runId",
-  "takenAt",
-  "fingerprint",
-  "rows",
-  "meta",
-);
 
 export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   async ownedPlaylist(account, recipeId) {
