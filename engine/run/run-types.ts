@@ -88,4 +88,6 @@ export interface TargetSide {
   owned: Owned;
   /** The account's quarantine (ids another recipe refused), read with the target's tombstones. */
   quarantine: ReadonlySet<string>;
+  /** The recipe's last complete source reads (the shrinkage guard's baselines), read with the rest. */
+  lastReads: ReadonlyMap<string, number>;
 }

@@ -84,7 +84,15 @@ async function readTargetOf(
 }
 
 export async function unfinishedOf(state: EngineState, recipeId: string): Promise<JournalEntry[]> {
-  const unfinished = await state.unfinishedWrites();
+  return recipesOwn(state, recipeId, await state.unfinishedWrites());
+}
+
+/** Of the unfinished writes `unfinished`, those of `recipeId`'s runs. */
+async function recipesOwn(
+  state: EngineState,
+  recipeId: string,
+  unfinished: readonly JournalEntry[],
+): Promise<JournalEntry[]> {
   if (unfinished.length === 0) return [];
   const runs = new Set((await state.runs(recipeId, 1000)).map((r) => r.id));
   return unfinished.filter((e) => runs.has(e.runId));
@@ -167,11 +175,20 @@ export async function readSide(
   const remembered = (await env.state.ownedPlaylist(account, recipeId))?.playlistId ?? null;
   const fresh = await readTargetOf(target, client, recipeId, remembered);
   const key = stateTargetKey(target, fresh.actual.playlistId);
-  const ownedRows = await env.state.ownedRows(account, key);
+  // What the state remembers of the target, read at once (one round trip on PostgreSQL). The account
+  // lock keeps it as it is while the run reads the sources.
+  const memory = await env.state.targetMemory(account, recipeId, key, {
+    target: QUARANTINE_TARGET,
+    since: env.clock.now() - QUARANTINE_MS,
+  });
+  const {
+    ownedRows,
+    tombstones: [tombstones, quarantine],
+  } = memory;
   const read = withRemembered(target, fresh, ownedRows);
   const actual: ActualTarget = read.actual;
   const reconciliation = reconcile(
-    await unfinishedOf(env.state, recipeId),
+    await recipesOwn(env.state, recipeId, memory.unfinished),
     actual,
     ownedRows,
     env.clock.now(),
@@ -179,10 +196,6 @@ export async function readSide(
   const rows = new Set(ownedRows.map((r) => r.itemKey));
   for (const a of reconciliation.ownedAdds) rows.add(a.itemKey);
   for (const r of reconciliation.ownedRemoves) rows.delete(r.itemKey);
-  const [tombstones, quarantine] = await env.state.tombstonesWith(account, key, {
-    target: QUARANTINE_TARGET,
-    since: env.clock.now() - QUARANTINE_MS,
-  });
   const owned: Owned = {
     playlist:
       target.type === "playlist" &&
@@ -190,7 +203,7 @@ export async function readSide(
     rows,
     tombstones,
   };
-  return { read, reconciliation, owned, quarantine };
+  return { read, reconciliation, owned, quarantine, lastReads: memory.sourceReads };
 }
 
 /** Reads the sources and runs the pipeline against the target as read. */
@@ -219,7 +232,7 @@ async function desiredFor(
     now: new Date(env.clock.now()),
     ...(liked ? { liked } : {}),
     tombstones: side.owned.tombstones,
-    lastReads: await env.state.sourceReads(recipe.id),
+    lastReads: side.lastReads,
   });
   const desired = withQuarantine(
     await withAlbumPlaylists(built, recipe.target, actual.rows, client),

@@ -23,6 +23,7 @@ const READS: ReadonlySet<string> = new Set<keyof EngineState>([
   "tombstones",
   "tombstonesSince",
   "tombstonesWith",
+  "targetMemory",
   "snapshot",
   "snapshotOf",
   "lock",

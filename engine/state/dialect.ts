@@ -28,6 +28,8 @@ export interface Dialect {
   batch<T>(work: (d: Dialect) => Promise<T>): Promise<T>;
   /** Inside a batch that sends its writes at its end: takes `write` for then. */
   readonly defer?: (write: Write) => void;
+  /** Where several reads cost a round trip each (PostgreSQL's pool): `reads` in one (see `readAll`). */
+  readonly readTogether?: (reads: readonly Read[]) => Promise<unknown[][]>;
   /**
    * A transaction that no other `guarded` transaction of the same (scope, key) runs beside, in any
    * process, so that what `work` reads is still so when it writes.
@@ -99,6 +101,24 @@ export async function oneRow<T extends PgTable>(
   return row ?? null;
 }
 
+/** The read of `table`'s rows whose columns equal `match`'s values, in the byte order of `column`: the same on both. */
+export function byteOrderRead<T extends PgTable>(
+  d: Dialect,
+  table: T,
+  column: PgColumn,
+  match: Partial<T["$inferSelect"]> = {},
+): Read {
+  const names = Object.keys(match);
+  const build = (db: Db) =>
+    db
+      .select()
+      .from(table as PgTable)
+      .where(matching(table, names))
+      .orderBy(d.bytewise(column));
+  const key = `${getTableName(table)}(${names.join(",")}) by ${column.name}`;
+  return { key, build, values: match };
+}
+
 /** The rows of `table` whose columns equal `match`'s values, in the byte order of `column`: the same on both. */
 export async function inByteOrder<T extends PgTable>(
   s: Stored,
@@ -106,15 +126,8 @@ export async function inByteOrder<T extends PgTable>(
   column: PgColumn,
   match: Partial<T["$inferSelect"]> = {},
 ): Promise<T["$inferSelect"][]> {
-  const names = Object.keys(match);
-  const build = (db: Db) =>
-    db
-      .select()
-      .from(table as PgTable)
-      .where(matching(table, names))
-      .orderBy(s.d.bytewise(column));
-  const key = `${getTableName(table)}(${names.join(",")}) by ${column.name}`;
-  return (await prepared(s.d.db, key, build, match)) as T["$inferSelect"][];
+  const r = byteOrderRead(s.d, table, column, match);
+  return (await prepared(s.d.db, r.key, r.build, r.values)) as T["$inferSelect"][];
 }
 
 // JSON is kept as text, so that what is read back is byte for byte what was written.
@@ -182,6 +195,29 @@ export async function sendNow(q: Db, write: Write): Promise<number> {
   const n = Array.isArray(result) ? result.length : changed(result);
   write.check?.(n);
   return n;
+}
+
+/**
+ * A select that a run makes, prepared as `prepared` has it: what `readAll` may send together with
+ * other reads. Its selected fields must be columns (the rows come back keyed by their names).
+ */
+export interface Read {
+  key: string;
+  build: (q: Db) => { prepare(name: string): Prepared<unknown[]> };
+  values: object;
+}
+
+/**
+ * The rows of each of `reads`, in their order: one round trip where the dialect joins reads
+ * (PostgreSQL), else one read after another (SQLite's, in process, cost no round trip). The reads
+ * see the database as one statement does there, as consecutive reads do here: callers hold what
+ * keeps their rows still (a run's account lock) or do not depend on it.
+ */
+export async function readAll(d: Dialect, reads: readonly Read[]): Promise<unknown[][]> {
+  if (d.readTogether) return d.readTogether(reads);
+  const rows: unknown[][] = [];
+  for (const r of reads) rows.push(await prepared(d.db, r.key, r.build, r.values));
+  return rows;
 }
 
 type SliceWrite<T> = (q: Db, slice: T[]) => Promise<unknown>;

@@ -176,6 +176,14 @@ export interface RunStore {
 }
 
 /** Playlists created, rows added, items removed not to put back (tombstones), each target's snapshot. */
+/** What `targetMemory` reads. */
+export interface TargetMemory {
+  ownedRows: OwnedRow[];
+  unfinished: JournalEntry[];
+  tombstones: [Set<string>, Set<string>];
+  sourceReads: Map<string, number>;
+}
+
 export interface OwnershipStore {
   ownedPlaylist(account: string, recipeId: string): Promise<OwnedPlaylist | null>;
   recordOwnedPlaylist(p: OwnedPlaylist): Promise<void>;
@@ -201,6 +209,17 @@ export interface OwnershipStore {
     target: string,
     other: { target: string; since: number },
   ): Promise<[Set<string>, Set<string>]>;
+  /**
+   * What a run's plan reads of the state once its target is read, in one read where the database
+   * allows (docs/ARCHITECTURE.md#the-state): the target's owned rows, the unfinished writes, the
+   * target's tombstones and `other`'s since its time (as `tombstonesWith`), the recipe's source reads.
+   */
+  targetMemory(
+    account: string,
+    recipeId: string,
+    target: string,
+    other: { target: string; since: number },
+  ): Promise<TargetMemory>;
   addTombstones(
     account: string,
     target: string,

@@ -8,8 +8,9 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { isSessionEnded, openingError, queryError } from "../../postgres/errors.js";
 import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "../../postgres/reconnect.js";
-import { type Db, type Dialect, sendNow, type Write, within } from "../dialect.js";
+import { type Db, type Dialect, type Read, sendNow, type Write, within } from "../dialect.js";
 import type { Tables } from "../tables.js";
+import { readsQuery, rowsOf } from "./reads.js";
 import { engineTables } from "./schema.js";
 import { deferring, joinable, joinedQuery } from "./writes.js";
 
@@ -85,6 +86,13 @@ export class PgDialect implements Dialect {
     await this.sendAll(later.writes);
     return result as T;
   }
+
+  /** `reads` in one statement (./reads.ts). */
+  readonly readTogether = async (reads: readonly Read[]): Promise<unknown[][]> => {
+    const { rows } = await this.pool.query(readsQuery(this.db, reads));
+    const answer = rows[0] as Record<string, Record<string, unknown>[]>;
+    return reads.map((read, i) => rowsOf(this.db, read, answer[`r${i}`] ?? []));
+  };
 
   /** `writes`, all or nothing: one statement where they can be. */
   private async sendAll(writes: readonly Write[]): Promise<void> {

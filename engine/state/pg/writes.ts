@@ -8,10 +8,9 @@
  * batch that reads, or takes a guard, needs a transaction around what it reads and writes, so it
  * is run again as one (as a batch retried after a lost connection is: its work may run twice).
  */
-import { createHash } from "node:crypto";
-import { fillPlaceholders, getTableName, type SQL, sql } from "drizzle-orm";
-import { PgDialect as SqlBuilder } from "drizzle-orm/pg-core";
+import { getTableName, type SQL, sql } from "drizzle-orm";
 import type { Db, Dialect, Write } from "../dialect.js";
+import { combiner } from "./combine.js";
 
 /**
  * Thrown by the deferring view where the work needs a transaction; the batch is then run as one.
@@ -46,40 +45,11 @@ export function deferring(d: Dialect): { view: Dialect; writes: Write[]; needed:
   return { view, writes, needed: () => needed };
 }
 
-/** One statement of several writes: its text, its prepared name, and each write's share of the values. */
-interface Joined {
-  text: string;
-  name: string;
-  /** Per write, its parameters (values and placeholders) in the statement's order. */
-  params: unknown[][];
-}
-
-const builder = new SqlBuilder();
-/** By the writes' keys: the texts a process makes are few (a run's end, with or without a snapshot). */
-const joinedByKeys = new Map<string, Joined>();
-const KEPT = 64;
-
-function joined(db: Db, writes: readonly Write[]): Joined {
-  const keys = writes.map((w) => w.key).join("\n");
-  const known = joinedByKeys.get(keys);
-  if (known) return known;
-  const parts = writes.map((w) => (w.build(db) as unknown as { getSQL(): SQL }).getSQL());
+/** A batch's writes as the parts of one WITH; its answer is not read (the parts' counts are not checked). */
+const joined = combiner("writes", (parts) => {
   const withs = parts.map((part, i) => sql`${sql.raw(`w${i}`)} as (${part})`);
-  const query = builder.sqlToQuery(sql`with ${sql.join(withs, sql`, `)} select 1`);
-  // Drizzle numbers the parameters in the order it meets them: each part's come together.
-  const params: unknown[][] = [];
-  let at = 0;
-  for (const part of parts) {
-    const n = builder.sqlToQuery(part).params.length;
-    params.push(query.params.slice(at, at + n));
-    at += n;
-  }
-  const name = `writes ${createHash("sha256").update(query.sql).digest("hex").slice(0, 24)}`;
-  const made = { text: query.sql, name, params };
-  if (joinedByKeys.size >= KEPT) joinedByKeys.delete(joinedByKeys.keys().next().value!);
-  joinedByKeys.set(keys, made);
-  return made;
-}
+  return sql`with ${sql.join(withs, sql`, `)} select 1`;
+});
 
 /**
  * Whether `writes` can be one statement: the parts of a WITH all see the database as it was before
@@ -96,9 +66,9 @@ export function joinedQuery(
   db: Db,
   writes: readonly Write[],
 ): { name: string; text: string; values: unknown[] } {
-  const j = joined(db, writes);
-  const values = writes.flatMap((w, i) =>
-    fillPlaceholders(j.params[i] ?? [], w.values as Record<string, unknown>),
+  return joined(
+    writes.map((w) => w.key),
+    () => writes.map((w) => (w.build(db) as unknown as { getSQL(): SQL }).getSQL()),
+    writes.map((w) => w.values),
   );
-  return { name: j.name, text: j.text, values };
 }

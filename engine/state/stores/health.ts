@@ -1,12 +1,15 @@
 /** Account and recipe health, conditions, generations, the next run and source reads. */
 import { desc, eq, getTableColumns, sql } from "drizzle-orm";
 import {
+  byteOrderRead,
   type Db,
+  type Dialect,
   inByteOrder,
   lastOfEach,
   oneRow,
   placeholders,
   prepared,
+  type Read,
   type Stored,
   send,
 } from "../dialect.js";
@@ -160,9 +163,9 @@ export const healthStore: HealthStore & ThisType<Stored> = {
   },
 
   async sourceReads(recipeId) {
-    const r = this.d.t.sourceReads;
-    const rows = await inByteOrder(this, r, r.sourceId, { recipeId });
-    return new Map(rows.map((row) => [row.sourceId, row.items]));
+    return sourceCounts(
+      await inByteOrder(this, this.d.t.sourceReads, this.d.t.sourceReads.sourceId, { recipeId }),
+    );
   },
 
   async recordSourceReads(recipeId, reads, at) {
@@ -206,6 +209,14 @@ function updateRecipeHealth(
     return next;
   });
 }
+
+/** The read of a recipe's source reads (`sourceCounts` makes them the store's answer). */
+export function sourceReadsRead(d: Dialect, recipeId: string): Read {
+  return byteOrderRead(d, d.t.sourceReads, d.t.sourceReads.sourceId, { recipeId });
+}
+
+export const sourceCounts = (rows: readonly unknown[]): Map<string, number> =>
+  new Map((rows as Row<"sourceReads">[]).map((row) => [row.sourceId, row.items]));
 
 async function lastGeneration(q: Db, t: Tables, recipeId: string) {
   const g = t.recipeGenerations;

@@ -4,17 +4,22 @@ import { and, asc, desc, eq, gte, inArray, or } from "drizzle-orm";
 import { chunk } from "../../../shared/chunk.js";
 import {
   type Db,
+  type Dialect,
   inSlices,
   json,
   oneRow,
   parse,
   placeholders,
   prepared,
+  type Read,
+  readAll,
   type Stored,
   send,
 } from "../dialect.js";
 import type { Row } from "../tables.js";
-import type { OwnershipStore, Snapshot } from "../types.js";
+import type { OwnedRow, OwnershipStore, Snapshot } from "../types.js";
+import { sourceCounts, sourceReadsRead } from "./health.js";
+import { journalEntries, unfinishedRead } from "./runs.js";
 
 /** Rows or keys per statement. */
 const SLICE = 500;
@@ -32,6 +37,47 @@ const SNAPSHOT = placeholders(
   "rows",
   "meta",
 );
+
+type Other = { target: string; since: number };
+
+function ownedRowsRead(d: Dialect, account: string, target: string): Read {
+  const o = d.t.ownedRows;
+  const build = (q: Db) =>
+    q
+      .select({ itemKey: o.itemKey, setVideoId: o.setVideoId, addedAt: o.addedAt })
+      .from(o)
+      .where(and(eq(o.account, AT.account), eq(o.target, AT.target)))
+      .orderBy(asc(o.id));
+  return { key: "owned_rows(account,target)", build, values: { account, target } };
+}
+
+function tombstonesWithRead(d: Dialect, account: string, target: string, other: Other): Read {
+  const b = d.t.tombstones;
+  const build = (q: Db) =>
+    q
+      .select({ target: b.target, itemKey: b.itemKey, createdAt: b.createdAt })
+      .from(b)
+      .where(
+        and(
+          eq(b.account, WITH.account),
+          or(eq(b.target, WITH.target), and(eq(b.target, WITH.other), gte(b.createdAt, WITH.since))),
+        ),
+      )
+      .orderBy(d.bytewise(b.itemKey));
+  const values = { account, target, other: other.target, since: other.since };
+  return { key: "tombstones(account,target|other,since)", build, values };
+}
+
+/** `tombstonesWithRead`'s rows: the target's own tombstones, and `other`'s recorded at `since` or later. */
+function tombstonesApart(rows: readonly unknown[], target: string, other: Other): [Set<string>, Set<string>] {
+  const own = new Set<string>();
+  const others = new Set<string>();
+  for (const r of rows as Pick<Row<"tombstones">, "target" | "itemKey" | "createdAt">[]) {
+    if (r.target === target) own.add(r.itemKey);
+    if (r.target === other.target && r.createdAt >= other.since) others.add(r.itemKey);
+  }
+  return [own, others];
+}
 
 export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   async ownedPlaylist(account, recipeId) {
@@ -58,14 +104,8 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   },
 
   async ownedRows(account, target) {
-    const o = this.d.t.ownedRows;
-    const build = (q: Db) =>
-      q
-        .select({ itemKey: o.itemKey, setVideoId: o.setVideoId, addedAt: o.addedAt })
-        .from(o)
-        .where(and(eq(o.account, AT.account), eq(o.target, AT.target)))
-        .orderBy(asc(o.id));
-    return prepared(this.d.db, "owned_rows(account,target)", build, { account, target });
+    const r = ownedRowsRead(this.d, account, target);
+    return (await prepared(this.d.db, r.key, r.build, r.values)) as OwnedRow[];
   },
 
   /**
@@ -105,27 +145,24 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
   },
 
   async tombstonesWith(account, target, other) {
-    const b = this.d.t.tombstones;
-    const build = (q: Db) =>
-      q
-        .select({ target: b.target, itemKey: b.itemKey, createdAt: b.createdAt })
-        .from(b)
-        .where(
-          and(
-            eq(b.account, WITH.account),
-            or(eq(b.target, WITH.target), and(eq(b.target, WITH.other), gte(b.createdAt, WITH.since))),
-          ),
-        )
-        .orderBy(this.d.bytewise(b.itemKey));
-    const at = { account, target, other: other.target, since: other.since };
-    const rows = await prepared(this.d.db, "tombstones(account,target|other,since)", build, at);
-    const own = new Set<string>();
-    const others = new Set<string>();
-    for (const r of rows) {
-      if (r.target === target) own.add(r.itemKey);
-      if (r.target === other.target && r.createdAt >= other.since) others.add(r.itemKey);
-    }
-    return [own, others];
+    const r = tombstonesWithRead(this.d, account, target, other);
+    return tombstonesApart(await prepared(this.d.db, r.key, r.build, r.values), target, other);
+  },
+
+  async targetMemory(account, recipeId, target, other) {
+    const reads = [
+      ownedRowsRead(this.d, account, target),
+      unfinishedRead(this.d),
+      tombstonesWithRead(this.d, account, target, other),
+      sourceReadsRead(this.d, recipeId),
+    ];
+    const [ownedRows, unfinished, tombstones, sourceReads] = await readAll(this.d, reads);
+    return {
+      ownedRows: ownedRows as OwnedRow[],
+      unfinished: journalEntries(unfinished!),
+      tombstones: tombstonesApart(tombstones!, target, other),
+      sourceReads: sourceCounts(sourceReads!),
+    };
   },
 
   /**

@@ -5,12 +5,14 @@ import { actionCounts, journalFate } from "../counts.js";
 import {
   changed,
   type Db,
+  type Dialect,
   inSlices,
   json,
   oneRow,
   parse,
   placeholders,
   prepared,
+  type Read,
   type Stored,
   send,
 } from "../dialect.js";
@@ -121,14 +123,8 @@ export const runStore: RunStore & ThisType<Stored> = {
   },
 
   async unfinishedWrites() {
-    const j = this.d.t.journal;
-    const build = (q: Db) =>
-      q
-        .select()
-        .from(j)
-        .where(inArray(j.status, ["pending", "sent", "unknown"]))
-        .orderBy(j.runId, j.seq);
-    return (await prepared(this.d.db, "journal(unfinished)", build, {})).map(journalEntryOf);
+    const r = unfinishedRead(this.d);
+    return journalEntries(await prepared(this.d.db, r.key, r.build, r.values));
   },
 
   /** INSERT … ON CONFLICT DO UPDATE: two records of one run at once leave one row, the later one. */
@@ -154,6 +150,21 @@ const journalEntryOf = ({ id: _id, ...r }: Row<"journal">): JournalEntry => ({
   payload: parse(r.payload),
   result: parse(r.result),
 });
+
+/** The read of the writes not known to be finished (`journalEntries` makes them entries). */
+export function unfinishedRead(d: Dialect): Read {
+  const j = d.t.journal;
+  const build = (q: Db) =>
+    q
+      .select()
+      .from(j)
+      .where(inArray(j.status, ["pending", "sent", "unknown"]))
+      .orderBy(j.runId, j.seq);
+  return { key: "journal(unfinished)", build, values: {} };
+}
+
+export const journalEntries = (rows: readonly unknown[]): JournalEntry[] =>
+  (rows as Row<"journal">[]).map(journalEntryOf);
 
 /** The journal's entries that `where` selects, in the order of `order`. */
 async function journalWhere(s: Stored, where: SQL, order: SQL): Promise<JournalEntry[]> {

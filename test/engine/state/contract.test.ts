@@ -377,6 +377,68 @@ function tombstoneStore(get: Get): void {
     expect([...all]).toEqual(["a", "q-new", "q-old"]);
     expect([...recent]).toEqual(["a", "q-new"]);
   });
+
+  it("reads a target's memory in one call, as the separate reads give it", async () => {
+    const s = get();
+    const quarantine = { target: "quarantine", since: 200 };
+    expect(await s.targetMemory("acc", "r", "pl:1", quarantine)).toEqual({
+      ownedRows: [],
+      unfinished: [],
+      tombstones: [new Set(), new Set()],
+      sourceReads: new Map(),
+    });
+    // Nulls, JSON, times past 2^32 ms and keys whose byte order is not a collation's.
+    const at = Date.UTC(2026, 0, 1);
+    await s.addOwnedRows("acc", "pl:1", [
+      { itemKey: "k2", setVideoId: null, addedAt: at },
+      { itemKey: "k1", setVideoId: "s1", addedAt: at + 1 },
+    ]);
+    await s.addOwnedRows("acc", "pl:2", [{ itemKey: "x", setVideoId: "sx", addedAt: 5 }]);
+    const run = await startRun(s, "r", 1);
+    await s.journalPlanned(run, [{ seq: 1, kind: "add", target: "pl:1", payload: { ids: ["é", 2] } }], at);
+    await s.journalMark(run, 1, "unknown", at + 2, { error: "timeout" });
+    await s.addTombstones("acc", "pl:1", "r", ["apple", "Zed"], 100);
+    await s.addTombstones("acc", "quarantine", "r", ["q-old"], 100);
+    await s.addTombstones("acc", "quarantine", "r", ["q-new"], 300);
+    await s.recordSourceReads(
+      "r",
+      [
+        { sourceId: "b", items: 7 },
+        { sourceId: "B", items: 100 },
+      ],
+      10,
+    );
+    await s.recordSourceReads("q", [{ sourceId: "a", items: 1 }], 10);
+    const memory = await s.targetMemory("acc", "r", "pl:1", quarantine);
+    expect(memory).toEqual({
+      ownedRows: await s.ownedRows("acc", "pl:1"),
+      unfinished: await s.unfinishedWrites(),
+      tombstones: await s.tombstonesWith("acc", "pl:1", quarantine),
+      sourceReads: await s.sourceReads("r"),
+    });
+    expect(memory.ownedRows).toEqual([
+      { itemKey: "k2", setVideoId: null, addedAt: at },
+      { itemKey: "k1", setVideoId: "s1", addedAt: at + 1 },
+    ]);
+    expect(memory.unfinished).toEqual([
+      {
+        runId: run,
+        seq: 1,
+        kind: "add",
+        target: "pl:1",
+        payload: { ids: ["é", 2] },
+        status: "unknown",
+        attempt: 0,
+        result: { error: "timeout" },
+        updatedAt: at + 2,
+      },
+    ]);
+    expect(memory.tombstones.map((t) => [...t])).toEqual([["Zed", "apple"], ["q-new"]]);
+    expect([...memory.sourceReads]).toEqual([
+      ["B", 100],
+      ["b", 7],
+    ]);
+  });
 }
 
 function snapshotStore(get: Get): void {
