@@ -225,13 +225,17 @@ describe("musicsync plan / apply / sync against the emulator", () => {
 const DEMO_MS = stretched(60_000);
 
 describe("musicsync demo", () => {
-  it("syncs the shipped recipes against the embedded emulator, then plans no changes", async () => {
-    const r = await musicsync(["demo", "--catalogue-size", "300"]);
-    expect(r.code, r.stderr).toBe(0);
-    const [first, second] = r.stdout.split("── planning again\n");
-    expect(first!.match(/^Applied: .*converged\.$/gm)).toHaveLength(8);
-    expect(second!.match(/No changes\./g)).toHaveLength(8);
-  }, DEMO_MS);
+  it(
+    "syncs the shipped recipes against the embedded emulator, then plans no changes",
+    async () => {
+      const r = await musicsync(["demo", "--catalogue-size", "300"]);
+      expect(r.code, r.stderr).toBe(0);
+      const [first, second] = r.stdout.split("── planning again\n");
+      expect(first!.match(/^Applied: .*converged\.$/gm)).toHaveLength(8);
+      expect(second!.match(/No changes\./g)).toHaveLength(8);
+    },
+    DEMO_MS,
+  );
 });
 
 describe("every command with broken inputs: one line per error, no stack without --debug", () => {
