@@ -68,7 +68,9 @@ function syncKilledAt(
       }
     });
     child.on("error", reject);
-    child.on("exit", () => resolve({ killed, stderr }));
+    // "close", not "exit": a process that ends right after its last action may exit before its
+    // stderr has been read, and that action's line would be missed.
+    child.on("close", () => resolve({ killed, stderr }));
   });
 }
 
@@ -118,8 +120,11 @@ describe("crash safety", () => {
       const planned = (await planRecipe(await load(), env)).plan;
       expect(planned.actions.length).toBeGreaterThan(3);
       const killAt = 1 + Math.floor(random() * planned.actions.length);
-      const { killed } = await syncKilledAt(h, killAt, Math.floor(random() * 8));
-      expect(killed).toBe(true);
+      const { killed, stderr } = await syncKilledAt(h, killAt, Math.floor(random() * 8));
+      expect(
+        killed,
+        `no "action sent" of seq ${killAt}; the sync's last lines:\n${stderr.slice(-3000)}`,
+      ).toBe(true);
 
       const rerun = await syncRecipe(await load(), env);
       expect(rerun.outcome, rerun.error ?? "").toMatch(/^(converged|no_changes)$/);
