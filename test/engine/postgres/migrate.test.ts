@@ -95,9 +95,14 @@ describe("migratePostgres", () => {
     const before = await applied(pool);
     // Every statement, through the pool or a client taken from it, goes through Client#query.
     const query = vi.spyOn(pg.Client.prototype, "query");
-    await migratePostgres(pool, enginePgMigrationsFolder(), WHAT);
-    const sent = query.mock.calls.map(([text]) => String(text));
-    vi.restoreAllMocks();
+    // Restored even when the migration throws: later files in this worker use pg too.
+    let sent: string[];
+    try {
+      await migratePostgres(pool, enginePgMigrationsFolder(), WHAT);
+      sent = query.mock.calls.map(([text]) => String(text));
+    } finally {
+      query.mockRestore();
+    }
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatch(/^SELECT created_at FROM "drizzle"\."__drizzle_migrations"/);
     expect(await applied(pool)).toEqual(before);

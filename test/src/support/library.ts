@@ -1,4 +1,4 @@
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 import { MusicClient, type MusicClientOptions } from "../../../src/index.js";
 import { TEST_BROWSER_AUTH } from "../../support/fixtures.js";
 import {
@@ -13,14 +13,10 @@ import {
 /**
  * A local service for the library, playlist and upload tests: a server on 127.0.0.1 that answers the
  * start page itself and hands every InnerTube request to the test's handler, and a client with test
- * browser headers pointed at it. Servers are closed after each test.
+ * browser headers pointed at it. A server is closed when the test that started it ends: by a hook
+ * of that test, since a hook of this module would be registered only for the first file that loads
+ * it in a worker that runs several files (vitest.config.ts).
  */
-
-const open: TestServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((server) => server.close()));
-});
 
 export interface Service {
   server: TestServer;
@@ -39,7 +35,7 @@ export async function startService(
     if (request.path === "/" && request.method === "GET") return { body: START_PAGE };
     return handler(request);
   });
-  open.push(server);
+  onTestFinished(() => server.close());
   const { anonymous, ...rest } = options;
   const client = new MusicClient({
     baseUrl: server.url,
