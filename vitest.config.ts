@@ -2,13 +2,56 @@ import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
- * Files that share one module graph per worker (`isolate: false`): the client's tests and the
- * engine's match tests import much and leave nothing behind (no module mock, no fake clock left
- * on, no variable of the environment set on import), so a fresh worker per file cost them more in
- * imports than their tests took. Every other file gets a worker of its own: e.g. an import of
- * test/support/daemon-harness.ts lifts the once-a-minute schedule rule for its whole process.
+ * Files that share one module graph per worker (`isolate: false`): a fresh worker per file imports
+ * the engine, the client and the emulator again (about a second each on a CI runner, a fifth of the
+ * suite's summed time), and in a shared worker the next file finds them loaded. A file here
+ * leaves nothing behind for the next one: no module mock, no fake clock, no variable of the
+ * environment, no spy left on (restored in `finally`), no process-wide listener it keeps, and no
+ * hook registered at the top of a support module (it would run for the first file that loads the
+ * module only). What it may leave are caches a later file would fill alike (the emulator's copies
+ * of generated catalogues, emulator/index.ts).
+ *
+ * Every other file gets a worker of its own:
+ * - a file that imports test/support/daemon-harness.ts (it lifts the once-a-minute schedule rule for
+ *   its whole process, and its daemons and `serve` turn the metrics registry on for good);
+ * - a file whose tests run five seconds or more on a CI runner (soaks, commands, PostgreSQL outages):
+ *   there an import is a sliver of the time, and a long file in a shared worker would have to be
+ *   proven to leave nothing behind, for little gain (the emulator's files, in-process, all share).
+ * A new file starts there too: it moves here once it is shown to leave nothing behind.
  */
-const SHARED = ["test/src/**/*.test.ts", "test/engine/match/**/*.test.ts"];
+const SHARED = [
+  "test/src/**/*.test.ts",
+  "test/engine/match/**/*.test.ts",
+  "test/architecture/*.test.ts",
+  "test/bench/*.test.ts",
+  "test/cli/*.test.ts",
+  "test/cli/musicapi/*.test.ts",
+  "test/cli/musicsync/{doctor,import,init,state-setting,undo}.test.ts",
+  "test/emulator/**/*.test.ts",
+  "test/engine/accounts/recipe-accounts.test.ts",
+  "test/engine/apply/{faults,pacer,retried-batch}.test.ts",
+  "test/engine/files/*.test.ts",
+  "test/engine/notify/{close,units}.test.ts",
+  "test/engine/output/*.test.ts",
+  "test/engine/pipeline/*.test.ts",
+  "test/engine/plan/{approval,end-to-end,overflow,plan}.test.ts",
+  "test/engine/postgres/*.test.ts",
+  "test/engine/promises/plan.test.ts",
+  "test/engine/recipe/{deferred-settings,load,service-sources,suggest}.test.ts",
+  "test/engine/render/render.test.ts",
+  "test/engine/run/{commits,embedded-emulator,logger,modes,scrubbing-state,spotify-token}.test.ts",
+  "test/engine/services/*.test.ts",
+  "test/engine/sources/{client-compat,file-source-paths,premium-charts,service-ref,service-source,sources,spotify-library-run}.test.ts",
+  "test/engine/state/{deferred,health-writes,open,pg-stores-health,prepared,processes,state,undo-approvals}.test.ts",
+  "test/engine/targets/*.test.ts",
+  "test/engine/undo/{fates,items}.test.ts",
+  "test/engine/web/{guards,pages}.test.ts",
+  "test/package/undici-for-commands.test.ts",
+  "test/readme/{design-docs,links,markdown,recipe-repo,shell-session}.test.ts",
+  "test/shared/**/*.test.ts",
+  "test/soak/{fleet,pg-faults,surfaces}.test.ts",
+  "test/support/{harness-fetch,together}.test.ts",
+];
 
 export default defineConfig({
   test: {
