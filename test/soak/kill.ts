@@ -120,7 +120,7 @@ export function runKilled(
       }
     });
     child.on("error", reject);
-    child.on("exit", (code) => {
+    child.on("close", (code) => {
       clearTimeout(guard);
       if (watch) clearInterval(watch);
       resolve({

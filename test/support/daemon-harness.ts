@@ -159,7 +159,7 @@ export function spawnDaemon(
   });
   child.stdout!.resume();
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal })),
+    child.on("close", (code, signal) => resolve({ code, signal })),
   );
   return {
     child,

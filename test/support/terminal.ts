@@ -43,7 +43,7 @@ export function runOnTerminal(
       clearTimeout(timer);
       reject(e);
     });
-    child.on("exit", (code) => {
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, output });
     });

@@ -38,7 +38,7 @@ function startWorker(script: string, args: readonly string[]): Worker {
   const timer = setTimeout(() => child.kill("SIGKILL"), LIMIT_MS);
   const done = new Promise<string>((resolve, reject) => {
     child.on("error", reject);
-    child.on("exit", (code, signal) => {
+    child.on("close", (code, signal) => {
       clearTimeout(timer);
       if (code !== 0) reject(new Error(`worker exited ${code ?? signal}: ${err}`));
       else resolve(out.replace(/^ready\n/, "").trim());

@@ -37,7 +37,7 @@ function run(args: string[]): {
   });
   // A run that is expected to fail never prints a URL: keep that rejection from going unhandled.
   firstLine.catch(() => undefined);
-  const exit = new Promise<number | null>((resolve) => c.once("exit", (code) => resolve(code)));
+  const exit = new Promise<number | null>((resolve) => c.once("close", (code) => resolve(code)));
   return { child: c, firstLine, exit, stderr: () => err };
 }
 

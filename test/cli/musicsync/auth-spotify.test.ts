@@ -486,7 +486,7 @@ describe("the built command", () => {
       });
       let stdout = "";
       let stderr = "";
-      const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+      const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
       const authorize = new Promise<URL>((resolve, reject) => {
         child.stdout.on("data", (d: Buffer) => {
           stdout += d.toString();

@@ -74,7 +74,7 @@ function started(args: readonly string[]) {
   // Bounded: a command that hangs is killed and fails the test.
   const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
   const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on("exit", (code) => {
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, ...out });
     }),

@@ -40,7 +40,7 @@ function onTerminal(args: readonly string[], cwd: string): Promise<{ code: numbe
     // Bounded: a hung command fails the test instead of holding it.
     const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
     child.on("error", reject);
-    child.on("exit", (code) => {
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, bytes });
     });

@@ -61,7 +61,7 @@ function syncKilledAt(h: Harness, killAt: number): Promise<boolean> {
       }
     });
     child.on("error", reject);
-    child.on("exit", () => resolve(killed));
+    child.on("close", () => resolve(killed));
   });
 }
 

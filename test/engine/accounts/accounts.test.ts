@@ -416,7 +416,7 @@ async function musicsync(args: readonly string[], env: Record<string, string>, s
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
   });
 }

@@ -46,7 +46,7 @@ function startSync(projectFile: string, args: readonly string[] = ["sync"]) {
   let stderr = "";
   proc.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
   proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => proc.on("close", (code) => resolve(code)));
   return { proc, exited, stdout: () => stdout, stderr: () => stderr };
 }
 

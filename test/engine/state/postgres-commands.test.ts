@@ -360,7 +360,7 @@ describe("musicsync with its state on PostgreSQL", () => {
       env: { ...process.env, MUSICSYNC_LOG_LEVEL: "silent", NO_COLOR: "1" },
       stdio: ["ignore", "ignore", "pipe"],
     });
-    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    const exited = new Promise<number | null>((r) => child.once("close", (code) => r(code)));
     let err = "";
     child.stderr!.on("data", (c: Buffer) => {
       err += c.toString();
