@@ -62,9 +62,11 @@ export default defineConfig({
     // its share.
     maxWorkers: availableParallelism(),
     // A budget for a hang, not a speed check (bench/ measures speed): on a loaded machine (a CI
-    // runner shared with other jobs) a test that takes 4 s alone took over 20 s.
+    // runner shared with other jobs) a test that takes 4 s alone took over 20 s. Each file stretches
+    // these by the machine's load as it starts (test/support/time-limits.ts).
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    setupFiles: ["test/support/time-limits.ts"],
     projects: [
       { extends: true, test: { name: "shared", include: SHARED, isolate: false } },
       // Only the test folder: a built copy in dist/ must never run twice.

@@ -110,14 +110,14 @@ describe("a run's chunks and their entries", () => {
     // Another command's entries are its own.
     expect(run("validate", false).written).toBe(2);
     expect(entries()).toHaveLength(4);
-  }, 60_000);
+  });
 
   it("an entry holds the functions the run called, not only the chunk's top level", () => {
     writeChunks();
     run("idle", false);
     run("busy", true);
     expect(sizeOf("busy")).toBeGreaterThan(sizeOf("idle") + 2_000);
-  }, 60_000);
+  });
 
   it("a damaged entry is compiled afresh and written again; a changed chunk gets an entry of its own", () => {
     writeChunks();
@@ -133,11 +133,11 @@ describe("a run's chunks and their entries", () => {
     const changed = run("sync", true);
     expect(changed.written).toBe(1);
     expect(changed.work).toBe(first.work! + 16);
-  }, 60_000);
+  });
 
   it("no folder: chunks load, nothing is written", () => {
     writeChunks();
     expect(run("sync", true, null)).toMatchObject({ base: "main.cjs", written: 0 });
     expect(readdirSync(dir).sort()).toEqual(["main.cjs", "part.cjs"]);
-  }, 60_000);
+  });
 });

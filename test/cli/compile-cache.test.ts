@@ -54,7 +54,7 @@ describe("the compile cache", () => {
     expect(await musicsync(VALIDATE, env)).toMatchObject({ code: 0 });
     expect(filesUnder(join(tmp, "cache", "musicsync", "compile-cache")).length).toBeGreaterThan(0);
     expect(filesUnder(join(tmp, "tmp"))).toEqual([]);
-  }, 60_000);
+  });
 
   it("NODE_COMPILE_CACHE names the folder; NODE_DISABLE_COMPILE_CACHE=1 leaves no cache", async () => {
     const env = ownFolders();
@@ -64,7 +64,7 @@ describe("the compile cache", () => {
     expect(filesUnder(join(tmp, "named")).length).toBeGreaterThan(0);
     expect(await musicsync(VALIDATE, { ...env, NODE_DISABLE_COMPILE_CACHE: "1" })).toMatchObject({ code: 0 });
     expect(filesUnder(join(tmp, "cache"))).toEqual([]);
-  }, 60_000);
+  });
 
   it("commands started together share the folder, and the next run reads it", async () => {
     const env = ownFolders();
@@ -76,7 +76,7 @@ describe("the compile cache", () => {
     const entries = filesUnder(join(tmp, "cache"));
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.filter((f) => f.includes("."))).toEqual([]);
-  }, 120_000);
+  });
 
   it("a cache folder that cannot be made costs nothing but the cache", async () => {
     const env = ownFolders();
@@ -85,5 +85,5 @@ describe("the compile cache", () => {
     const r = await musicsync(VALIDATE, env);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(r.stdout).toContain("valid");
-  }, 60_000);
+  });
 });

@@ -93,7 +93,7 @@ describe("bodies that inflate beyond the limit", () => {
     const again = await post("/youtubei/v1/search", gzipBomb(1024));
     expect(again.status).toBe(413);
     await stillServes();
-  }, 60_000);
+  });
 
   // docs/PROTOCOL.md#the-emulators-side
   it("still takes a gzipped request of an ordinary size", async () => {
@@ -118,7 +118,7 @@ describe("oversized bodies and URLs", () => {
       expectServiceError(r.json, 413);
     }
     await stillServes();
-  }, 60_000);
+  });
 
   // docs/PROTOCOL.md#the-emulators-side
   it("answers a 60 KB URL with 431 in the service's error format, and serves a 20 KB one", async () => {

@@ -47,7 +47,7 @@ describe("the packed tarball", () => {
   let paths: string[];
   beforeAll(() => {
     paths = packedPaths();
-  }, 70_000);
+  });
 
   it("holds the built code, recipes, migrations, README, the guides and LICENSE, and nothing else", () => {
     const allowed =

@@ -51,7 +51,7 @@ describe("ShellSession", () => {
     }
   });
 
-  it("says at once when a background server ends instead of listening", { timeout: 30_000 }, async () => {
+  it("says at once when a background server ends instead of listening", async () => {
     const [port] = await freePorts(1);
     const session = await ShellSession.open(dir, { PATH: process.env.PATH });
     const started = Date.now();
@@ -67,7 +67,7 @@ describe("ShellSession", () => {
     }
   });
 
-  it("waits for a background server to listen, and stops it at the end", { timeout: 30_000 }, async () => {
+  it("waits for a background server to listen, and stops it at the end", async () => {
     const [port] = await freePorts(1);
     const session = await ShellSession.open(dir, { PATH: process.env.PATH });
     const server = `node -e "require('node:net').createServer().listen(${port}, '127.0.0.1')"`;

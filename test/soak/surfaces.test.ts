@@ -101,5 +101,5 @@ describe("the bound on a read of an attacked file", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 20_000);
+  });
 });

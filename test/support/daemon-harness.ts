@@ -16,6 +16,7 @@ import { loadRecipePaths } from "../../engine/recipe/load.js";
 import { SECOND_SCHEDULES_ENV } from "../../engine/recipe/schedule.js";
 import { createLogger } from "../../engine/run/logger.js";
 import { MAIN } from "./cli-process.js";
+import { stretched } from "./load.js";
 import { type RecipeSpec, recipeYaml } from "./recipe-yaml.js";
 import type { Harness } from "./sync-harness.js";
 import { WRITE_ENDPOINTS } from "./sync-harness.js";
@@ -106,11 +107,12 @@ export async function waitUntil<T>(
   timeoutMs = 15_000,
   everyMs = 50,
 ): Promise<NonNullable<T>> {
-  const end = Date.now() + timeoutMs;
+  const start = Date.now();
   for (;;) {
     const v = await check();
     if (v) return v as NonNullable<T>;
-    if (Date.now() > end)
+    // Stretched as it waits: a machine that became busy since the wait began is slow, not stuck.
+    if (Date.now() - start > stretched(timeoutMs))
       throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }

@@ -65,7 +65,7 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
       expect([postmaster, ...pids].filter(alive)).toEqual([]);
       expect(existsSync(folder)).toBe(false);
       await server.stop(); // a second stop is harmless
-    }, 60_000);
+    });
 
     it("goes down and comes back on the same port with its data (outage)", async () => {
       const server = await startPostgres();
@@ -85,7 +85,7 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
       } finally {
         await server.stop();
       }
-    }, 60_000);
+    });
 
     it("hands out fresh, empty, separate databases", async () => {
       const server = await startPostgres();
@@ -108,7 +108,7 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
       } finally {
         await server.stop();
       }
-    }, 60_000);
+    });
 
     it("copies the run's template: the first server initdbs and leaves one, the next copy it, each its own cluster", async () => {
       const run = makeTemplatesFolder()!;
@@ -138,7 +138,7 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
         run.remove();
         expect(existsSync(templates)).toBe(false);
       }
-    }, 90_000);
+    });
 
     it("a missing, damaged or stale template costs an initdb, never the server", async () => {
       const run = makeTemplatesFolder()!;
@@ -174,7 +174,7 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
         run.remove();
         expect(existsSync(templates)).toBe(false);
       }
-    }, 120_000);
+    });
 
     it("restart(): sessions end, the server comes back on the same port with its data; stop() after it leaves nothing", async () => {
       const server = await startPostgres();
@@ -203,7 +203,7 @@ describe.skipIf(withoutPostgres(postgresBinaries(), { CI: process.env.CI }) === 
       expect(alive(postmaster)).toBe(false);
       expect(existsSync(folder)).toBe(false);
       await expect(server.restart!(0, "fast")).rejects.toThrow("stopped");
-    }, 90_000);
+    });
   },
 );
 

@@ -228,7 +228,7 @@ describe("a refresh finishing after the sign-out", () => {
       expect(existsSync(tokenFile)).toBe(false);
       expect(existsSync(lock)).toBe(false);
     });
-  }, 30_000);
+  });
 });
 
 describe("what is not a sign-in is not removed", () => {
@@ -296,9 +296,7 @@ describe("what is not a sign-in is not removed", () => {
 describe("on a PostgreSQL state", () => {
   const server = usePostgres();
 
-  it("removes the sealed row, says where without the address, and a write-back after it keeps nothing", {
-    timeout: 120_000,
-  }, async () => {
+  it("removes the sealed row, says where without the address, and a write-back after it keeps nothing", async () => {
     const url = await server().createDatabase("sign_out");
     await withTempDir("sign-out-", async (dir) => {
       const file = await project(dir, { state: url });
@@ -338,5 +336,5 @@ describe("on a PostgreSQL state", () => {
       expect(r.stdout + r.stderr).not.toContain(password);
       expect(existsSync(join(dir, "spotify-token.json"))).toBe(false);
     });
-  }, 60_000);
+  });
 });

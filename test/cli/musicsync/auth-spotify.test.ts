@@ -191,7 +191,7 @@ describe("signing in", () => {
         client_id: SPOTIFY_FAKE_CLIENT.id,
       });
     });
-  }, 30_000);
+  });
 
   it("lets two processes share the sign-in: a refresh refused because the other renewed first takes the kept token", async () => {
     await withTempDir("auth-spotify-", async (dir) => {

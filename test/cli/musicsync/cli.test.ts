@@ -154,7 +154,7 @@ describe("musicsync plan / apply / sync against the emulator", () => {
         "Failed: 1 of 1 recipe (mine).\n",
       stderr: "error: mine: recipe mine: the target changed since the plan was made; plan again\n",
     });
-  }, 60_000);
+  });
 
   it("sync exits 3 on partial success and 4 while the account is locked", async () => {
     h = await startHarness();
@@ -185,7 +185,7 @@ describe("musicsync plan / apply / sync against the emulator", () => {
       );
       expect(locked.stderr).toMatch(/^error: mine: account "default" is locked by .+ \(lock [0-9a-f-]+\)/);
     });
-  }, 40_000);
+  });
 
   it("exits 4 when the service refuses the credentials, naming no credential", async () => {
     h = await startHarness();
@@ -200,7 +200,7 @@ describe("musicsync plan / apply / sync against the emulator", () => {
     expect(r.stderr).toMatch(/^error: mine: .*refused the credentials/);
     expect(r.stderr).not.toContain("notTheRightOne0000");
     expect(await h.writes()).toBe(0);
-  }, 40_000);
+  });
 
   it("logs as pino JSON without any credential, even for throttled writes", async () => {
     h = await startHarness();
@@ -218,7 +218,7 @@ describe("musicsync plan / apply / sync against the emulator", () => {
     const sapisid = /SAPISID=([^;]+)/.exec(h.headers.cookie ?? "")![1]!;
     expect(r.stderr).not.toContain(sapisid);
     expect(r.stderr).not.toContain(h.headers.authorization!.split(" ")[1]!);
-  }, 40_000);
+  });
 });
 
 /** The demo's bound: it needs about 13 CPU-s, and at a load of 12 on two cores took over a minute. */
@@ -300,7 +300,7 @@ describe("every command with broken inputs: one line per error, no stack without
     // --debug adds the stack (in the debug log line of the failed recipe).
     const debug = await musicsync(["plan", ...p, "--debug"]);
     expect(debug.stderr).toMatch(/"stack":"TransportError: [^"]*\\n\s+at /);
-  }, 90_000);
+  });
 });
 
 describe("progress on a terminal", () => {

@@ -118,7 +118,7 @@ describe("against the emulator", () => {
     expect(quiet.code).toBe(2);
     expect(quiet.stdout).toMatch(/^fresh: /m);
     expect(quiet.stdout).not.toMatch(/settled/);
-  }, 60_000);
+  });
 
   it("history and drift name the playlist by its title; history -r <unknown> is an error", async () => {
     h = await startHarness();
@@ -138,7 +138,7 @@ describe("against the emulator", () => {
     const unknown = await musicsync(["history", ...p, "-r", "nope"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe("error: no recipe with id nope\n");
-  }, 60_000);
+  });
 
   it("on a terminal, logs are readable lines, never JSON mixed into the text", async () => {
     h = await startHarness();
@@ -156,7 +156,7 @@ describe("against the emulator", () => {
     expect(err.text()).toMatch(/write throttled; retrying/);
     expect(err.text()).not.toMatch(/^\s*\{/m);
     expect(out.text()).not.toMatch(/^\s*\{/m);
-  }, 60_000);
+  });
 
   it("without a terminal, sync prints each recipe's plan before its first write", async () => {
     h = await startHarness();
@@ -196,7 +196,7 @@ describe("against the emulator", () => {
       closeSync(fd);
       await rm(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe("a state whose folder does not exist", () => {
@@ -240,5 +240,5 @@ describe("a state whose folder does not exist", () => {
     expect(sync.code, sync.stderr).toBe(0);
     expect(existsSync(missing)).toBe(true);
     expect((await musicsync(["history", ...p, "--state", missing])).stdout).toMatch(/^#1 .* mine/m);
-  }, 120_000);
+  });
 });

@@ -59,7 +59,7 @@ describe("skipped items and --quiet", () => {
     expect(one.stdout).toMatch(/^more: playlist "more" \(new\) \[mirror\]$/m);
     expect(one.stdout).toMatch(/^more: Applied: /m);
     expect(one.stdout).not.toMatch(/^top/m);
-  }, 120_000);
+  });
 });
 
 /** `musicsync <args>` started, its stderr watched as it comes; `done` resolves at its exit. */
@@ -125,7 +125,7 @@ describe("sync --lock-wait", () => {
     } finally {
       await state.close();
     }
-  }, 120_000);
+  });
 });
 
 describe("refused credentials", () => {
@@ -147,7 +147,7 @@ describe("refused credentials", () => {
     );
     const status = await musicsync(["status", "-p", h.projectFile]);
     expect(status.stdout).toContain("lift with: musicsync resume default");
-  }, 60_000);
+  });
 });
 
 describe("settings read when used, their environment variable not set here", () => {
@@ -193,7 +193,7 @@ describe("settings read when used, their environment variable not set here", () 
       "error: the daemon sends the notifications of notify:, but " +
         `${h.projectFile}:${line}:31: notify[0].headers.Authorization needs the environment variable HOOK_TOKEN`,
     );
-  }, 60_000);
+  });
 
   it("an account's unset credentials fail its recipes only, by name; an unset state fails what opens it", async () => {
     h = await startHarness();
@@ -231,7 +231,7 @@ describe("settings read when used, their environment variable not set here", () 
     expect(plan.stderr).toContain("state needs the environment variable DATABASE_URL, which is not set");
     const doctor = await musicsync(["doctor", ...p], env);
     expect(doctor.stdout).toMatch(/^error +state: .*state needs the environment variable DATABASE_URL/m);
-  }, 60_000);
+  });
 });
 
 describe("typos and small wording", () => {

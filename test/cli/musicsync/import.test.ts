@@ -85,7 +85,7 @@ describe("musicsync import", () => {
     const again = await run(["-p", h.projectFile, "sync", "-r", "old-favourites"]);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(await playlistsTitled(h, "Old favourites")).toHaveLength(1);
-  }, 90_000);
+  });
 
   it("without a terminal or --yes: stops after the plan (exit 2), writes nothing to the service, says how to apply", async () => {
     h = await startHarness();
@@ -102,7 +102,7 @@ describe("musicsync import", () => {
     // What it says to run applies it.
     expect((await run(["-p", h.projectFile, "sync", "-r", "old-favourites"])).code).toBe(0);
     expect(await rowsOf(h, "Old favourites")).toEqual(list.map((s) => s.videoId));
-  }, 90_000);
+  });
 
   it("on a terminal it asks: no leaves the plan unapplied, yes applies exactly it", async () => {
     h = await startHarness();
@@ -123,7 +123,7 @@ describe("musicsync import", () => {
     const yes = await run(["-p", h.projectFile, "import", csv, "--to", "Other favourites"], answering("y\n"));
     expect(yes.code, yes.stderr).toBe(0);
     expect(await rowsOf(h, "Other favourites")).toEqual(list.map((s) => s.videoId));
-  }, 90_000);
+  });
 
   it("refuses, writing nothing: an existing recipe, a file outside the project folder, a missing file, a bad --id", async () => {
     h = await startHarness();
@@ -151,7 +151,7 @@ describe("musicsync import", () => {
     expect(existsSync(join(h.dir, "recipes", "nope.yaml"))).toBe(false);
     expect(existsSync(join(h.dir, "escape.yaml"))).toBe(false);
     expect(await h.writes()).toBe(0);
-  }, 90_000);
+  });
 
   it("a file holding a credential stops the import before any search, and takes its recipe away again", async () => {
     h = await startHarness();
@@ -166,7 +166,7 @@ describe("musicsync import", () => {
       requests: Record<string, number>;
     };
     expect(stats.requests.search ?? 0).toBe(0);
-  }, 90_000);
+  });
 
   it("refuses --json, and a title the service would not take, before anything is written", async () => {
     h = await startHarness();
@@ -183,7 +183,7 @@ describe("musicsync import", () => {
     for (const r of [angled, long, control]) expect(r.code).toBe(1);
     expect(existsSync(join(h.dir, "recipes"))).toBe(false);
     expect(await h.writes()).toBe(0);
-  }, 90_000);
+  });
 
   it("a recipe id or a playlist another recipe has already: refused, and the new recipe taken away", async () => {
     h = await startHarness();
@@ -207,7 +207,7 @@ target: { type: playlist, playlist: { title: "${title}" } }
     expect(sameTarget.stderr).toMatch(/target is already written by recipe "(mine|old-favourites)"/);
     expect(existsSync(recipeFile(h))).toBe(false);
     expect(await h.writes()).toBe(0);
-  }, 90_000);
+  });
 
   it("says so when the library already has a playlist of that title (the import would make another)", async () => {
     h = await startHarness();
@@ -218,7 +218,7 @@ target: { type: playlist, playlist: { title: "${title}" } }
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toContain(`note: your library already has a playlist of this title (${mine})`);
     expect(r.stdout).toContain(`put \`id: ${mine}\` in the recipe's target.playlist`);
-  }, 90_000);
+  });
 
   it("a file whose name YAML would misread (quotes, #, a comma, an accent), in a subfolder, is named exactly", async () => {
     h = await startHarness();
@@ -236,5 +236,5 @@ target: { type: playlist, playlist: { title: "${title}" } }
     expect(recipe.id).toBe("old-favourites-1");
     expect(recipe.sources[0]).toMatchObject({ type: "file", path: csv });
     expect(await rowsOf(h, 'Old "favourites" #1')).toEqual(list.map((s) => s.videoId));
-  }, 90_000);
+  });
 });

@@ -35,7 +35,7 @@ describe("the state setting", () => {
     expect(existsSync(join(dir, "p", "data.db"))).toBe(true);
     const history = await run(["-p", file, "history", "-r", "starter"]);
     expect(history.stdout).toMatch(/#1 .* sync: converged/);
-  }, 60_000);
+  });
 
   it("a PostgreSQL server that does not answer is named without the password", async () => {
     // Port 1 on loopback refuses at once: every command says which server, never the password.
@@ -46,5 +46,5 @@ describe("the state setting", () => {
       expect(r.stderr + r.stdout, args.join(" ")).toContain("127.0.0.1:1/music");
       expect(r.stderr + r.stdout).not.toContain("hunter2");
     }
-  }, 60_000);
+  });
 });

@@ -115,7 +115,7 @@ describe("sync on a terminal", () => {
 });
 
 describe("a log line while the bar shows", () => {
-  it("lands on lines of its own, and the bar comes back below it", { timeout: 120_000 }, async () => {
+  it("lands on lines of its own, and the bar comes back below it", async () => {
     h = await startHarness();
     await writeRecipes(h.dir, [{ id: "paced", ids: catalogueSongs(h, 20), batch: 2 }]);
     // The third write meets a 429: the retry is logged on stderr, mid-bar.

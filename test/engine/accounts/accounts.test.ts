@@ -645,7 +645,7 @@ describe("a stored account's base_url and public headers are no secret", () => {
         expectNoPieces(`${label} stderr`, r.stderr, secrets);
       }
     });
-  }, 60_000);
+  });
 
   it("accounts list says a base_url changed in the database, never shows its password; reseal takes it", async () => {
     await withTempDir("musicsync-reseal-", async (dir) => {
@@ -721,7 +721,7 @@ describe("a stored account's base_url and public headers are no secret", () => {
         expectNoPieces("stderr", r.stderr, secrets);
       }
     });
-  }, 60_000);
+  });
 
   it("accounts list shows a row edited by hand without letting it write to the terminal, and never crashes on it", async () => {
     await withTempDir("musicsync-hostile-row-", async (dir) => {
@@ -761,5 +761,5 @@ describe("a stored account's base_url and public headers are no secret", () => {
           new RegExp(`warning: stored account ${name} left out: .*changed outside musicsync`),
         );
     });
-  }, 60_000);
+  });
 });

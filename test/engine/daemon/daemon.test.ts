@@ -72,7 +72,7 @@ describe("musicsync daemon: schedules", () => {
     expect(journal.every((j) => j.status === "confirmed")).toBe(true);
     const [pid] = await playlistsTitled(h, "every2");
     expect((await playlistRows(h, pid!)).map((r) => r.videoId).sort()).toEqual([...songs].sort());
-  }, 30_000);
+  });
 
   it("starts each run up to the recipe's jitter after its time", async () => {
     h = await startHarness();
@@ -106,7 +106,7 @@ describe("musicsync daemon: schedules", () => {
     } finally {
       random.mockRestore();
     }
-  }, 60_000);
+  });
 });
 
 /**
@@ -184,7 +184,7 @@ describe.concurrent("musicsync daemon: one account's schedules", () => {
     }
     expect(most).toBe(1);
     expect(d.events.every((e) => e.outcome === "converged")).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe.concurrent("musicsync daemon: failures", () => {
@@ -276,7 +276,7 @@ describe.concurrent("musicsync daemon: failures", () => {
     const again = await musicsync(["resume", "broken", "-p", h.projectFile]);
     expect(again.stdout).toBe("Recipe broken was not suspended.\n");
     expect((await musicsync(["resume", "nosuch", "-p", h.projectFile])).code).toBe(1);
-  }, 40_000);
+  });
 
   it("suspends every recipe of the account at once when its credentials expire; resume <account> lifts it", async ({
     expect,
@@ -367,7 +367,7 @@ describe.concurrent("musicsync daemon: failures", () => {
       expect(c.find((x) => x.type === "AuthValid")).toMatchObject({ status: "True" });
       expect(c.find((x) => x.type === "Ready")).toMatchObject({ status: "True" });
     }
-  }, 40_000);
+  });
 });
 
 describe.concurrent("musicsync daemon: SIGHUP", () => {
@@ -430,5 +430,5 @@ describe.concurrent("musicsync daemon: SIGHUP", () => {
     expect(bad.issues.map((i) => i.message).join("\n")).toMatch(
       /"99 \* \* \* \*" is not a valid cron expression/,
     );
-  }, 30_000);
+  });
 });

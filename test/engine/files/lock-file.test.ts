@@ -118,7 +118,7 @@ describe("withLockFile", () => {
         "is held by process (unknown)",
       );
     });
-  }, 10_000);
+  });
 
   it("says why a lock cannot be made", async () => {
     await withTempDir("lock-", async (dir) => {

@@ -56,7 +56,7 @@ describe("readRegularFile", () => {
       await expect(refusal, name).rejects.toBeInstanceOf(FileReadError);
       await expect(refusal, name).rejects.toThrow(says);
     }
-  }, 10_000);
+  });
 
   it("stops one byte past the bound when the size says nothing (a /proc file says 0)", async () => {
     await expect(readRegularFile("/proc/self/maps", { ...bounds, maxBytes: 10 })).rejects.toThrow(
@@ -82,14 +82,14 @@ describe("every reader of a named file", () => {
     for (const [name, path, says] of cases) {
       await expect(readEntriesFile(path, {}), name).rejects.toThrow(says);
     }
-  }, 10_000);
+  });
 
   it("matches.yaml: an error at the file, not an endless read", async () => {
     for (const [name, path, says] of cases) {
       const refusal = loadOverrides(path);
       await expect(refusal, name).rejects.toThrow(new RegExp(`^${path}:1:1: ${says.source}`));
     }
-  }, 10_000);
+  });
 
   it("a recipe named directly, or by a link in a recipes folder, and the project file", async () => {
     const recipes = join(dir, "recipes");
@@ -113,7 +113,7 @@ describe("every reader of a named file", () => {
       expect(project.project, name).toBeNull();
       expect(project.issues.map(formatIssue).join("\n"), name).toMatch(recipeSays);
     }
-  }, 10_000);
+  });
 });
 
 describe("commands that read a file named on the command line", () => {
@@ -139,7 +139,7 @@ describe("commands that read a file named on the command line", () => {
         expect(r.stderr, `${args[0]} ${name}`).toMatch(new RegExp(`${path}: .*${plain.source}`));
       }
     }
-  }, 30_000);
+  });
 });
 
 describe("an account's auth file, which the client reads whole", () => {
@@ -172,5 +172,5 @@ describe("an account's auth file, which the client reads whole", () => {
     expect(code).toBe(1);
     // The value is not named like a credentials file, so the engine's scrubber keeps it out.
     expect(err.text()).toMatch(/accounts\.default\.auth: the file .* is a named pipe, not a regular file/);
-  }, 30_000);
+  });
 });

@@ -123,7 +123,7 @@ describe("a tie in matching", () => {
     // The person uncomments the single's line: the plan adds it, in file order.
     await writeFile(p.overrides, drafted.replace(`# ${key}: SingleEdit1`, `${key}: SingleEdit1`));
     expect(await plannedAdds(h)).toEqual([p.single, ...p.others.map((s) => s.videoId)]);
-  }, 90_000);
+  });
 
   it("a tie remembered by the cache (after a plan) is still shown with its candidates", async () => {
     h = await startHarness();
@@ -134,7 +134,7 @@ describe("a tie in matching", () => {
     expect(listed.stdout).toMatch(/two candidates equally good, choose one:/);
     expect(listed.stdout).toContain("2) SingleEdit1 ");
     expect(listed.stdout).toMatch(/Matched 2 of 3 \(2 from the cache, .*; 1 unmatched; 2 searches\./);
-  }, 90_000);
+  });
 });
 
 describe("a tie in an import", () => {
@@ -146,7 +146,7 @@ describe("a tie in an import", () => {
     expect(r.stdout).toMatch(/1 tie to choose: `musicsync match .*list\.csv --interactive` on a terminal/);
     expect(r.stdout).toMatch(/! unmatched ".*" \(two candidates equally good: .*SingleEdit1/);
     expect(await readFile(p.overrides, "utf8")).toMatch(/^# tie for .*: two candidates equally good;/m);
-  }, 90_000);
+  });
 });
 
 /** A terminal the test types into: each answer once the question is on the screen. */
@@ -180,7 +180,7 @@ describe("match --interactive", () => {
     const read = parseOverrides("matches.yaml", text);
     expect([...read.values()].sort()).toEqual(["SingleEdit1", "skip"]);
     expect(await plannedAdds(h)).toEqual([p.single, ...p.others.map((s) => s.videoId)]);
-  }, 90_000);
+  });
 
   it("quitting keeps the choices made so far; the end of input is a quit", async () => {
     h = await startHarness();
@@ -195,7 +195,7 @@ describe("match --interactive", () => {
     const read = parseOverrides("matches.yaml", await readFile(p.overrides, "utf8"));
     expect([...read.values()]).toEqual(["skip"]);
     expect(await plannedAdds(h)).toEqual(p.others.map((s) => s.videoId));
-  }, 90_000);
+  });
 
   it.skipIf(!HAS_SCRIPT)(
     "on a real terminal (a pseudo-terminal): the built command asks; Ctrl-C quits, keeping the choice made",
@@ -223,7 +223,6 @@ describe("match --interactive", () => {
       const read = parseOverrides("matches.yaml", await readFile(p.overrides, "utf8"));
       expect([...read.values()]).toEqual([p.single]);
     },
-    90_000,
   );
 
   it.skipIf(!HAS_SCRIPT)(
@@ -251,7 +250,6 @@ describe("match --interactive", () => {
       expect(run.output).not.toContain("choice>");
       expect(existsSync(p.overrides)).toBe(false);
     },
-    60_000,
   );
 
   it("refuses when stdin is not a terminal, before any search, and with --json", async () => {
@@ -268,5 +266,5 @@ describe("match --interactive", () => {
       requests: Record<string, number>;
     };
     expect(stats.requests.search ?? 0).toBe(0);
-  }, 90_000);
+  });
 });

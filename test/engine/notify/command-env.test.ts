@@ -78,5 +78,5 @@ describe("a command notifier's environment", () => {
       MUSICSYNC_RECIPE: "daily",
       MUSICSYNC_RUN: "7",
     });
-  }, 30_000);
+  });
 });

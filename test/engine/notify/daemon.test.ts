@@ -118,5 +118,5 @@ describe("the daemon's notifications", () => {
     const expiring = named("credentials_expiring");
     expect(expiring).toHaveLength(1);
     expect(expiring[0]!.details.expiresAt).toBe(new Date(expiresAt).toISOString());
-  }, 60_000);
+  });
 });

@@ -99,5 +99,5 @@ describe("musicsync sync with notify targets", () => {
     expect(metrics).toMatch(/musicsync_notifications_total\{target="down",result="failed"\} 1/);
     expect(metrics).toMatch(/musicsync_notifications_total\{target="slow",result="failed"\} 1/);
     expect(metrics).toMatch(/musicsync_notifications_total\{target="hook",result="ok"\} 2/);
-  }, 60_000);
+  });
 });

@@ -66,5 +66,5 @@ describe("notifications from a sync against a service echoing the credentials", 
     }
     const found = findCredentialPieces(commandOut, secrets);
     expect(found, `command: ${describePieces(found)}`).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -114,5 +114,5 @@ describe("overflow: split and rotate on the emulator", () => {
     );
     expect(replan.plan.actions).toEqual([]);
     await env.close();
-  }, 60_000);
+  });
 });

@@ -79,7 +79,7 @@ describe("failures are never shown as No changes", () => {
     expect(sync.code).toBe(1);
     expect(JSON.parse(sync.stdout).runs[0]).toMatchObject({ recipe: "mine", outcome: "failed" });
     expect(await h.writes()).toBe(0);
-  }, 60_000);
+  });
 
   // docs/ENGINE.md#outcomes-and-exit-codes
   it("a 401: every rendering lists the recipe as refused credentials, exit 4, no credential shown", async () => {
@@ -102,7 +102,7 @@ describe("failures are never shown as No changes", () => {
     expect(sync.code).toBe(4);
     expect(sync.stdout).toMatch(/^mine: Not applied: .*refused the credentials/m);
     expect(sync.stdout).toMatch(/^Failed: 1 of 1 recipe \(mine\)\.$/m);
-  }, 60_000);
+  });
 
   // docs/ENGINE.md#outcomes-and-exit-codes
   it("a refused connection: every rendering lists the recipe with the connection error, exit 1", async () => {
@@ -117,7 +117,7 @@ describe("failures are never shown as No changes", () => {
     const sync = await musicsync(["sync", "-p", h.projectFile, "--json"]);
     expect(sync.code).toBe(1);
     expect(JSON.parse(sync.stdout).runs[0].error).toMatch(/ECONNREFUSED|connection failed/);
-  }, 60_000);
+  });
 
   // docs/ENGINE.md#outcomes-and-exit-codes
   it("a 404 names the source (id and type) and the id that was not found", async () => {
@@ -137,7 +137,7 @@ describe("failures are never shown as No changes", () => {
     const sync = await musicsync(["sync", "-p", h.projectFile, "--json"]);
     expect(sync.code).toBe(1);
     expect(JSON.parse(sync.stdout).runs[0].error).toMatch(reason);
-  }, 60_000);
+  });
 
   // docs/ENGINE.md#outcomes-and-exit-codes
   it("two failing recipes and one good one: Markdown lists all three and says they failed, exit 1", async () => {
@@ -170,7 +170,7 @@ describe("failures are never shown as No changes", () => {
     expect(saved.failed.map((x: { recipe: string }) => x.recipe)).toEqual(["gone", "lost"]);
     const applied = await musicsync(["apply", planFile, ...p]);
     expect(applied.code, applied.stderr).toBe(0);
-  }, 60_000);
+  });
 
   // docs/ENGINE.md#outcomes-and-exit-codes
   it("failure wins over changes: plan exits 1, sync that wrote for others exits 3", async () => {
@@ -190,7 +190,7 @@ describe("failures are never shown as No changes", () => {
     expect(synced.code).toBe(3);
     expect(synced.stdout).toMatch(/^good: Applied: .*converged\.$/m);
     expect(synced.stdout).toMatch(/^Failed: 1 of 2 recipes \(gone\)\.$/m);
-  }, 60_000);
+  });
 });
 
 /** A likes recipe over a static list of songs (the static source carries no rating of its own). */
@@ -230,7 +230,7 @@ describe("a likes recipe keeps the ratings the person set", () => {
     const again = await musicsync(["plan", ...p]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/\(you disliked it\)/);
-  }, 60_000);
+  });
 
   // docs/ENGINE.md#ratings
   it("overrides the person's dislike only with policy override_ratings: true", async () => {
@@ -241,7 +241,7 @@ describe("a likes recipe keeps the ratings the person set", () => {
     const synced = await musicsync(["sync", "-p", h.projectFile]);
     expect(synced.code, synced.stderr).toBe(0);
     expect(ratingOf(disliked)).toBe("LIKE");
-  }, 60_000);
+  });
 
   // docs/ENGINE.md#ratings
   it("a DISLIKE recipe skips a song the person liked", async () => {
@@ -255,7 +255,7 @@ describe("a likes recipe keeps the ratings the person set", () => {
     expect((await musicsync(["sync", ...p])).code).toBe(0);
     expect(ratingOf(liked)).toBe("LIKE");
     expect(ratingOf(other)).toBe("DISLIKE");
-  }, 60_000);
+  });
 
   // docs/ENGINE.md#ratings
   it("a LIKE and a DISLIKE recipe of one account write different targets; two LIKE recipes conflict", async () => {
@@ -271,5 +271,5 @@ describe("a likes recipe keeps the ratings the person set", () => {
     const clash = await musicsync(["validate", "-p", h.projectFile]);
     expect(clash.code).toBe(1);
     expect(clash.stderr).toMatch(/more-likes|likes/);
-  }, 60_000);
+  });
 });

@@ -80,7 +80,7 @@ describe("concurrent first open", () => {
     const applied = db.prepare("SELECT hash FROM __drizzle_migrations").all() as { hash: string }[];
     db.close();
     expect(new Set(applied.map((a) => a.hash)).size).toBe(applied.length);
-  }, 90_000);
+  });
 
   // docs/ARCHITECTURE.md#the-state
   it("keeps drizzle's table of applied migrations: a database migrated before opens unchanged", async () => {
@@ -269,7 +269,7 @@ describe("unlock", () => {
     expect((await check.lock("default"))?.lockId).toBe(id);
     await check.close();
     expect(await musicsync(["unlock", "--force", id, "-p", h.projectFile])).toMatchObject({ code: 0 });
-  }, 30_000);
+  });
 
   // docs/ENGINE.md#locks
   it("removes a lock whose holder on this machine is gone, without --force", async () => {
@@ -283,7 +283,7 @@ describe("unlock", () => {
       code: 0,
       stdout: `Lock ${id} removed.\n`,
     });
-  }, 30_000);
+  });
 
   // docs/ENGINE.md#locks
   it("another machine's lock: refused while its heartbeat is fresh, allowed once stale", () => {

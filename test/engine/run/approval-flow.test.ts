@@ -119,7 +119,7 @@ describe("require_approval", () => {
     const unknown = await musicsync(["approve", "9999", ...p]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("run 9999 holds no plan for approval");
-  }, 60_000);
+  });
 
   it("sync holds such a plan (exit 5) and applies it with --approve; approve refuses a stale plan", async () => {
     h = await startHarness();
@@ -192,7 +192,7 @@ describe("require_approval", () => {
     }
     // With nothing held, a plan shows no such line.
     expect((await musicsync(["plan", ...p])).stdout).not.toContain("held for approval");
-  }, 120_000);
+  });
 
   it("apply holds a saved plan as sync does (exit 5, nothing written, approvable); --approve applies it", async () => {
     h = await startHarness();
@@ -233,7 +233,7 @@ describe("require_approval", () => {
     expect(
       (JSON.parse((await musicsync(["status", "--json", ...p])).stdout) as StatusJson).approvals,
     ).toEqual([]);
-  }, 120_000);
+  });
 
   it("an undo saved with -o says it would be held, and apply holds it unless given --approve", async () => {
     h = await startHarness();
@@ -251,5 +251,5 @@ describe("require_approval", () => {
     const forced = await compiled(["apply", "--approve", file, ...p]);
     expect(forced.code, forced.stdout + forced.stderr).toBe(0);
     expect(await rowsOfHeld(h)).toEqual([]);
-  }, 120_000);
+  });
 });

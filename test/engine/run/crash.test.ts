@@ -142,6 +142,5 @@ describe("crash safety", () => {
       expect(rows.filter((v) => !owned.has(v)).sort()).toEqual([...person].sort());
       await env.close();
     },
-    30_000,
   );
 });

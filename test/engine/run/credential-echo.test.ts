@@ -117,7 +117,7 @@ describe("musicsync against a service that echoes the credentials back", () => {
     expectNoPieces("sync stdout", sync.stdout, secrets);
     expectNoPieces("sync logs", sync.stderr, secrets);
     expectNoPieces("state database", await databaseBytes(join(h.dir, "echo-state.db")), secrets);
-  }, 90_000);
+  });
 });
 
 describe("an account's auth setting holding the credentials themselves", () => {
@@ -142,7 +142,7 @@ describe("an account's auth setting holding the credentials themselves", () => {
       expect(Array.isArray(playlists)).toBe(true);
       await env.close();
     }
-  }, 30_000);
+  });
 
   // docs/ENGINE.md#credentials
   it("names the setting and never its value when it is neither a file nor credentials", async () => {
@@ -186,7 +186,7 @@ describe("an account's auth setting holding the credentials themselves", () => {
       expectNoPieces(String(expected), `${error?.message}\n${error?.stack}`, secrets);
       await env.close();
     }
-  }, 30_000);
+  });
 
   // docs/ENGINE.md#credentials
   it("sync --json reports such a setting by name, without the cookie, in text and in JSON", async () => {
@@ -207,7 +207,7 @@ describe("an account's auth setting holding the credentials themselves", () => {
     for (const [label, out] of Object.entries({ ...json, text: text.stdout + text.stderr })) {
       if (typeof out === "string") expectNoPieces(label, out, secrets);
     }
-  }, 60_000);
+  });
 });
 
 describe("the engine's log lines", () => {

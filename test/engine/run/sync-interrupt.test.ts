@@ -186,5 +186,5 @@ describe("Ctrl-C during sync", () => {
     };
     expect(stats.requests.search ?? 0).toBe(0);
     expect(await h.writes()).toBe(0);
-  }, 60_000);
+  });
 });

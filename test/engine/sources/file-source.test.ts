@@ -95,7 +95,7 @@ describe("file source", () => {
     const again = await planRecipe(loaded, env);
     expect(again.plan.actions).toEqual([]);
     expect(await searches(h)).toBe(before);
-  }, 90_000);
+  });
 
   it("lists what it could not match, with the best candidate and why, and adds none of it", async () => {
     h = await startHarness();
@@ -119,7 +119,7 @@ describe("file source", () => {
     expect(renderPlanText(plan)).toContain('  ! unmatched "Nobody Known - Nothing Like This Title" (');
     expect(renderPlansMarkdown([plan])).toContain('> **unmatched**: "Nobody Known');
     expect(parsePlansJson(renderPlansJson([plan])).plans[0]!.notes).toEqual(plan.notes);
-  }, 90_000);
+  });
 
   it("matches.yaml wins over search: a video id replaces the match, skip leaves the entry out", async () => {
     h = await startHarness();
@@ -148,7 +148,7 @@ describe("file source", () => {
     const removed = plan.lines.filter((l) => l.op === "remove").map((l) => l.videoId);
     expect(removed.sort()).toEqual([songs[0]!.videoId, songs[1]!.videoId].sort());
     expect(plan.notes ?? []).toEqual([]);
-  }, 90_000);
+  });
 
   it("match --write-overrides drafts matches.yaml: pins the matches, keeps what the person wrote", async () => {
     h = await startHarness();
@@ -177,7 +177,7 @@ describe("file source", () => {
     );
     expect(await run()).toBe(0);
     expect(await readFile(file, "utf8")).toBe(drafted);
-  }, 90_000);
+  });
 
   it("an emptied or shrunken file never empties the target", async () => {
     h = await startHarness();
@@ -191,7 +191,7 @@ describe("file source", () => {
       expect(run.plan?.guards.map((g) => g.guard).length, text.slice(0, 80)).toBeGreaterThan(0);
       expect(await importedRows(h)).toEqual(songs.map((s) => s.videoId));
     }
-  }, 90_000);
+  });
 
   it("a row that cannot be read is a note with file:line; strict refuses the whole file", async () => {
     h = await startHarness();
@@ -207,7 +207,7 @@ describe("file source", () => {
     // A source that cannot be read refuses the run before any write (recorded as a failed run).
     await expect(syncRecipe(strict, h.env())).rejects.toThrow(/list\.csv:4: no title/);
     expect(await playlistsTitled(h, "Imported")).toEqual([]);
-  }, 90_000);
+  });
 });
 
 describe("hostile files through a run", () => {
@@ -230,7 +230,7 @@ describe("hostile files through a run", () => {
     await writeFile(join(dir, "matches.yaml"), '"a - b": not-a-video-id\n');
     await expect(syncRecipe(loaded, env)).rejects.toThrow(/matches\.yaml:1:\d+: .*video id or skip/);
     expect(await playlistsTitled(h, "Imported")).toEqual([]);
-  }, 90_000);
+  });
 
   it("a file that cannot be read fails the run before any request, naming the file (soak seed 1279)", async () => {
     h = await startHarness();
@@ -248,7 +248,7 @@ describe("hostile files through a run", () => {
     }
     // Not the target's read either: a fault there would otherwise hide the file's (the soak's seed).
     expect(await allRequests(h)).toBe(before);
-  }, 90_000);
+  });
 
   it("a copy of the credentials read as a playlist: refused before any search, by a run and by match", async () => {
     h = await startHarness();
@@ -272,7 +272,7 @@ describe("hostile files through a run", () => {
     expect(err.text()).toMatch(/headers\.txt:\d+: holds a credential/);
     expect(await searches(h)).toBe(before);
     expect(await playlistsTitled(h, "Imported")).toEqual([]);
-  }, 90_000);
+  });
 
   it("a 100,000-line M3U of links reads whole and plans without a search", async () => {
     h = await startHarness();
@@ -296,7 +296,7 @@ describe("hostile files through a run", () => {
     expect(plan.sources?.[0]?.items).toBe(50_000);
     const adds = plan.lines.filter((l) => l.op === "add").map((l) => l.videoId);
     expect(new Set(adds)).toEqual(new Set(ids));
-  }, 90_000);
+  });
 });
 
 describe("export", () => {
@@ -339,7 +339,7 @@ mode: mirror
       ).toEqual(want);
       expect((await readFile(file, "utf8")).length).toBeGreaterThan(0);
     }
-  }, 120_000);
+  });
 
   it("a bad --format fails before any request, naming the option; match prints each choice and a summary", async () => {
     h = await startHarness();
@@ -367,5 +367,5 @@ mode: mirror
     for (const s of songs) expect(out.text()).toContain(`-> ${s.videoId}`);
     expect(out.text()).toMatch(/Nobody Known - Nothing Like This Title\n\s+unmatched/);
     expect(out.text()).toMatch(/Matched 3 of 4 .*; 1 unmatched; \d+ searches\.\n$/);
-  }, 90_000);
+  });
 });

@@ -105,7 +105,7 @@ describe("other services' sources in runs", () => {
     } finally {
       await e.close();
     }
-  }, 120_000);
+  });
 
   it("archives each Weekly Exploration: the newest appended, the older kept; undo takes a week back", async () => {
     h = await startHarness();
@@ -165,7 +165,7 @@ mode: append
     } finally {
       await e.close();
     }
-  }, 120_000);
+  });
 
   it("likes the tracks loved on Last.fm, and undo takes the likes back", async () => {
     h = await startHarness();
@@ -202,5 +202,5 @@ mode: append
     } finally {
       await e.close();
     }
-  }, 120_000);
+  });
 });

@@ -165,7 +165,7 @@ describe("a Spotify library's albums and artists in runs", () => {
       } finally {
         await e.close();
       }
-    }, 120_000);
+    });
   }
 });
 
@@ -267,6 +267,6 @@ describe("a Spotify library's albums and artists drafted into matches.yaml", () 
       expect(rows.map((r) => r.videoId)).toEqual(truth.map((t) => t.answer));
       expect(rows.every((r) => r.by === "override")).toBe(true);
       expect(searches(h)).toBe(sent);
-    }, 120_000);
+    });
   }
 });

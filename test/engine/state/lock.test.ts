@@ -95,7 +95,7 @@ describe("the account lock", () => {
     expect((await musicsync(["status", "-p", h.projectFile])).stdout).toMatch(
       new RegExp(`Locks\\n  default: ${lock.lockId} held by ${hostname()} pid ${process.pid}, heartbeat `),
     );
-  }, 30_000);
+  });
 
   it("unlock removes a stale lock by its id, and says when there is none", async () => {
     h = await startHarness();
@@ -120,5 +120,5 @@ describe("the account lock", () => {
       stdout: `No lock ${id}.\n`,
     });
     expect((await musicsync(["sync", "-p", h.projectFile])).code).toBe(0);
-  }, 30_000);
+  });
 });

@@ -122,9 +122,7 @@ describe("a PostgreSQL batch of writes", () => {
     }
   });
 
-  it("commits thousands of rows with the run's end in one batch, or none of them", {
-    timeout: 120_000,
-  }, async () => {
+  it("commits thousands of rows with the run's end in one batch, or none of them", async () => {
     const { state } = await database("batch_big");
     const runId = await startRun(state);
     const many = rows(N);

@@ -61,9 +61,7 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
 }
 
 describe("the account lock on PostgreSQL (session advisory lock)", () => {
-  it("frees a SIGKILLed holder's account at once, though its heartbeat is fresh (the row lock alone does not)", {
-    timeout: 60_000,
-  }, async () => {
+  it("frees a SIGKILLed holder's account at once, though its heartbeat is fresh (the row lock alone does not)", async () => {
     const url = await server().createDatabase("leases_kill");
     const admin = poolOf(url);
     const holder = await spawnLockHolder(url, ACCOUNT, STALE);
@@ -221,9 +219,7 @@ async function afterOneLock(db: string, checks?: LeaseChecks) {
 }
 
 describe("a lock's session kept for the next lock", () => {
-  it("serves the process's next lock (no new connection), the account free while it waits", {
-    timeout: 30_000,
-  }, async () => {
+  it("serves the process's next lock (no new connection), the account free while it waits", async () => {
     const { admin, sessions, state, leases, pid, next } = await afterOneLock("leases_kept");
     expect(await advisoryHolders(admin)).toEqual([]);
     expect(await state.locks()).toEqual([]);
@@ -244,9 +240,7 @@ describe("a lock's session kept for the next lock", () => {
     });
   });
 
-  it("is not used once ended while it waits: the next lock gets a new session, and its loss is still seen", {
-    timeout: 30_000,
-  }, async () => {
+  it("is not used once ended while it waits: the next lock gets a new session, and its loss is still seen", async () => {
     const checks = { everyMs: 100, timeoutMs: 1_000 };
     const { admin, sessions, leases, pid, next } = await afterOneLock("leases_kept_cut", checks);
     await admin.query("SELECT pg_terminate_backend($1)", [pid]);
@@ -263,9 +257,7 @@ describe("a lock's session kept for the next lock", () => {
     expect(sessions.made).toHaveLength(3);
   });
 
-  it("is given up when it does not answer in the check's time (its backend frozen, as across a cut network)", {
-    timeout: 30_000,
-  }, async () => {
+  it("is given up when it does not answer in the check's time (its backend frozen, as across a cut network)", async () => {
     const checks = { everyMs: 60_000, timeoutMs: 500 };
     const { admin, sessions, leases, pid, next } = await afterOneLock("leases_kept_frozen", checks);
     expect(spawnSync("kill", ["-STOP", String(pid)]).status).toBe(0);
@@ -298,9 +290,7 @@ describe("the lease checks' settings", () => {
 });
 
 describe("a lock lost to its session's error", () => {
-  it("says why without the connection's password, in any spelling or piece", {
-    timeout: 30_000,
-  }, async () => {
+  it("says why without the connection's password, in any spelling or piece", async () => {
     const url = await server().createDatabase("leases_secret");
     const password = "Wq8/zLp@sS+e4rT:Mn2#Vb";
     const lock: LockInfo = {
@@ -329,9 +319,7 @@ describe("a lock lost to its session's error", () => {
 });
 
 describe("a lock's session under the server's idle_session_timeout", () => {
-  it("is exempted before the account is taken: idling after the take (a run's length) does not lose it", {
-    timeout: 60_000,
-  }, async () => {
+  it("is exempted before the account is taken: idling after the take (a run's length) does not lose it", async () => {
     const url = await server().createDatabase("leases_idle");
     await stateOf(url).locks(); // the tables: the lock's row is written with its take
     const admin = poolOf(url);

@@ -256,7 +256,7 @@ describe("a run whose PostgreSQL lock session ends", () => {
       true,
     );
     await onlyBsWrites(spec, a);
-  }, 120_000);
+  });
 
   it("a lock session kept from A's last run and ended under its next: the same (the session is reused, the promise kept)", async () => {
     // A's first run finds nothing to do (the real command synced the recipe first), and its lock's
@@ -282,7 +282,7 @@ describe("a run whose PostgreSQL lock session ends", () => {
     expect(run.outcome).toBe("interrupted");
     expect(record.error).toMatch(/^the lock on account "default" was lost: the state database closed/);
     await onlyBsWrites(spec, a);
-  }, 120_000);
+  });
 
   it("a server restart (fast shutdown, then up): the same, and A's run is still recorded afterwards", async () => {
     const outage = server().outage;
@@ -298,7 +298,7 @@ describe("a run whose PostgreSQL lock session ends", () => {
     );
     expect(record.result).toBe("interrupted");
     await onlyBsWrites(spec, a);
-  }, 120_000);
+  });
 
   it("idle_session_timeout on the server does not end the lock's session: the run converges alone", async () => {
     await admin.query(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET idle_session_timeout = '1s'`);
@@ -332,7 +332,7 @@ describe("a run whose PostgreSQL lock session ends", () => {
     const lists = await playlistsTitled(h, spec.title!);
     expect((await playlistRows(h, lists[0]!)).map((r) => r.videoId)).toEqual(spec.ids);
     expect((await control<{ overlaps: number }>("requests/overlaps")).overlaps).toBe(0);
-  }, 120_000);
+  });
 
   it("a connection that stops answering (its backend frozen) is taken as lost within the check's time", async () => {
     const state = openPgState(url, { leaseChecks: FAST_CHECKS });
@@ -351,7 +351,7 @@ describe("a run whose PostgreSQL lock session ends", () => {
     );
     expect(why).toBe("the state database did not answer a check of its connection within 1 s");
     expect(await state.heartbeat(attempt.lock.lockId, Date.now())).toBe(false);
-  }, 60_000);
+  });
 });
 
 describe("a state database that blinks during a sync", () => {
@@ -406,7 +406,7 @@ describe("a state database that blinks during a sync", () => {
     expect(lists).toHaveLength(1);
     expect((await playlistRows(h, lists[0]!)).map((r) => r.videoId)).toEqual(spec.ids);
     expect((await control<{ overlaps: number }>("requests/overlaps")).overlaps).toBe(0);
-  }, 120_000);
+  });
 
   it("down for longer than the retries: the run says the database was unreachable (not a lock release's failed query); the next run closes it and keeps the write", async () => {
     if (!server().outage) return;
@@ -435,7 +435,7 @@ describe("a state database that blinks during a sync", () => {
     const lists = await playlistsTitled(h, spec.title!);
     expect(lists).toHaveLength(1);
     expect((await playlistRows(h, lists[0]!)).map((r) => r.videoId)).toEqual(spec.ids);
-  }, 120_000);
+  });
 });
 
 describe("status after a run that did not finish", () => {

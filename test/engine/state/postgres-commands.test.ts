@@ -379,7 +379,7 @@ describe("musicsync with its state on PostgreSQL", () => {
       child.kill("SIGTERM");
     }
     expect(await exited).toBe(0);
-  }, 60_000);
+  });
 
   it("daemon runs a scheduled recipe into PostgreSQL and exits on SIGTERM", async () => {
     await writeRecipes(h.dir, [{ id: "tick", ids: songs.slice(12, 15), title: "Tick", cron: "* * * * * *" }]);
@@ -400,5 +400,5 @@ describe("musicsync with its state on PostgreSQL", () => {
     expect(await rowsOf("Tick")).toEqual(songs.slice(12, 15));
     await rm(join(h.dir, "recipes", "tick.yaml"));
     noSqliteState();
-  }, 60_000);
+  });
 });

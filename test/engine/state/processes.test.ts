@@ -63,4 +63,4 @@ it("loses no failure count and no planned run when processes write one file at o
   } finally {
     await state.close();
   }
-}, 90_000);
+});

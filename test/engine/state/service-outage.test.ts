@@ -204,7 +204,7 @@ describe("a PostgreSQL restart under running services", () => {
     const from = await restart(d);
     await logAfter(d, from, finished("tick"), "a scheduled run after the restart");
     await stopsCleanly(d);
-  }, 120_000);
+  });
 });
 
 describe("a daemon whose state cannot be read when a run ends", () => {
@@ -245,5 +245,5 @@ describe("a daemon whose state cannot be read when a run ends", () => {
       await daemon.stop("test");
       await daemon.close();
     }
-  }, 60_000);
+  });
 });

@@ -80,7 +80,7 @@ describe("musicsync status / history", () => {
     expect(text.stdout).toMatch(/manual \(account default\)\n {2}schedule {5}none \(runs by hand only\)/);
     expect(text.stdout).toContain("  last run     never");
     expect((await musicsync(["history", "-p", h.projectFile])).stdout).toBe("No runs yet.\n");
-  }, 30_000);
+  });
 
   it("after runs: last result, counts, conditions with reasons, the daemon's next run, suspension; history with writes", async () => {
     h = await startHarness();
@@ -157,7 +157,7 @@ describe("musicsync status / history", () => {
     );
     const all = (await musicsync(["history", "-n", "3", "--json", "-p", h.projectFile])).stdout;
     expect((JSON.parse(all) as { runs: HistoryRun[] }).runs).toHaveLength(3);
-  }, 30_000);
+  });
 
   it("a one-shot sync's run shows as well", async () => {
     h = await startHarness();
@@ -169,5 +169,5 @@ describe("musicsync status / history", () => {
     const [once] = (await status(h)).recipes;
     expect(once).toMatchObject({ recipe: "once", nextRun: null, lastRun: { result: "converged" } });
     expect(once!.lastRun!.counts).toMatchObject({ actions: 1, requests: 1 });
-  }, 30_000);
+  });
 });

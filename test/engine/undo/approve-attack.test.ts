@@ -151,7 +151,7 @@ describe("undo races", () => {
       await withState((st) => st.forceUnlock(lockId));
       await dropRecipe("locked");
     }
-  }, 30_000);
+  });
 
   it("two undos of the same run at once: the playlist ends as before the run, no row twice", async () => {
     const s = fresh(8);
@@ -166,7 +166,7 @@ describe("undo races", () => {
     expect([0, 1, 4]).toContain(codes[1]);
     expect(await ids(pid)).toEqual(original);
     await dropRecipe("twice");
-  }, 30_000);
+  });
 
   it("undo of a run already undone changes nothing; undo of the undo redoes; and back again", async () => {
     const s = fresh(8);
@@ -198,7 +198,7 @@ describe("undo races", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(await ids(pid)).toEqual(original);
     await dropRecipe("chain");
-  }, 60_000);
+  });
 });
 
 describe("undo after the person's own edits", () => {
@@ -215,7 +215,7 @@ describe("undo after the person's own edits", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(await ids(pid)).toEqual([...original, s[3]!]);
     await dropRecipe("dupe");
-  }, 30_000);
+  });
 
   it("the person renamed the playlist and changed its privacy since: both left alone, said so", async () => {
     const s = fresh(4);
@@ -235,7 +235,7 @@ describe("undo after the person's own edits", () => {
     expect(now.privacy).toBe("PUBLIC");
     expect(await ids(pid)).toEqual(s.slice(0, 3));
     await dropRecipe("renamed");
-  }, 30_000);
+  });
 
   it("an add the service refused (STATUS_FAILED), then the person adds that video: undo keeps the person's row", async () => {
     const s = fresh(5);
@@ -253,7 +253,7 @@ describe("undo after the person's own edits", () => {
     expect([0, 1], r.stdout + r.stderr).toContain(r.code);
     expect(await ids(pid)).toEqual([...original, s[3]!]);
     await dropRecipe("refused-add");
-  }, 30_000);
+  });
 
   it("an add whose answer was lost and that never landed, then the person adds that video: undo keeps the person's row", async () => {
     const s = fresh(5);
@@ -278,7 +278,7 @@ describe("undo after the person's own edits", () => {
       `${JSON.stringify(await withState((st) => st.journal(runId)))}\n${r.stdout}`,
     ).toEqual([...original, s[3]!]);
     await dropRecipe("lost-add");
-  }, 30_000);
+  });
 
   it("a remove the service refused (STATUS_FAILED), then the person removes that row: undo does not put it back", async () => {
     const s = fresh(4);
@@ -298,7 +298,7 @@ describe("undo after the person's own edits", () => {
     expect([0, 1], r.stdout + r.stderr).toContain(r.code);
     expect(await ids(pid), r.stdout).toEqual(original.slice(0, 3));
     await dropRecipe("refused-remove");
-  }, 30_000);
+  });
 
   it("a create whose answer was lost: undo finds the playlist, never says the run created none", async () => {
     const s = fresh(3);
@@ -317,7 +317,7 @@ describe("undo after the person's own edits", () => {
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stdout).toMatch(/- remove .*added by run/);
     await dropRecipe("lost");
-  }, 30_000);
+  });
 });
 
 describe("credentials echoed by the service", () => {
@@ -370,7 +370,7 @@ describe("credentials echoed by the service", () => {
         expect(found, `${label}: ${describePieces(found)}`).toEqual([]);
       }
     }
-  }, 90_000);
+  });
 });
 
 describe("undo with hostile arguments", () => {
@@ -408,7 +408,7 @@ describe("undo with hostile arguments", () => {
     expect(existsSync(file)).toBe(false);
     expect(await ids(pid)).toEqual([s[3]!]);
     await dropRecipe("out");
-  }, 30_000);
+  });
 });
 
 /** A mirror of `ids` into a new playlist "<id>", holding a plan that removes more than 3 rows. */
@@ -459,7 +459,7 @@ describe("approve", () => {
       `error: run ${runId} holds no plan for approval (musicsync status lists those that wait)`,
     );
     await dropRecipe("plain");
-  }, 30_000);
+  });
 
   it("approve while the account is locked: exit 4, the plan still waits, nothing written", async () => {
     const s = fresh(8);
@@ -483,7 +483,7 @@ describe("approve", () => {
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(await ids(pid!)).toEqual(s.slice(0, 2));
     await dropRecipe("held-locked");
-  }, 60_000);
+  });
 
   it("approve after the recipe file was deleted applies the plan the person saw", async () => {
     const s = fresh(8);
@@ -493,7 +493,7 @@ describe("approve", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const [pid] = await playlistsTitled(h, "held-gone");
     expect(await ids(pid!)).toEqual(s.slice(0, 3));
-  }, 60_000);
+  });
 
   it("approve, then undo the approved run: every removed row back, in place, one playlist", async () => {
     const s = fresh(8);
@@ -512,5 +512,5 @@ describe("approve", () => {
     expect(await ids(pid!)).toEqual(s);
     expect(await playlistsTitled(h, "held-undo")).toHaveLength(1);
     await dropRecipe("held-undo");
-  }, 60_000);
+  });
 });

@@ -241,7 +241,7 @@ describe("a remove the service took part of (against the emulator)", () => {
     const undone = await applyUndo(await prepareUndo(runId, h.env()), h.env());
     expect(undone.outcome, undone.error ?? "").toBe("converged");
     expect((await playlistRows(h, pid)).map((r) => r.videoId)).toEqual(songs.slice(0, 3));
-  }, 30_000);
+  });
 });
 
 function mirror(playlistId: string, ids: readonly string[]): string {

@@ -41,7 +41,7 @@ describe("access", () => {
     } finally {
       if (saved !== undefined) process.env.MUSICSYNC_HTTP_TOKEN = saved;
     }
-  }, 60_000);
+  });
 
   it("with a token, every request needs it: 401 without or wrong; bearer or the login cookie pass", async () => {
     h = await startHarness();
@@ -67,7 +67,7 @@ describe("access", () => {
       expect(page.text, path).toContain("[redacted]");
       expect(page.text, path).not.toContain(token.slice(0, 12));
     }
-  }, 60_000);
+  });
 });
 
 describe("the access token", () => {
@@ -104,7 +104,7 @@ describe("the access token", () => {
     await expect(startWeb({} as never, { address: "127.0.0.1:0", token: short })).rejects.toThrow(
       /shorter than 16 characters/,
     );
-  }, 60_000);
+  });
 
   it("wrong tokens are limited per client address (429, Retry-After), and overall; a signed-in cookie still works", async () => {
     h = await startHarness();
@@ -142,7 +142,7 @@ describe("the access token", () => {
     for (const address of ["127.0.0.2", "127.0.0.3"])
       for (let i = 0; i < 10; i++) expect((await from(address, `/login?token=guess-${i}`)).status).toBe(401);
     expect((await from("127.0.0.4", `/login?token=${token}`)).status).toBe(429);
-  }, 60_000);
+  });
 });
 
 describe("credentials", () => {
@@ -191,5 +191,5 @@ describe("credentials", () => {
     } finally {
       delete process.env.MUSICSYNC_AUTH;
     }
-  }, 90_000);
+  });
 });

@@ -151,7 +151,7 @@ describe("a pg-boss 10 job queue", () => {
       "taken",
       "waiting",
     ]);
-  }, 60_000);
+  });
 
   it("several workers starting together carry each run over once, and none fails", async () => {
     const url = await oldDatabase();
@@ -159,7 +159,7 @@ describe("a pg-boss 10 job queue", () => {
     expect(queues.map((q) => q.carriedOver).reduce((a, b) => a + b, 0)).toBe(4);
     expect(await newJobs(url)).toEqual(CARRIED);
     expect(await leftBehind(url)).toEqual(KEPT);
-  }, 60_000);
+  });
 
   it("a start cut short after the old queue was set aside: the next start carries the runs over", async () => {
     const url = await oldDatabase();
@@ -168,7 +168,7 @@ describe("a pg-boss 10 job queue", () => {
     const queue = await open(url);
     expect(queue.carriedOver).toBe(4);
     expect(await newJobs(url)).toEqual(CARRIED);
-  }, 60_000);
+  });
 
   it("refuses, naming both schemas, when an old queue was set aside already and another is in place", async () => {
     const url = await oldDatabase();
@@ -187,7 +187,7 @@ describe("a pg-boss 10 job queue", () => {
     expect(await leftBehind(url)).toHaveLength(7);
     const [version] = await sql<{ version: number }>(url, `SELECT version FROM ${QUEUE_SCHEMA}.version`);
     expect(Number(version?.version)).toBe(24);
-  }, 60_000);
+  });
 
   it("musicsync enqueue says what it carried over and where the old jobs are, without the URL", async () => {
     const url = await oldDatabase();
@@ -215,5 +215,5 @@ describe("a pg-boss 10 job queue", () => {
     expect(r.stderr).toContain(`DROP SCHEMA ${ASIDE} CASCADE`);
     expect(r.stderr).not.toContain(url);
     expect(await newJobs(url)).toEqual(CARRIED);
-  }, 120_000);
+  });
 });

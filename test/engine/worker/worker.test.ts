@@ -222,7 +222,7 @@ describe.concurrent("musicsync worker", () => {
           expect(await playlistsOf(f.accounts[0]!, r.title!)).toEqual([[...r.ids]]);
           w.child.kill("SIGTERM");
           expect((await w.exited).code).toBe(0);
-        }, 120_000);
+        });
       });
 
       describe("the workers' scheduler", () => {
@@ -324,7 +324,7 @@ describe.concurrent("musicsync worker", () => {
           }
           const jobs = await openJobs({ stateUrl: url } as Fleet);
           expect(jobs).toEqual([{ recipe: "due", state: "created" }]);
-        }, 60_000);
+        });
 
         it("starts while its scheduler cannot connect: the ticks say so and try again, it stops when told", async () => {
           const f = await fleet(1);
@@ -375,7 +375,7 @@ describe.concurrent("musicsync worker", () => {
           );
           await w.stop();
           expect(said.map((l) => l.msg)).toContain("worker stopped");
-        }, 60_000);
+        });
 
         it("a worker runs a scheduled recipe and records every recipe's next run (status shows it)", async () => {
           const f = await fleet(1);
@@ -408,7 +408,7 @@ describe.concurrent("musicsync worker", () => {
           expect(await runsOf(f, "yearly")).toEqual([]);
           w.child.kill("SIGTERM");
           expect((await w.exited).code).toBe(0);
-        }, 120_000);
+        });
       });
 
       describe("musicsync worker and enqueue: refusals", () => {
@@ -442,7 +442,7 @@ describe.concurrent("musicsync worker", () => {
             expect(r.stderr).toContain(`musicsync ${args[0]} needs the state on PostgreSQL`);
             expect(r.stderr).toContain("musicsync daemon");
           }
-        }, 60_000);
+        });
 
         it("enqueue names the recipes it does not know, and sends nothing", async () => {
           const f = await fleet(1);
@@ -461,7 +461,7 @@ describe.concurrent("musicsync worker", () => {
           const again = await enqueue(f, ["known"]);
           expect(again.stdout).toContain("Queued 0 runs (1 already waiting).");
           expect(await openJobs(f)).toEqual([{ recipe: "known", state: "created" }]);
-        }, 60_000);
+        });
 
         it("names the flag that is wrong", async () => {
           const project = await sqliteProject();
@@ -481,7 +481,7 @@ describe.concurrent("musicsync worker", () => {
             expect(oneLine(r.stderr), flags.join(" ")).toHaveLength(1);
             expect(r.stderr, flags.join(" ")).toContain(name);
           }
-        }, 60_000);
+        });
       });
 
       describe("a job for a recipe the worker's project does not have", () => {
