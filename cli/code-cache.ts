@@ -153,12 +153,10 @@ export const LOADER_KEY = Symbol.for("musicapi.chunk-loader");
  * file, so that it knows itself as the main module); `commands` names the program's commands.
  */
 export function startCommand(entry: string, url: string, commands: readonly string[]): void {
+  const command = commandKey(process.argv.slice(2), commands);
   // Before any chunk is compiled: the flags are part of what a cache entry is checked against.
-  keepWasmBaseline();
-  const loader = new ChunkLoader(
-    entriesFolder(process.env, homedir()),
-    commandKey(process.argv.slice(2), commands),
-  );
+  keepWasmBaseline(command);
+  const loader = new ChunkLoader(entriesFolder(process.env, homedir()), command);
   (globalThis as Record<symbol, unknown>)[LOADER_KEY] = loader;
   process.on("exit", () => loader.saveStale());
   loader.load(entry, url);
