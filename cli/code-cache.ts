@@ -32,6 +32,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 import { compileCacheFolder } from "./compile-cache.js";
+import { keepWasmBaseline } from "./wasm-tiering.js";
 
 /** What a chunk's code is wrapped in (one line, so that its source map's lines stay where they were). */
 const WRAPPER_PARAMS = "exports, require, module, __filename, __dirname, __importMetaUrl";
@@ -152,10 +153,10 @@ export const LOADER_KEY = Symbol.for("musicapi.chunk-loader");
  * file, so that it knows itself as the main module); `commands` names the program's commands.
  */
 export function startCommand(entry: string, url: string, commands: readonly string[]): void {
-  const loader = new ChunkLoader(
-    entriesFolder(process.env, homedir()),
-    commandKey(process.argv.slice(2), commands),
-  );
+  const command = commandKey(process.argv.slice(2), commands);
+  // Before any chunk is compiled: the flags are part of what a cache entry is checked against.
+  keepWasmBaseline(command);
+  const loader = new ChunkLoader(entriesFolder(process.env, homedir()), command);
   (globalThis as Record<symbol, unknown>)[LOADER_KEY] = loader;
   process.on("exit", () => loader.saveStale());
   loader.load(entry, url);

@@ -7,6 +7,7 @@
  * HTTP client, undici, is read from the bundle, not file by file from node_modules, and pino is
  * loaded by the first log line written (a no-change run writes none).
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -76,5 +77,18 @@ describe("what each command loads", () => {
     // undici comes with the bundle (scripts/bundle-commands.mjs): none of its hundred-odd files is
     // read one by one from node_modules.
     expect(files.filter((f) => f.includes("node_modules/undici/"))).toEqual([]);
+  });
+
+  it("a sync's HTTP parser stays on V8's baseline WebAssembly code (cli/wasm-tiering.ts)", () => {
+    // V8 says which compiler compiled each WebAssembly function; the old budget sent llhttp's
+    // parser to the optimising one within the first answer.
+    const r = spawnSync(process.execPath, ["--trace-wasm-compilation-times", MAIN, "sync", "-p", project], {
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("No changes.");
+    expect(r.stdout).toMatch(/using Liftoff/);
+    expect(r.stdout).not.toMatch(/using TurboFan/);
   });
 });
