@@ -13,8 +13,9 @@
  * as whole spans either way.
  *
  * The budget is raised to the largest V8 takes (about 165 times its default), not switched off: a
- * long-running command (the daemon, a worker) still gets the optimised parser once it has parsed
- * some 165 times what a `sync` parses before tiering up today.
+ * long command still gets the optimised parser once it has parsed some 165 times what a `sync`
+ * parses before tiering up today. The daemon and a worker keep the default: they run for hours,
+ * and one compilation of the parser is nothing beside the many runs it then serves.
  *
  * When: V8 stamps compiled code it caches with a hash of its flags and refuses a cache made under
  * other flags. So the flag is set before any chunk is loaded (cli/code-cache.ts: every run of a
@@ -27,13 +28,14 @@
 /** The largest value of V8's `int` flag. */
 const TIERING_BUDGET = 2 ** 31 - 1;
 
-/** The commands (the first word naming one, cli/code-cache.ts `commandKey`) that read the service. */
+/**
+ * The one-shot commands (the first word naming one, cli/code-cache.ts `commandKey`) that read the
+ * service. One left out only misses the saving.
+ */
 const READ_THE_SERVICE = new Set([
   "sync",
   "plan",
   "apply",
-  "daemon",
-  "worker",
   "drift",
   "resume",
   "undo",

@@ -36,8 +36,8 @@ describe("the WebAssembly tiering budget", () => {
     expect(effectOf("sync")).toEqual({ flagsChanged: true, cryptoLoaded: true });
   });
 
-  it("commands that never read the service: flags and loaded modules untouched", () => {
-    for (const command of ["validate", "help", "none", "status"]) {
+  it("commands that never read the service, and the long-running daemon and worker: flags and loaded modules untouched", () => {
+    for (const command of ["validate", "help", "none", "status", "daemon", "worker"]) {
       expect(effectOf(command), command).toEqual({ flagsChanged: false, cryptoLoaded: false });
     }
   });
