@@ -4,8 +4,8 @@
  * finding the leaver, without making the index whole again each time (a worker paid that once per
  * run and per account).
  */
-import { describe, expect, it } from "vitest";
-import { PieceIndex } from "../../shared/piece-index.js";
+import { describe, expect, it, vi } from "vitest";
+import { keysAlong, PieceIndex, STRIDE } from "../../shared/piece-index.js";
 import { sapisidHash } from "../../src/auth/sapisid.js";
 import { seeded } from "../support/seeded.js";
 
@@ -157,6 +157,28 @@ describe("the byte screen: spans given the text's UTF-8 bytes (seeded)", () => {
         expect(index.spans(text, Buffer.from(text)), text).toEqual(index.spans(text));
         expect(index.spans(text).length, text).toBe(1);
       }
+    }
+  });
+
+  it("searches the text only when its bytes hold a piece, not for a run whose windows are only keys", () => {
+    const index = new PieceIndex();
+    index.sync(secretsAt(1_700_000_000));
+    // Four windows of the cookie, each a key, in an order no spelling has: every slot test passes.
+    const run = COOKIE.slice(0, 3) + COOKIE.slice(20, 23) + COOKIE.slice(40, 43) + COOKIE.slice(60, 63);
+    expect(keysAlong(index.slots, run, 0)).toBe(true);
+    const probe = vi.spyOn(PieceIndex.prototype as unknown as { probe: () => void }, "probe");
+    try {
+      // Every offset from the probes: one lands on the run's first window.
+      for (let pad = 0; pad < STRIDE; pad++) {
+        const text = `{"token":"${"-".repeat(pad)}${run}"}`;
+        probe.mockClear();
+        expect(index.spans(text, Buffer.from(text)), text).toEqual([]);
+        expect(probe, text).not.toHaveBeenCalled();
+        // The text's own pass agrees: there is no piece.
+        expect(index.spans(text), text).toEqual([]);
+      }
+    } finally {
+      probe.mockRestore();
     }
   });
 
