@@ -11,6 +11,7 @@ import { main } from "../../../cli/musicsync/main.js";
 import { withLock } from "../../../engine/run/runner.js";
 import { ensureBuilt, musicsync, type CliResult as Result, ROOT, screen } from "../../support/cli-process.js";
 import { stretched } from "../../support/load.js";
+import { musicsyncMain } from "../../support/musicsync-inproc.js";
 import { catalogueSongs, type Harness, startHarness } from "../../support/sync-harness.js";
 
 // After a source edit the first command builds dist/ (tens of seconds on a busy machine).
@@ -247,13 +248,15 @@ describe("every command with broken inputs: one line per error, no stack without
     for (const l of lines) expect(l, label).toMatch(/^error: \S/);
   };
 
+  // The commands run in this process (their `main`, as the compiled command runs it): what is said
+  // and the exit codes are main's; the compiled command's own are checked above and by --debug below.
   it("missing project file, unknown recipe, unreadable plan, service down, bad option values", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 4);
     await mkdir(join(h.dir, "recipes"), { recursive: true });
     await writeRecipe(h, songs);
     const planFile = join(h.dir, "plan.json");
-    expect((await musicsync(["plan", "-p", h.projectFile, "-o", planFile])).code).toBe(2);
+    expect((await musicsyncMain(["plan", "-p", h.projectFile, "-o", planFile])).code).toBe(2);
     const garbage = join(h.dir, "garbage.json");
     await writeFile(garbage, "{ not json");
     const wrongFormat = join(h.dir, "wrong.json");
@@ -278,7 +281,7 @@ describe("every command with broken inputs: one line per error, no stack without
     // One at a time: commands on one state file at once could meet the account lock (exit 4) or a
     // busy database, which is not what this test is about.
     for (const [label, args] of before) {
-      const r = await musicsync(args);
+      const r = await musicsyncMain(args);
       expect(r.code, `${label}: ${r.stderr}`).toBe(1);
       noStack(r, label);
     }
@@ -291,7 +294,7 @@ describe("every command with broken inputs: one line per error, no stack without
       ["apply, service down", ["apply", planFile, ...p]],
     ];
     for (const [label, args] of down) {
-      const r = await musicsync(args);
+      const r = await musicsyncMain(args);
       expect(r.code, `${label}: ${r.stderr}`).toBe(1);
       // Said with its recipe in the text of the runs, and on stderr (not a terminal), without a stack.
       noStack(r, label);
