@@ -41,13 +41,14 @@ policy: { batch_size: 4 }
 }
 
 describe("musicsync validate", () => {
+  // In this process (the command's `main`); the exit codes below are the compiled command's.
   it("accepts the shipped recipes", async () => {
-    const r = await musicsync(["validate", join(ROOT, "recipes")]);
+    const r = await musicsyncMain(["validate", join(ROOT, "recipes")]);
     expect(r).toMatchObject({ code: 0, stdout: "8 recipes valid.\n" });
   });
 
   it("reads the recipes a project file names, relative to it", async () => {
-    const r = await musicsync(["validate", "-p", join(ROOT, "examples/musicsync.yaml")]);
+    const r = await musicsyncMain(["validate", "-p", join(ROOT, "examples/musicsync.yaml")]);
     expect(r).toMatchObject({ code: 0, stdout: "8 recipes valid.\n" });
   });
 
