@@ -1,6 +1,8 @@
 /**
  * The real `musicsync` command (compiled, as `npx musicsync` and `npm run demo` run it): exit codes,
- * one-line errors, `--json`, saved plans, logs without credentials, and the demo.
+ * one-line errors, `--json`, saved plans, logs without credentials, and the demo. The many broken
+ * inputs and the valid recipes are checked through the command's `main` in this process, where
+ * each costs no process start.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
