@@ -1,11 +1,12 @@
 /**
  * `musicsync` in this process: the command line's program, its output collected, its exit code as
- * `main` gives it.
+ * `main` gives it. A test whose point is not the process (its start, signals, streams, the packaged
+ * bundle) runs the command here: a compiled command costs most of a CPU-second to start and load.
  */
 import { Writable } from "node:stream";
 import { CommanderError } from "commander";
 import type { InitIo } from "../../cli/musicsync/init.js";
-import { program } from "../../cli/musicsync/main.js";
+import { main, program } from "../../cli/musicsync/main.js";
 
 export interface InProcResult {
   code: number;
@@ -57,5 +58,24 @@ export async function musicsyncInProc(
       err.stream.write(`error: ${(e as Error).message}\n`);
     }
   }
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+/**
+ * `main` as the compiled command runs it (cli-process.ts `musicsync`), in this process: the same
+ * environment (this process's, colour off, then `env`), output scrubbed as the command's is, an
+ * error that gets out of a command said in one line with its exit code. Streams are not terminals.
+ */
+export async function musicsyncMain(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<InProcResult> {
+  const out = collector();
+  const err = collector();
+  const code = await main(args, {
+    stdout: out.stream,
+    stderr: err.stream,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+  });
   return { code, stdout: out.text(), stderr: err.text() };
 }

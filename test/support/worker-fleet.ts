@@ -13,10 +13,10 @@ import { openState } from "../../engine/state/open.js";
 import type { EngineState, RunRecord } from "../../engine/state/types.js";
 import { openQueue, QUEUE_SCHEMA, RUN_QUEUE } from "../../engine/worker/queue.js";
 import { MusicClient } from "../../src/index.js";
-import { musicsync } from "./cli-process.js";
 import {
   type ChildDaemon,
   type LogLine,
+  musicsync,
   type RecipeSpec,
   spawnDaemon,
   waitUntil,
@@ -139,6 +139,11 @@ export async function until<T>(f: Fleet, check: () => T | Promise<T>, what: () =
 
 export const logged = (msg: string) => (l: LogLine) => l.msg === msg;
 
+/**
+ * `musicsync enqueue` in this process (its `main`): what it prints and its exit code are the
+ * command's, without a process's start-up for each of the many a file queues. The worker test's
+ * drain runs the compiled command once, and docs/operations.md's guide runs it as a person would.
+ */
 export function enqueue(f: Fleet, args: readonly string[]) {
   return musicsync(["enqueue", "-p", f.projectFile, ...args]);
 }

@@ -1,6 +1,8 @@
 /**
  * The real `musicsync` command (compiled, as `npx musicsync` and `npm run demo` run it): exit codes,
- * one-line errors, `--json`, saved plans, logs without credentials, and the demo.
+ * one-line errors, `--json`, saved plans, logs without credentials, and the demo. The many broken
+ * inputs and the valid recipes are checked through the command's `main` in this process, where
+ * each costs no process start.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -11,6 +13,7 @@ import { main } from "../../../cli/musicsync/main.js";
 import { withLock } from "../../../engine/run/runner.js";
 import { ensureBuilt, musicsync, type CliResult as Result, ROOT, screen } from "../../support/cli-process.js";
 import { stretched } from "../../support/load.js";
+import { musicsyncMain } from "../../support/musicsync-inproc.js";
 import { catalogueSongs, type Harness, startHarness } from "../../support/sync-harness.js";
 
 // After a source edit the first command builds dist/ (tens of seconds on a busy machine).
@@ -40,13 +43,14 @@ policy: { batch_size: 4 }
 }
 
 describe("musicsync validate", () => {
+  // In this process (the command's `main`); the exit codes below are the compiled command's.
   it("accepts the shipped recipes", async () => {
-    const r = await musicsync(["validate", join(ROOT, "recipes")]);
+    const r = await musicsyncMain(["validate", join(ROOT, "recipes")]);
     expect(r).toMatchObject({ code: 0, stdout: "8 recipes valid.\n" });
   });
 
   it("reads the recipes a project file names, relative to it", async () => {
-    const r = await musicsync(["validate", "-p", join(ROOT, "examples/musicsync.yaml")]);
+    const r = await musicsyncMain(["validate", "-p", join(ROOT, "examples/musicsync.yaml")]);
     expect(r).toMatchObject({ code: 0, stdout: "8 recipes valid.\n" });
   });
 
@@ -247,13 +251,15 @@ describe("every command with broken inputs: one line per error, no stack without
     for (const l of lines) expect(l, label).toMatch(/^error: \S/);
   };
 
+  // The commands run in this process (their `main`, as the compiled command runs it): what is said
+  // and the exit codes are main's; the compiled command's own are checked above and by --debug below.
   it("missing project file, unknown recipe, unreadable plan, service down, bad option values", async () => {
     h = await startHarness();
     const songs = catalogueSongs(h, 4);
     await mkdir(join(h.dir, "recipes"), { recursive: true });
     await writeRecipe(h, songs);
     const planFile = join(h.dir, "plan.json");
-    expect((await musicsync(["plan", "-p", h.projectFile, "-o", planFile])).code).toBe(2);
+    expect((await musicsyncMain(["plan", "-p", h.projectFile, "-o", planFile])).code).toBe(2);
     const garbage = join(h.dir, "garbage.json");
     await writeFile(garbage, "{ not json");
     const wrongFormat = join(h.dir, "wrong.json");
@@ -278,7 +284,7 @@ describe("every command with broken inputs: one line per error, no stack without
     // One at a time: commands on one state file at once could meet the account lock (exit 4) or a
     // busy database, which is not what this test is about.
     for (const [label, args] of before) {
-      const r = await musicsync(args);
+      const r = await musicsyncMain(args);
       expect(r.code, `${label}: ${r.stderr}`).toBe(1);
       noStack(r, label);
     }
@@ -291,7 +297,7 @@ describe("every command with broken inputs: one line per error, no stack without
       ["apply, service down", ["apply", planFile, ...p]],
     ];
     for (const [label, args] of down) {
-      const r = await musicsync(args);
+      const r = await musicsyncMain(args);
       expect(r.code, `${label}: ${r.stderr}`).toBe(1);
       // Said with its recipe in the text of the runs, and on stderr (not a terminal), without a stack.
       noStack(r, label);

@@ -2,7 +2,9 @@
  * The commands a newcomer meets first, against the compiled `musicsync` (test/support/cli-process.ts
  * builds dist/ when the sources are newer): --version, what --help loads, validate --json,
  * plan --quiet, titles in history and drift, -p <folder>, history -r <unknown>, readable logs on a
- * terminal, and sync printing each plan before its writes.
+ * terminal, and sync printing each plan before its writes. Where the process is not the point, a
+ * test runs the command's `main` in this process instead (a compiled command costs most of a
+ * CPU-second to start), as other tests run the compiled one.
  */
 
 import { spawn } from "node:child_process";
@@ -16,6 +18,7 @@ import { main } from "../../../cli/musicsync/main.js";
 import { DEFAULT_DAEMON_OPTIONS } from "../../../engine/daemon/daemon.js";
 import { ensureBuilt, MAIN, musicsync, ROOT, screen } from "../../support/cli-process.js";
 import { recipeYaml } from "../../support/daemon-harness.js";
+import { musicsyncMain } from "../../support/musicsync-inproc.js";
 import { catalogueSongs, type Harness, startHarness } from "../../support/sync-harness.js";
 
 // After a source edit the first command builds dist/ (tens of seconds on a busy machine).
@@ -60,10 +63,11 @@ describe("start-up", () => {
   });
 });
 
+// In this process (the command's `main`): cli.test.ts runs the compiled validate.
 describe("validate", () => {
   it("--json reports each problem with file, line, col and message, exit 1", async () => {
     const file = join(ROOT, "test/engine/recipe/broken-recipes/schema-several-errors.yaml");
-    const r = await musicsync(["validate", "--json", file]);
+    const r = await musicsyncMain(["validate", "--json", file]);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout) as { valid: boolean; issues: Record<string, unknown>[] };
     expect(doc.valid).toBe(false);
@@ -72,7 +76,7 @@ describe("validate", () => {
       expect(Object.keys(i).sort()).toEqual(["col", "file", "line", "message"]);
       expect(i.file).toMatch(/schema-several-errors\.yaml$/);
     }
-    const ok = await musicsync(["validate", "--json", join(ROOT, "recipes")]);
+    const ok = await musicsyncMain(["validate", "--json", join(ROOT, "recipes")]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true });
   });
@@ -85,10 +89,10 @@ describe("validate", () => {
         file,
         "apiVersion: musicsync/v1\nkind: Recipe\nid: follow\nsources: [{ id: pl, type: playlist, playlistId: PLx }]\ntarget: { type: subscriptions }\n",
       );
-      const r = await musicsync(["validate", file]);
+      const r = await musicsyncMain(["validate", file]);
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/follow\.yaml:\d+:\d+ warning: .*expand: artists/);
-      const json = JSON.parse((await musicsync(["validate", "--json", file])).stdout);
+      const json = JSON.parse((await musicsyncMain(["validate", "--json", file])).stdout);
       expect(json).toMatchObject({
         valid: true,
         warnings: [{ file, message: expect.stringMatching(/subscriptions/) }],
@@ -99,7 +103,7 @@ describe("validate", () => {
   });
 
   it("-p <folder> finds musicsync.yaml inside it", async () => {
-    const r = await musicsync(["validate", "-p", join(ROOT, "examples")]);
+    const r = await musicsyncMain(["validate", "-p", join(ROOT, "examples")]);
     expect(r).toMatchObject({ code: 0, stdout: "8 recipes valid.\n" });
   });
 });
@@ -120,6 +124,7 @@ describe("against the emulator", () => {
     expect(quiet.stdout).not.toMatch(/settled/);
   });
 
+  // In this process; the guides run the compiled history and drift.
   it("history and drift name the playlist by its title; history -r <unknown> is an error", async () => {
     h = await startHarness();
     await mkdir(join(h.dir, "recipes"), { recursive: true });
@@ -128,14 +133,14 @@ describe("against the emulator", () => {
       recipe("mine", "Morning Tunes", catalogueSongs(h, 3)),
     );
     const p = ["-p", h.projectFile];
-    expect((await musicsync(["sync", ...p])).code).toBe(0);
-    const history = await musicsync(["history", ...p]);
+    expect((await musicsyncMain(["sync", ...p])).code).toBe(0);
+    const history = await musicsyncMain(["history", ...p]);
     expect(history.stdout).toMatch(/^#\d+ .* mine "Morning Tunes" \(default\) sync: converged/m);
-    const json = JSON.parse((await musicsync(["history", "--json", ...p])).stdout);
+    const json = JSON.parse((await musicsyncMain(["history", "--json", ...p])).stdout);
     expect(json.runs[0]).toMatchObject({ recipe: "mine", title: "Morning Tunes" });
-    const drift = await musicsync(["drift", ...p]);
+    const drift = await musicsyncMain(["drift", ...p]);
     expect(drift.stdout).toMatch(/^mine "Morning Tunes": no changes outside the engine/m);
-    const unknown = await musicsync(["history", ...p, "-r", "nope"]);
+    const unknown = await musicsyncMain(["history", ...p, "-r", "nope"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe("error: no recipe with id nope\n");
   });
@@ -220,8 +225,10 @@ describe("a state whose folder does not exist", () => {
       ["accounts", "list"],
       ["serve", "--http", "127.0.0.1:0"],
     ];
+    // In this process, but for the two commands no other test runs compiled.
     for (const args of readers) {
-      const r = await musicsync([...args, ...p, "--state", missing]);
+      const run = ["resume", "unlock"].includes(args[0]!) ? musicsync : musicsyncMain;
+      const r = await run([...args, ...p, "--state", missing]);
       const label = args.join(" ");
       expect(r.code, `${label}: ${r.stdout}${r.stderr}`).toBe(1);
       expect(r.stderr, label).toBe(`error: no state at ${missing}: the folder ${folder} does not exist\n`);
@@ -229,16 +236,16 @@ describe("a state whose folder does not exist", () => {
     }
     // A folder that exists without the file: a project that has not run yet, and nothing is made.
     const fresh = join(h.dir, "fresh.db");
-    const status = await musicsync(["status", "--json", ...p, "--state", fresh]);
+    const status = await musicsyncMain(["status", "--json", ...p, "--state", fresh]);
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).recipes[0]).toMatchObject({ recipe: "mine", lastRun: null });
     expect(existsSync(fresh)).toBe(false);
     // Planning reads as the sync it previews would start: from nothing.
-    expect((await musicsync(["plan", ...p, "--state", missing])).code).toBe(0);
+    expect((await musicsyncMain(["plan", ...p, "--state", missing])).code).toBe(0);
     expect(existsSync(folder)).toBe(false);
     const sync = await musicsync(["sync", ...p, "--state", missing]);
     expect(sync.code, sync.stderr).toBe(0);
     expect(existsSync(missing)).toBe(true);
-    expect((await musicsync(["history", ...p, "--state", missing])).stdout).toMatch(/^#1 .* mine/m);
+    expect((await musicsyncMain(["history", ...p, "--state", missing])).stdout).toMatch(/^#1 .* mine/m);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Command-line frictions a newcomer hit, against the compiled `musicsync` and an emulator: skipped
  * items said once per reason, `sync --quiet` and `-v`, `sync --lock-wait`, the next step after
- * refused credentials, settings whose `${VAR}` is not set where a command runs, and typos.
+ * refused credentials, settings whose `${VAR}` is not set where a command runs, and typos. A test
+ * whose point is what is said, not the process, runs the command's `main` in this process.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -15,7 +16,7 @@ import type { RecipeRun } from "../../../engine/run/runner.js";
 import { openSqliteState } from "../../../engine/state/sqlite.js";
 import { ensureBuilt, MAIN, musicsync } from "../../support/cli-process.js";
 import { recipeYaml, waitUntil } from "../../support/daemon-harness.js";
-import { musicsyncInProc } from "../../support/musicsync-inproc.js";
+import { musicsyncInProc, musicsyncMain } from "../../support/musicsync-inproc.js";
 import { catalogueSongs, type Harness, startHarness } from "../../support/sync-harness.js";
 import { withTempDir } from "../../support/temp-dir.js";
 
@@ -32,6 +33,7 @@ function limitedRecipe(id: string, ids: readonly string[], limit: number): strin
   return recipeYaml({ id, ids }).replace("target:", `pipeline:\n  - limit: ${limit}\ntarget:`);
 }
 
+// In this process (the command's `main`): what is said is the point, not the process.
 describe("skipped items and --quiet", () => {
   it("says a limit's dropped items in one line (-v lists each); sync --quiet leaves out what has nothing to do", async () => {
     h = await startHarness();
@@ -39,22 +41,22 @@ describe("skipped items and --quiet", () => {
     await mkdir(join(h.dir, "recipes"), { recursive: true });
     await writeFile(join(h.dir, "recipes", "top.yaml"), limitedRecipe("top", songs, 4));
     const p = ["-p", h.projectFile];
-    const dry = await musicsync(["sync", "--dry-run", ...p]);
+    const dry = await musicsyncMain(["sync", "--dry-run", ...p]);
     expect(dry.code).toBe(2);
     const skips = dry.stdout.split("\n").filter((l) => l.includes("! skip"));
     expect(skips).toHaveLength(1);
     expect(skips[0]).toMatch(
       /^ {2}! skip 8 items \(over the limit of 4\): [^;]+; [^;]+; [^;]+; … \(-v lists each\)$/,
     );
-    const verbose = await musicsync(["sync", "--dry-run", "-v", ...p]);
+    const verbose = await musicsyncMain(["sync", "--dry-run", "-v", ...p]);
     expect(verbose.stdout.split("\n").filter((l) => l.endsWith("(over the limit of 4)"))).toHaveLength(8);
 
-    expect((await musicsync(["sync", ...p])).code).toBe(0);
-    const again = await musicsync(["sync", "--quiet", ...p]);
+    expect((await musicsyncMain(["sync", ...p])).code).toBe(0);
+    const again = await musicsyncMain(["sync", "--quiet", ...p]);
     expect(again).toMatchObject({ code: 0, stdout: "No changes.\n" });
     // A recipe with something to do is shown whole; the settled one is left out.
     await writeFile(join(h.dir, "recipes", "more.yaml"), limitedRecipe("more", songs.slice(0, 2), 5));
-    const one = await musicsync(["sync", "--quiet", ...p]);
+    const one = await musicsyncMain(["sync", "--quiet", ...p]);
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/^more: playlist "more" \(new\) \[mirror\]$/m);
     expect(one.stdout).toMatch(/^more: Applied: /m);
@@ -88,7 +90,7 @@ describe("sync --lock-wait", () => {
     await mkdir(join(h.dir, "recipes"), { recursive: true });
     await writeFile(join(h.dir, "recipes", "top.yaml"), limitedRecipe("top", catalogueSongs(h, 3), 3));
     const p = ["-p", h.projectFile];
-    expect(await musicsync(["sync", "--lock-wait", "soon", ...p])).toMatchObject({
+    expect(await musicsyncMain(["sync", "--lock-wait", "soon", ...p])).toMatchObject({
       code: 1,
       stderr: expect.stringContaining('--lock-wait: "soon" is not a duration'),
     });
@@ -145,11 +147,12 @@ describe("refused credentials", () => {
       "account default: the service refused its credentials: renew them with `musicapi browser` " +
         "(or `musicapi oauth`), then `musicsync resume default` (it is suspended until then)",
     );
-    const status = await musicsync(["status", "-p", h.projectFile]);
+    const status = await musicsyncMain(["status", "-p", h.projectFile]);
     expect(status.stdout).toContain("lift with: musicsync resume default");
   });
 });
 
+// In this process (`main`, with `env` as the command's environment): what is said is the point.
 describe("settings read when used, their environment variable not set here", () => {
   const notify = [
     "notify:",
@@ -168,26 +171,26 @@ describe("settings read when used, their environment variable not set here", () 
     await writeFile(h.projectFile, text + notify);
     const p = ["-p", h.projectFile];
     const env = { HOOK_TOKEN: "" };
-    const valid = await musicsync(["validate", ...p], env);
+    const valid = await musicsyncMain(["validate", ...p], env);
     expect(valid).toMatchObject({ code: 0, stdout: "1 recipe valid.\n" });
     expect(valid.stderr).toBe(
       `${h.projectFile}:${line}:31 warning: notify[0].headers.Authorization: HOOK_TOKEN is not set here; the setting is checked when a command uses it\n`,
     );
-    const sync = await musicsync(["sync", ...p], env);
+    const sync = await musicsyncMain(["sync", ...p], env);
     expect(sync.code).toBe(1);
     expect(sync.stderr).toBe(
       `error: sync sends the notifications of notify:, but ${h.projectFile}:${line}:31: ` +
         "notify[0].headers.Authorization needs the environment variable HOOK_TOKEN, which is not set\n",
     );
     expect(existsSync(join(h.dir, "state.db"))).toBe(false);
-    expect((await musicsync(["sync", "--dry-run", ...p], env)).code).toBe(2);
-    const doctor = await musicsync(["doctor", ...p], env);
+    expect((await musicsyncMain(["sync", "--dry-run", ...p], env)).code).toBe(2);
+    const doctor = await musicsyncMain(["doctor", ...p], env);
     expect(doctor.stdout).toContain(
       `warning notify: ${h.projectFile}:${line}:31: notify[0].headers.Authorization needs the environment ` +
         "variable HOOK_TOKEN, which is not set: sync and the daemon refuse to run here",
     );
     // The daemon, whose notifications nobody would otherwise miss, does not start without it.
-    const daemon = await musicsync(["daemon", ...p], env);
+    const daemon = await musicsyncMain(["daemon", ...p], env);
     expect(daemon.code).toBe(1);
     expect(daemon.stderr).toContain(
       "error: the daemon sends the notifications of notify:, but " +
@@ -213,7 +216,7 @@ describe("settings read when used, their environment variable not set here", () 
       ),
     );
     const p = ["-p", h.projectFile];
-    const sync = await musicsync(["sync", ...p], { OTHER_AUTH: "" });
+    const sync = await musicsyncMain(["sync", ...p], { OTHER_AUTH: "" });
     expect(sync.stdout).toMatch(/^mine: Applied: /m);
     expect(sync.stdout).toContain(
       `theirs: Not applied: account other is used, but ${h.projectFile}:4:18: accounts.other.auth needs the environment variable OTHER_AUTH, which is not set`,
@@ -223,13 +226,13 @@ describe("settings read when used, their environment variable not set here", () 
     await rm(join(h.dir, "recipes", "theirs.yaml"));
     await writeFile(h.projectFile, text.replace("state: state.db", `state: "\${DATABASE_URL}"`));
     const env = { DATABASE_URL: "" };
-    const valid = await musicsync(["validate", ...p], env);
+    const valid = await musicsyncMain(["validate", ...p], env);
     expect(valid.code, valid.stderr).toBe(0);
-    const plan = await musicsync(["plan", ...p], env);
+    const plan = await musicsyncMain(["plan", ...p], env);
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain("this command opens the state, but");
     expect(plan.stderr).toContain("state needs the environment variable DATABASE_URL, which is not set");
-    const doctor = await musicsync(["doctor", ...p], env);
+    const doctor = await musicsyncMain(["doctor", ...p], env);
     expect(doctor.stdout).toMatch(/^error +state: .*state needs the environment variable DATABASE_URL/m);
   });
 });

@@ -3,7 +3,7 @@
  * through a restart of the server without being restarted themselves — the pools connect again,
  * pg-boss's connection recovers, the workers' scheduler makes its own connection again — and no
  * connection's end becomes an uncaught error. Real processes (the compiled command), a real server
- * taken down and brought back on its port.
+ * taken down and brought back on its port; runs are queued with `enqueue` in this process (its `main`).
  */
 import { join } from "node:path";
 import pg from "pg";
@@ -13,10 +13,11 @@ import { loadRecipePaths } from "../../../engine/recipe/load.js";
 import { createLogger } from "../../../engine/run/logger.js";
 import { openSqliteState } from "../../../engine/state/sqlite.js";
 import type { EngineState } from "../../../engine/state/types.js";
-import { ensureBuilt, musicsync } from "../../support/cli-process.js";
+import { ensureBuilt } from "../../support/cli-process.js";
 import {
   type ChildDaemon,
   type LogLine,
+  musicsync,
   spawnDaemon,
   waitUntil,
   writeRecipes,

@@ -20,9 +20,10 @@ import { openState } from "../../../engine/state/open.js";
 import { openQueue, QUEUE_SCHEMA, RUN_QUEUE, type RunJob } from "../../../engine/worker/queue.js";
 import { dueNow, nextScheduled, scheduleTick } from "../../../engine/worker/scheduler.js";
 import { Worker } from "../../../engine/worker/worker.js";
-import { ensureBuilt, musicsync } from "../../support/cli-process.js";
+import { musicsync as compiled, ensureBuilt } from "../../support/cli-process.js";
 import {
   type LogLine,
+  musicsync,
   type RecipeSpec,
   recipeYaml,
   waitUntil,
@@ -127,7 +128,8 @@ describe.concurrent("musicsync worker", () => {
           );
           await writeRecipes(f.dir, recipes);
           await control("requests", { method: "DELETE" });
-          const queued = await enqueue(f, ["--all"]);
+          // The compiled command, as an operator queues runs (the other tests queue in this process).
+          const queued = await compiled(["enqueue", "-p", f.projectFile, "--all"]);
           expect(queued.stderr).toBe("");
           expect(queued.stdout).toContain("Queued 12 runs.");
           expect(queued.code).toBe(0);
@@ -433,10 +435,11 @@ describe.concurrent("musicsync worker", () => {
 
         const oneLine = (text: string) => text.trim().split("\n");
 
+        // The compiled commands' exit codes; the flags below are checked in this process.
         it("refuses a state on SQLite, in one line that says what to do", async () => {
           const project = await sqliteProject();
           for (const args of [["worker"], ["enqueue", "--all"]]) {
-            const r = await musicsync([...args, "-p", project]);
+            const r = await compiled([...args, "-p", project]);
             expect(r.code, args[0]).not.toBe(0);
             expect(oneLine(r.stderr), args[0]).toHaveLength(1);
             expect(r.stderr).toContain(`musicsync ${args[0]} needs the state on PostgreSQL`);
