@@ -20,7 +20,7 @@ import {
 } from "../dialect.js";
 import type { Row, Tables } from "../tables.js";
 import type { OwnedRow, OwnershipStore, Snapshot } from "../types.js";
-import { sourceCounts, sourceReadsRead } from "./health.js";
+import { generationOf, lastGenerationRead, sourceCounts, sourceReadsRead } from "./health.js";
 import { journalEntries, unfinishedRead } from "./runs.js";
 
 /** Rows or keys per statement. */
@@ -159,13 +159,15 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
       unfinishedRead(this.d),
       tombstonesWithRead(this.d, account, target, other),
       sourceReadsRead(this.d, recipeId),
+      lastGenerationRead(this.d.t, recipeId),
     ];
-    const [ownedRows, unfinished, tombstones, sourceReads] = await readAll(this.d, reads);
+    const [ownedRows, unfinished, tombstones, sourceReads, generation] = await readAll(this.d, reads);
     return {
       ownedRows: ownedRows as OwnedRow[],
       unfinished: journalEntries(unfinished!),
       tombstones: tombstonesApart(tombstones!, target, other),
       sourceReads: sourceCounts(sourceReads!),
+      generation: generationOf(generation!),
     };
   },
 
