@@ -9,7 +9,7 @@ import type { EngineClient } from "../apply/client.js";
 import type { Clock, Pacer } from "../apply/pacer.js";
 import type { Owned, Plan } from "../plan/types.js";
 import type { ServiceReaders } from "../sources/service-source.js";
-import type { EngineState } from "../state/types.js";
+import type { EngineState, KnownGeneration } from "../state/types.js";
 import type { TargetRead } from "../targets/read.js";
 import type { Reconciliation } from "./reconcile.js";
 
@@ -79,6 +79,8 @@ export interface Planned {
   reconciliation: Reconciliation;
   /** `overflow: split`: the plans of parts 2, 3, … (this one is part 1), applied in order. */
   parts?: Planned[];
+  /** The recipe's last generation as read with its target's memory (absent: read when the run starts). */
+  generation?: KnownGeneration | null;
 }
 
 /** A target as read for planning, with what the state remembers of it. */
@@ -90,4 +92,6 @@ export interface TargetSide {
   quarantine: ReadonlySet<string>;
   /** The recipe's last complete source reads (the shrinkage guard's baselines), read with the rest. */
   lastReads: ReadonlyMap<string, number>;
+  /** The recipe's last generation, read with the rest. */
+  generation: KnownGeneration | null;
 }

@@ -203,7 +203,14 @@ export async function readSide(
     rows,
     tombstones,
   };
-  return { read, reconciliation, owned, quarantine, lastReads: memory.sourceReads };
+  return {
+    read,
+    reconciliation,
+    owned,
+    quarantine,
+    lastReads: memory.sourceReads,
+    generation: memory.generation,
+  };
 }
 
 /** Reads the sources and runs the pipeline against the target as read. */
@@ -263,7 +270,7 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
     return planSplit(loaded, env, side, desired, (id, target) => readSide(env, recipe.account, id, target));
   }
   const plan = makePlan(desired, side.read.actual, side.owned, planPolicy(loaded));
-  return { plan, read: side.read, reconciliation: side.reconciliation };
+  return { plan, read: side.read, reconciliation: side.reconciliation, generation: side.generation };
 }
 
 /**
@@ -438,7 +445,7 @@ export async function applyWithRun(
     at: clock.now(),
     holder: currentHolder(),
   });
-  await state.recordGeneration(recipeId, recipeHash, clock.now());
+  await state.recordGeneration(recipeId, recipeHash, clock.now(), planned.generation);
   if (plan.errors.length > 0) {
     await state.finishRun(runId, { at: clock.now(), result: "refused", error: plan.errors.join("; ") });
     return { recipeId, plan, apply: null, outcome: "failed", error: plan.errors.join("; ") };

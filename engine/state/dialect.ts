@@ -26,8 +26,8 @@ export interface Dialect {
    * together at its end: they see none of its reads, which see none of them.
    */
   batch<T>(work: (d: Dialect) => Promise<T>): Promise<T>;
-  /** Inside a batch that sends its writes at its end: takes `write` for then. */
-  readonly defer?: (write: Write) => void;
+  /** Inside a batch that sends its writes at its end (PostgreSQL's): takes `write` for then. */
+  readonly defer?: (write: Write | GuardedWrite) => void;
   /** Where several reads cost a round trip each (PostgreSQL's pool): `reads` in one (see `readAll`). */
   readonly readTogether?: (reads: readonly Read[]) => Promise<unknown[][]>;
   /**
@@ -174,10 +174,24 @@ export interface Write {
   build: (q: Db) => SQLWrapper & { prepare(name: string): Prepared<unknown> };
   values: object;
   /**
-   * Throws when the count of rows written is wrong (a write of a row that must exist): the batch
-   * then keeps nothing. A write with a check counts the rows it RETURNs.
+   * A write of a row that must exist: the message of the error thrown when it writes none, and the
+   * batch then keeps nothing. Such a write counts the rows it RETURNs.
    */
-  check?: (written: number) => void;
+  mustWrite?: string;
+}
+
+/**
+ * A write made holding a guard (`Dialect.guarded`'s scope and key), as a part of PostgreSQL's one
+ * statement of a batch's writes (`Dialect.defer`): the guard is a part of its own, and `after`
+ * gives the write's SQL reading its rows from that part (`held`), so that no row is made before the
+ * guard is held. Its placeholders are filled from `values`.
+ */
+export interface GuardedWrite {
+  table: PgTable;
+  key: string;
+  guard: { scope: string; key: string };
+  after: (held: SQL) => SQL;
+  values: object;
 }
 
 /** Runs `write` now (how many rows it changed), or, in a batch that sends its writes at its end, takes it for then (null). */
@@ -193,7 +207,7 @@ export async function send(d: Dialect, write: Write): Promise<number | null> {
 export async function sendNow(q: Db, write: Write): Promise<number> {
   const result = await prepared(q, write.key, write.build, write.values);
   const n = Array.isArray(result) ? result.length : changed(result);
-  write.check?.(n);
+  if (n === 0 && write.mustWrite !== undefined) throw new Error(write.mustWrite);
   return n;
 }
 

@@ -176,12 +176,20 @@ export interface RunStore {
 }
 
 /** Playlists created, rows added, items removed not to put back (tombstones), each target's snapshot. */
+/** A recipe's generation, as recorded (`recordGeneration`). */
+export interface KnownGeneration {
+  generation: number;
+  hash: string;
+}
+
 /** What `targetMemory` reads. */
 export interface TargetMemory {
   ownedRows: OwnedRow[];
   unfinished: JournalEntry[];
   tombstones: [Set<string>, Set<string>];
   sourceReads: Map<string, number>;
+  /** The recipe's last generation (null: none yet). */
+  generation: KnownGeneration | null;
 }
 
 export interface OwnershipStore {
@@ -212,7 +220,8 @@ export interface OwnershipStore {
   /**
    * What a run's plan reads of the state once its target is read, in one read where the database
    * allows (docs/ARCHITECTURE.md#the-state): the target's owned rows, the unfinished writes, the
-   * target's tombstones and `other`'s since its time (as `tombstonesWith`), the recipe's source reads.
+   * target's tombstones and `other`'s since its time (as `tombstonesWith`), the recipe's source reads
+   * and its last generation.
    */
   targetMemory(
     account: string,
@@ -263,8 +272,17 @@ export interface LockStore {
 
 /** Failures and suspension, conditions, recipe generations, the next run, the shrinkage guard's sizes. */
 export interface HealthStore {
-  /** Records a recipe version; returns its generation (a new one only when the hash changed). */
-  recordGeneration(recipeId: string, hash: string, at: number): Promise<number>;
+  /**
+   * Records a recipe version; returns its generation (a new one only when the hash changed). `last`:
+   * the recipe's last generation as the run read it a moment before (`targetMemory`), which spares
+   * reading it again.
+   */
+  recordGeneration(
+    recipeId: string,
+    hash: string,
+    at: number,
+    last?: KnownGeneration | null,
+  ): Promise<number>;
   /** Sets one condition or several, in one statement (of a type given twice, the last). */
   setCondition(
     recipeId: string,

@@ -8,11 +8,19 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { isSessionEnded, openingError, queryError } from "../../postgres/errors.js";
 import { DEFAULT_RECONNECT, type Reconnect, reconnecting } from "../../postgres/reconnect.js";
-import { type Db, type Dialect, type Read, sendNow, type Write, within } from "../dialect.js";
+import {
+  type Db,
+  type Dialect,
+  type GuardedWrite,
+  type Read,
+  sendNow,
+  type Write,
+  within,
+} from "../dialect.js";
 import type { Tables } from "../tables.js";
 import { readsQuery, rowsOf } from "./reads.js";
 import { engineTables } from "./schema.js";
-import { deferring, joinable, joinedQuery } from "./writes.js";
+import { deferring, joinable, joinedQuery, unwritten } from "./writes.js";
 
 export class PgDialect implements Dialect {
   readonly db: Db;
@@ -71,8 +79,8 @@ export class PgDialect implements Dialect {
   }
 
   /**
-   * A batch of writes only is one statement (./writes.ts); one that reads or guards is a transaction,
-   * its work run again inside it.
+   * A batch of writes only is one statement (./writes.ts); one that reads, or whose writes cannot be
+   * one statement, is a transaction, its work run again inside it.
    */
   async batch<T>(work: (d: Dialect) => Promise<T>): Promise<T> {
     const later = deferring(this);
@@ -82,9 +90,8 @@ export class PgDialect implements Dialect {
     } catch (e) {
       if (!later.needed()) throw e;
     }
-    if (later.needed()) return this.transaction((tx) => work(within(this, tx)));
-    await this.sendAll(later.writes);
-    return result as T;
+    if (!later.needed() && (await this.sent(later.writes))) return result as T;
+    return this.transaction((tx) => work(within(this, tx)));
   }
 
   /** `reads` in one statement (./reads.ts). */
@@ -94,17 +101,24 @@ export class PgDialect implements Dialect {
     return reads.map((read, i) => rowsOf(this.db, read, answer[`r${i}`] ?? []));
   };
 
-  /** `writes`, all or nothing: one statement where they can be. */
-  private async sendAll(writes: readonly Write[]): Promise<void> {
+  /**
+   * `writes` as one statement, or the one alone: false (nothing kept) where the batch must be a
+   * transaction instead, which also says which write that must write a row wrote none.
+   */
+  private async sent(writes: readonly (Write | GuardedWrite)[]): Promise<boolean> {
     if (joinable(writes)) {
-      await this.pool.query(joinedQuery(this.db, writes));
-      return;
+      try {
+        await this.pool.query(joinedQuery(this.db, writes));
+        return true;
+      } catch (e) {
+        if (unwritten(e)) return false;
+        throw e;
+      }
     }
-    if (writes.length === 1) await sendNow(this.db, writes[0]!);
-    else if (writes.length > 1)
-      await this.transaction(async (tx) => {
-        for (const w of writes) await sendNow(tx, w);
-      });
+    const [only, ...more] = writes;
+    if (more.length > 0 || (only && "guard" in only)) return false;
+    if (only) await sendNow(this.db, only);
+    return true;
   }
 
   /**

@@ -5,11 +5,14 @@
  * server's running of such a write.
  *
  * The batch runs its work first over a view that takes the writes for later (`deferring`); a
- * batch that reads, or takes a guard, needs a transaction around what it reads and writes, so it
- * is run again as one (as a batch retried after a lost connection is: its work may run twice).
+ * batch that reads, or opens a transaction of its own, needs a transaction around what it reads and
+ * writes, so it is run again as one (as a batch retried after a lost connection is: its work may
+ * run twice). A write made under a guard (owned rows, numbered in the order they are added) is
+ * taken as one part after the guard's (`GuardedWrite`), and a write of a row that must exist as
+ * one whose count the statement checks: so a converging run's commit of an action is one statement.
  */
 import { getTableName, type SQL, sql } from "drizzle-orm";
-import type { Db, Dialect, Write } from "../dialect.js";
+import type { Db, Dialect, GuardedWrite, Write } from "../dialect.js";
 import { combiner } from "./combine.js";
 
 /**
@@ -19,8 +22,12 @@ import { combiner } from "./combine.js";
 const TRANSACTION_NEEDED = Object.freeze(new Error("this batch needs a transaction"));
 
 /** `d` as a batch's work sees it when its writes go at its end: anything else asks for a transaction. */
-export function deferring(d: Dialect): { view: Dialect; writes: Write[]; needed: () => boolean } {
-  const writes: Write[] = [];
+export function deferring(d: Dialect): {
+  view: Dialect;
+  writes: (Write | GuardedWrite)[];
+  needed: () => boolean;
+} {
+  const writes: (Write | GuardedWrite)[] = [];
   let needed = false;
   const refuse = (): never => {
     needed = true;
@@ -45,30 +52,75 @@ export function deferring(d: Dialect): { view: Dialect; writes: Write[]; needed:
   return { view, writes, needed: () => needed };
 }
 
-/** A batch's writes as the parts of one WITH; its answer is not read (the parts' counts are not checked). */
+/** A batch's writes as the parts of one WITH: every part but the last is one of its queries, the last its main select. */
 const joined = combiner("writes", (parts) => {
-  const withs = parts.map((part, i) => sql`${sql.raw(`w${i}`)} as (${part})`);
-  return sql`with ${sql.join(withs, sql`, `)} select 1`;
+  const withs = parts.slice(0, -1);
+  return sql`with ${sql.join(withs, sql`, `)} ${parts.at(-1)!}`;
 });
+
+const guarded = (w: Write | GuardedWrite): w is GuardedWrite => "guard" in w;
 
 /**
  * Whether `writes` can be one statement: the parts of a WITH all see the database as it was before
- * it, so two writes of one table (which may touch one row) must go one after the other; and a
- * write with a check is checked before the commit, which one statement of several would not wait for.
+ * it, so two writes of one table (which may touch one row) must go one after the other. One write
+ * alone is a statement already, but for a guarded one: its guard is then taken in the same statement.
  */
-export function joinable(writes: readonly Write[]): boolean {
+export function joinable(writes: readonly (Write | GuardedWrite)[]): boolean {
   const tables = new Set(writes.map((w) => getTableName(w.table)));
-  return writes.length > 1 && tables.size === writes.length && writes.every((w) => !w.check);
+  return tables.size === writes.length && (writes.length > 1 || writes.some(guarded));
 }
 
-/** The one statement of `writes` (see `joinable`), its values filled in for node-postgres. */
+/**
+ * Whether `e` is the joined statement's refusal of a write that must write a row and wrote none
+ * (its main select divides by the count of such a write's rows): nothing was kept, and the batch
+ * run as a transaction says which write it was.
+ */
+export const unwritten = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === "22012";
+
+/**
+ * The one statement of `writes` (see `joinable`), its values filled in for node-postgres. Each guard
+ * is a part (`pg_advisory_xact_lock`, as `Dialect.guard` takes it), which its writes read their rows
+ * from: PostgreSQL runs a part another reads before that one. The main select divides by the count
+ * of rows each write that must write (`mustWrite`) returned: none fails the whole statement.
+ */
 export function joinedQuery(
   db: Db,
-  writes: readonly Write[],
+  writes: readonly (Write | GuardedWrite)[],
 ): { name: string; text: string; values: unknown[] } {
-  return joined(
-    writes.map((w) => w.key),
-    () => writes.map((w) => (w.build(db) as unknown as { getSQL(): SQL }).getSQL()),
-    writes.map((w) => w.values),
-  );
+  const guards = [...new Set(writes.filter(guarded).map(guardKey))];
+  const held = (w: GuardedWrite) => `g${guards.indexOf(guardKey(w))}`;
+  const checked = (w: Write | GuardedWrite) => !guarded(w) && w.mustWrite !== undefined;
+  const keys = [
+    ...guards.map(() => "guard"),
+    ...writes.map((w) => (guarded(w) ? `${w.key} after ${held(w)}` : w.key)),
+    writes.map((w) => (checked(w) ? "1" : "0")).join(""),
+  ];
+  const parts = () => {
+    const locks = guards.map((_, i) => sql`${sql.raw(`g${i}`)} as (${LOCK})`);
+    const made = writes.map((w, i) => {
+      const part = guarded(w)
+        ? w.after(sql.raw(held(w)))
+        : (w.build(db) as unknown as { getSQL(): SQL }).getSQL();
+      return sql`${sql.raw(`w${i}`)} as (${part})`;
+    });
+    const checks = writes.flatMap((w, i) =>
+      checked(w) ? [sql`1 / (select count(*) from ${sql.raw(`w${i}`)})`] : [],
+    );
+    const main = sql`select ${checks.length > 0 ? sql.join(checks, sql`, `) : sql`1`}`;
+    return [...locks, ...made, main];
+  };
+  const values = [
+    ...guards.map((g) => {
+      const [scope, key] = JSON.parse(g) as [string, string];
+      return { scope, key };
+    }),
+    ...writes.map((w) => w.values),
+    {},
+  ];
+  return joined(keys, parts, values);
 }
+
+/** `Dialect.guard`'s lock, as a part of a statement. */
+const LOCK = sql`select pg_advisory_xact_lock(hashtext(${sql.placeholder("scope")}), hashtext(${sql.placeholder("key")}))`;
+
+const guardKey = (w: GuardedWrite) => JSON.stringify([w.guard.scope, w.guard.key]);

@@ -14,7 +14,7 @@ import {
   send,
 } from "../dialect.js";
 import type { Row, Tables } from "../tables.js";
-import type { AccountHealth, Condition, HealthStore, RecipeHealth } from "../types.js";
+import type { AccountHealth, Condition, HealthStore, KnownGeneration, RecipeHealth } from "../types.js";
 
 const RECIPE = placeholders("recipeId", "at");
 const BOTH = placeholders("recipeId", "account");
@@ -22,10 +22,11 @@ const BOTH = placeholders("recipeId", "account");
 const COLUMNS = ["type", "status", "reason", "message"] as const;
 
 export const healthStore: HealthStore & ThisType<Stored> = {
-  async recordGeneration(recipeId, hash, at) {
+  async recordGeneration(recipeId, hash, at, last) {
     // Nearly every run finds its recipe's hash last already: one read, no transaction (a new
-    // generation another process adds meanwhile is as if it came just after this read).
-    const known = await lastGeneration(this.d.db, this.d.t, recipeId);
+    // generation another process adds meanwhile is as if it came just after this read), or none
+    // where the run read it with the target's memory.
+    const known = last !== undefined ? last : await lastGeneration(this.d.db, this.d.t, recipeId);
     if (known && known.hash === hash) return known.generation;
     // Guarded per recipe: two processes seeing a new hash at once must not both number it.
     return this.d.guarded("recipe_generations", recipeId, async (tx) => {
@@ -218,12 +219,23 @@ export function sourceReadsRead(d: Dialect, recipeId: string): Read {
 export const sourceCounts = (rows: readonly unknown[]): Map<string, number> =>
   new Map((rows as Row<"sourceReads">[]).map((row) => [row.sourceId, row.items]));
 
-async function lastGeneration(q: Db, t: Tables, recipeId: string) {
+/** The read of the recipe's last generation (none, or one row). */
+export function lastGenerationRead(t: Tables, recipeId: string): Read {
   const g = t.recipeGenerations;
   const build = (db: Db) =>
     db.select().from(g).where(eq(g.recipeId, RECIPE.recipeId)).orderBy(desc(g.generation)).limit(1);
-  const [last] = await prepared(q, "recipe_generations(last)", build, { recipeId });
-  return last;
+  return { key: "recipe_generations(last)", build, values: { recipeId } };
+}
+
+/** `lastGenerationRead`'s rows as the generation and hash, or null. */
+export function generationOf(rows: readonly unknown[]): KnownGeneration | null {
+  const [last] = rows as Row<"recipeGenerations">[];
+  return last ? { generation: last.generation, hash: last.hash } : null;
+}
+
+async function lastGeneration(q: Db, t: Tables, recipeId: string) {
+  const r = lastGenerationRead(t, recipeId);
+  return generationOf(await prepared(q, r.key, r.build, r.values));
 }
 
 async function readHealth(q: Db, t: Tables, account: string): Promise<AccountHealth> {

@@ -1,10 +1,12 @@
 /** Owned playlists and rows, tombstones and snapshots; upserts are one atomic `INSERT … ON CONFLICT`. */
 
-import { and, asc, desc, eq, gte, inArray, or } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import { chunk } from "../../../shared/chunk.js";
 import {
   type Db,
   type Dialect,
+  type GuardedWrite,
   inSlices,
   json,
   oneRow,
@@ -16,9 +18,9 @@ import {
   type Stored,
   send,
 } from "../dialect.js";
-import type { Row } from "../tables.js";
+import type { Row, Tables } from "../tables.js";
 import type { OwnedRow, OwnershipStore, Snapshot } from "../types.js";
-import { sourceCounts, sourceReadsRead } from "./health.js";
+import { generationOf, lastGenerationRead, sourceCounts, sourceReadsRead } from "./health.js";
 import { journalEntries, unfinishedRead } from "./runs.js";
 
 /** Rows or keys per statement. */
@@ -114,8 +116,10 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
    */
   async addOwnedRows(account, target, rows) {
     if (rows.length === 0) return;
+    const guard = { scope: "owned_rows", key: JSON.stringify([account, target]) };
+    if (this.d.defer) return this.d.defer(rowsAfterGuard(this.d.t, guard, account, target, rows));
     const values = rows.map((r) => ({ ...r, account, target }));
-    await this.d.guarded("owned_rows", JSON.stringify([account, target]), async (tx) => {
+    await this.d.guarded(guard.scope, guard.key, async (tx) => {
       for (const slice of chunk(values, SLICE)) await tx.insert(this.d.t.ownedRows).values(slice);
     });
   },
@@ -155,13 +159,15 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
       unfinishedRead(this.d),
       tombstonesWithRead(this.d, account, target, other),
       sourceReadsRead(this.d, recipeId),
+      lastGenerationRead(this.d.t, recipeId),
     ];
-    const [ownedRows, unfinished, tombstones, sourceReads] = await readAll(this.d, reads);
+    const [ownedRows, unfinished, tombstones, sourceReads, generation] = await readAll(this.d, reads);
     return {
       ownedRows: ownedRows as OwnedRow[],
       unfinished: journalEntries(unfinished!),
       tombstones: tombstonesApart(tombstones!, target, other),
       sourceReads: sourceCounts(sourceReads!),
+      generation: generationOf(generation!),
     };
   },
 
@@ -214,6 +220,35 @@ export const ownershipStore: OwnershipStore & ThisType<Stored> = {
     return r ? snapshotOf(r) : null;
   },
 };
+
+const ADD = placeholders("account", "target", "keys", "setVideoIds", "addedAts");
+
+/**
+ * `addOwnedRows` as a part of PostgreSQL's one statement of a batch (`Dialect.defer`, which only
+ * PostgreSQL has): the rows as arrays, unnested in their order, read after the guard's part. One
+ * text for any number of rows, and three parameters, where a row's values were five parameters.
+ */
+function rowsAfterGuard(
+  t: Tables,
+  guard: GuardedWrite["guard"],
+  account: string,
+  target: string,
+  rows: readonly OwnedRow[],
+): GuardedWrite {
+  const o = t.ownedRows;
+  const column = (c: PgColumn) => sql.identifier(c.name);
+  const columns = [o.account, o.target, o.itemKey, o.setVideoId, o.addedAt].map(column);
+  const after = (held: SQL) =>
+    sql`insert into ${o} (${sql.join(columns, sql`, `)}) select ${ADD.account}::text, ${ADD.target}::text, r.k, r.s, r.a from ${held}, unnest(${ADD.keys}::text[], ${ADD.setVideoIds}::text[], ${ADD.addedAts}::bigint[]) with ordinality as r(k, s, a, n) order by r.n`;
+  const values = {
+    account,
+    target,
+    keys: rows.map((r) => r.itemKey),
+    setVideoIds: rows.map((r) => r.setVideoId),
+    addedAts: rows.map((r) => r.addedAt),
+  };
+  return { table: o, key: "owned_rows.add", guard, after, values };
+}
 
 function snapshotOf({ meta, ...r }: Row<"targetSnapshots">): Snapshot {
   return {

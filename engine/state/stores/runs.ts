@@ -111,9 +111,7 @@ export const runStore: RunStore & ThisType<Stored> = {
       key: `journal.mark(${sent ? "attempt" : ""}${withResult ? ",result" : ""})`,
       build,
       values: { runId, seq, status, at, result: withResult ? json(result) : null },
-      check: (marked) => {
-        if (marked === 0) throw new Error(`journal: no entry ${seq} in run ${runId}`);
-      },
+      mustWrite: `journal: no entry ${seq} in run ${runId}`,
     });
   },
 

@@ -158,6 +158,7 @@ function side(a: ActualTarget, o: Owned = owned()): TargetSide {
     reconciliation: { ownedAdds: [], ownedRemoves: [], verdicts: [], runs: [] },
     owned: o,
     quarantine: new Set(),
+    generation: null,
     lastReads: new Map(),
   };
 }

@@ -386,6 +386,7 @@ function tombstoneStore(get: Get): void {
       unfinished: [],
       tombstones: [new Set(), new Set()],
       sourceReads: new Map(),
+      generation: null,
     });
     // Nulls, JSON, times past 2^32 ms and keys whose byte order is not a collation's.
     const at = Date.UTC(2026, 0, 1);
@@ -409,13 +410,23 @@ function tombstoneStore(get: Get): void {
       10,
     );
     await s.recordSourceReads("q", [{ sourceId: "a", items: 1 }], 10);
+    await s.recordGeneration("r", "h1", 10);
+    const second = await s.recordGeneration("r", "h2", 11);
+    await s.recordGeneration("q", "h3", 12);
     const memory = await s.targetMemory("acc", "r", "pl:1", quarantine);
     expect(memory).toEqual({
       ownedRows: await s.ownedRows("acc", "pl:1"),
       unfinished: await s.unfinishedWrites(),
       tombstones: await s.tombstonesWith("acc", "pl:1", quarantine),
       sourceReads: await s.sourceReads("r"),
+      generation: { generation: second, hash: "h2" },
     });
+    // The generation read with the memory spares the run's start its own read, with the same result.
+    expect(await s.recordGeneration("r", "h2", 13, memory.generation)).toBe(second);
+    expect(await s.recordGeneration("r", "h4", 14, memory.generation)).toBe(second + 1);
+    // One read a moment out of date (h4 recorded since) still numbers a hash once.
+    expect(await s.recordGeneration("r", "h4", 15, memory.generation)).toBe(second + 1);
+    expect(await s.recordGeneration("r", "h5", 16, null)).toBe(second + 2);
     expect(memory.ownedRows).toEqual([
       { itemKey: "k2", setVideoId: null, addedAt: at },
       { itemKey: "k1", setVideoId: "s1", addedAt: at + 1 },

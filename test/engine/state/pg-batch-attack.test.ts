@@ -164,6 +164,138 @@ describe("a PostgreSQL batch of writes", () => {
   });
 });
 
+/** An action's commit as the apply makes it: the rows it made the engine's, and its journal mark. */
+async function actionCommit(s: Stores, runId: number, added: readonly OwnedRow[], seq = 0): Promise<void> {
+  await s.addOwnedRows(ACCOUNT, TARGET, added);
+  await s.journalMark(runId, seq, "confirmed", T, { requests: 1 });
+}
+
+/** A run with journal entries 0..n-1, pending. */
+async function runWithEntries(state: EngineState, n = 1): Promise<number> {
+  const runId = await startRun(state);
+  const entries = Array.from({ length: n }, (_, seq) => ({ seq, kind: "add", target: TARGET, payload: {} }));
+  await state.journalPlanned(runId, entries, T);
+  return runId;
+}
+
+/** Owned rows' guard (the store's), held by a transaction of a session of its own until `release`. */
+async function holdRowsGuard(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("BEGIN");
+  await client.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [
+    "owned_rows",
+    JSON.stringify([ACCOUNT, TARGET]),
+  ]);
+  const release = async () => {
+    await client.query("COMMIT");
+    await client.end();
+  };
+  return { client, release };
+}
+
+/** Until another session waits for an advisory lock (bounded: it is sure to come, or the test has failed). */
+async function someoneWaits(pool: pg.Pool): Promise<void> {
+  for (let i = 0; i < 3_000; i++) {
+    const waiting = await pool.query(
+      `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    if (waiting.rowCount) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error("nobody waited for the guard");
+}
+
+const statuses = async (state: EngineState, runId: number) =>
+  (await state.journal(runId)).map((e) => e.status);
+
+describe("an action's commit on PostgreSQL (owned rows under their guard, and its journal mark)", () => {
+  it("is one statement, its rows numbered in the order given", async () => {
+    const { pool, state } = await database("commit_one");
+    const runId = await runWithEntries(state);
+    // Keys out of their own order, so that only the order given can explain the order kept.
+    const given = rows(1_200).reverse();
+    const query = vi.spyOn(pool, "query");
+    await state.batch((s) => actionCommit(s, runId, given));
+    expect(query).toHaveBeenCalledTimes(1);
+    query.mockRestore();
+    expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual(given);
+    expect(await statuses(state, runId)).toEqual(["confirmed"]);
+  });
+
+  it("makes no row before its guard is held: rows added meanwhile by the guard's holder come first", async () => {
+    const { url, full, state } = await database("commit_after_guard");
+    const runId = await runWithEntries(state);
+    const holder = await holdRowsGuard(url);
+    const committing = state.batch((s) => actionCommit(s, runId, rows(3)));
+    const watcher = new pg.Pool({ connectionString: url, max: 1 });
+    pools.push(watcher);
+    await someoneWaits(watcher);
+    expect(await statuses(state, runId)).toEqual(["pending"]);
+    // The holder adds its own rows, whose ids it takes now: a commit that had taken its ids before
+    // waiting would list its rows first.
+    await holder.client.query(
+      `INSERT INTO owned_rows (account, target, item_key, set_video_id, added_at)
+       VALUES ($1, $2, 'h0', 'hs0', $3), ($1, $2, 'h1', 'hs1', $3)`,
+      [ACCOUNT, TARGET, T],
+    );
+    await holder.release();
+    await committing;
+    expect((await full.ownedRows(ACCOUNT, TARGET)).map((r) => r.itemKey)).toEqual([
+      "h0",
+      "h1",
+      "v0",
+      "v1",
+      "v2",
+    ]);
+    expect(await statuses(state, runId)).toEqual(["confirmed"]);
+  });
+
+  it("keeps nothing when its guard cannot be taken (a lock time-out), and everything once it can", async () => {
+    const { url } = await database("commit_guard_fails");
+    const impatient = new pg.Pool({ connectionString: url, max: 1, options: "-c lock_timeout=50" });
+    impatient.on("error", () => undefined);
+    pools.push(impatient);
+    const state = pgStateOn(impatient);
+    const runId = await runWithEntries(state);
+    const holder = await holdRowsGuard(url);
+    await expect(state.batch((s) => actionCommit(s, runId, rows(2)))).rejects.toThrow(/lock timeout/);
+    expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual([]);
+    expect(await statuses(state, runId)).toEqual(["pending"]);
+    await holder.release();
+    await state.batch((s) => actionCommit(s, runId, rows(2)));
+    expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual(rows(2));
+    expect(await statuses(state, runId)).toEqual(["confirmed"]);
+  });
+
+  it("keeps no row when its mark finds no journal entry, and says which", async () => {
+    const { state } = await database("commit_no_entry");
+    const runId = await runWithEntries(state);
+    // The one statement fails; the transaction run after it to say which write wrote nothing, too.
+    await expect(state.batch((s) => actionCommit(s, runId, rows(2), 7))).rejects.toThrow(
+      `journal: no entry 7 in run ${runId}`,
+    );
+    expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual([]);
+    expect(await statuses(state, runId)).toEqual(["pending"]);
+  });
+
+  it("keeps no mark when the database refuses its rows", async () => {
+    const { pool, state } = await database("commit_rows_refused");
+    const runId = await runWithEntries(state);
+    await pool.query(`
+      CREATE FUNCTION refuse_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'rows refused';
+      END $$;
+      CREATE TRIGGER refuse_rows BEFORE INSERT ON owned_rows FOR EACH ROW EXECUTE FUNCTION refuse_rows();
+    `);
+    await expect(state.batch((s) => actionCommit(s, runId, rows(2)))).rejects.toThrow(/rows refused/);
+    expect(await statuses(state, runId)).toEqual(["pending"]);
+    expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual([]);
+  });
+});
+
 describe("an account lock's row with its session lock", () => {
   it("is written as the lock is taken and deleted as it is let go", async () => {
     const { full, pool } = await database("lock_row");
