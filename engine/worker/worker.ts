@@ -44,6 +44,8 @@ export class Worker {
   private session: SchedulerSession | null = null;
   private ticking: Promise<unknown> = Promise.resolve();
   private stopping = false;
+  /** The start under way, settled either way: a stop waits for it before it undoes what it began. */
+  private starting: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -53,8 +55,10 @@ export class Worker {
    * the process alive as half a worker, taking jobs without a scheduler or a SIGTERM handler.
    */
   async start(): Promise<void> {
+    const begun = this.begin();
+    this.starting = begun.catch(() => undefined);
     try {
-      await this.begin();
+      await begun;
     } catch (e) {
       await this.stop("start failed").catch(() => undefined);
       throw e;
@@ -64,6 +68,8 @@ export class Worker {
   private async begin(): Promise<void> {
     const { daemon, queue, options, logger } = this.deps;
     await daemon.start();
+    // Told to stop while the recipes loaded (SIGTERM to a worker just started): it takes no job.
+    if (this.stopping) return;
     for (let i = 0; i < options.concurrency; i++) {
       let slot = "";
       slot = await queue.boss.work<RunJob>(
@@ -218,6 +224,10 @@ export class Worker {
     this.stopping = true;
     const { daemon, queue, logger } = this.deps;
     logger.info({ signal, running: this.running.size }, "worker stopping");
+    // Stopping the queue under a start still registering its slots would make the start throw
+    // (pg-boss refuses work() once stopped), and the worker exit as if it had failed: the start
+    // ends first, then what it began is undone below.
+    await this.starting;
     if (this.ticker) clearInterval(this.ticker);
     await this.ticking;
     // No new job; the runs in hand are interrupted below (waiting for them here would let them finish).

@@ -84,7 +84,9 @@ export function checkWorkersLived(ends: readonly WorkerEnd[]): Found[] {
  * SIGTERM: the worker finishes the write in flight and exits 0, within the grace the soak gives it
  * (one told while still starting, before it took any job, may end by the signal itself).
  */
-export function checkStopped(stops: readonly { n: number; forced: boolean; exit: Exit }[]): Found[] {
+export function checkStopped(
+  stops: readonly { n: number; forced: boolean; exit: Exit; lastWords?: string }[],
+): Found[] {
   const clean = (e: Exit) => e.code === 0 || e.signal === "SIGTERM";
   return stops
     .filter((s) => s.forced || !clean(s.exit))
@@ -92,7 +94,7 @@ export function checkStopped(stops: readonly { n: number; forced: boolean; exit:
       invariant: "worker-stops",
       detail: s.forced
         ? `worker ${s.n} did not stop within the grace after SIGTERM (SIGKILLed)`
-        : `worker ${s.n} stopped with ${exitText(s.exit)} after SIGTERM`,
+        : `worker ${s.n} stopped with ${exitText(s.exit)} after SIGTERM${s.lastWords ? `: ${s.lastWords}` : ""}`,
     }));
 }
 

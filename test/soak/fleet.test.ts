@@ -109,11 +109,16 @@ describe("the fleet's checks", () => {
     const found = checkStopped([
       { n: 1, forced: false, exit: { code: 0, signal: null } },
       { n: 2, forced: false, exit: { code: null, signal: "SIGTERM" } },
-      { n: 3, forced: false, exit: { code: 1, signal: null } },
+      {
+        n: 3,
+        forced: false,
+        exit: { code: 1, signal: null },
+        lastWords: "uncaught: error: Workers are disabled. pg-boss is stopped",
+      },
       { n: 4, forced: true, exit: { code: null, signal: "SIGKILL" } },
     ]);
     expect(found.map((f) => f.detail)).toEqual([
-      "worker 3 stopped with exit 1 after SIGTERM",
+      "worker 3 stopped with exit 1 after SIGTERM: uncaught: error: Workers are disabled. pg-boss is stopped",
       "worker 4 did not stop within the grace after SIGTERM (SIGKILLed)",
     ]);
   });

@@ -334,7 +334,11 @@ async function stopAll(f: Fleet): Promise<void> {
   );
   const live = f.workers.filter(alive);
   const stops = await Promise.all(
-    live.map(async (w) => ({ n: w.n, ...(await stopWorker(w, STOP_GRACE_MS)) })),
+    live.map(async (w) => ({
+      n: w.n,
+      ...(await stopWorker(w, STOP_GRACE_MS)),
+      lastWords: quoted(f, lastWords(w.logs, w.stderr())),
+    })),
   );
   f.ctx.report("fleet", checkStopped(stops));
 }

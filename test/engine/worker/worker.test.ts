@@ -101,6 +101,48 @@ const addConfirmed = (l: LogLine) =>
   l.msg === "write batch confirmed" && l.kind === "add_playlist_items" && l.recipe === "big";
 
 /**
+ * A Worker in this process on `f`'s project and state, its job queue open, closed at the kit's
+ * reset; what it logged in `said`. `schedulerUrl` is the scheduler's own connection's (the state's
+ * unless given); `gate` is awaited before each load of the recipes.
+ */
+async function inProcessWorker(f: Fleet, o: { schedulerUrl?: string; gate?: () => Promise<void> } = {}) {
+  const { project, issues } = await loadProjectFile(f.projectFile);
+  expect(issues).toEqual([]);
+  const said: { level: string; msg: string }[] = [];
+  const logger: EngineLogger = {
+    debug: () => {},
+    info: (_f, msg) => said.push({ level: "info", msg: msg ?? "" }),
+    warn: (_f, msg) => said.push({ level: "warn", msg: msg ?? "" }),
+    error: (_f, msg) => said.push({ level: "error", msg: msg ?? "" }),
+    child: () => logger,
+  };
+  const daemon = new Daemon({
+    envOptions: { project: project!, projectFile: f.projectFile, logger, stateFile: f.stateUrl },
+    logger,
+    load: async () => {
+      await o.gate?.();
+      return loadRecipePaths([join(f.dir, "recipes")], { project: project!, projectFile: f.projectFile });
+    },
+    queued: true,
+  });
+  kit.onReset(() => daemon.close());
+  const queue = await openQueue(
+    f.stateUrl,
+    { leaseSeconds: 60, superviseSeconds: 30, pollSeconds: 1 },
+    () => {},
+  );
+  const w = new Worker({
+    daemon,
+    queue,
+    logger,
+    stateUrl: o.schedulerUrl ?? f.stateUrl,
+    options: { concurrency: 1, tickMs: 200, busyRetryMs: 500, leaseMs: 60_000, pollSeconds: 1 },
+  });
+  kit.onReset(() => w.stop());
+  return { w, said };
+}
+
+/**
  * Two branches side by side: the tests that share the file's emulator, one at a time; and the tests
  * whose run is cut or outlasts its lease, each with an emulator of its own (the emulator's faults,
  * which slow their writes, are the whole emulator's). Those wait mostly on the queue's clock (a lease
@@ -333,41 +375,11 @@ describe.concurrent("musicsync worker", () => {
           await writeRecipes(f.dir, [
             { id: "yearly", account: "a1", title: "Worker refused", ids: songs(2, 260), cron: "0 0 1 1 *" },
           ]);
-          const { project, issues } = await loadProjectFile(f.projectFile);
-          expect(issues).toEqual([]);
-          const said: { level: string; msg: string }[] = [];
-          const logger: EngineLogger = {
-            debug: () => {},
-            info: (_f, msg) => said.push({ level: "info", msg: msg ?? "" }),
-            warn: (_f, msg) => said.push({ level: "warn", msg: msg ?? "" }),
-            error: (_f, msg) => said.push({ level: "error", msg: msg ?? "" }),
-            child: () => logger,
-          };
-          const daemon = new Daemon({
-            envOptions: { project: project!, projectFile: f.projectFile, logger, stateFile: f.stateUrl },
-            logger,
-            load: () =>
-              loadRecipePaths([join(f.dir, "recipes")], { project: project!, projectFile: f.projectFile }),
-            queued: true,
-          });
-          kit.onReset(() => daemon.close());
-          const queue = await openQueue(
-            f.stateUrl,
-            { leaseSeconds: 60, superviseSeconds: 30, pollSeconds: 1 },
-            () => {},
-          );
           // The scheduler's own connection refused (by a database that is not there), as while the
           // server refuses connections: the rest of the worker reaches its database.
           const refused = new URL(f.stateUrl);
           refused.pathname = "/no_such_database";
-          const w = new Worker({
-            daemon,
-            queue,
-            logger,
-            stateUrl: refused.href,
-            options: { concurrency: 1, tickMs: 200, busyRetryMs: 500, leaseMs: 60_000, pollSeconds: 1 },
-          });
-          kit.onReset(() => w.stop());
+          const { w, said } = await inProcessWorker(f, { schedulerUrl: refused.href });
           await w.start();
           expect(said.map((l) => l.msg)).toContain("worker started");
           await waitUntil(
@@ -410,6 +422,41 @@ describe.concurrent("musicsync worker", () => {
           expect(await runsOf(f, "yearly")).toEqual([]);
           w.child.kill("SIGTERM");
           expect((await w.exited).code).toBe(0);
+        });
+      });
+
+      describe("musicsync worker: told to stop while it starts", () => {
+        it("SIGTERM while its recipes load: the start ends without taking a job, and the stop is clean", async () => {
+          const f = await fleet(1);
+          await writeRecipes(f.dir, [
+            { id: "early", account: "a1", title: "Worker early", ids: songs(2, 270) },
+          ]);
+          expect((await enqueue(f, ["early"])).code).toBe(0);
+          // The recipes' load waits until the test lets it go on.
+          let release: (() => void) | null = null;
+          const { w, said } = await inProcessWorker(f, {
+            gate: () =>
+              new Promise<void>((resolve) => {
+                release = resolve;
+              }),
+          });
+          const started = w.start();
+          const go = await waitUntil(() => release, "the recipes' load to begin");
+          const stopped = w.stop("SIGTERM");
+          // The stop goes as far as it will before the recipes are in (on a worker that does not wait
+          // for its start, as far as stopping the job queue); then the start goes on.
+          await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+          go();
+          const [start, stop] = await Promise.allSettled([started, stopped]);
+          expect(start).toEqual({ status: "fulfilled", value: undefined });
+          expect(stop).toEqual({ status: "fulfilled", value: undefined });
+          const msgs = said.map((l) => l.msg);
+          expect(msgs).not.toContain("worker started");
+          expect(msgs.at(-1)).toBe("worker stopped");
+          expect(said.filter((l) => l.level !== "info")).toEqual([]);
+          // No job was taken: it waits for the next worker.
+          expect(await openJobs(f)).toEqual([{ recipe: "early", state: "created" }]);
+          expect(await runsOf(f, "early")).toEqual([]);
         });
       });
 
