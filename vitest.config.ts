@@ -49,7 +49,7 @@ const SHARED = [
   "test/package/undici-for-commands.test.ts",
   "test/readme/{design-docs,links,markdown,recipe-repo,shell-session}.test.ts",
   "test/shared/**/*.test.ts",
-  "test/soak/{fleet,pg-faults,surfaces}.test.ts",
+  "test/soak/{fleet,model,pg-faults,surfaces}.test.ts",
   "test/support/{harness-fetch,together}.test.ts",
 ];
 

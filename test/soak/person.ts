@@ -27,16 +27,23 @@ export interface EditContext {
   models: readonly Model[];
 }
 
-/** A row the engine may have added was removed by hand: tombstone, re-add, or not knowable. */
-function removedByHand(c: EditContext, m: Model, key: string, setVideoId: string | null) {
+/**
+ * A row the engine may have added was removed by hand: tombstone, re-add, or not knowable.
+ * `settled`: whether the recipe's last run confirmed every write (its ownership all recorded).
+ * A row of unknown owner (there when the state was lost) is gone once removed: it leaves the
+ * orphans, so a copy the engine adds later is the engine's, and removing that one is a removal of
+ * a row the engine added (docs/ENGINE.md#ownership). A set-like target's orphan is its key, which
+ * the engine's copy shares (seed 2704: a saved episode unsaved twice around the engine's re-add).
+ */
+export function removedByHand(m: Model, key: string, setVideoId: string | null, settled: boolean) {
   if (setVideoId !== null) m.mustStay.delete(setVideoId);
   if (setVideoId !== null && m.personRows.delete(setVideoId)) return;
   if (m.personKeys.delete(key)) return;
-  if (setVideoId !== null && m.orphans.has(setVideoId)) return;
-  if (m.orphans.has(key)) return;
+  if (setVideoId !== null && m.orphans.delete(setVideoId)) return;
+  if (m.orphans.delete(key)) return;
   if (!m.everDesired.has(key)) return;
-  if (c.settled(m) && keepsTombstones(m.spec)) m.tombstones.add(key);
-  else if (!c.settled(m)) m.ambiguous.add(key);
+  if (settled && keepsTombstones(m.spec)) m.tombstones.add(key);
+  else if (!settled) m.ambiguous.add(key);
 }
 
 /**
@@ -80,7 +87,7 @@ async function editPlaylist(c: EditContext, m: Model, kind: EditKind, n: number)
       await p.removePlaylistItems(pid, [{ ...row }]);
       if (m.personCopies.has(row.videoId) && m.personRows.has(row.setVideoId))
         m.personCopies.set(row.videoId, m.personCopies.get(row.videoId)! - 1);
-      removedByHand(c, m, row.videoId, row.setVideoId);
+      removedByHand(m, row.videoId, row.setVideoId, c.settled(m));
       return `remove ${row.videoId}`;
     }
     case "move": {
@@ -139,7 +146,7 @@ async function editRatings(c: EditContext, m: Model, kind: EditKind): Promise<st
     m.mustStay.delete(id);
     // The engine cannot read dislikes: one taken back by hand stays unknown to it.
     if (same === "DISLIKE") m.ambiguous.add(id);
-    else removedByHand(c, m, id, null);
+    else removedByHand(m, id, null, c.settled(m));
     return `rate ${id} INDIFFERENT`;
   }
   if (kind === "dislike" && m.spec.source.type === "static") {
@@ -171,7 +178,7 @@ async function editSaved(c: EditContext, m: Model, kind: EditKind): Promise<stri
     const row = pick(c.r, list);
     await p.removePlaylistItems("SE", [{ ...row }]);
     m.mustStay.delete(row.videoId);
-    removedByHand(c, m, row.videoId, row.setVideoId);
+    removedByHand(m, row.videoId, row.setVideoId, c.settled(m));
     return `unsave episode ${row.videoId}`;
   }
   return null;
