@@ -175,7 +175,6 @@ export interface RunStore {
   runBefore(runId: number): Promise<RunBeforeRecord | null>;
 }
 
-/** Playlists created, rows added, items removed not to put back (tombstones), each target's snapshot. */
 /** A recipe's generation, as recorded (`recordGeneration`). */
 export interface KnownGeneration {
   generation: number;
@@ -192,6 +191,7 @@ export interface TargetMemory {
   generation: KnownGeneration | null;
 }
 
+/** Playlists created, rows added, items removed not to put back (tombstones), each target's snapshot. */
 export interface OwnershipStore {
   ownedPlaylist(account: string, recipeId: string): Promise<OwnedPlaylist | null>;
   recordOwnedPlaylist(p: OwnedPlaylist): Promise<void>;

@@ -20,7 +20,7 @@ import {
 import type { Tables } from "../tables.js";
 import { readsQuery, rowsOf } from "./reads.js";
 import { engineTables } from "./schema.js";
-import { deferring, joinable, joinedQuery, unwritten } from "./writes.js";
+import { deferring, guarded, joinable, joinedQuery, unwritten } from "./writes.js";
 
 export class PgDialect implements Dialect {
   readonly db: Db;
@@ -116,7 +116,7 @@ export class PgDialect implements Dialect {
       }
     }
     const [only, ...more] = writes;
-    if (more.length > 0 || (only && "guard" in only)) return false;
+    if (more.length > 0 || (only && guarded(only))) return false;
     if (only) await sendNow(this.db, only);
     return true;
   }

@@ -58,7 +58,8 @@ const joined = combiner("writes", (parts) => {
   return sql`with ${sql.join(withs, sql`, `)} ${parts.at(-1)!}`;
 });
 
-const guarded = (w: Write | GuardedWrite): w is GuardedWrite => "guard" in w;
+/** A write that takes its guard (an advisory lock) in the statement that writes it. */
+export const guarded = (w: Write | GuardedWrite): w is GuardedWrite => "guard" in w;
 
 /**
  * Whether `writes` can be one statement: the parts of a WITH all see the database as it was before
