@@ -320,10 +320,18 @@ export class PieceIndex {
    * them first (`bytesMayHold`), and the text's own pass made only when they may hold a piece.
    */
   spans(text: string, bytes?: Uint8Array): Span[] {
+    return this.spansAfterBytes(text, bytes === undefined || this.bytesMayHold(bytes));
+  }
+
+  /**
+   * `spans` once the bytes' pass has been asked (`probesMayFind`: `mayHoldPiece` of the bytes the
+   * text was decoded from, true without them): the text's pass is made only when it may find one.
+   */
+  spansAfterBytes(text: string, probesMayFind: boolean): Span[] {
     const spans: Span[] = [];
     if (this.empty || text.length < SHORTEST_SECRET) return spans;
     const long = this.settledLong.length > 0 || this.passing.size > 0;
-    if (long && (bytes === undefined || this.bytesMayHold(bytes))) this.probe(text, spans);
+    if (long && probesMayFind) this.probe(text, spans);
     for (const form of this.whole.keys()) {
       for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
         spans.push([at, at + form.length]);
@@ -331,6 +339,24 @@ export class PieceIndex {
     }
     this.escapes(text, spans);
     return merged(spans);
+  }
+
+  /**
+   * Whether the text decoded from `bytes` may hold a piece that the sampled pass finds: false when
+   * the bytes' own pass settles that it holds none (ASCII keys), or when no secret is long enough.
+   */
+  mayHoldPiece(bytes: Uint8Array): boolean {
+    if (this.settledLong.length === 0 && this.passing.size === 0) return false;
+    return this.bytesMayHold(bytes);
+  }
+
+  /**
+   * Whether every character of every secret's spellings is ASCII: then a text that differs from
+   * another only in how its non-ASCII characters are written (raw, or as JSON escapes) holds the
+   * same whole short secrets, and the same pieces behind escapes.
+   */
+  get asciiOnly(): boolean {
+    return this.asciiKeys;
   }
 
   /** The sampled pass: each probe whose slot is set is checked for the pieces that would cover it. */

@@ -91,6 +91,20 @@ export class Redactor {
     return cut(text, index.spans(text, bytes), REDACTED);
   }
 
+  /**
+   * A JSON body scrubbed, its text made by `decode` from its UTF-8 `bytes`. `decode(exact)` must
+   * give the bytes' exact decoding when `exact`, and may otherwise give any text JSON.parse reads
+   * the same (non-ASCII characters written as escapes): that is asked only when the bytes' pass
+   * settles that no piece is in them and every spelling is ASCII, so what the rest of the scrub
+   * looks for (whole short secrets, pieces behind the service's escapes) reads the same in both.
+   */
+  jsonBody(bytes: Uint8Array, decode: (exact: boolean) => string): string {
+    const index = this.ready();
+    const probesMayFind = index.mayHoldPiece(bytes);
+    const text = decode(probesMayFind || !index.asciiOnly);
+    return cut(text, index.spansAfterBytes(text, probesMayFind), REDACTED);
+  }
+
   /** A JSON-like value (a parsed response, a log record) scrubbed; the input is not modified. */
   value<T>(value: T): T {
     const index = this.ready();

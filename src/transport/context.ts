@@ -39,6 +39,7 @@ import type { MusicClientOptions } from "../options.js";
 import { isObject, type JsonObject } from "../parsers/nav.js";
 import type { ParseNotes } from "../parsers/notes.js";
 import { collect } from "./collect.js";
+import { asciiJsonText } from "./json-text.js";
 import type { OperationContext, RawRequest, RawResponse, SendOptions } from "./operation-context.js";
 import { readRefusal } from "./refusals.js";
 
@@ -134,9 +135,13 @@ function connections(options: MusicClientOptions, timeoutMs: number): Connection
   return { acquire: () => ({ dispatcher: shared, release: noop }), shared };
 }
 
-/** An answer as `exchange` gives it: also the bytes its text was decoded from, for the scrub. */
+/**
+ * An answer as `exchange` gives it: also the bytes its text is decoded from (on the first `text()`),
+ * for the scrub and for `json`, and where in them the text starts (after a byte order mark).
+ */
 interface Answer extends RawResponse {
   bytes: Buffer;
+  textStart: number;
 }
 
 const compressed = (encoding: string | undefined): encoding is string =>
@@ -146,10 +151,10 @@ const compressed = (encoding: string | undefined): encoding is string =>
  * A body's text from its (decompressed) bytes. An uncompressed body's UTF-8 byte order mark is left
  * out, as undici's `text()` left it out; a decompressed body's stays, as `toString` always kept it.
  */
-function bodyText(bytes: Buffer, encoding: string | undefined): string {
+function textStart(bytes: Buffer, encoding: string | undefined): number {
   const bom =
     !compressed(encoding) && bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  return bytes.toString("utf8", bom ? 3 : 0);
+  return bom ? 3 : 0;
 }
 
 /**
@@ -321,16 +326,15 @@ class Transport implements OperationContext {
         const response = await this.authenticated(operation, (headers) =>
           this.exchange(operation, "POST", url, headers, payload),
         );
-        const text = await response.text();
         if (response.status < 400) {
-          const body = this.json(operation, text, response.bytes);
+          const body = this.json(operation, response.bytes, response.textStart);
           // A read refused with HTTP 200 (failed status, gate panel) fails typed, before any parser;
           // writes keep their answer, which their operations judge themselves.
           const refusal = options.write ? undefined : readRefusal(operation, body);
           if (refusal) throw refusal;
           return body;
         }
-        throw this.httpError(operation, response, text);
+        throw this.httpError(operation, response, await response.text());
       } catch (error) {
         if (!this.retryable(error)) throw error;
         failure = error;
@@ -384,20 +388,26 @@ class Transport implements OperationContext {
   }
 
   /**
-   * The body parsed, with the client's credentials scrubbed out. Scrubbing the text once, before
-   * parsing, costs one scan of its bytes and nothing more when it holds no credential (every real answer);
-   * walking the parsed value instead costs a visit of every node of every response. Should a cut
-   * ever leave text that no longer parses, the parsed original is scrubbed node by node instead.
+   * The body (its bytes from `start`) parsed, with the client's credentials scrubbed out. Scrubbing
+   * the text once, before parsing, costs one scan of its bytes and nothing more when it holds no
+   * credential (every real answer); walking the parsed value instead costs a visit of every node of
+   * every response. The text parsed is ASCII, non-ASCII characters written as escapes, whenever
+   * the scrub allows it (json-text.ts says why). Should a cut ever leave text that no longer
+   * parses, the parsed original is scrubbed node by node instead.
    */
-  private json(operation: string, text: string, bytes: Buffer): unknown {
-    const scrubbed = this.redactor.body(text, bytes);
+  private json(operation: string, bytes: Buffer, start: number): unknown {
+    let text: string | undefined;
+    const exact = () => (text ??= bytes.toString("utf8", start));
+    const scrubbed = this.redactor.jsonBody(bytes, (needed) =>
+      needed ? exact() : (asciiJsonText(bytes, start) ?? exact()),
+    );
     try {
       return JSON.parse(scrubbed);
     } catch {
       // Not JSON as sent either: fall through to the typed error.
     }
     try {
-      return this.redactor.value(JSON.parse(text));
+      return this.redactor.value(JSON.parse(exact()));
     } catch {
       throw new ParseError("(body)", "the response is not JSON", { operation });
     }
@@ -457,8 +467,17 @@ class Transport implements OperationContext {
       }
       const encoding = responseHeaders["content-encoding"];
       const bytes = compressed(encoding) ? decompressed(operation, response.body, encoding) : response.body;
-      const text = bodyText(bytes, encoding);
-      return { status: response.statusCode, headers: responseHeaders, text: async () => text, bytes };
+      const start = textStart(bytes, encoding);
+      // Decoded when first asked: a JSON answer is read as ASCII text instead (`json`).
+      let text: string | undefined;
+      const decoded = async () => (text ??= bytes.toString("utf8", start));
+      return {
+        status: response.statusCode,
+        headers: responseHeaders,
+        text: decoded,
+        bytes,
+        textStart: start,
+      };
     } catch (error) {
       throw toTransportError(error, operation, this.settings.timeoutMs, this.redactor);
     } finally {

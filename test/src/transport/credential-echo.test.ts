@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Redactor } from "../../../shared/redact.js";
 import { AuthError, ErrorCodes, MusicClient } from "../../../src/index.js";
 import { createContext } from "../../../src/transport/context.js";
+import { asciiJsonText } from "../../../src/transport/json-text.js";
 import { credentialSecrets, describePieces, findCredentialPieces } from "../../support/credential-leaks.js";
 import {
   ECHO_WAYS,
@@ -228,6 +229,33 @@ describe("the scrubber", () => {
     expect(findCredentialPieces(parsed.title, secrets)).toEqual([]);
   });
 
+  // The transport parses a body as ASCII text, its other characters escaped (json-text.ts), only
+  // when the bytes show no piece that the text's probes would find, and every spelling is ASCII.
+  it("asks a body's decoder for the exact text whenever its bytes may hold a piece", () => {
+    const secrets = credentialSecrets({ cookie: COOKIE });
+    const read = (redactor: Redactor, value: unknown) => {
+      const bytes = Buffer.from(JSON.stringify(value));
+      const asked: boolean[] = [];
+      const text = redactor.jsonBody(bytes, (exact) => {
+        asked.push(exact);
+        return exact ? bytes.toString("utf8") : (asciiJsonText(bytes, 0) as string);
+      });
+      return { asked, parsed: JSON.parse(text) as { t: string } };
+    };
+    const redactor = new Redactor(() => secrets);
+    expect(read(redactor, { t: "Beyoncé • Halo" })).toEqual({
+      asked: [false],
+      parsed: { t: "Beyoncé • Halo" },
+    });
+    const echoed = read(redactor, { t: `Beyoncé ${SAPISID.slice(2, 20)} • Halo` });
+    expect(echoed.asked).toEqual([true]);
+    expect(echoed.parsed.t).toBe("Beyoncé [redacted] • Halo");
+    const accented = "pässwörd-0123456789-ünïcode";
+    const outside = read(new Redactor(() => [accented]), { t: `Halo ${accented.slice(3, 18)} •` });
+    expect(outside.asked).toEqual([true]);
+    expect(outside.parsed.t).toBe("Halo [redacted] •");
+  });
+
   it("scrubs keys and values of a parsed body without touching the rest or the original", () => {
     const c = reflect({
       headers: { cookie: COOKIE, authorization: "SAPISIDHASH 1700000000_abcdef0123456789" },
@@ -282,47 +310,57 @@ describe("a service that echoes the credentials split across JSON escapes", () =
 
   // docs/ENGINE.md#credentials: the body is searched once as raw text, where `\u0041` hides an `A`;
   // a credential must not come out whole in the parsed strings of a refused write's answer.
-  it.each(Object.keys(SPLITS))("hands out no piece of one escaped %s, in keys and values", async (split) => {
-    const spellings = Object.entries({
-      raw: (s: string) => s,
-      url: encodeURIComponent,
-      base64: (s: string) => Buffer.from(s).toString("base64"),
-      base64url: (s: string) => Buffer.from(s).toString("base64url"),
-      html: (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"),
-    });
-    const sent: string[] = [];
-    server = await startServer((request) => {
-      if (endpointOf(request.path) === null) return { body: START_PAGE };
-      const c = reflect(request);
-      const fields: string[] = [];
-      for (const secret of [c.cookie, c.sapisid, c.token, c.authorization, c.sapisid.slice(3, 16)]) {
-        for (const [name, spell] of spellings) {
-          const spelled = spell(secret);
-          const pick = (SPLITS[split] as (t: string) => (at: number) => boolean)(spelled);
-          const upper = fields.length % 2 === 0;
-          fields.push(`"${name}${fields.length}":${escapedLiteral(spelled, pick, upper)}`);
-          fields.push(`${escapedLiteral(spelled, pick, !upper)}:"${name} as a key"`);
+  // The text parsed is ASCII, other characters written as escapes (json-text.ts): a credential beside
+  // them must be found there as it is in the text as decoded.
+  const beside = Object.keys(SPLITS).flatMap((split) => [
+    [split, "", ""],
+    [split, "é•", "日本🎵"],
+  ]);
+  it.each(beside)(
+    "hands out no piece of one escaped %s, in keys and values ('%s', '%s' around)",
+    async (split, before, after) => {
+      const spellings = Object.entries({
+        raw: (s: string) => s,
+        url: encodeURIComponent,
+        base64: (s: string) => Buffer.from(s).toString("base64"),
+        base64url: (s: string) => Buffer.from(s).toString("base64url"),
+        html: (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"),
+      });
+      const sent: string[] = [];
+      server = await startServer((request) => {
+        if (endpointOf(request.path) === null) return { body: START_PAGE };
+        const c = reflect(request);
+        const fields: string[] = [];
+        for (const secret of [c.cookie, c.sapisid, c.token, c.authorization, c.sapisid.slice(3, 16)]) {
+          for (const [name, spell] of spellings) {
+            const spelled = spell(secret);
+            const pick = (SPLITS[split] as (t: string) => (at: number) => boolean)(spelled);
+            const upper = fields.length % 2 === 0;
+            const around = (literal: string) => `"${before}${literal.slice(1, -1)}${after}"`;
+            fields.push(`"${name}${fields.length}":${around(escapedLiteral(spelled, pick, upper))}`);
+            fields.push(`${around(escapedLiteral(spelled, pick, !upper))}:"${name} as a key"`);
+          }
         }
+        sent.push(`{"status":"STATUS_FAILED","actions":[],${fields.join(",")}}`);
+        return { body: sent[sent.length - 1] };
+      });
+      const logger = recordingLogger();
+      const client = new MusicClient({ auth: HEADERS, baseUrl: server.url, retry: false, logger });
+      const outcome = await Promise.allSettled([client.addPlaylistItems("PLechoplaylist", ["abcdefghijk"])]);
+      expect(outcome[0]?.status).toBe("fulfilled");
+      const secrets = new Set(credentialSecrets(HEADERS));
+      for (const request of server.requests) {
+        for (const s of credentialSecrets(request.headers as Record<string, string>)) secrets.add(s);
       }
-      sent.push(`{"status":"STATUS_FAILED","actions":[],${fields.join(",")}}`);
-      return { body: sent[sent.length - 1] };
-    });
-    const logger = recordingLogger();
-    const client = new MusicClient({ auth: HEADERS, baseUrl: server.url, retry: false, logger });
-    const outcome = await Promise.allSettled([client.addPlaylistItems("PLechoplaylist", ["abcdefghijk"])]);
-    expect(outcome[0]?.status).toBe("fulfilled");
-    const secrets = new Set(credentialSecrets(HEADERS));
-    for (const request of server.requests) {
-      for (const s of credentialSecrets(request.headers as Record<string, string>)) secrets.add(s);
-    }
-    const output = `${printable(outcome[0] as PromiseSettledResult<unknown>)}\n${JSON.stringify(logger.lines)}`;
-    // The raw answer hides them from a plain search, its parsed strings hold them (else this test could not fail).
-    const parsedKeys = Object.keys(JSON.parse(sent[0] ?? "{}") as object).join("\n");
-    expect(findCredentialPieces(parsedKeys, [...secrets]).length).toBeGreaterThan(0);
-    const found = findCredentialPieces(output, [...secrets]);
-    expect(found, describePieces(found)).toEqual([]);
-    expect(output).toContain("[redacted]");
-  });
+      const output = `${printable(outcome[0] as PromiseSettledResult<unknown>)}\n${JSON.stringify(logger.lines)}`;
+      // The raw answer hides them from a plain search, its parsed strings hold them (else this test could not fail).
+      const parsedKeys = Object.keys(JSON.parse(sent[0] ?? "{}") as object).join("\n");
+      expect(findCredentialPieces(parsedKeys, [...secrets]).length).toBeGreaterThan(0);
+      const found = findCredentialPieces(output, [...secrets]);
+      expect(found, describePieces(found)).toEqual([]);
+      expect(output).toContain("[redacted]");
+    },
+  );
 });
 
 describe("an auth string that is neither a file nor credentials", () => {
