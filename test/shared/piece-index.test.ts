@@ -153,9 +153,16 @@ describe("the byte screen: spans given the text's UTF-8 bytes (seeded)", () => {
     const piece = COOKIE.slice(40, 52);
     for (let offset = 0; offset < 30; offset++) {
       for (const pad of ["x", "\u2022"]) {
-        const text = `{"t":"${pad.repeat(offset)}${piece}"}`;
-        expect(index.spans(text, Buffer.from(text)), text).toEqual(index.spans(text));
-        expect(index.spans(text).length, text).toBe(1);
+        // Inside JSON, and at the very start and end of a text (a plain page's is scrubbed too).
+        const texts = [
+          `{"t":"${pad.repeat(offset)}${piece}"}`,
+          `${pad.repeat(offset)}${piece}`,
+          `${piece}${pad.repeat(offset)}`,
+        ];
+        for (const text of texts) {
+          expect(index.spans(text, Buffer.from(text)), text).toEqual(index.spans(text));
+          expect(index.spans(text).length, text).toBe(1);
+        }
       }
     }
   });
