@@ -7,7 +7,9 @@
  * real MusicClient whose dispatcher answers from memory and keeps nothing (no sockets; see
  * buffer-dispatcher.ts for why not undici's MockAgent), so the figure is decoding, JSON.parse,
  * parsing and the client's own per-request work (the credential scrub among it). The floor is
- * decoding and JSON.parse of the same bytes: no parser can go below it.
+ * decoding and JSON.parse of the same bytes: no parser can go below it. A second floor decodes as
+ * this tree's transport does (ASCII text where it can, parse-cases.ts): each tree's ratio to it says
+ * how near the parsing itself is, apart from the cheaper decoding.
  *
  * Each result is first checked against the reference implementation's (test/support/fixtures.ts's
  * comparison, its deliberate differences excused): a case whose result differs is marked and left
@@ -26,6 +28,7 @@ import {
   benchCases,
   type CaseRunner,
   checkResult,
+  parseAsTransportDecodes,
   parseOnly,
   treeRunner,
   youtubeiParse,
@@ -206,7 +209,8 @@ async function main(): Promise<void> {
   const trees = [await checkedTree("this tree", here, cases)];
   if (texts.against !== "") trees.push(await checkedTree(texts.against, texts.against, cases));
   const floor = contender("floor", parseOnly);
-  await timed(cases, floor, trees, numbers.rounds);
+  const decodedAsTransport = contender("floor decoded as the transport does", parseAsTransportDecodes);
+  await timed(cases, floor, [...trees, decodedAsTransport], numbers.rounds);
   // The results once more, after the timing: a client that goes wrong only when warm is caught too.
   for (const who of trees) {
     for (const c of cases) {
@@ -221,6 +225,9 @@ async function main(): Promise<void> {
   const ytFloor = contender("floor", parseOnly);
   await timed(cases, ytFloor, [yt], numbers.rounds);
   report(cases, floor, trees, numbers.rounds);
+  sumLine(cases, floor, decodedAsTransport, numbers.rounds);
+  console.log(`against the floor decoded as this tree's transport does:`);
+  for (const who of trees) sumLine(cases, decodedAsTransport, who, numbers.rounds);
   console.log(
     `youtubei.js's parser on the same pages (${cases.length - yt.wrong.size}/${cases.length} cases parsed):`,
   );
