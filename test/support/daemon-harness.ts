@@ -16,7 +16,7 @@ import { loadRecipePaths } from "../../engine/recipe/load.js";
 import { SECOND_SCHEDULES_ENV } from "../../engine/recipe/schedule.js";
 import { createLogger } from "../../engine/run/logger.js";
 import { MAIN } from "./cli-process.js";
-import { stretched } from "./load.js";
+import { waitUntil } from "./load.js";
 import { type RecipeSpec, recipeYaml } from "./recipe-yaml.js";
 import type { Harness } from "./sync-harness.js";
 import { WRITE_ENDPOINTS } from "./sync-harness.js";
@@ -27,6 +27,7 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // (docs/ENGINE.md#bad-input); this lifts it for this process and the `musicsync` processes it starts.
 process.env[SECOND_SCHEDULES_ENV] = "1";
 
+export { waitUntil } from "./load.js";
 export { type RecipeSpec, recipeYaml } from "./recipe-yaml.js";
 /** The compiled command, as `npx musicsync` runs it (test/global-setup.ts builds dist/ first). */
 export { MAIN };
@@ -99,23 +100,6 @@ export async function startDaemon(
       await daemon.close();
     },
   };
-}
-
-export async function waitUntil<T>(
-  check: () => T | Promise<T>,
-  what: string | (() => string),
-  timeoutMs = 15_000,
-  everyMs = 50,
-): Promise<NonNullable<T>> {
-  const start = Date.now();
-  for (;;) {
-    const v = await check();
-    if (v) return v as NonNullable<T>;
-    // Stretched as it waits: a machine that became busy since the wait began is slow, not stuck.
-    if (Date.now() - start > stretched(timeoutMs))
-      throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 export interface LogLine {

@@ -11,3 +11,23 @@ import { availableParallelism, loadavg } from "node:os";
 export function stretched(ms: number): number {
   return Math.round(ms * Math.max(1, loadavg()[0]! / availableParallelism()));
 }
+
+/**
+ * `check`'s first truthy value, asked every `everyMs`; an error naming `what` once `timeoutMs`, stretched by
+ * the load as it waits, has passed (a machine that became busy since the wait began is slow, not stuck).
+ */
+export async function waitUntil<T>(
+  check: () => T | Promise<T>,
+  what: string | (() => string),
+  timeoutMs = 15_000,
+  everyMs = 50,
+): Promise<NonNullable<T>> {
+  const start = Date.now();
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() - start > stretched(timeoutMs))
+      throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

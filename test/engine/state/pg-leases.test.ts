@@ -5,13 +5,15 @@ import { openState } from "../../../engine/state/open.js";
 import { DEFAULT_LEASE_CHECKS, type LeaseChecks, PgLeaseLockStore } from "../../../engine/state/pg/leases.js";
 import { openPgState, pgStateOn } from "../../../engine/state/pg.js";
 import type { EngineState, LockAttempt, LockInfo } from "../../../engine/state/types.js";
+import { stretched, waitUntil } from "../../support/load.js";
 import { usePostgres } from "../../support/postgres-server.js";
 import { type LockHolder, spawnLockHolder } from "./pg-lock-holder.js";
 
 const server = usePostgres();
-const STALE = 60_000;
+/** How old a heartbeat must be to be stale; stretched, since a killed holder's wait must stay within it. */
+const STALE = stretched(60_000);
 const ACCOUNT = "acc";
-/** Bounds on waiting for a child or a session: a broken machine fails the test instead of hanging. */
+/** Bounds on waiting for a child or a session (stretched by the load as they wait): a broken machine fails the test instead of hanging. */
 const WAIT_MS = 30_000;
 
 const states: EngineState[] = [];
@@ -52,12 +54,8 @@ async function advisoryHolders(pool: pg.Pool): Promise<number[]> {
   return rows.map((r) => r.pid);
 }
 
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function until(what: string, check: () => Promise<boolean>): Promise<boolean> {
+  return waitUntil(check, what, WAIT_MS, 20);
 }
 
 describe("the account lock on PostgreSQL (session advisory lock)", () => {

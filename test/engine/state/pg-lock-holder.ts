@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LockAttempt } from "../../../engine/state/types.js";
 import { builtModule } from "../../support/cli-process.js";
+import { stretched } from "../../support/load.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const WAIT_MS = 30_000;
@@ -49,7 +50,10 @@ export async function spawnLockHolder(url: string, account: string, staleMs = 60
     err += c.toString();
   });
   const line = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the lock holder printed nothing: ${err}`)), WAIT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`the lock holder printed nothing: ${err}`)),
+      stretched(WAIT_MS),
+    );
     child.stdout?.on("data", (c: Buffer) => {
       out += c.toString();
       if (!out.includes("\n")) return;
