@@ -158,10 +158,14 @@ export interface RunStore {
   /** Marks a finished run as interrupted (counts kept), with why. */
   markInterrupted(runId: number, at: number, reason: string): Promise<void>;
 
-  /** Journals the planned writes of a run before any is sent (status `pending`). */
+  /**
+   * Journals the planned writes of a run before any is sent (status `pending`); an entry with
+   * `sent` is journalled `sent` (an attempt counted), as `journalMark` would mark it: the first
+   * write, whose request leaves next.
+   */
   journalPlanned(
     runId: number,
-    entries: { seq: number; kind: string; target: string; payload: unknown }[],
+    entries: { seq: number; kind: string; target: string; payload: unknown; sent?: boolean }[],
     at: number,
   ): Promise<void>;
   journalMark(runId: number, seq: number, status: JournalStatus, at: number, result?: unknown): Promise<void>;
