@@ -66,10 +66,13 @@ function lostWhy(ctx: ApplyContext): string | null {
 export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyResult> {
   const s = openSession(plan, ctx);
   const startRequests = ctx.pacer.sent;
-  // The first action is journaled `sent` with the plan (one commit less) unless the lock is lost
-  // already; asked again before its request leaves (session.ts), as before any write.
+  // The first action is journaled `sent` with the plan unless the lock is lost already; the lock
+  // is asked again before each request leaves (session.ts).
   let stop: string | null = lostWhy(ctx);
-  await journalPlan(s, stop === null && plan.actions.length > 0);
+  // Whether the next action is journaled `sent` already (with the plan, or the action before's
+  // confirmation: one commit less each).
+  let journaledSent = stop === null && plan.actions.length > 0;
+  await journalPlan(s, journaledSent);
   const outcomes: ActionOutcome[] = [];
   const answers = new Map<number, unknown>();
   for (const [i, action] of plan.actions.entries()) {
@@ -79,7 +82,9 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
       outcomes.push(await skipAction(s, i + 1, action, stop));
       continue;
     }
-    const done = await runAction(s, i + 1, action, i === 0);
+    const next = i + 1 < plan.actions.length ? i + 2 : null;
+    const done = await runAction(s, i + 1, action, journaledSent, next);
+    journaledSent = done.nextSent === true;
     outcomes.push(done.outcome);
     if (done.outcome.status === "confirmed") answers.set(i + 1, done.answer);
     stop = done.stop;

@@ -15,6 +15,8 @@ export interface ActionResult {
   stop: string | null;
   /** A confirmed action's result as journaled. */
   answer?: unknown;
+  /** The next action was journaled `sent` with this one's confirmation. */
+  nextSent?: boolean;
 }
 
 /** An action not sent because an earlier one failed in a way that leaves nothing to write to. */
@@ -28,12 +30,17 @@ export async function skipAction(
   return { seq, kind: action.kind, status: "failed", requests: 0, error: why, sent: false };
 }
 
-/** `journaledSent`: the entry is `sent` already (journaled so with the plan, apply.ts). */
+/**
+ * `journaledSent`: the entry is `sent` already (journaled so with the plan, apply.ts, or with the
+ * action before's confirmation). `next`: the seq of the action that follows, if any, marked `sent`
+ * with this one's confirmation while the lock holds (the plan goes on after a confirmed action).
+ */
 export async function runAction(
   s: ApplySession,
   seq: number,
   action: PlanAction,
   journaledSent = false,
+  next: number | null = null,
 ): Promise<ActionResult> {
   const { state, clock, runId, logger } = s.ctx;
   const since = markOf(s);
@@ -51,13 +58,19 @@ export async function runAction(
   }
   const requests = s.requests - since.requests;
   const answer = { playlistId: s.playlistId, requests, ...handler.journal?.(s, since) };
-  // What the write made the engine's, and that it was confirmed: one commit.
-  await commitWithOwnership(s, (stores) => stores.journalMark(runId, seq, "confirmed", clock.now(), answer));
+  const nextSent = next !== null && (s.ctx.lockLost?.() ?? null) === null;
+  // What the write made the engine's, that it was confirmed, and that the next one leaves: one commit.
+  await commitWithOwnership(s, (stores) =>
+    nextSent
+      ? stores.journalMarkAndSend(runId, seq, "confirmed", clock.now(), answer, next)
+      : stores.journalMark(runId, seq, "confirmed", clock.now(), answer),
+  );
   notify(s, seq, action, "confirmed");
   return {
     outcome: { seq, kind: action.kind, status: "confirmed", requests, error: null },
     stop: null,
     answer,
+    nextSent,
   };
 }
 

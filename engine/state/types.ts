@@ -169,6 +169,15 @@ export interface RunStore {
     at: number,
   ): Promise<void>;
   journalMark(runId: number, seq: number, status: JournalStatus, at: number, result?: unknown): Promise<void>;
+  /** `journalMark` of `seq` with `result`, and entry `next` marked `sent`, in one write. */
+  journalMarkAndSend(
+    runId: number,
+    seq: number,
+    status: JournalStatus,
+    at: number,
+    result: unknown,
+    next: number,
+  ): Promise<void>;
   journal(runId: number): Promise<JournalEntry[]>;
   /** Writes not known to be finished (`pending`, `sent`, `unknown`), oldest first: what a re-run must verify. */
   unfinishedWrites(): Promise<JournalEntry[]>;

@@ -1,6 +1,6 @@
 /** Runs, their journal and before-records; on open, closes the runs a gone process left `running`. */
 
-import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { chunk } from "../../../shared/chunk.js";
 import { actionCounts, journalFate } from "../counts.js";
 import {
@@ -28,6 +28,10 @@ const SLICE = 500;
 const START = placeholders("recipeId", "account", "kind", "recipeHash", "holder");
 const END = placeholders("id", "at", "result", "counts", "error");
 const MARK = placeholders("runId", "seq", "status", "at", "result");
+const NEXT = placeholders("next");
+/** Whether the run's journal has entry `seq` (the journal as it was before the statement). */
+const entry = (seq: never) =>
+  sql`exists (select 1 from journal as other where other.run_id = ${MARK.runId} and other.seq = ${seq})`;
 const BEFORE = placeholders("runId", "recipeId", "account", "target", "takenAt", "plan", "before");
 
 export const runStore: RunStore & ThisType<Stored> = {
@@ -116,6 +120,40 @@ export const runStore: RunStore & ThisType<Stored> = {
       key: `journal.mark(${sent ? "attempt" : ""}${withResult ? ",result" : ""})`,
       build,
       values: { runId, seq, status, at, result: withResult ? json(result) : null },
+      mustWrite: `journal: no entry ${seq} in run ${runId}`,
+    });
+  },
+
+  /**
+   * `journalMark` of entry `seq` with its result, and entry `next` marked `sent` (an attempt
+   * counted), in one UPDATE: an action's outcome and the next one's leaving in one commit, where a
+   * batch's two marks of one table would be a transaction (./pg/writes.ts). Both entries or
+   * neither: without the other, an entry is not written (and the mark refused, as `mustWrite`).
+   */
+  async journalMarkAndSend(runId, seq, status, at, result, next) {
+    const j = this.d.t.journal;
+    const own = sql`${j.seq} = ${MARK.seq}`;
+    const build = (q: Db) =>
+      q
+        .update(j)
+        .set({
+          status: sql`case when ${own} then ${MARK.status} else 'sent' end`,
+          attempt: sql`case when ${own} then ${j.attempt} else ${j.attempt} + 1 end`,
+          result: sql`case when ${own} then ${MARK.result} else ${j.result} end`,
+          updatedAt: MARK.at,
+        })
+        .where(
+          and(
+            eq(j.runId, MARK.runId),
+            or(and(own, entry(NEXT.next)), and(eq(j.seq, NEXT.next), entry(MARK.seq))),
+          ),
+        )
+        .returning({ id: j.id });
+    await send(this.d, {
+      table: j,
+      key: "journal.mark(,result)+sent",
+      build,
+      values: { runId, seq, status, at, result: json(result), next },
       mustWrite: `journal: no entry ${seq} in run ${runId}`,
     });
   },

@@ -295,6 +295,40 @@ describe("an action's commit on PostgreSQL (owned rows under their guard, and it
     expect(await statuses(state, runId)).toEqual(["pending"]);
     expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual([]);
   });
+
+  it("marks the next entry sent in the same statement, that one only, or, refused, neither", async () => {
+    const { pool, state } = await database("commit_next_sent");
+    const runId = await runWithEntries(state, 3);
+    await state.journalMark(runId, 0, "sent", T);
+    const commit = async (s: Stores, seq: number, next: number) => {
+      await s.addOwnedRows(ACCOUNT, TARGET, rows(2));
+      await s.journalMarkAndSend(runId, seq, "confirmed", T + 1, { requests: 1 }, next);
+    };
+    // Either entry missing: neither is written, nor the rows.
+    for (const [seq, next] of [
+      [7, 1],
+      [0, 7],
+    ] as const) {
+      await expect(state.batch((s) => commit(s, seq, next))).rejects.toThrow(
+        `journal: no entry ${seq} in run ${runId}`,
+      );
+      expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual([]);
+      expect(await statuses(state, runId)).toEqual(["sent", "pending", "pending"]);
+    }
+
+    const query = vi.spyOn(pool, "query");
+    await state.batch((s) => commit(s, 0, 1));
+    expect(query).toHaveBeenCalledTimes(1);
+    query.mockRestore();
+    expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual(rows(2));
+    expect(
+      (await state.journal(runId)).map((e) => [e.seq, e.status, e.attempt, e.result, e.updatedAt]),
+    ).toEqual([
+      [0, "confirmed", 1, { requests: 1 }, T + 1],
+      [1, "sent", 1, null, T + 1],
+      [2, "pending", 0, null, T],
+    ]);
+  });
 });
 
 /** What the runner records before a run's first write (engine/run/before.ts), for `runId`. */
