@@ -5,7 +5,8 @@
  * JavaScript, so that any checkout's compiled worker can load it; the counting costs a few
  * microseconds a statement, alike for every checkout. With BENCH_STATEMENTS_LOG set to a file, the
  * state's statements themselves (each prepared one's name, then the start of its text) are written
- * there too, one a line: what a run sends, to see which could be merged or left out.
+ * there too, one a line (the first BENCH_STATEMENTS_CHARS characters of each, 160 unless set): what
+ * a run sends, to see which could be merged or left out.
  */
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -26,7 +27,8 @@ pg.Client.prototype.query = function counted(config, ...rest) {
   if (typeof text === "string" && text.includes("musicsync_queue")) counts.queue++;
   else {
     counts.state++;
-    if (log) texts.push(`${config?.name ?? ""} ${text}`.slice(0, 160));
+    if (log)
+      texts.push(`${config?.name ?? ""} ${text}`.slice(0, Number(process.env.BENCH_STATEMENTS_CHARS ?? 160)));
   }
   return query.call(this, config, ...rest);
 };

@@ -144,6 +144,19 @@ async function removeOneRowEach(emulator: string, s: Scenario): Promise<void> {
   }
 }
 
+/**
+ * With BENCH_CPU_PROF=DIR, each worker writes a V8 CPU profile into DIR/<label> when it stops; with
+ * BENCH_PERF=1 it writes its JIT symbols for Linux perf (/tmp/perf-<pid>.map), to be recorded from
+ * outside: a V8 profile counts the time a loaded machine keeps the worker waiting, perf its CPU only.
+ */
+function profileArgs(checkout: Checkout): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return [
+    ...(dir ? ["--cpu-prof", `--cpu-prof-dir=${join(resolve(dir), checkout.label)}`] : []),
+    ...(process.env.BENCH_PERF ? ["--perf-basic-prof"] : []),
+  ];
+}
+
 async function openSide(
   server: PostgresServer,
   emu: { url: string; songs: string[] },
@@ -159,7 +172,11 @@ async function openSide(
   const args = ["worker", "--concurrency", String(o.concurrency), "--no-schedule", "--poll", "500ms"];
   const countsFile = join(scenario.dir, "statements.json");
   const worker = musicsync(checkout, scenario, [...args, "--lease", "10m"], {
-    args: ["--import", pathToFileURL(resolve(import.meta.dirname, "statement-count.mjs")).href],
+    args: [
+      "--import",
+      pathToFileURL(resolve(import.meta.dirname, "statement-count.mjs")).href,
+      ...profileArgs(checkout),
+    ],
     env: { BENCH_STATEMENTS_FILE: countsFile },
   });
   const side: Side = {

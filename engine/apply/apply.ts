@@ -26,15 +26,27 @@ export type {
 } from "./context.js";
 export { QUARANTINE_MS, QUARANTINE_TARGET } from "./quarantine.js";
 
-/** Before the first request: every action journaled `pending`, the plan's tombstones recorded. */
-async function journalPlan(s: ApplySession): Promise<void> {
-  const { state, clock, runId } = s.ctx;
+/**
+ * Before the first request: every action journaled `pending` — the first `sent` when `firstSent`,
+ * as its request leaves next — in one commit with what the run is about to change (`ctx.before`),
+ * then the plan's tombstones recorded.
+ */
+async function journalPlan(s: ApplySession, firstSent: boolean): Promise<void> {
+  const { state, clock, runId, before } = s.ctx;
   const target = targetKeyOf(s);
-  await state.journalPlanned(
-    runId,
-    s.plan.actions.map((a, i) => ({ seq: i + 1, kind: a.kind, target, payload: a })),
-    clock.now(),
-  );
+  const entries = s.plan.actions.map((a, i) => ({
+    seq: i + 1,
+    kind: a.kind,
+    target,
+    payload: a,
+    ...(i === 0 && firstSent ? { sent: true } : {}),
+  }));
+  if (entries.length > 0 || before) {
+    await state.batch(async (stores) => {
+      if (before) await stores.recordRunBefore(before);
+      await stores.journalPlanned(runId, entries, clock.now());
+    });
+  }
   if (s.plan.tombstones.length > 0) {
     await state.addTombstones(s.account, target, s.recipeId, s.plan.tombstones, clock.now());
     await state.removeOwnedRows(
@@ -45,22 +57,36 @@ async function journalPlan(s: ApplySession): Promise<void> {
   }
 }
 
+/** Why no write may be sent any more (the account's lock lost), as the reason of actions not sent. */
+function lostWhy(ctx: ApplyContext): string | null {
+  const lost = ctx.lockLost?.() ?? null;
+  return lost === null ? null : `not sent: ${lost}`;
+}
+
 export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyResult> {
   const s = openSession(plan, ctx);
   const startRequests = ctx.pacer.sent;
-  await journalPlan(s);
+  // The first action is journaled `sent` with the plan unless the lock is lost already; the lock
+  // is asked again before each request leaves (session.ts).
+  let stop: string | null = lostWhy(ctx);
+  // Whether the next action is journaled `sent` already (with the plan, or the action before's
+  // confirmation: one commit less each).
+  let journaledSent = stop === null && plan.actions.length > 0;
+  await journalPlan(s, journaledSent);
   const outcomes: ActionOutcome[] = [];
-  let stop: string | null = null;
+  const answers = new Map<number, unknown>();
   for (const [i, action] of plan.actions.entries()) {
     // A lock lost since the last action: this one and the rest are not sent (engine/run/lease.ts).
-    const lockLost = ctx.lockLost?.() ?? null;
-    if (stop === null && lockLost !== null) stop = `not sent: ${lockLost}`;
+    if (stop === null && i > 0) stop = lostWhy(ctx);
     if (stop !== null) {
       outcomes.push(await skipAction(s, i + 1, action, stop));
       continue;
     }
-    const done = await runAction(s, i + 1, action);
+    const next = i + 1 < plan.actions.length ? i + 2 : null;
+    const done = await runAction(s, i + 1, action, journaledSent, next);
+    journaledSent = done.nextSent === true;
     outcomes.push(done.outcome);
+    if (done.outcome.status === "confirmed") answers.set(i + 1, done.answer);
     stop = done.stop;
   }
   const allDone = outcomes.every((o) => o.status === "confirmed");
@@ -70,5 +96,6 @@ export async function applyPlan(plan: Plan, ctx: ApplyContext): Promise<ApplyRes
     requests: ctx.pacer.sent - startRequests,
     playlistId: s.playlistId,
     quarantined: s.quarantined,
+    answers,
   };
 }

@@ -1,6 +1,6 @@
 /** What `applyPlan` is given and what it returns (re-exported by apply.ts). */
 import type { PlanAction } from "../plan/types.js";
-import type { EngineState, JournalStatus } from "../state/types.js";
+import type { EngineState, JournalStatus, RunBeforeRecord } from "../state/types.js";
 import type { EngineClient } from "./client.js";
 import type { Clock, Pacer } from "./pacer.js";
 
@@ -33,6 +33,8 @@ export interface ApplyContext {
    * Asked before every write request, the last thing before it leaves.
    */
   lockLost?: () => string | null;
+  /** What the run is about to change (engine/run/before.ts), committed with the journal of its plan. */
+  before?: RunBeforeRecord;
 }
 
 export interface ActionOutcome {
@@ -53,4 +55,9 @@ export interface ApplyResult {
   requests: number;
   playlistId: string | null;
   quarantined: string[];
+  /**
+   * Each confirmed action's result (by seq) as its journal entry keeps it — the service's answer,
+   * the new rows' ids — so that what the apply did is known without reading the journal back.
+   */
+  answers: ReadonlyMap<number, unknown>;
 }

@@ -15,7 +15,6 @@
 import type { ActualTarget, Plan, PlanAction, RowRef } from "../plan/types.js";
 import { serviceTitle } from "../recipe/service-text.js";
 import { type Item, makeItem } from "../sources/item.js";
-import type { JournalEntry } from "../state/types.js";
 import type { ApplyResult } from "./context.js";
 import { afterMoves } from "./handlers/playlist-order.js";
 
@@ -28,12 +27,7 @@ interface Known {
   added: Map<string, string>;
 }
 
-export function targetAfterApply(
-  plan: Plan,
-  before: ActualTarget,
-  result: ApplyResult,
-  journal: readonly JournalEntry[],
-): ActualTarget | null {
+export function targetAfterApply(plan: Plan, before: ActualTarget, result: ApplyResult): ActualTarget | null {
   if (plan.target.spec.type !== "playlist" || !before.exists || before.truncated) return null;
   if (result.result !== "converged" || result.playlistId !== before.playlistId) return null;
   if (result.outcomes.some((o) => o.status !== "confirmed")) return null;
@@ -44,8 +38,8 @@ export function targetAfterApply(
     added: new Map(),
   };
   for (const [i, action] of plan.actions.entries()) {
-    const entry = journal.find((j) => j.seq === i + 1);
-    if (entry?.status !== "confirmed" || !step(known, action, entry.result)) return null;
+    const outcome = result.outcomes.find((o) => o.seq === i + 1);
+    if (outcome?.status !== "confirmed" || !step(known, action, result.answers.get(i + 1))) return null;
   }
   return { ...before, rows: known.rows, title: known.title, privacy: known.privacy };
 }

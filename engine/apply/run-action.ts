@@ -13,6 +13,10 @@ import { type ApplySession, commitWithOwnership, markOf, type SessionMark } from
 export interface ActionResult {
   outcome: ActionOutcome;
   stop: string | null;
+  /** A confirmed action's result as journaled. */
+  answer?: unknown;
+  /** The next action was journaled `sent` with this one's confirmation. */
+  nextSent?: boolean;
 }
 
 /** An action not sent because an earlier one failed in a way that leaves nothing to write to. */
@@ -26,10 +30,21 @@ export async function skipAction(
   return { seq, kind: action.kind, status: "failed", requests: 0, error: why, sent: false };
 }
 
-export async function runAction(s: ApplySession, seq: number, action: PlanAction): Promise<ActionResult> {
+/**
+ * `journaledSent`: the entry is `sent` already (journaled so with the plan, apply.ts, or with the
+ * action before's confirmation). `next`: the seq of the action that follows, if any, marked `sent`
+ * with this one's confirmation while the lock holds (the plan goes on after a confirmed action).
+ */
+export async function runAction(
+  s: ApplySession,
+  seq: number,
+  action: PlanAction,
+  journaledSent = false,
+  next: number | null = null,
+): Promise<ActionResult> {
   const { state, clock, runId, logger } = s.ctx;
   const since = markOf(s);
-  await state.journalMark(runId, seq, "sent", clock.now());
+  if (!journaledSent) await state.journalMark(runId, seq, "sent", clock.now());
   notify(s, seq, action, "sent");
   logger.debug({ recipe: s.recipeId, run: runId, seq, kind: action.kind }, "action sent");
   const handler = handlerOf(action);
@@ -42,16 +57,21 @@ export async function runAction(s: ApplySession, seq: number, action: PlanAction
     return failed(s, seq, action, since, e);
   }
   const requests = s.requests - since.requests;
-  // What the write made the engine's, and that it was confirmed: one commit.
+  const answer = { playlistId: s.playlistId, requests, ...handler.journal?.(s, since) };
+  const nextSent = next !== null && (s.ctx.lockLost?.() ?? null) === null;
+  // What the write made the engine's, that it was confirmed, and that the next one leaves: one commit.
   await commitWithOwnership(s, (stores) =>
-    stores.journalMark(runId, seq, "confirmed", clock.now(), {
-      playlistId: s.playlistId,
-      requests,
-      ...handler.journal?.(s, since),
-    }),
+    nextSent
+      ? stores.journalMarkAndSend(runId, seq, "confirmed", clock.now(), answer, next)
+      : stores.journalMark(runId, seq, "confirmed", clock.now(), answer),
   );
   notify(s, seq, action, "confirmed");
-  return { outcome: { seq, kind: action.kind, status: "confirmed", requests, error: null }, stop: null };
+  return {
+    outcome: { seq, kind: action.kind, status: "confirmed", requests, error: null },
+    stop: null,
+    answer,
+    nextSent,
+  };
 }
 
 async function failed(

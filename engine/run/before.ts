@@ -14,7 +14,7 @@ import { targetKey } from "../plan/plan.js";
 import type { ActualTarget, Plan } from "../plan/types.js";
 import type { Privacy, TargetSpec } from "../recipe/types.js";
 import { itemLabel, makeItem } from "../sources/item.js";
-import type { EngineState } from "../state/types.js";
+import type { EngineState, RunBeforeRecord } from "../state/types.js";
 import { type Rating, type RatingsClient, readRatings } from "../targets/ratings.js";
 
 export const BEFORE_VERSION = 1;
@@ -233,12 +233,19 @@ export async function priorRatings(plan: Plan, env: RecordBeforeEnv): Promise<Ma
   }
 }
 
-/** Records what the run is about to change (runner: just before applyPlan). Nothing for an empty plan. */
-export async function recordBefore(env: RecordBeforeEnv, planned: BeforeInput, runId: number): Promise<void> {
+/**
+ * What the run is about to change (runner: just before applyPlan, which commits it with the journal
+ * of the plan). Null for an empty plan.
+ */
+export async function beforeRecord(
+  env: RecordBeforeEnv,
+  planned: BeforeInput,
+  runId: number,
+): Promise<RunBeforeRecord | null> {
   const { plan } = planned;
-  if (plan.actions.length === 0) return;
+  if (plan.actions.length === 0) return null;
   const before = captureBefore(planned, await priorRatings(plan, env));
-  await env.state.recordRunBefore({
+  return {
     runId,
     recipeId: plan.recipe.id,
     account: plan.account,
@@ -246,5 +253,5 @@ export async function recordBefore(env: RecordBeforeEnv, planned: BeforeInput, r
     takenAt: env.clock.now(),
     plan,
     before,
-  });
+  };
 }

@@ -41,7 +41,7 @@ import { keepPersonRatings, personRatings, unreadRatingsNote } from "../targets/
 import { readTarget, type TargetRead } from "../targets/read.js";
 import { runThatApplied } from "./applied-plan.js";
 import { type ApprovalOptions, approvalGate, noteApproval } from "./approval.js";
-import { recordBefore } from "./before.js";
+import { beforeRecord } from "./before.js";
 import { withLock } from "./lease.js";
 import { reconcile } from "./reconcile.js";
 import type { EngineEnv, Outcome, Planned, RecipeRun, TargetSide } from "./run-types.js";
@@ -456,9 +456,10 @@ export async function applyWithRun(
   let sent = 0;
   try {
     // What the run is about to change, for `musicsync undo` (engine/run/before.ts).
-    await recordBefore(env, planned, runId);
+    const before = await beforeRecord(env, planned, runId);
     const { lease, onAction } = env;
     const result = await applyPlan(plan, {
+      ...(before ? { before } : {}),
       client: env.clientFor(plan.account),
       state,
       pacer: env.pacerFor(plan.account),
@@ -599,9 +600,8 @@ async function snapshotAfter(
 ): Promise<Snapshot | null> {
   const { plan } = planned;
   try {
-    const journal = await env.state.journal(runId);
     const actual =
-      targetAfterApply(plan, planned.read.actual, result, journal) ??
+      targetAfterApply(plan, planned.read.actual, result) ??
       (
         await readTarget(plan.target.spec, env.clientFor(plan.account), {
           recipeId: plan.recipe.id,

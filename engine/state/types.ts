@@ -158,13 +158,26 @@ export interface RunStore {
   /** Marks a finished run as interrupted (counts kept), with why. */
   markInterrupted(runId: number, at: number, reason: string): Promise<void>;
 
-  /** Journals the planned writes of a run before any is sent (status `pending`). */
+  /**
+   * Journals the planned writes of a run before any is sent (status `pending`); an entry with
+   * `sent` is journalled `sent` (an attempt counted), as `journalMark` would mark it: the first
+   * write, whose request leaves next.
+   */
   journalPlanned(
     runId: number,
-    entries: { seq: number; kind: string; target: string; payload: unknown }[],
+    entries: { seq: number; kind: string; target: string; payload: unknown; sent?: boolean }[],
     at: number,
   ): Promise<void>;
   journalMark(runId: number, seq: number, status: JournalStatus, at: number, result?: unknown): Promise<void>;
+  /** `journalMark` of `seq` with `result`, and entry `next` marked `sent`, in one write. */
+  journalMarkAndSend(
+    runId: number,
+    seq: number,
+    status: JournalStatus,
+    at: number,
+    result: unknown,
+    next: number,
+  ): Promise<void>;
   journal(runId: number): Promise<JournalEntry[]>;
   /** Writes not known to be finished (`pending`, `sent`, `unknown`), oldest first: what a re-run must verify. */
   unfinishedWrites(): Promise<JournalEntry[]>;

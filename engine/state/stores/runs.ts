@@ -1,12 +1,12 @@
 /** Runs, their journal and before-records; on open, closes the runs a gone process left `running`. */
 
-import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { chunk } from "../../../shared/chunk.js";
 import { actionCounts, journalFate } from "../counts.js";
 import {
   changed,
   type Db,
   type Dialect,
-  inSlices,
   json,
   oneRow,
   parse,
@@ -15,6 +15,8 @@ import {
   type Read,
   type Stored,
   send,
+  sendNow,
+  type Write,
 } from "../dialect.js";
 import { abandonedRunReason, DEFAULT_LOCK_STALE_MS, type RunningRun } from "../holder.js";
 import type { Row } from "../tables.js";
@@ -26,6 +28,11 @@ const SLICE = 500;
 const START = placeholders("recipeId", "account", "kind", "recipeHash", "holder");
 const END = placeholders("id", "at", "result", "counts", "error");
 const MARK = placeholders("runId", "seq", "status", "at", "result");
+const NEXT = placeholders("next");
+/** Whether the run's journal has entry `seq` (the journal as it was before the statement). */
+const entry = (seq: never) =>
+  sql`exists (select 1 from journal as other where other.run_id = ${MARK.runId} and other.seq = ${seq})`;
+const BEFORE = placeholders("runId", "recipeId", "account", "target", "takenAt", "plan", "before");
 
 export const runStore: RunStore & ThisType<Stored> = {
   async startRun(run) {
@@ -71,18 +78,20 @@ export const runStore: RunStore & ThisType<Stored> = {
       .where(eq(t.runs.id, runId));
   },
 
-  /** All or nothing; the unique (run_id, seq) index refuses a write journalled twice. */
+  /**
+   * All or nothing; the unique (run_id, seq) index refuses a write journalled twice. Each slice is
+   * a write a batch may send with its others (the run's before-record, ./pg/writes.ts): a run's
+   * first write is journalled in the statement that records what it is about to change.
+   */
   async journalPlanned(runId, entries, at) {
-    const rows = entries.map((e) => ({
-      runId,
-      seq: e.seq,
-      kind: e.kind,
-      target: e.target,
-      payload: json(e.payload),
-      status: "pending" as const,
-      updatedAt: at,
-    }));
-    await inSlices(this.d, rows, SLICE, (q, slice) => q.insert(this.d.t.journal).values(slice));
+    const writes = chunk(entries, SLICE).map((slice) => plannedWrite(this.d, runId, slice, at));
+    if (writes.length < 2 || this.d.defer) {
+      for (const write of writes) await send(this.d, write);
+      return;
+    }
+    await this.d.transaction(async (tx) => {
+      for (const write of writes) await sendNow(tx, write);
+    });
   },
 
   /**
@@ -115,6 +124,40 @@ export const runStore: RunStore & ThisType<Stored> = {
     });
   },
 
+  /**
+   * `journalMark` of entry `seq` with its result, and entry `next` marked `sent` (an attempt
+   * counted), in one UPDATE: an action's outcome and the next one's leaving in one commit, where a
+   * batch's two marks of one table would be a transaction (./pg/writes.ts). Both entries or
+   * neither: without the other, an entry is not written (and the mark refused, as `mustWrite`).
+   */
+  async journalMarkAndSend(runId, seq, status, at, result, next) {
+    const j = this.d.t.journal;
+    const own = sql`${j.seq} = ${MARK.seq}`;
+    const build = (q: Db) =>
+      q
+        .update(j)
+        .set({
+          status: sql`case when ${own} then ${MARK.status} else 'sent' end`,
+          attempt: sql`case when ${own} then ${j.attempt} else ${j.attempt} + 1 end`,
+          result: sql`case when ${own} then ${MARK.result} else ${j.result} end`,
+          updatedAt: MARK.at,
+        })
+        .where(
+          and(
+            eq(j.runId, MARK.runId),
+            or(and(own, entry(NEXT.next)), and(eq(j.seq, NEXT.next), entry(MARK.seq))),
+          ),
+        )
+        .returning({ id: j.id });
+    await send(this.d, {
+      table: j,
+      key: "journal.mark(,result)+sent",
+      build,
+      values: { runId, seq, status, at, result: json(result), next },
+      mustWrite: `journal: no entry ${seq} in run ${runId}`,
+    });
+  },
+
   async journal(runId) {
     const j = this.d.t.journal;
     return journalWhere(this, eq(j.runId, runId), sql`${j.seq}`);
@@ -127,9 +170,10 @@ export const runStore: RunStore & ThisType<Stored> = {
 
   /** INSERT … ON CONFLICT DO UPDATE: two records of one run at once leave one row, the later one. */
   async recordRunBefore(r) {
-    const { db, t } = this.d;
-    const row = { ...r, plan: JSON.stringify(r.plan), before: JSON.stringify(r.before) };
-    await db.insert(t.runBefore).values(row).onConflictDoUpdate({ target: t.runBefore.runId, set: row });
+    const b = this.d.t.runBefore;
+    const build = (q: Db) => q.insert(b).values(BEFORE).onConflictDoUpdate({ target: b.runId, set: BEFORE });
+    const values = { ...r, plan: JSON.stringify(r.plan), before: JSON.stringify(r.before) };
+    await send(this.d, { table: b, key: "run_before.record", build, values });
   },
 
   async runBefore(runId) {
@@ -137,6 +181,42 @@ export const runStore: RunStore & ThisType<Stored> = {
     return row && runBeforeOf(row);
   },
 };
+
+type PlannedEntry = Parameters<RunStore["journalPlanned"]>[1][number];
+
+/**
+ * The insert of `entries` (a slice) as a write, prepared once per number of entries: `pending`, or
+ * `sent` with its first attempt counted for an entry whose request is about to leave.
+ */
+function plannedWrite(d: Dialect, runId: number, entries: readonly PlannedEntry[], at: number): Write {
+  const j = d.t.journal;
+  const field = (name: string, i: number) => sql.placeholder(`${name}${i}`) as never;
+  const build = (q: Db) =>
+    q.insert(j).values(
+      entries.map((_, i) => ({
+        runId: sql.placeholder("runId") as never,
+        seq: field("seq", i),
+        kind: field("kind", i),
+        target: field("target", i),
+        payload: field("payload", i),
+        status: field("status", i),
+        attempt: field("attempt", i),
+        updatedAt: sql.placeholder("at") as never,
+      })),
+    );
+  const values: Record<string, unknown> = { runId, at };
+  for (const [i, e] of entries.entries()) {
+    Object.assign(values, {
+      [`seq${i}`]: e.seq,
+      [`kind${i}`]: e.kind,
+      [`target${i}`]: e.target,
+      [`payload${i}`]: json(e.payload),
+      [`status${i}`]: e.sent ? "sent" : "pending",
+      [`attempt${i}`]: e.sent ? 1 : 0,
+    });
+  }
+  return { table: j, key: `journal.plan(${entries.length})`, build, values };
+}
 
 const runRecordOf = (r: Row<"runs">): RunRecord => ({
   ...r,

@@ -209,6 +209,26 @@ function journalStore(get: Get): void {
     expect((await s.journal(run))[1]).toMatchObject({ status: "pending", attempt: 0, updatedAt: 50 });
   });
 
+  it("journals an entry sent with its plan, and marks an outcome with the next entry sent, both or neither", async () => {
+    const s = get();
+    const run = await startRun(s, "r", 1);
+    const third = { seq: 3, kind: "add", target: "pl:1", payload: null };
+    await s.journalPlanned(run, [{ ...planned[1]!, sent: true }, planned[0]!, third], 50);
+    expect((await s.journal(run)).map((e) => [e.status, e.attempt])).toEqual([
+      ["sent", 1],
+      ["pending", 0],
+      ["pending", 0],
+    ]);
+    await expect(s.journalMarkAndSend(run, 1, "confirmed", 51, { added: 2 }, 9)).rejects.toThrow();
+    await expect(s.journalMarkAndSend(run, 9, "confirmed", 51, { added: 2 }, 2)).rejects.toThrow();
+    await s.journalMarkAndSend(run, 1, "confirmed", 52, { added: 2 }, 2);
+    expect((await s.journal(run)).map((e) => [e.status, e.attempt, e.result, e.updatedAt])).toEqual([
+      ["confirmed", 1, { added: 2 }, 52],
+      ["sent", 1, null, 52],
+      ["pending", 0, null, 50],
+    ]);
+  });
+
   it("refuses to mark a write that was never journalled", async () => {
     const s = get();
     const run = await startRun(s, "r", 1);

@@ -1,7 +1,8 @@
 /**
  * A PostgreSQL batch tried where it could break (docs/ARCHITECTURE.md#the-state): writes sent as one
  * WITH statement are all or nothing, two writes of one row keep their order, a batch of thousands
- * of rows stays within the bind limit and is as all-or-nothing, and an account lock's row goes
+ * of rows stays within the bind limit and is as all-or-nothing, a run's plan is journalled with its
+ * before-record in one statement (several slices: a transaction), and an account lock's row goes
  * away with its session lock even when the statement letting go of both fails.
  */
 import pg from "pg";
@@ -293,6 +294,109 @@ describe("an action's commit on PostgreSQL (owned rows under their guard, and it
     await expect(state.batch((s) => actionCommit(s, runId, rows(2)))).rejects.toThrow(/rows refused/);
     expect(await statuses(state, runId)).toEqual(["pending"]);
     expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual([]);
+  });
+
+  it("marks the next entry sent in the same statement, that one only, or, refused, neither", async () => {
+    const { pool, state } = await database("commit_next_sent");
+    const runId = await runWithEntries(state, 3);
+    await state.journalMark(runId, 0, "sent", T);
+    const commit = async (s: Stores, seq: number, next: number) => {
+      await s.addOwnedRows(ACCOUNT, TARGET, rows(2));
+      await s.journalMarkAndSend(runId, seq, "confirmed", T + 1, { requests: 1 }, next);
+    };
+    // Either entry missing: neither is written, nor the rows.
+    for (const [seq, next] of [
+      [7, 1],
+      [0, 7],
+    ] as const) {
+      await expect(state.batch((s) => commit(s, seq, next))).rejects.toThrow(
+        `journal: no entry ${seq} in run ${runId}`,
+      );
+      expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual([]);
+      expect(await statuses(state, runId)).toEqual(["sent", "pending", "pending"]);
+    }
+
+    const query = vi.spyOn(pool, "query");
+    await state.batch((s) => commit(s, 0, 1));
+    expect(query).toHaveBeenCalledTimes(1);
+    query.mockRestore();
+    expect(await state.ownedRows(ACCOUNT, TARGET)).toEqual(rows(2));
+    expect(
+      (await state.journal(runId)).map((e) => [e.seq, e.status, e.attempt, e.result, e.updatedAt]),
+    ).toEqual([
+      [0, "confirmed", 1, { requests: 1 }, T + 1],
+      [1, "sent", 1, null, T + 1],
+      [2, "pending", 0, null, T],
+    ]);
+  });
+});
+
+/** What the runner records before a run's first write (engine/run/before.ts), for `runId`. */
+const beforeOf = (runId: number) => ({
+  runId,
+  recipeId: RECIPE,
+  account: ACCOUNT,
+  target: TARGET,
+  takenAt: T,
+  plan: { actions: runId },
+  before: { rows: [{ videoId: "v1", setVideoId: "s1" }] },
+});
+
+/** `n` planned entries of `runId`'s journal, the first one `sent` (its request leaves next). */
+const planned = (n: number, from = 1) =>
+  Array.from({ length: n }, (_, i) => ({
+    seq: from + i,
+    kind: "add_playlist_items",
+    target: TARGET,
+    payload: { seq: from + i },
+    ...(from + i === 1 ? { sent: true } : {}),
+  }));
+
+/** A run's plan journalled as the apply does it: with its before-record, in one batch. */
+const journalPlan = (state: EngineState, runId: number, entries: ReturnType<typeof planned>) =>
+  state.batch(async (s) => {
+    await s.recordRunBefore(beforeOf(runId));
+    await s.journalPlanned(runId, entries, T);
+  });
+
+describe("a run's plan journalled on PostgreSQL (its before-record, its first write sent)", () => {
+  it("is one statement that keeps each entry's status and attempt, or, refused, neither record", async () => {
+    const { pool, state } = await database("plan_one_statement");
+    const runId = await startRun(state);
+    // Entry 3 is there already: the journal's unique (run, seq) refuses the whole statement.
+    await state.journalPlanned(runId, [{ seq: 3, kind: "add", target: TARGET, payload: null }], T);
+    await expect(journalPlan(state, runId, planned(3))).rejects.toThrow();
+    expect(await state.runBefore(runId)).toBeNull();
+    expect((await state.journal(runId)).map((e) => e.seq)).toEqual([3]);
+
+    const next = await startRun(state);
+    const query = vi.spyOn(pool, "query");
+    await journalPlan(state, next, planned(3));
+    expect(query).toHaveBeenCalledTimes(1);
+    query.mockRestore();
+    expect(await state.runBefore(next)).toEqual(beforeOf(next));
+    const journal = await state.journal(next);
+    expect(journal.map((e) => [e.seq, e.status, e.attempt, e.payload])).toEqual([
+      [1, "sent", 1, { seq: 1 }],
+      [2, "pending", 0, { seq: 2 }],
+      [3, "pending", 0, { seq: 3 }],
+    ]);
+  });
+
+  it("of several slices is a transaction: an entry refused in the last slice keeps nothing", async () => {
+    const { state } = await database("plan_slices");
+    const runId = await startRun(state);
+    await state.journalPlanned(runId, [{ seq: 1_200, kind: "add", target: TARGET, payload: null }], T);
+    await expect(journalPlan(state, runId, planned(1_200))).rejects.toThrow();
+    expect(await state.runBefore(runId)).toBeNull();
+    expect((await state.journal(runId)).map((e) => e.seq)).toEqual([1_200]);
+
+    const next = await startRun(state);
+    await journalPlan(state, next, planned(1_200));
+    expect(await state.runBefore(next)).toEqual(beforeOf(next));
+    const journal = await state.journal(next);
+    expect(journal.map((e) => e.seq)).toEqual(planned(1_200).map((e) => e.seq));
+    expect(journal.filter((e) => e.status === "sent").map((e) => [e.seq, e.attempt])).toEqual([[1, 1]]);
   });
 });
 
