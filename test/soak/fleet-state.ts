@@ -1,11 +1,12 @@
 /**
  * What the fleet's database says: the run queue's jobs, read from pg-boss's table, and a
  * scheduled recipe's next run, cleared and read back through the engine's own state API. Every read
- * opens a connection of its own and closes it, so a database that blinks only fails that read.
+ * opens a connection of its own and closes it (or a polling loop's session that reconnects after a
+ * failure), so a database that blinks only fails that read.
  */
-import pg from "pg";
 import { openState } from "../../engine/state/open.js";
 import { QUEUE_SCHEMA, RUN_QUEUE } from "../../engine/worker/queue.js";
+import { type Reader, withSession } from "./pg-session.js";
 
 export interface Job {
   recipe: string;
@@ -14,23 +15,20 @@ export interface Job {
   output: string | null;
 }
 
-/** Every job of the run queue, oldest first (none when the queue's tables are not made yet). */
-export async function queueJobs(url: string): Promise<Job[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  client.on("error", () => undefined);
-  await client.connect();
-  try {
-    const made = await client.query("SELECT to_regclass($1) AS t", [`${QUEUE_SCHEMA}.job`]);
-    if (made.rows[0]?.t === null) return [];
-    const { rows } = await client.query<Job>(
-      `SELECT data->>'recipeId' AS recipe, state::text AS state, output::text AS output
-         FROM ${QUEUE_SCHEMA}.job WHERE name = $1 ORDER BY created_on`,
-      [RUN_QUEUE],
-    );
-    return rows;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+/**
+ * Every job of the run queue, oldest first (none when the queue's tables are not made yet): read
+ * on a connection of its own (a URL), or on a session a polling loop keeps (pg-session.ts).
+ */
+export async function queueJobs(from: string | Reader): Promise<Job[]> {
+  if (typeof from === "string") return withSession(from, queueJobs);
+  const made = await from.query<{ t: string | null }>("SELECT to_regclass($1) AS t", [`${QUEUE_SCHEMA}.job`]);
+  if (made.rows[0]?.t === null) return [];
+  const { rows } = await from.query<Job>(
+    `SELECT data->>'recipeId' AS recipe, state::text AS state, output::text AS output
+       FROM ${QUEUE_SCHEMA}.job WHERE name = $1 ORDER BY created_on`,
+    [RUN_QUEUE],
+  );
+  return rows;
 }
 
 const OPEN = new Set(["created", "retry", "active"]);

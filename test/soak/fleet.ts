@@ -44,6 +44,7 @@ import { checkNoRunning, type Found } from "./invariants.js";
 import { runKilled } from "./kill.js";
 import { findLeaks, secretsOfHeaders } from "./leaks.js";
 import { advisoryLocks, databaseFault, type FaultTarget, faultTarget, setIdleTimeout } from "./pg-faults.js";
+import { ReusedSession } from "./pg-session.js";
 import { stateQuarantine, stateRuns } from "./state.js";
 
 export interface FleetContext {
@@ -185,21 +186,26 @@ const CONFIRMED = "write batch confirmed";
 async function drive(f: Fleet): Promise<boolean> {
   const deadline = Date.now() + (f.plan.light ? DRAIN_MS.light : DRAIN_MS.full);
   const pending = [...f.plan.events];
-  while (Date.now() < deadline) {
-    replaceDead(f);
-    if (f.firstWrite === null && logged(f, CONFIRMED) > 0) f.firstWrite = Date.now();
-    const jobs = await queueJobs(f.ctx.stateUrl).catch(() => null);
-    if (jobs !== null && openJobs(jobs).length === 0) {
-      if (pending.length === 0) return true;
-      // Faults are still to come: work for them to land in.
-      if (f.rounds < f.plan.rounds) await enqueue(f, false);
+  const queue = new ReusedSession(f.ctx.stateUrl);
+  try {
+    while (Date.now() < deadline) {
+      replaceDead(f);
+      if (f.firstWrite === null && logged(f, CONFIRMED) > 0) f.firstWrite = Date.now();
+      const jobs = await queueJobs(queue).catch(() => null);
+      if (jobs !== null && openJobs(jobs).length === 0) {
+        if (pending.length === 0) return true;
+        // Faults are still to come: work for them to land in.
+        if (f.rounds < f.plan.rounds) await enqueue(f, false);
+      }
+      // Without any write after 30 s the events go by the fleet's start.
+      const zero = f.firstWrite ?? f.started + 30_000;
+      if (pending[0] && Date.now() >= zero + pending[0].atMs) await fire(f, pending.shift()!);
+      else await sleep(250);
     }
-    // Without any write after 30 s the events go by the fleet's start.
-    const zero = f.firstWrite ?? f.started + 30_000;
-    if (pending[0] && Date.now() >= zero + pending[0].atMs) await fire(f, pending.shift()!);
-    else await sleep(250);
+    return false;
+  } finally {
+    await queue.close();
   }
-  return false;
 }
 
 function replaceDead(f: Fleet) {
@@ -256,8 +262,13 @@ async function lockHeld(f: Fleet): Promise<void> {
   const early = (l: LogLine) => l.msg === CONFIRMED && Number(l.seq) <= 2 && Number(l.total) >= 6;
   const started = () => f.workers.some((w, i) => w.logs.slice(seen[i] ?? 0).some(early));
   for (const until = Date.now() + 6_000; Date.now() < until; await sleep(20)) if (started()) return;
-  for (const until = Date.now() + 5_000; Date.now() < until; await sleep(50))
-    if ((await advisoryLocks(f.target).catch(() => 0)) > 0) return;
+  const admin = new ReusedSession(f.target.server.url);
+  try {
+    for (const until = Date.now() + 5_000; Date.now() < until; await sleep(50))
+      if ((await advisoryLocks(f.target, admin).catch(() => 0)) > 0) return;
+  } finally {
+    await admin.close();
+  }
 }
 
 function lastWriter(f: Fleet): FleetWorker | null {

@@ -14,6 +14,7 @@ import {
   faultTarget,
   setIdleTimeout,
 } from "./pg-faults.js";
+import { ReusedSession } from "./pg-session.js";
 
 const server = usePostgres();
 const open: pg.Client[] = [];
@@ -84,5 +85,24 @@ describe("the fleet's database faults", () => {
     const later = await session(mine);
     await new Promise((r) => setTimeout(r, 800));
     expect(later.ended()).toBe(false);
+  });
+
+  it("a polling loop's session: one backend for many reads; a cut fails one read, the next reconnects", async () => {
+    const mine = await server().createDatabase("mine");
+    const target = faultTarget(server(), mine);
+    const polls = new ReusedSession(mine);
+    try {
+      const backend = async () =>
+        (await polls.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      const first = await backend();
+      expect(await backend()).toBe(first);
+      expect(await cutAllSessions(target)).toBe(1);
+      await expect(backend()).rejects.toThrow();
+      const after = await backend();
+      expect(after).not.toBe(first);
+      expect(await backend()).toBe(after);
+    } finally {
+      await polls.close();
+    }
   });
 });

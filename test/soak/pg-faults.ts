@@ -8,6 +8,7 @@
 import pg from "pg";
 import type { PostgresServer } from "../support/postgres-server.js";
 import type { FleetFault } from "./fleet-plan.js";
+import { type Reader, withSession } from "./pg-session.js";
 import { databaseName } from "./state.js";
 
 /** Where the faults are done from: the server (its `postgres` database) and the seed's database. */
@@ -33,16 +34,19 @@ async function onAdmin<T>(t: FaultTarget, work: (c: pg.Client) => Promise<T>): P
   }
 }
 
-/** Advisory locks held now in the seed's database (accounts' locks, the scheduler's). */
-export function advisoryLocks(t: FaultTarget): Promise<number> {
-  return onAdmin(t, async (c) => {
-    const { rows } = await c.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
-        WHERE l.locktype = 'advisory' AND l.granted AND d.datname = $1`,
-      [t.database],
-    );
-    return rows[0]?.n ?? 0;
-  });
+/**
+ * Advisory locks held now in the seed's database (accounts' locks, the scheduler's): asked on a
+ * connection of its own, or on `admin`, a session to the server's `postgres` database that a
+ * polling loop keeps (pg-session.ts).
+ */
+export async function advisoryLocks(t: FaultTarget, admin?: Reader): Promise<number> {
+  if (admin === undefined) return withSession(t.server.url, (c) => advisoryLocks(t, c));
+  const { rows } = await admin.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+      WHERE l.locktype = 'advisory' AND l.granted AND d.datname = $1`,
+    [t.database],
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** Ends the sessions of the seed's database that hold an advisory lock; how many. */
