@@ -40,3 +40,18 @@ function guarded(client: pg.PoolClient): pg.PoolClient {
   client.release = once;
   return client;
 }
+
+/**
+ * node-postgres's client for a pool we do not build (pg-boss builds the job queue's, handing on its
+ * options: `Client` among them), its connection's end always heard. pg-boss checks a client out for
+ * some statements (a worker's fetch of its next job among them); the server ending that session
+ * between two of them (its idle_session_timeout, met while the worker was starved of CPU: soak seed
+ * 401 at a load of 21) raised an unheard 'error', which ended the worker. Heard, it only fails the
+ * statement the client is given next, which pg-boss reports (its 'error' event) and tries again.
+ */
+export class HeardClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on("error", () => undefined);
+  }
+}

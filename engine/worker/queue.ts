@@ -10,7 +10,9 @@
  * exclusivity comes from the engine's lock (on PostgreSQL, a session advisory lock that dies with
  * its worker): a job whose account is busy is sent back with a short delay.
  */
+import type pg from "pg";
 import { type Job, PgBoss } from "pg-boss";
+import { HeardClient } from "../postgres/pool.js";
 import { DEFAULT_RECONNECT, reconnecting } from "../postgres/reconnect.js";
 import { carryOverOldQueue, setAsideOldQueue } from "./queue-upgrade.js";
 import { DEFAULT_QUEUE_SETTINGS, type QueueSettings } from "./settings.js";
@@ -70,6 +72,9 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
+/** pg-boss's options, with those it hands on to node-postgres's pool that its types do not name. */
+type QueueOptions = ConstructorParameters<typeof PgBoss>[0] & { Client: typeof pg.Client };
+
 /** The run queue's settings for a lease (the same for creating the queue and updating it). */
 function runQueueOptions(leaseSeconds: number) {
   return {
@@ -97,8 +102,10 @@ export async function openQueue(
 ): Promise<JobQueue> {
   const settings = given ?? DEFAULT_QUEUE_SETTINGS;
   await setAsideOldQueue(url, QUEUE_SCHEMA);
-  const boss = new PgBoss({
+  const options: QueueOptions = {
     connectionString: url,
+    // Handed on to its pool (pg.Pool's option): a checked-out client's lost session is heard.
+    Client: HeardClient,
     schema: QUEUE_SCHEMA,
     application_name: given ? "musicsync worker" : "musicsync",
     // Only workers look for dead workers' jobs; a sender (`musicsync enqueue`) just sends.
@@ -108,7 +115,8 @@ export async function openQueue(
     monitorIntervalSeconds: settings.superviseSeconds,
     // pg-boss's own cron scheduling is not used: the workers' scheduler sends the runs (scheduler.ts).
     schedule: false,
-  });
+  };
+  const boss = new PgBoss(options);
   boss.on("error", onError);
   await boss.start();
   try {

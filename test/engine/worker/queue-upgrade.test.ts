@@ -5,12 +5,15 @@
  * held — waiting, delayed, retrying, or taken by a worker that is gone — once, whatever the number
  * of processes starting together; the finished and failed jobs stay in the old schema, and nothing
  * that is not a run is taken.
+ *
+ * And the queue's own connections: a session the server ends while pg-boss holds its client is heard.
  */
 
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type JobQueue, openQueue, QUEUE_SCHEMA, RUN_QUEUE } from "../../../engine/worker/queue.js";
@@ -18,6 +21,7 @@ import { oldQueueSchema, setAsideOldQueue } from "../../../engine/worker/queue-u
 import type { QueueSettings } from "../../../engine/worker/settings.js";
 import { ensureBuilt, musicsync } from "../../support/cli-process.js";
 import { writeRecipes } from "../../support/daemon-harness.js";
+import { waitUntil } from "../../support/load.js";
 import { usePostgres } from "../../support/postgres-server.js";
 
 const server = usePostgres();
@@ -215,5 +219,36 @@ describe("a pg-boss 10 job queue", () => {
     expect(r.stderr).toContain(`DROP SCHEMA ${ASIDE} CASCADE`);
     expect(r.stderr).not.toContain(url);
     expect(await newJobs(url)).toEqual(CARRIED);
+  });
+});
+
+describe("the job queue's connections", () => {
+  // Soak seed 401 at a load of 21: the server ended (idle_session_timeout) the session of a client
+  // pg-boss had checked out, and node-postgres's unheard 'error' ended the worker. Here the session of
+  // a checked-out client is ended the same way (pg_terminate_backend, while it idles between statements).
+  it("a checked-out client whose session the server ends: heard, its next statement fails, the queue goes on", async () => {
+    const url = await server().createDatabase("heard");
+    const errors: Error[] = [];
+    const queue = await openQueue(url, SETTINGS, (e) => errors.push(e));
+    opened.push(queue);
+    const { pool } = queue.boss.getDb() as unknown as { pool: pg.Pool };
+    const client = await pool.connect();
+    const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+    const ended = new Promise((done) => client.once("end", done));
+    await sql(url, "SELECT pg_terminate_backend($1)", [pid]);
+    // Unheard, the 'error' is thrown from the socket's handler and the client's end never comes.
+    await waitUntil(
+      () => Promise.race([ended.then(() => true), sleep(100).then(() => false)]),
+      "the client's end",
+    );
+    await expect(client.query("SELECT 1")).rejects.toThrow();
+    client.release(true);
+    // The queue's other connections are unharmed: a run is sent and found.
+    expect(await queue.send({ recipeId: "after", trigger: "manual", attempt: 1 })).not.toBeNull();
+    const [row] = await sql<{ n: string }>(
+      url,
+      `SELECT count(*) AS n FROM ${QUEUE_SCHEMA}.job WHERE singleton_key = 'after'`,
+    );
+    expect(Number(row?.n)).toBe(1);
   });
 });
