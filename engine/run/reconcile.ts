@@ -57,8 +57,10 @@ export function reconcile(
     const a = e.payload as PlanAction;
     let done = false;
     switch (a.kind) {
+      // Every id is claimed, then judged: a row the person removed since must not keep the engine
+      // from owning the rows after it (seed 2415).
       case "create_playlist":
-        done = actual.exists && a.videoIds.every((id) => claim(id));
+        done = a.videoIds.map((id) => claim(id)).every(Boolean) && actual.exists;
         break;
       case "add_playlist_items":
         done = a.videoIds.map((id) => claim(id)).every(Boolean);
@@ -80,7 +82,7 @@ export function reconcile(
         break;
       }
       case "subscribe_artists":
-        done = a.channelIds.every((id) => rowsByKey.has(id) && claim(id));
+        done = a.channelIds.map((id) => rowsByKey.has(id) && claim(id)).every(Boolean);
         break;
       case "unsubscribe_artists":
         for (const id of a.channelIds)

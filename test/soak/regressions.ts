@@ -195,6 +195,15 @@ export const REGRESSIONS: readonly Regression[] = [
     attacks: "all",
   },
   {
+    seed: 2415,
+    found:
+      "state lost, then `apply` killed after the create was sent; the person removed three of the new playlist's rows and the recipe (sync) dropped four more: reconciling the create stopped claiming rows at the first id the person had removed, so the four after it stayed the person's and a run said converged with them there (every row an interrupted write left is now claimed)",
+    promise: "docs/ENGINE.md#reconciling-an-interrupted-run",
+    state: "postgres",
+    fleet: "always",
+    attacks: "all",
+  },
+  {
     seed: 2704,
     found:
       "the soak's model, not the engine: state lost, then the person unsaved an episode the engine had saved; the next run saved it again (it could not know it had), and the person unsaved it again: the engine rightly kept it out (on_drift: adopt), but the model still took the episode for one of unknown owner and wanted it back (a row of unknown owner now leaves the model once removed)",
