@@ -45,6 +45,7 @@ import { beforeRecord } from "./before.js";
 import { withLock } from "./lease.js";
 import { reconcile } from "./reconcile.js";
 import type { EngineEnv, Outcome, Planned, RecipeRun, TargetSide } from "./run-types.js";
+import { agreed, needsSecondRead } from "./second-read.js";
 import { applyParts, dryRunParts, planSplit } from "./split.js";
 
 export { LockedError, withLock } from "./lease.js";
@@ -269,8 +270,18 @@ export async function planRecipe(loaded: LoadedRecipe, env: EngineEnv): Promise<
   if (recipe.target.type === "playlist" && recipe.policy.overflow === "split") {
     return planSplit(loaded, env, side, desired, (id, target) => readSide(env, recipe.account, id, target));
   }
-  const plan = makePlan(desired, side.read.actual, side.owned, planPolicy(loaded));
-  return { plan, read: side.read, reconciliation: side.reconciliation, generation: side.generation };
+  const policy = planPolicy(loaded);
+  const first = makePlan(desired, side.read.actual, side.owned, policy);
+  if (!needsSecondRead(first, side.read))
+    return { plan: first, read: side.read, reconciliation: side.reconciliation, generation: side.generation };
+  // Its adds say rows are absent from a list without a count: believed only if a second read agrees.
+  const second = await readTarget(recipe.target, env.clientFor(recipe.account), {
+    recipeId: recipe.id,
+    ownedPlaylistId: null,
+  });
+  const read = agreed(recipe.target, side.read, second);
+  const plan = read === side.read ? first : makePlan(desired, read.actual, side.owned, policy);
+  return { plan, read, reconciliation: side.reconciliation, generation: side.generation };
 }
 
 /**

@@ -209,4 +209,13 @@ export const REGRESSIONS: readonly Regression[] = [
       "the soak's model, not the engine: state lost, then the person unsaved an episode the engine had saved; the next run saved it again (it could not know it had), and the person unsaved it again: the engine rightly kept it out (on_drift: adopt), but the model still took the episode for one of unknown owner and wanted it back (a row of unknown owner now leaves the model once removed)",
     promise: "docs/ENGINE.md#ownership",
   },
+  {
+    seed: 2427,
+    found:
+      "a `sync` of library songs read its target cut short (a truncate fault: 12 of 62 songs, and a library list has no count), so two songs already there looked absent: it planned their add, and through the echo proxy, which refused it, a read-back found them there and the run said converged; it had added nothing (and its undo record had them out). An add to a list without a count is now believed only when a second read of the target agrees",
+    promise: "docs/ENGINE.md#guards",
+    state: "postgres",
+    fleet: "always",
+    attacks: "all",
+  },
 ];
