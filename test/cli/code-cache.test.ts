@@ -141,3 +141,41 @@ describe("a run's chunks and their entries", () => {
     expect(readdirSync(dir).sort()).toEqual(["main.cjs", "part.cjs"]);
   });
 });
+
+describe("a chunk's code made ASCII (scripts/ascii-only.mjs)", () => {
+  type AsciiOnly = (code: string, path: string) => string;
+  const load = async () =>
+    ((await import(pathToFileURL(join(ROOT, "scripts/ascii-only.mjs")).href)) as { asciiOnly: AsciiOnly })
+      .asciiOnly;
+
+  it("means what it meant: regular expressions, strings, templates; a backslash before a character kept once", async () => {
+    const asciiOnly = await load();
+    // What esbuild leaves as it was: comments, regular expressions (with and without `u`), templates.
+    const tick = "`";
+    const code = [
+      "// response’s body",
+      String.raw`const md = /^(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]$/;`,
+      String.raw`const dash = /\s+[-–—~|]\s+|\s*[|｜]\s*/;`,
+      "const tag = (s) => s.join('#');",
+      "module.exports = [",
+      `  md.exec("3月 4日")?.slice(1).join(","), dash.test("a – b"), dash.test("a - b"),`,
+      String.raw`  /^😀+$/u.test("😀😀"), /^😀$/.test("😀"), "\é", /\é/.test("é"), /\\é/.test("\\é"),`,
+      `  ${tick}· —${tick}, tag${tick}a·é${tick},`,
+      "];",
+    ].join("\n");
+    const run = (text: string) => {
+      const module = { exports: undefined as unknown };
+      new Function("module", text)(module);
+      return module.exports;
+    };
+    const ascii = asciiOnly(code, "x.cjs");
+    expect(ascii).toMatch(/^[\x00-\x7f]*$/);
+    expect(run(ascii)).toEqual(run(code));
+    expect(run(code)).toEqual(["3,4", true, true, true, true, "é", true, true, "· —", "a·é"]);
+  });
+
+  it("stops on a line separator, which would end a `//` comment where it stands", async () => {
+    const asciiOnly = await load();
+    expect(() => asciiOnly("// a\u2028b = 1", "x.cjs")).toThrow(/U\+2028/);
+  });
+});
