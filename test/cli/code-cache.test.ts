@@ -56,12 +56,14 @@ function writeChunks(): void {
   writeFileSync(
     main,
     'const part = require("./part.cjs");\nconst { basename } = require("node:path");\n' +
-      "module.exports = { part, base: basename(__filename) };\n",
+      // Not ASCII, as the bundled chunks are: any chunk is read as UTF-8.
+      'module.exports = { part, base: basename(__filename), word: "café ☕" };\n',
   );
 }
 
 interface Run {
   base: string;
+  word: string;
   url: string;
   work: number | null;
   files: string[];
@@ -79,7 +81,7 @@ function run(command: string, callWork: boolean, folder: string | null = cache):
 const { ChunkLoader } = require(${JSON.stringify(join(ROOT, "dist/bin/load.cjs"))});
 const loader = new ChunkLoader(${folder === null ? "undefined" : JSON.stringify(folder)}, ${JSON.stringify(command)});
 const m = loader.load(${JSON.stringify(join(dir, "main.cjs"))});
-const out = { base: m.base, url: m.part.url, work: ${callWork} ? m.part.work(2) : null, files: loader.files, written: loader.toWrite.length };
+const out = { base: m.base, word: m.word, url: m.part.url, work: ${callWork} ? m.part.work(2) : null, files: loader.files, written: loader.toWrite.length };
 loader.saveStale();
 process.stdout.write(JSON.stringify(out));`;
   const r = spawnSync(process.execPath, ["-e", code], { encoding: "utf8" });
@@ -99,6 +101,7 @@ describe("a run's chunks and their entries", () => {
     const first = run("sync", true);
     expect(first).toMatchObject({
       base: "main.cjs",
+      word: "café ☕",
       url: pathToFileURL(join(dir, "part.cjs")).href,
       written: 2,
     });
