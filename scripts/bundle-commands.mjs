@@ -32,6 +32,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
+import { asciiOnly } from "./ascii-only.mjs";
 
 const BUNDLED = new Set(["commander", "yaml", "node-cron", "drizzle-orm", "undici"]);
 
@@ -225,7 +226,10 @@ async function asCommonJs(js, map, path) {
   });
   return {
     // The loader wraps the code in a function: a `#!` line would not parse there (the line stays, empty).
-    code: out.code.replace(/^#!.*/, "").replace(/require\("(\.\.?\/[^"]+)\.js"\)/g, 'require("$1.cjs")'),
+    code: asciiOnly(
+      out.code.replace(/^#!.*/, "").replace(/require\("(\.\.?\/[^"]+)\.js"\)/g, 'require("$1.cjs")'),
+      path,
+    ),
     map: out.map,
   };
 }

@@ -56,12 +56,14 @@ function writeChunks(): void {
   writeFileSync(
     main,
     'const part = require("./part.cjs");\nconst { basename } = require("node:path");\n' +
-      "module.exports = { part, base: basename(__filename) };\n",
+      // Not ASCII, as the bundled chunks are: any chunk is read as UTF-8.
+      'module.exports = { part, base: basename(__filename), word: "café ☕" };\n',
   );
 }
 
 interface Run {
   base: string;
+  word: string;
   url: string;
   work: number | null;
   files: string[];
@@ -79,7 +81,7 @@ function run(command: string, callWork: boolean, folder: string | null = cache):
 const { ChunkLoader } = require(${JSON.stringify(join(ROOT, "dist/bin/load.cjs"))});
 const loader = new ChunkLoader(${folder === null ? "undefined" : JSON.stringify(folder)}, ${JSON.stringify(command)});
 const m = loader.load(${JSON.stringify(join(dir, "main.cjs"))});
-const out = { base: m.base, url: m.part.url, work: ${callWork} ? m.part.work(2) : null, files: loader.files, written: loader.toWrite.length };
+const out = { base: m.base, word: m.word, url: m.part.url, work: ${callWork} ? m.part.work(2) : null, files: loader.files, written: loader.toWrite.length };
 loader.saveStale();
 process.stdout.write(JSON.stringify(out));`;
   const r = spawnSync(process.execPath, ["-e", code], { encoding: "utf8" });
@@ -99,6 +101,7 @@ describe("a run's chunks and their entries", () => {
     const first = run("sync", true);
     expect(first).toMatchObject({
       base: "main.cjs",
+      word: "café ☕",
       url: pathToFileURL(join(dir, "part.cjs")).href,
       written: 2,
     });
@@ -139,5 +142,43 @@ describe("a run's chunks and their entries", () => {
     writeChunks();
     expect(run("sync", true, null)).toMatchObject({ base: "main.cjs", written: 0 });
     expect(readdirSync(dir).sort()).toEqual(["main.cjs", "part.cjs"]);
+  });
+});
+
+describe("a chunk's code made ASCII (scripts/ascii-only.mjs)", () => {
+  type AsciiOnly = (code: string, path: string) => string;
+  const load = async () =>
+    ((await import(pathToFileURL(join(ROOT, "scripts/ascii-only.mjs")).href)) as { asciiOnly: AsciiOnly })
+      .asciiOnly;
+
+  it("means what it meant: regular expressions, strings, templates; a backslash before a character kept once", async () => {
+    const asciiOnly = await load();
+    // What esbuild leaves as it was: comments, regular expressions (with and without `u`), templates.
+    const tick = "`";
+    const code = [
+      "// response’s body",
+      String.raw`const md = /^(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]$/;`,
+      String.raw`const dash = /\s+[-–—~|]\s+|\s*[|｜]\s*/;`,
+      "const tag = (s) => s.join('#');",
+      "module.exports = [",
+      `  md.exec("3月 4日")?.slice(1).join(","), dash.test("a – b"), dash.test("a - b"),`,
+      String.raw`  /^😀+$/u.test("😀😀"), /^😀$/.test("😀"), "\é", /\é/.test("é"), /\\é/.test("\\é"),`,
+      `  ${tick}· —${tick}, tag${tick}a·é${tick},`,
+      "];",
+    ].join("\n");
+    const run = (text: string) => {
+      const module = { exports: undefined as unknown };
+      new Function("module", text)(module);
+      return module.exports;
+    };
+    const ascii = asciiOnly(code, "x.cjs");
+    expect(ascii).toMatch(/^[\x00-\x7f]*$/);
+    expect(run(ascii)).toEqual(run(code));
+    expect(run(code)).toEqual(["3,4", true, true, true, true, "é", true, true, "· —", "a·é"]);
+  });
+
+  it("stops on a line separator, which would end a `//` comment where it stands", async () => {
+    const asciiOnly = await load();
+    expect(() => asciiOnly("// a\u2028b = 1", "x.cjs")).toThrow(/U\+2028/);
   });
 });

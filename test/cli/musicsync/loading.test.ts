@@ -8,7 +8,7 @@
  * loaded by the first log line written (a no-change run writes none).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,6 +77,15 @@ describe("what each command loads", () => {
     // undici comes with the bundle (scripts/bundle-commands.mjs): none of its hundred-odd files is
     // read one by one from node_modules.
     expect(files.filter((f) => f.includes("node_modules/undici/"))).toEqual([]);
+  });
+
+  it("every chunk a command reads is ASCII, so that it loads as a one-byte string", () => {
+    // A single character outside ASCII, even in a comment, makes the whole chunk a two-byte string:
+    // twice the memory (scripts/ascii-only.mjs says what that cost a sync).
+    const { files } = loadedBy([MAIN, "sync", "-p", project]);
+    const chunks = files.filter((f) => f.startsWith(join(ROOT, "dist/bin/")));
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const f of chunks) expect(readFileSync(f, "latin1"), relative(ROOT, f)).toMatch(/^[\x00-\x7f]*$/);
   });
 
   it("a sync's HTTP parser stays on V8's baseline WebAssembly code (cli/wasm-tiering.ts)", () => {
