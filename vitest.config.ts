@@ -50,7 +50,7 @@ const SHARED = [
   "test/readme/{design-docs,links,markdown,recipe-repo,shell-session}.test.ts",
   "test/shared/**/*.test.ts",
   "test/soak/{fleet,model,pg-faults,surfaces}.test.ts",
-  "test/support/{harness-fetch,together}.test.ts",
+  "test/support/{harness-fetch,together,window-filter}.test.ts",
 ];
 
 export default defineConfig({

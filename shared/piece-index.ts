@@ -64,6 +64,24 @@ function countIn<K>(map: Map<K, number>, key: K, delta: number): boolean {
   return next <= 0;
 }
 
+/**
+ * `[start, end)` added to `spans`: joined to the last span when it overlaps or touches it, as
+ * `merged` would join them. A secret spelled out in a body is a run of pieces, one a character:
+ * a span each made a page whose titles hold the cookie (the soak's) cost 50 times its JSON.parse,
+ * most of it sorting and collecting those spans.
+ */
+function extend(spans: Span[], start: number, end: number): void {
+  const last = spans[spans.length - 1];
+  if (last && last[0] <= start && start <= last[1]) last[1] = Math.max(last[1], end);
+  else spans.push([start, end]);
+}
+
+/** Whether the last span already holds `[start, end)`: adding it would change nothing. */
+function covered(spans: readonly Span[], start: number, end: number): boolean {
+  const last = spans[spans.length - 1];
+  return last !== undefined && last[0] <= start && end <= last[1];
+}
+
 /** Merges overlapping or touching spans (sorted by start) so that each run is redacted once. */
 export function merged(spans: Span[]): Span[] {
   spans.sort((a, b) => a[0] - b[0]);
@@ -431,8 +449,8 @@ export class PieceIndex {
   private piecesAround(text: string, i: number, key: number, spans: Span[]): void {
     if (!this.hasKey(key)) return;
     for (let j = Math.max(0, i - STRIDE + 1); j <= i && j + PIECE_LENGTH <= text.length; j++) {
-      if (!keysAlong(this.keySlots, text, j)) continue;
-      if (this.hasPiece(text.slice(j, j + PIECE_LENGTH))) spans.push([j, j + PIECE_LENGTH]);
+      if (covered(spans, j, j + PIECE_LENGTH) || !keysAlong(this.keySlots, text, j)) continue;
+      if (this.hasPiece(text.slice(j, j + PIECE_LENGTH))) extend(spans, j, j + PIECE_LENGTH);
     }
   }
 
@@ -509,9 +527,12 @@ export class PieceIndex {
       near.rawAt[from + length] as number,
     ];
     const decoded = near.text;
+    const { rawAt } = near;
     for (let from = 0; from + PIECE_LENGTH <= decoded.length; from++) {
-      if (!keysAlong(this.keySlots, decoded, from)) continue;
-      if (this.hasPiece(decoded.slice(from, from + PIECE_LENGTH))) spans.push(raw(from, PIECE_LENGTH));
+      const start = rawAt[from] as number;
+      const end = rawAt[from + PIECE_LENGTH] as number;
+      if (covered(spans, start, end) || !keysAlong(this.keySlots, decoded, from)) continue;
+      if (this.hasPiece(decoded.slice(from, from + PIECE_LENGTH))) extend(spans, start, end);
     }
     for (const form of this.whole.keys()) {
       for (let from = decoded.indexOf(form); from >= 0; from = decoded.indexOf(form, from + 1)) {

@@ -16,7 +16,7 @@ import { checkFleetRecipe, type Settled } from "./fleet-checks.js";
 import type { FleetPlan } from "./fleet-plan.js";
 import type { FleetProject } from "./fleet-setup.js";
 import { reportedQuarantine } from "./invariants.js";
-import { libraryPlaylists, playlistState } from "./readback.js";
+import { type LibraryPlaylist, libraryPlaylists, playlistState } from "./readback.js";
 
 /** Each fleet recipe synced once without faults: its outcome (or what it threw) and what it quarantined. */
 async function syncOnce(
@@ -70,9 +70,13 @@ export async function settleFleetRecipes(
       ? { person: new MusicClient({ auth: project.otherHeaders, baseUrl: ctx.h.emulator.url }) }
       : null,
   };
+  // Read once per account: nothing writes while the recipes are judged, and each read opens every
+  // playlist of the library (a fleet has up to a dozen recipes on two accounts).
+  const libraries = new Map<string, Promise<LibraryPlaylist[]>>();
   for (const r of plan.recipes) {
     const reader = readers[r.account]!;
-    const library = await libraryPlaylists(reader);
+    if (!libraries.has(r.account)) libraries.set(r.account, libraryPlaylists(reader));
+    const library = await libraries.get(r.account)!;
     const mine = library.find((p) => p.marker === r.id);
     const rows = mine ? (await playlistState(reader, mine.id)).rows : null;
     const said = outcomes.get(r.id) ?? { outcome: "not run", quarantined: new Set<string>() };

@@ -6,6 +6,8 @@
  * different things.
  */
 
+import { WindowFilter } from "../support/window-filter.js";
+
 const PIECE = 12;
 
 /** The secret values of browser headers: every cookie value and the authorization hash. */
@@ -25,6 +27,18 @@ function pieces(secrets: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (const s of secrets) for (let i = 0; i + PIECE <= s.length; i++) out.add(s.slice(i, i + PIECE));
   return out;
+}
+
+/** The pieces of the latest secret list and their filter: the soak scans many texts with one list. */
+let latest: { key: string; wanted: Set<string>; filter: WindowFilter } | null = null;
+
+function wantedOf(secrets: readonly string[]) {
+  const key = JSON.stringify(secrets);
+  if (latest?.key !== key) {
+    const wanted = pieces(secrets);
+    latest = { key, wanted, filter: new WindowFilter(PIECE, wanted) };
+  }
+  return latest;
 }
 
 function urlDecoded(text: string): string {
@@ -61,17 +75,16 @@ export interface Leak {
 
 /** Where secret pieces occur in `text` (at most one finding per encoding). */
 export function findLeaks(text: string, secrets: readonly string[]): Leak[] {
-  const wanted = pieces(secrets);
+  const { wanted, filter } = wantedOf(secrets);
   if (wanted.size === 0) return [];
   const found: Leak[] = [];
   for (const v of variants(text)) {
-    for (let i = 0; i + PIECE <= v.text.length; i++) {
+    filter.scan(v.text, (i) => {
       const piece = v.text.slice(i, i + PIECE);
-      if (wanted.has(piece)) {
-        found.push({ encoding: v.encoding, piece: `${piece.slice(0, 3)}…`, at: i });
-        break;
-      }
-    }
+      if (!wanted.has(piece)) return false;
+      found.push({ encoding: v.encoding, piece: `${piece.slice(0, 3)}…`, at: i });
+      return true;
+    });
   }
   return found;
 }

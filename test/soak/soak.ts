@@ -76,6 +76,7 @@ import { checkNotifyDown, type NotifyDown } from "./notify-down.js";
 import { type EditContext, edit, undoneByHand } from "./person.js";
 import {
   disliked,
+  type LibraryPlaylist,
   libraryPlaylists,
   liked,
   playlistState,
@@ -285,10 +286,26 @@ function pointedOutside(
   return { ...loaded, recipe: { ...loaded.recipe, sources } };
 }
 
-async function playlistOf(s: Seed, m: Model): Promise<string | null> {
+/** The library's playlists as `libraryPlaylists` reads them: read at the first call, then the same. */
+type Library = () => Promise<LibraryPlaylist[]>;
+
+/**
+ * One read of the library for a round of read-backs in which nothing writes (the checks after a
+ * run, the rows before it): each playlist recipe's check wanted it twice (to find its playlist, and
+ * to count the playlists with its marker), and each read opens every playlist the engine made.
+ */
+function libraryOnce(s: Seed): Library {
+  let read: Promise<LibraryPlaylist[]> | null = null;
+  return () => {
+    read ??= libraryPlaylists(s.h, s.known);
+    return read;
+  };
+}
+
+async function playlistOf(s: Seed, m: Model, library: Library = libraryOnce(s)): Promise<string | null> {
   const adopted = s.adopted.get(m.spec.id);
   if (adopted) return adopted;
-  const marked = (await libraryPlaylists(s.h, s.known)).filter((p) => p.marker === m.spec.id);
+  const marked = (await library()).filter((p) => p.marker === m.spec.id);
   return marked[0]?.id ?? null;
 }
 
@@ -638,10 +655,10 @@ async function desiredNow(s: Seed, m: Model): Promise<string[] | null> {
   return null;
 }
 
-async function targetNow(s: Seed, m: Model): Promise<TargetState | null> {
+async function targetNow(s: Seed, m: Model, library: Library = libraryOnce(s)): Promise<TargetState | null> {
   const t = m.spec.target.type;
   if (t === "playlist" || t === "adopted") {
-    const pid = await playlistOf(s, m);
+    const pid = await playlistOf(s, m, library);
     return pid ? playlistState(s.h, pid) : null;
   }
   return setTargetState(s.h, s.loaded.get(m.spec.id)!.recipe.target);
@@ -716,19 +733,22 @@ function reportFindings(rep: Report | undefined, target: TargetState, s: Seed): 
   return out;
 }
 
-/** Every promise for one recipe after one run. */
+/**
+ * Every promise for one recipe after one run; `library` is read once for every recipe's check
+ * (nothing writes between them).
+ */
 async function checkRecipe(
   s: Seed,
   run: number,
   m: Model,
   rep: Report | undefined,
   cleanBefore: string[] | null,
+  library: Library,
 ) {
   const id = m.spec.id;
-  const target = await targetNow(s, m);
+  const target = await targetNow(s, m, library);
   if (m.spec.target.type === "playlist") {
-    const library = await libraryPlaylists(s.h, s.known);
-    const two = checkOnePlaylist(id, m.spec.target.title, library);
+    const two = checkOnePlaylist(id, m.spec.target.title, await library());
     report(s, run, id, two);
     // With a second playlist, which one the checks below read is a guess: the root cause is enough.
     if (two.length > 0) return;
@@ -794,13 +814,13 @@ async function personEdits(s: Seed, run: number) {
 }
 
 /** Rows of each clean recipe's playlist before a run: clean keeps one copy of each. */
-async function cleanRows(s: Seed): Promise<Map<string, string[]>> {
+async function cleanRows(s: Seed, library: Library): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (const m of s.models)
     if (m.spec.mode === "clean")
       out.set(
         m.spec.id,
-        ((await targetNow(s, m))?.rows ?? []).map((r) => r.videoId),
+        ((await targetNow(s, m, library))?.rows ?? []).map((r) => r.videoId),
       );
   return out;
 }
@@ -850,11 +870,12 @@ async function oneRun(s: Seed, run: number, processRun: boolean, options: SoakOp
   s.trace(
     `run ${run}${processRun ? " (real process)" : ""}${route.echo ? " through the echo proxy" : ""}: faults ${plan ? `${plan.rate} ${plan.kinds.join(",")}` : "none"}`,
   );
-  const cleanBefore = await cleanRows(s);
+  const before = libraryOnce(s);
+  const cleanBefore = await cleanRows(s, before);
   // Read without faults, before the run: an undo through the page is judged by what it moved.
   const paged = s.surfaces.pageRecipe(surfaceHost(s, run), run);
   const pagedModel = s.models.find((m) => m.spec.id === paged);
-  const pagedBefore = pagedModel ? await targetNow(s, pagedModel) : null;
+  const pagedBefore = pagedModel ? await targetNow(s, pagedModel, before) : null;
   const hostile = await hostileStep(s, run);
   const notify = await s.surfaces.notifyRoute(surfaceHost(s, run), run, route.projectFile);
   const routed = notify ? { ...route, projectFile: notify.projectFile, notify } : route;
@@ -876,10 +897,11 @@ async function oneRun(s: Seed, run: number, processRun: boolean, options: SoakOp
     await s.surfaces.afterRun();
   }
   if (route.echo) checkEchoed(s, run);
+  const after = libraryOnce(s);
   if (pagedModel && reports.get(pagedModel.spec.id)?.undo)
-    undoneByHand(pagedModel, pagedBefore, await targetNow(s, pagedModel));
+    undoneByHand(pagedModel, pagedBefore, await targetNow(s, pagedModel, after));
   for (const m of s.models)
-    await checkRecipe(s, run, m, reports.get(m.spec.id), cleanBefore.get(m.spec.id) ?? null);
+    await checkRecipe(s, run, m, reports.get(m.spec.id), cleanBefore.get(m.spec.id) ?? null, after);
   if (!killed) report(s, run, "*", checkNoRunning(await stateRuns(s.state)));
   await scanState(s, run);
   return killed;
@@ -902,7 +924,8 @@ function fleetStep(s: Seed, run: number, plan: FleetPlan): Promise<string> {
       leaks: (where, text) => leaks(s, run, where, text),
       report: (recipe, found) => report(s, run, recipe, found),
       checkSeedRecipes: async () => {
-        for (const m of s.models) await checkRecipe(s, run, m, undefined, null);
+        const library = libraryOnce(s);
+        for (const m of s.models) await checkRecipe(s, run, m, undefined, null, library);
       },
       scanState: () => scanState(s, run),
     },
@@ -918,13 +941,14 @@ async function settle(s: Seed) {
   s.trace("settle: fault-free run, then a plan");
   await faults(s, null);
   const reports = await runInProcess(s, -1, routeOf(s, false), true);
+  const library = libraryOnce(s);
   for (const m of s.models) {
     const rep = reports.get(m.spec.id);
     if (rep && !["converged", "no_changes", "partial"].includes(rep.claim.outcome))
       report(s, -1, m.spec.id, [
         { invariant: "settles", detail: `a fault-free run ended ${rep.claim.outcome}` },
       ]);
-    await checkRecipe(s, -1, m, rep, null);
+    await checkRecipe(s, -1, m, rep, null, library);
   }
   report(s, -1, "*", checkNoRunning(await stateRuns(s.state)));
   const env = createEnv({

@@ -7,6 +7,8 @@
  * the secrets out by its own means, so a spelling the scrubber forgets is found here.
  */
 
+import { WindowFilter } from "./window-filter.js";
+
 /** One run of text that holds a credential. `piece` is masked: a report must not leak it again. */
 export interface CredentialPiece {
   /** Index of the secret in the list given. */
@@ -94,7 +96,7 @@ function needles(secrets: readonly string[], minLen: number) {
       }
     }
   });
-  return { windows, whole };
+  return { windows, filter: new WindowFilter(minLen, windows.keys()), whole };
 }
 
 type Needles = ReturnType<typeof needles>;
@@ -117,16 +119,16 @@ function needlesOf(secrets: readonly string[], minLen: number): Needles {
 }
 
 function scan(text: string, secrets: readonly string[], minLen: number): CredentialPiece[] {
-  const { windows, whole } = needlesOf(secrets, minLen);
+  const { windows, filter, whole } = needlesOf(secrets, minLen);
   const hits: { at: number; end: number; needle: Needle }[] = [];
-  for (let i = 0; i + minLen <= text.length; i++) {
+  filter.scan(text, (i) => {
     const needle = windows.get(text.slice(i, i + minLen));
-    if (!needle) continue;
+    if (!needle) return;
     const last = hits[hits.length - 1];
     // Consecutive windows of one run are one finding.
     if (last && i <= last.end) last.end = i + minLen;
     else hits.push({ at: i, end: i + minLen, needle });
-  }
+  });
   for (const [spelled, needle] of whole) {
     for (let at = text.indexOf(spelled); at >= 0; at = text.indexOf(spelled, at + 1)) {
       hits.push({ at, end: at + spelled.length, needle });

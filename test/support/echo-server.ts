@@ -306,10 +306,16 @@ export async function startEchoServer(options: EchoServerOptions = {}): Promise<
       if (!options.upstream) throw new Error(`the route said ${action}, and the echo server has no upstream`);
       reply = await forward(options.upstream, request, action === "forward-planted");
     } else reply = echoReply(action, reflect(request));
-    sent.push(
-      typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body ?? ""),
-      JSON.stringify(reply.headers ?? {}),
-    );
+    const headers = JSON.stringify(reply.headers ?? {});
+    // Serialized once, here, for both the record and the answer (the server would serialize an
+    // object again, as JSON with the same content-type): planted pages run to megabytes.
+    if (typeof reply.body !== "string" && reply.body !== undefined)
+      reply = {
+        ...reply,
+        body: JSON.stringify(reply.body),
+        headers: { "content-type": "application/json; charset=utf-8", ...reply.headers },
+      };
+    sent.push(typeof reply.body === "string" ? reply.body : '""', headers);
     return reply;
   });
   return { ...server, counts, sent };
