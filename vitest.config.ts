@@ -39,7 +39,7 @@ const SHARED = [
   "test/engine/promises/plan.test.ts",
   "test/engine/recipe/{deferred-settings,load,service-sources,structure-scan,suggest}.test.ts",
   "test/engine/render/render.test.ts",
-  "test/engine/run/{commits,embedded-emulator,logger,modes,reconcile,scrubbing-state,spotify-token}.test.ts",
+  "test/engine/run/{commits,embedded-emulator,logger,modes,reconcile,scrubbing-state,second-read,spotify-token}.test.ts",
   "test/engine/services/*.test.ts",
   "test/engine/sources/{client-compat,file-source-paths,premium-charts,service-ref,service-source,service-sources-run,sources,spotify-library-run}.test.ts",
   "test/engine/state/{deferred,health-writes,open,pg-stores-health,prepared,processes,state,undo-approvals}.test.ts",
